@@ -1,0 +1,140 @@
+/* portaflow: portable maximum-flow / minimum-cut solver.
+ *
+ * The only header users include. Vertex ids in this API are 0-based; the
+ * DIMACS readers and the CLI translate from the files' 1-based ids.
+ * Capacities and flows are 64-bit everywhere (sums of 32-bit capacities
+ * overflow 32 bits); arc counts and indices are 64-bit too. */
+#ifndef PORTAFLOW_H
+#define PORTAFLOW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes double as the CLI's exit statuses. */
+enum pf_code {
+    PF_OK = 0,
+    PF_E_USAGE = 1,   /* bad arguments or options */
+    PF_E_INPUT = 2,   /* malformed input file / invalid network */
+    PF_E_DEVICE = 3,  /* backend or device failure, no such backend */
+    PF_E_NOMEM = 4,   /* host memory exhausted (CLI maps it to 3) */
+    PF_E_VERIFY = 5,  /* a certificate did not verify */
+};
+
+/* Every call that can fail fills one of these: the code and a message that
+ * carries the failing call's own error text (file:line for input errors,
+ * cudaGetErrorString / the CL error name for device errors). */
+typedef struct pf_status {
+    int code;
+    char message[512];
+} pf_status;
+
+/* Largest capacity accepted on input: leaves headroom so that sums of
+ * excess over all arcs cannot overflow int64. */
+#define PF_CAP_MAX ((int64_t)1 << 62)
+
+/* ---- networks ------------------------------------------------------- */
+
+typedef struct pf_network pf_network;
+
+pf_network *pf_network_new(int64_t vertices, int64_t source, int64_t sink,
+                           pf_status *st);
+/* Appends arc (tail -> head, capacity). Parallel arcs, self-loops (they
+ * carry no flow), zero capacities, arcs into the source and out of the
+ * sink are all accepted. */
+int pf_network_add_arc(pf_network *net, int64_t tail, int64_t head,
+                       int64_t capacity, pf_status *st);
+void pf_network_free(pf_network *net);
+
+int64_t pf_network_vertices(const pf_network *net);
+int64_t pf_network_arcs(const pf_network *net);
+int64_t pf_network_source(const pf_network *net);
+int64_t pf_network_sink(const pf_network *net);
+/* Arc i as given (input order). Returns PF_E_USAGE if i is out of range. */
+int pf_network_arc(const pf_network *net, int64_t i, int64_t *tail,
+                   int64_t *head, int64_t *capacity);
+
+/* DIMACS max-flow ("p max", "n ID s|t", "a U V CAP", "c ..."). path NULL or
+ * "-" reads standard input. Errors are "FILE:LINE: what is wrong". */
+pf_network *pf_network_read_dimacs(const char *path, pf_status *st);
+/* Adjacency-matrix text: first line N, then N rows of N capacities;
+ * source = first vertex, sink = last. */
+pf_network *pf_network_read_matrix(const char *path, pf_status *st);
+/* Picks the reader by content (a first token that is a number means the
+ * matrix format, otherwise DIMACS). */
+pf_network *pf_network_read(const char *path, pf_status *st);
+int pf_network_write_dimacs(const pf_network *net, const char *path,
+                            pf_status *st);
+
+/* ---- solving -------------------------------------------------------- */
+
+typedef struct pf_solve_options {
+    const char *backend;  /* "auto" (NULL), "seq", "omp", "opencl", "cuda" */
+    int device_index;     /* -1: the backend's best device */
+    int want_flow;        /* fill pf_solution.arc_flow (runs phase 2) */
+    int want_cut;         /* fill pf_solution.source_side */
+    int threads;          /* OpenMP threads, 0 = runtime default */
+    int progress;         /* live status line on stderr */
+} pf_solve_options;
+
+void pf_solve_options_init(pf_solve_options *opt);
+
+typedef struct pf_phase_times {
+    double total;          /* seconds, the whole solve (no file parsing) */
+    double setup;          /* building the residual graph, device open */
+    double upload;         /* host -> device transfers */
+    double push_relabel;   /* phase 1 push/relabel rounds */
+    double global_relabel; /* violation cancel + BFS */
+    double phase2;         /* turning the preflow into a flow */
+    double download;       /* device -> host transfers */
+} pf_phase_times;
+
+typedef struct pf_solution {
+    int64_t value;          /* the maximum flow value */
+    int64_t *arc_flow;      /* per input arc, input order (want_flow) */
+    uint8_t *source_side;   /* per vertex: 1 on the source side of a min cut */
+    char backend[16];       /* the backend that ran */
+    char device[160];       /* the device it ran on */
+    pf_phase_times times;
+    int64_t pushes_rounds;  /* parallel rounds (or pushes for seq) */
+    int64_t global_relabels;
+    uint64_t device_bytes;  /* device memory held for the solve */
+} pf_solution;
+
+int pf_solve(const pf_network *net, const pf_solve_options *opt,
+             pf_solution *sol, pf_status *st);
+void pf_solution_free(pf_solution *sol);
+
+/* Independent certificate check: capacity and conservation of arc_flow,
+ * value = net flow out of s = net flow into t, and (if source_side is given)
+ * a cut containing s but not t whose capacity equals the value. */
+int pf_verify(const pf_network *net, int64_t value, const int64_t *arc_flow,
+              const uint8_t *source_side, pf_status *st);
+
+/* ---- backends ------------------------------------------------------- */
+
+typedef struct pf_device_desc {
+    char backend[16];
+    int index;              /* for --device */
+    char name[128];
+    char vendor[128];
+    char kind[8];           /* "gpu", "cpu" */
+    int compute_units;
+    uint64_t global_mem;    /* bytes */
+    uint64_t max_alloc;     /* bytes, largest single buffer */
+} pf_device_desc;
+
+/* Lists every device of every compiled-in backend. For a backend with no
+ * usable device, *why gets one line per backend saying why. Returns the
+ * number of descriptors written (at most max). */
+int pf_list_devices(pf_device_desc *out, int max, char *why, size_t why_len);
+
+const char *pf_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

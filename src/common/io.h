@@ -1,0 +1,32 @@
+/* Readers and writers beyond the public ones in portaflow.h. */
+#ifndef PF_IO_H
+#define PF_IO_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "network.h"
+
+/* A solution as `portaflow solve --flow --cut` prints it: `c` comments,
+ * one `s VALUE`, `f U V FLOW` lines (input order, 1-based ids), `n ID`
+ * lines for the source side of the cut. Any subset of f/n lines may be
+ * absent (has_flow / has_cut say which were present). */
+typedef struct pf_solution_file {
+    int64_t value;
+    int has_flow;
+    int64_t *arc_flow;      /* net->m entries, matched to input arcs in order */
+    int has_cut;
+    uint8_t *source_side;   /* net->n entries */
+} pf_solution_file;
+
+/* Reads SOLUTION against NET: f lines must name the input arcs in input
+ * order (U V must match arc i's endpoints). Errors are FILE:LINE. */
+int pf_solution_read(const char *path, const pf_network *net,
+                     pf_solution_file *sol, pf_status *st);
+void pf_solution_file_free(pf_solution_file *sol);
+
+/* Fast writer for the DIMACS form of a network to an open stream. */
+int pf_network_write_dimacs_stream(const pf_network *net, FILE *out,
+                                   const char *comment, pf_status *st);
+
+#endif

@@ -1,0 +1,39 @@
+/* The residual graph in CSR form, built once from a pf_network.
+ *
+ * Each non-self-loop input arc i = (u,v,c) becomes a forward residual arc at
+ * u (capacity c) and a reverse residual arc at v (capacity 0); rev[] pairs
+ * them. Within a vertex, arcs keep input order. Residual capacities of a
+ * pair always sum to c, so flow(i) = residual of the reverse arc. */
+#ifndef PF_RESIDUAL_H
+#define PF_RESIDUAL_H
+
+#include <stdint.h>
+
+#include "network.h"
+
+typedef struct pf_residual {
+    int64_t n;             /* vertices */
+    int64_t arcs;          /* residual arcs = 2 * (input arcs - self-loops) */
+    int32_t source, sink;
+    int64_t *first;        /* n + 1: arcs of u are [first[u], first[u+1]) */
+    int32_t *head;         /* arcs: the arc's head vertex */
+    int64_t *rev;          /* arcs: index of the paired reverse arc */
+    int64_t *cap;          /* arcs: initial residual capacity */
+    int64_t *fwd_of_input; /* input arcs: forward residual arc, -1 = self-loop */
+    int64_t input_arcs;
+} pf_residual;
+
+int pf_residual_build(const pf_network *net, pf_residual *g, pf_status *st);
+void pf_residual_free(pf_residual *g);
+
+/* Flow on every input arc, from residual capacities `res` (arcs long). */
+void pf_residual_arc_flows(const pf_residual *g, const int64_t *res,
+                           int64_t *arc_flow);
+
+/* Exit-side helper: vertices that can reach `target` in the residual
+ * graph given residual capacities `res`; reach[v] = 1 if so. Sequential
+ * reverse BFS, used for the cut and for checks. */
+int pf_residual_reaches(const pf_residual *g, const int64_t *res, int32_t target,
+                        uint8_t *reach, pf_status *st);
+
+#endif

@@ -1,0 +1,2 @@
+/* PLACEHOLDER */
+int pf_omp_placeholder;

@@ -1,0 +1,28 @@
+/* Engines: the sequential highest-label engine and the parallel driver.
+ * Both take the residual graph and fill residual capacities, the value and
+ * optionally the cut; pf_solve (solve.c) turns residuals into arc flows. */
+#ifndef PF_ENGINE_H
+#define PF_ENGINE_H
+
+#include <stdint.h>
+
+#include "../common/residual.h"
+#include "portaflow.h"
+
+typedef struct pf_engine_out {
+    int64_t value;
+    int64_t *res;          /* g->arcs residual capacities (caller allocates);
+                              a valid flow when want_flow, else a preflow */
+    uint8_t *source_side;  /* g->n entries or NULL: 1 = source side of a min cut */
+    pf_phase_times times;
+    int64_t rounds;        /* pushes (seq) or push-relabel rounds (parallel) */
+    int64_t global_relabels;
+    uint64_t device_bytes;
+    char device[160];
+} pf_engine_out;
+
+/* Highest-label push-relabel with global and gap relabeling (src/host/engine_seq.c). */
+int pf_seq_solve(const pf_residual *g, const pf_solve_options *opt,
+                 pf_engine_out *out, pf_status *st);
+
+#endif

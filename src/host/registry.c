@@ -1,0 +1,1 @@
+/* PLACEHOLDER */ int pf_registry_placeholder;

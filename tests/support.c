@@ -1,0 +1,111 @@
+#define _GNU_SOURCE
+#include "support.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static char tmp_paths[8][64];
+static int tmp_next;
+
+const char *pf_test_tmpname(void)
+{
+    char *p = tmp_paths[tmp_next++ % 8];
+    strcpy(p, "/tmp/pf_test_XXXXXX");
+    int fd = mkstemp(p);
+    if (fd >= 0)
+        close(fd);
+    return p;
+}
+
+const char *pf_test_tmpfile(const char *text)
+{
+    const char *p = pf_test_tmpname();
+    FILE *f = fopen(p, "wb");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+    return p;
+}
+
+static char *slurp_fd(int fd)
+{
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    lseek(fd, 0, SEEK_SET);
+    for (;;) {
+        if (len + 1 == cap)
+            buf = realloc(buf, cap *= 2);
+        ssize_t r = read(fd, buf + len, cap - 1 - len);
+        if (r <= 0)
+            break;
+        len += (size_t)r;
+    }
+    buf[len] = '\0';
+    return buf;
+}
+
+int pf_test_run_cli(const char *const *args, const char *in_path, char **out, char **err)
+{
+    const char *bin = getenv("PF_BIN");
+    if (!bin)
+        bin = "./portaflow";
+    char out_tpl[] = "/tmp/pf_cli_out_XXXXXX", err_tpl[] = "/tmp/pf_cli_err_XXXXXX";
+    int out_fd = mkstemp(out_tpl), err_fd = mkstemp(err_tpl);
+    unlink(out_tpl);
+    unlink(err_tpl);
+
+    const char *argv[64];
+    int argc = 0;
+    argv[argc++] = bin;
+    for (int i = 0; args[i] && argc < 63; i++)
+        argv[argc++] = args[i];
+    argv[argc] = NULL;
+
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, in_path ? in_path : "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
+    posix_spawn_file_actions_adddup2(&fa, err_fd, 2);
+    pid_t pid;
+    int rc = posix_spawn(&pid, bin, &fa, NULL, (char *const *)argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    int status = -1;
+    if (rc == 0 && waitpid(pid, &status, 0) == pid)
+        status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    else
+        status = -1;
+    char *o = slurp_fd(out_fd), *e = slurp_fd(err_fd);
+    close(out_fd);
+    close(err_fd);
+    if (out)
+        *out = o;
+    else
+        free(o);
+    if (err)
+        *err = e;
+    else
+        free(e);
+    return status;
+}
+
+#ifndef PF_PEER_BOOST
+int64_t pf_peer_boost_value(const pf_network *net)
+{
+    (void)net;
+    return -1;
+}
+#endif
+#ifndef PF_PEER_LEMON
+int64_t pf_peer_lemon_value(const pf_network *net)
+{
+    (void)net;
+    return -1;
+}
+#endif

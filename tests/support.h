@@ -1,0 +1,34 @@
+/* Shared helpers for the Check suites. */
+#ifndef PF_TEST_SUPPORT_H
+#define PF_TEST_SUPPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "portaflow.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Writes `text` to a fresh temporary file and returns its path (static
+ * buffer per call slot: copy it if you need two at once). */
+const char *pf_test_tmpfile(const char *text);
+/* Path of a new empty temporary file (the caller may write it). */
+const char *pf_test_tmpname(void);
+
+/* Runs the portaflow binary ($PF_BIN) with argv[] (NULL-terminated, without
+ * argv[0]), stdin from `in_path` (NULL = /dev/null). Captures stdout and
+ * stderr into malloc'ed strings (caller frees). Returns the exit status. */
+int pf_test_run_cli(const char *const *args, const char *in_path,
+                    char **out, char **err);
+
+/* Reference max-flow values from the installed peers (C++, tests only).
+ * Return -1 if the peer is not compiled in. */
+int64_t pf_peer_boost_value(const pf_network *net);
+int64_t pf_peer_lemon_value(const pf_network *net);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
