@@ -109,3 +109,22 @@ int64_t pf_peer_lemon_value(const pf_network *net)
     return -1;
 }
 #endif
+
+int pf_test_backend_devices(const char *backend, char *why, size_t why_len)
+{
+    pf_device_desc descs[32];
+    char reasons[2048];
+    int count = pf_list_devices(descs, 32, reasons, sizeof reasons);
+    int found = 0;
+    for (int i = 0; i < count; i++)
+        if (!strcmp(descs[i].backend, backend))
+            found++;
+    if (!found) {
+        /* Pick this backend's line out of the reasons. */
+        snprintf(why, why_len, "%s: no usable device", backend);
+        for (char *line = strtok(reasons, "\n"); line; line = strtok(NULL, "\n"))
+            if (!strncmp(line, backend, strlen(backend)) && line[strlen(backend)] == ':')
+                snprintf(why, why_len, "%s", line);
+    }
+    return found;
+}

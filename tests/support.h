@@ -28,6 +28,13 @@ int pf_test_run_cli(const char *const *args, const char *in_path,
 int64_t pf_peer_boost_value(const pf_network *net);
 int64_t pf_peer_lemon_value(const pf_network *net);
 
+/* For suites run once per backend: the (backend, device) pairs to test.
+ * Returns how many devices `backend` has; 0 with *why filled when it is
+ * not compiled in or has none (the suite then exits 77 = SKIP). */
+int pf_test_backend_devices(const char *backend, char *why, size_t why_len);
+/* Exit status meson reads as "skipped". */
+#define PF_TEST_SKIP 77
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,2 +1,130 @@
-/* PLACEHOLDER */
-int main(void) { return 0; }
+/* portaflow: entry point and subcommand dispatch. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+    "usage: portaflow COMMAND [OPTIONS]\n"
+    "\n"
+    "  solve [--backend auto|seq|omp|opencl|cuda] [--device N] [--threads T]\n"
+    "        [--flow] [--cut] [--json] [--verify] [--progress|--no-progress] [FILE|-]\n"
+    "      Maximum flow of a DIMACS max-flow (or adjacency-matrix) network.\n"
+    "      stdout: 'c' comments, one 's VALUE' line, with --flow one 'f U V FLOW'\n"
+    "      line per input arc (input order), with --cut one 'n ID' line per\n"
+    "      vertex on the source side of a minimum cut; --json: one JSON object.\n"
+    "  compare [--threads T] [--no-verify] FILE\n"
+    "      Runs every available backend and seq on the same input, verifies\n"
+    "      each answer and prints one table. Disagreement exits 3.\n"
+    "  demo\n"
+    "      compare on a built-in default instance (RLG 256x256, seed 1).\n"
+    "  check GRAPH SOLUTION\n"
+    "      Verifies a solution file (the output of solve --flow --cut).\n"
+    "  gen FAMILY ARGS [-o FILE] [--seed S]\n"
+    "      rmf A B [--c1 X --c2 Y] | rlg R C [--cap R] | ac N [--cap C] | ak K\n"
+    "      | grid2d W H [--conn 4|8] [--cap C] | grid3d X Y Z [--conn 6|26] [--cap C]\n"
+    "      | random N M [--cap C]\n"
+    "  backends\n"
+    "      Lists every backend and device found, or why none was.\n"
+    "  --help, --version\n"
+    "\n"
+    "Environment: PORTAFLOW_BACKEND overrides 'auto'.\n"
+    "Exit status: 0 ok, 1 usage, 2 bad input, 3 backend/device failure.\n";
+
+int pf_cli_exit_code(int code)
+{
+    switch (code) {
+    case PF_OK:
+        return PF_EXIT_OK;
+    case PF_E_USAGE:
+        return PF_EXIT_USAGE;
+    case PF_E_INPUT:
+        return PF_EXIT_INPUT;
+    default:
+        return PF_EXIT_DEVICE;
+    }
+}
+
+int pf_cli_error(const pf_status *st)
+{
+    fprintf(stderr, "portaflow: %s\n", st->message);
+    return pf_cli_exit_code(st->code);
+}
+
+int pf_cli_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("portaflow: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputs("\n(see portaflow --help)\n", stderr);
+    va_end(ap);
+    return PF_EXIT_USAGE;
+}
+
+int pf_cli_parse_int(const char *text, int64_t *value)
+{
+    if (!text || !*text)
+        return -1;
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (errno || *end || v < 0)
+        return -1;
+    *value = v;
+    return 0;
+}
+
+int pf_cli_backends(int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 1)
+        return pf_cli_usage_error("backends takes no arguments");
+    pf_device_desc descs[64];
+    char why[2048];
+    int count = pf_list_devices(descs, 64, why, sizeof why);
+    printf("%-8s %-3s %-4s %-48s %-24s %5s %10s %10s\n", "backend", "dev", "kind", "name",
+           "vendor", "units", "mem_MiB", "maxbuf_MiB");
+    for (int i = 0; i < count; i++)
+        printf("%-8s %-3d %-4s %-48.48s %-24.24s %5d %10llu %10llu\n", descs[i].backend,
+               descs[i].index, descs[i].kind, descs[i].name, descs[i].vendor,
+               descs[i].compute_units, (unsigned long long)(descs[i].global_mem >> 20),
+               (unsigned long long)(descs[i].max_alloc >> 20));
+    printf("%-8s %-3d %-4s %-48s %-24s %5d\n", "seq", 0, "cpu", "host CPU, 1 thread",
+           "portaflow", 1);
+    if (why[0]) {
+        printf("\nnot available:\n");
+        for (char *line = strtok(why, "\n"); line; line = strtok(NULL, "\n"))
+            printf("  %s\n", line);
+    }
+    return PF_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return pf_cli_usage_error("a command is required");
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        fputs(usage_text, stdout);
+        return PF_EXIT_OK;
+    }
+    if (!strcmp(cmd, "--version")) {
+        printf("portaflow %s\n", pf_version());
+        return PF_EXIT_OK;
+    }
+    static const struct {
+        const char *name;
+        int (*run)(int, char **);
+    } commands[] = {
+        {"solve", pf_cli_solve}, {"compare", pf_cli_compare}, {"demo", pf_cli_demo},
+        {"check", pf_cli_check}, {"gen", pf_cli_gen},         {"backends", pf_cli_backends},
+    };
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        if (!strcmp(cmd, commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    return pf_cli_usage_error("unknown command '%s'", cmd);
+}

@@ -1,1 +1,270 @@
-/* PLACEHOLDER */ int pf_driver_placeholder;
+/* The parallel push-relabel driver, written once for every backend.
+ *
+ * Phase 1 pushes from the source toward the sink; phase 2 (only when a
+ * flow is wanted) runs the very same loop toward the source to return the
+ * excess that cannot reach the sink, which turns the preflow into a flow.
+ * Each phase alternates global relabels (violation cancelling, then a
+ * level-synchronous reverse BFS from the target on the device) with rounds
+ * of lock-free push-relabel over the active vertices only. A phase ends
+ * only right after a global relabel finds no active vertex, so the answer
+ * never rests on heights that concurrent pushes may have left stale.
+ * Graph data stays on the device; per round only a few scalars come back. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/status.h"
+#include "../common/timer.h"
+#include "../device/device.h"
+#include "engine.h"
+#include "progress.h"
+
+typedef struct driver {
+    const pf_device_ops *ops;
+    pf_dev *dev;
+    pf_dev_graph g;
+    const pf_residual *host;
+    pf_engine_out *out;
+    pf_progress progress;
+    int32_t cycles;       /* push/relabel operations per vertex per round */
+    double gr_alpha;      /* global relabel after alpha * n + arcs / 2 work */
+    uint64_t bytes;       /* device memory held */
+    int64_t active;       /* size of the active list in g.list_a */
+} driver;
+
+static double env_double(const char *name, double fallback)
+{
+    const char *v = getenv(name);
+    return v && *v ? atof(v) : fallback;
+}
+
+static int dev_alloc(driver *d, pf_buf **buf, size_t count, size_t elem, pf_status *st)
+{
+    size_t bytes = (count ? count : 1) * elem;
+    d->bytes += bytes;
+    return d->ops->alloc(d->dev, bytes, buf, st);
+}
+
+static int alloc_graph(driver *d, pf_status *st)
+{
+    const pf_residual *h = d->host;
+    pf_dev_graph *g = &d->g;
+    g->n = h->n;
+    g->arcs = h->arcs;
+    g->source = h->source;
+    g->sink = h->sink;
+    size_t n = (size_t)h->n, arcs = (size_t)h->arcs;
+    int rc;
+    if ((rc = dev_alloc(d, &g->first, n + 1, 8, st)) || (rc = dev_alloc(d, &g->head, arcs, 4, st)) ||
+        (rc = dev_alloc(d, &g->rev, arcs, 8, st)) || (rc = dev_alloc(d, &g->res, arcs, 8, st)) ||
+        (rc = dev_alloc(d, &g->excess, n, 8, st)) || (rc = dev_alloc(d, &g->height, n, 4, st)) ||
+        (rc = dev_alloc(d, &g->flags, n, 4, st)) || (rc = dev_alloc(d, &g->list_a, n, 4, st)) ||
+        (rc = dev_alloc(d, &g->list_b, n, 4, st)) ||
+        (rc = dev_alloc(d, &g->counters, PF_CTR_COUNT, 8, st)))
+        return rc;
+    return PF_OK;
+}
+
+static void release_graph(driver *d)
+{
+    pf_buf **bufs[] = {&d->g.first, &d->g.head,   &d->g.rev,    &d->g.res,    &d->g.excess,
+                       &d->g.height, &d->g.flags, &d->g.list_a, &d->g.list_b, &d->g.counters};
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
+        if (*bufs[i]) {
+            d->ops->release(d->dev, *bufs[i]);
+            *bufs[i] = NULL;
+        }
+}
+
+static int upload_graph(driver *d, pf_status *st)
+{
+    const pf_device_ops *ops = d->ops;
+    const pf_residual *h = d->host;
+    size_t n = (size_t)h->n, arcs = (size_t)h->arcs;
+    int rc;
+    if ((rc = ops->upload(d->dev, d->g.first, 0, h->first, (n + 1) * 8, st)) ||
+        (rc = ops->upload(d->dev, d->g.head, 0, h->head, arcs * 4, st)) ||
+        (rc = ops->upload(d->dev, d->g.rev, 0, h->rev, arcs * 8, st)) ||
+        (rc = ops->upload(d->dev, d->g.res, 0, h->cap, arcs * 8, st)) ||
+        (rc = ops->fill_i64(d->dev, d->g.excess, 0, (int64_t)n, st)) ||
+        (rc = ops->fill_i32(d->dev, d->g.height, 0, (int64_t)n, st)) ||
+        (rc = ops->fill_i64(d->dev, d->g.counters, 0, PF_CTR_COUNT, st)))
+        return rc;
+    return ops->sync(d->dev, st);
+}
+
+/* Rebuilds the active list in list_a (mark, then compaction). */
+static int collect_active(driver *d, pf_status *st)
+{
+    int rc = d->ops->mark_active(d->dev, &d->g, d->g.flags, st);
+    if (!rc)
+        rc = d->ops->filter_i32(d->dev, d->g.flags, d->g.list_a, d->g.n, &d->active, st);
+    return rc;
+}
+
+/* Exact distances to `target` by reverse BFS; vertices it does not reach
+ * (and `excluded`) keep height n: dead for this phase (the gap heuristic).
+ * Uses list_b and flags as the two frontiers so list_a (the active list)
+ * survives. */
+static int global_relabel(driver *d, int32_t target, int32_t excluded, int32_t resaturate,
+                          pf_status *st)
+{
+    const pf_device_ops *ops = d->ops;
+    pf_dev_graph *g = &d->g;
+    int rc = collect_active(d, st);
+    if (!rc && d->active > 0)
+        rc = ops->cancel_violations(d->dev, g, g->list_a, d->active, st);
+    int32_t zero = 0;
+    if (!rc)
+        rc = ops->fill_i32(d->dev, g->height, (int32_t)g->n, g->n, st);
+    if (!rc)
+        rc = ops->upload(d->dev, g->height, (size_t)target * 4, &zero, 4, st);
+    if (!rc)
+        rc = ops->upload(d->dev, g->list_b, 0, &target, 4, st);
+    pf_buf *frontier = g->list_b, *next = g->flags;
+    int64_t count = 1;
+    for (int32_t level = 0; !rc && count > 0; level++) {
+        rc = ops->bfs_level(d->dev, g, frontier, count, next, level, excluded, &count, st);
+        pf_buf *t = frontier;
+        frontier = next;
+        next = t;
+    }
+    /* The source has unlimited supply: whatever it can newly reach gets
+     * saturated, so the source never reaches the sink at the end. */
+    if (!rc && resaturate >= 0)
+        rc = ops->saturate_from(d->dev, g, resaturate, st);
+    d->out->global_relabels++;
+    return rc;
+}
+
+static int draw_progress(driver *d, const char *phase, int32_t target, int64_t grs)
+{
+    if (!pf_progress_due(&d->progress))
+        return PF_OK;
+    int64_t at_target = 0;
+    pf_status ignored;
+    d->ops->download(d->dev, d->g.excess, (size_t)target * 8, &at_target, 8, &ignored);
+    pf_progress_draw(&d->progress, phase, d->active, at_target, grs);
+    return PF_OK;
+}
+
+/* One phase: push-relabel toward `target`, never through `excluded`. */
+static int run_phase(driver *d, const char *phase, int32_t target, int32_t excluded,
+                     int32_t resaturate, double *pr_time, double *gr_time, pf_status *st)
+{
+    const pf_device_ops *ops = d->ops;
+    const double gr_work = d->gr_alpha * (double)d->g.n + (double)d->g.arcs / 2;
+    int rc = PF_OK;
+    for (;;) {
+        double t0 = pf_now();
+        rc = global_relabel(d, target, excluded, resaturate, st);
+        if (!rc)
+            rc = collect_active(d, st);
+        *gr_time += pf_now() - t0;
+        if (rc || d->active == 0)
+            break;
+        t0 = pf_now();
+        double work = 0;
+        while (!rc && d->active > 0 && work < gr_work) {
+            int64_t round_work = 0;
+            rc = ops->push_relabel(d->dev, &d->g, d->g.list_a, d->active, d->cycles, &round_work,
+                                   st);
+            if (!rc)
+                rc = collect_active(d, st);
+            work += (double)round_work;
+            d->out->rounds++;
+            draw_progress(d, phase, target, d->out->global_relabels);
+        }
+        *pr_time += pf_now() - t0;
+        if (rc)
+            break;
+    }
+    return rc;
+}
+
+static int download_results(driver *d, const pf_solve_options *opt, pf_status *st)
+{
+    const pf_device_ops *ops = d->ops;
+    const pf_residual *h = d->host;
+    pf_engine_out *out = d->out;
+    double t0 = pf_now();
+    int rc = ops->download(d->dev, d->g.excess, (size_t)h->sink * 8, &out->value, 8, st);
+    if (!rc && out->source_side) {
+        int32_t *height = pf_alloc((size_t)h->n, sizeof *height, st);
+        if (!height)
+            return PF_E_NOMEM;
+        rc = ops->download(d->dev, d->g.height, 0, height, (size_t)h->n * 4, st);
+        /* After the final phase-1 relabel, height n = cannot reach the sink. */
+        for (int64_t v = 0; !rc && v < h->n; v++)
+            out->source_side[v] = height[v] >= h->n;
+        free(height);
+    }
+    out->times.download += pf_now() - t0;
+    (void)opt;
+    return rc;
+}
+
+/* After phase 2 every vertex but the terminals must balance; anything else
+ * is a backend fault, reported rather than printed as a wrong flow. */
+static int check_balanced(driver *d, pf_status *st)
+{
+    const pf_residual *h = d->host;
+    int64_t *excess = pf_alloc((size_t)h->n, sizeof *excess, st);
+    if (!excess)
+        return PF_E_NOMEM;
+    int rc = d->ops->download(d->dev, d->g.excess, 0, excess, (size_t)h->n * 8, st);
+    for (int64_t v = 0; !rc && v < h->n; v++)
+        if (v != h->source && v != h->sink && excess[v] != 0)
+            rc = pf_fail(st, PF_E_DEVICE,
+                         "%s: phase 2 left excess %lld at vertex %lld (backend fault)",
+                         d->ops->name, (long long)excess[v], (long long)v + 1);
+    free(excess);
+    return rc;
+}
+
+int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_solve_options *opt,
+                      pf_engine_out *out, pf_status *st)
+{
+    driver d = {.ops = ops, .host = h, .out = out};
+    d.cycles = (int32_t)env_double("PORTAFLOW_CYCLES", 16);
+    d.gr_alpha = env_double("PORTAFLOW_GR_ALPHA", 6);
+    if (d.cycles < 1)
+        d.cycles = 1;
+    pf_progress_begin(&d.progress, opt->progress);
+
+    double t0 = pf_now();
+    pf_open_params params = {.device_index = opt->device_index, .threads = opt->threads};
+    pf_device_desc desc;
+    int rc = ops->open(&params, &d.dev, &desc, st);
+    if (rc)
+        return rc;
+    snprintf(out->device, sizeof out->device, "%s", desc.name);
+    rc = alloc_graph(&d, st);
+    out->times.setup += pf_now() - t0;
+    t0 = pf_now();
+    if (!rc)
+        rc = upload_graph(&d, st);
+    out->times.upload += pf_now() - t0;
+    out->device_bytes = d.bytes;
+
+    if (!rc)
+        rc = run_phase(&d, "phase 1", h->sink, h->source, h->source, &out->times.push_relabel,
+                       &out->times.global_relabel, st);
+    if (!rc)
+        rc = download_results(&d, opt, st);
+    if (!rc && opt->want_flow) {
+        double p2_pr = 0, p2_gr = 0;
+        rc = run_phase(&d, "phase 2", h->source, h->sink, -1, &p2_pr, &p2_gr, st);
+        out->times.phase2 += p2_pr + p2_gr;
+        if (!rc)
+            rc = check_balanced(&d, st);
+        t0 = pf_now();
+        if (!rc)
+            rc = ops->download(d.dev, d.g.res, 0, out->res, (size_t)h->arcs * 8, st);
+        out->times.download += pf_now() - t0;
+    }
+    pf_progress_end(&d.progress);
+    release_graph(&d);
+    ops->close(d.dev);
+    return rc;
+}

@@ -25,4 +25,10 @@ typedef struct pf_engine_out {
 int pf_seq_solve(const pf_residual *g, const pf_solve_options *opt,
                  pf_engine_out *out, pf_status *st);
 
+struct pf_device_ops;
+/* The parallel push-relabel driver over a device backend (src/host/driver.c).
+ * out->res is filled only when opt->want_flow. */
+int pf_parallel_solve(const struct pf_device_ops *ops, const pf_residual *g,
+                      const pf_solve_options *opt, pf_engine_out *out, pf_status *st);
+
 #endif

@@ -1,1 +1,106 @@
-/* PLACEHOLDER */ int pf_registry_placeholder;
+/* Backend registry: a table of the compiled-in backends, best first, and
+ * the runtime probe behind `--backend auto` and `portaflow backends`. */
+#include "registry.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "pf_config.h"
+
+static const pf_device_ops *const compiled_backends[] = {
+#if PF_HAVE_CUDA
+    &pf_backend_cuda,
+#endif
+#if PF_HAVE_OPENCL
+    &pf_backend_opencl,
+#endif
+#if PF_HAVE_OPENMP
+    &pf_backend_omp,
+#endif
+    NULL,
+};
+
+static const char *const known_names[] = {"cuda", "opencl", "omp", "seq"};
+
+int pf_backend_count(void)
+{
+    return (int)(sizeof compiled_backends / sizeof *compiled_backends) - 1;
+}
+
+const pf_device_ops *pf_backend_at(int i)
+{
+    return i >= 0 && i < pf_backend_count() ? compiled_backends[i] : NULL;
+}
+
+const pf_device_ops *pf_backend_find(const char *name)
+{
+    for (int i = 0; i < pf_backend_count(); i++)
+        if (strcmp(compiled_backends[i]->name, name) == 0)
+            return compiled_backends[i];
+    return NULL;
+}
+
+int pf_backend_name_known(const char *name)
+{
+    for (size_t i = 0; i < sizeof known_names / sizeof *known_names; i++)
+        if (strcmp(known_names[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+static void append_why(char *why, size_t why_len, const char *backend, const char *reason)
+{
+    size_t used = strlen(why);
+    if (used < why_len)
+        snprintf(why + used, why_len - used, "%s: %s\n", backend, reason);
+}
+
+enum { PROBE_MAX = 32 };
+
+int pf_backend_auto_order(const char **names, int max, char *why, size_t why_len)
+{
+    int count = 0;
+    if (why_len)
+        why[0] = '\0';
+    for (int i = 0; i < pf_backend_count() && count < max - 1; i++) {
+        const pf_device_ops *ops = compiled_backends[i];
+        pf_device_desc descs[PROBE_MAX];
+        char reason[512] = "";
+        int found = ops->probe(descs, PROBE_MAX, reason, sizeof reason);
+        if (found <= 0) {
+            append_why(why, why_len, ops->name, reason[0] ? reason : "no usable device");
+            continue;
+        }
+        /* The probe lists GPUs first; a backend whose best device is a CPU
+         * only ranks as a CPU backend (OpenCL on PoCL does not outrank
+         * OpenMP: both run on the same cores, OpenMP with less overhead). */
+        if (strcmp(descs[0].kind, "gpu") != 0 && strcmp(ops->name, "omp") != 0) {
+            append_why(why, why_len, ops->name, "no GPU device; left to an explicit --backend");
+            continue;
+        }
+        names[count++] = ops->name;
+    }
+    names[count++] = "seq";
+    return count;
+}
+
+int pf_list_devices(pf_device_desc *out, int max, char *why, size_t why_len)
+{
+    int count = 0;
+    if (why_len)
+        why[0] = '\0';
+    for (int i = 0; i < pf_backend_count(); i++) {
+        const pf_device_ops *ops = compiled_backends[i];
+        char reason[512] = "";
+        int found = ops->probe(out + count, max - count, reason, sizeof reason);
+        if (found <= 0)
+            append_why(why, why_len, ops->name, reason[0] ? reason : "no usable device");
+        else if (reason[0])
+            append_why(why, why_len, ops->name, reason); /* e.g. devices skipped */
+        count += found > 0 ? (found < max - count ? found : max - count) : 0;
+    }
+    for (const char *const *n = known_names; n < known_names + 3; n++)
+        if (!pf_backend_find(*n))
+            append_why(why, why_len, *n, "not compiled into this build");
+    return count;
+}

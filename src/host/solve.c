@@ -1,26 +1,132 @@
-/* PLACEHOLDER: minimal dispatch to seq until the driver lands. */
+/* pf_solve: picks the engine (an explicit backend, PORTAFLOW_BACKEND, or
+ * the best one the probe finds), runs it on the residual graph, and turns
+ * its residuals into per-arc flows and a cut. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "engine.h"
+
 #include "../common/status.h"
-void pf_solve_options_init(pf_solve_options *opt) { memset(opt, 0, sizeof *opt); opt->device_index = -1; }
-int pf_solve(const pf_network *net, const pf_solve_options *opt, pf_solution *sol, pf_status *st)
+#include "../common/timer.h"
+#include "engine.h"
+#include "pf_config.h"
+#include "registry.h"
+
+void pf_solve_options_init(pf_solve_options *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    opt->device_index = -1;
+}
+
+const char *pf_version(void) { return PF_VERSION; }
+
+static int run_engine(const char *name, const pf_residual *g, const pf_solve_options *opt,
+                      pf_engine_out *out, pf_status *st)
+{
+    if (strcmp(name, "seq") == 0) {
+        snprintf(out->device, sizeof out->device, "host CPU, 1 thread");
+        return pf_seq_solve(g, opt, out, st);
+    }
+    const pf_device_ops *ops = pf_backend_find(name);
+    if (!ops)
+        return pf_fail(st, PF_E_DEVICE, "backend '%s' is %s", name,
+                       pf_backend_name_known(name) ? "not compiled into this build"
+                                                   : "unknown (use auto, seq, omp, opencl, cuda)");
+    pf_device_desc probe_descs[32];
+    char why[512] = "";
+    if (ops->probe(probe_descs, 32, why, sizeof why) <= 0)
+        return pf_fail(st, PF_E_DEVICE, "backend '%s' has no usable device: %s", name,
+                       why[0] ? why : "none found");
+    return pf_parallel_solve(ops, g, opt, out, st);
+}
+
+static void reset_out(pf_engine_out *out, int64_t *res, uint8_t *side)
+{
+    memset(out, 0, sizeof *out);
+    out->res = res;
+    out->source_side = side;
+}
+
+int pf_solve(const pf_network *net, const pf_solve_options *opt_in, pf_solution *sol,
+             pf_status *st)
 {
     memset(sol, 0, sizeof *sol);
+    pf_status_ok(st);
+    pf_solve_options opt = *opt_in;
+    const char *requested = opt.backend;
+    if (!requested || !*requested || strcmp(requested, "auto") == 0) {
+        const char *env = getenv("PORTAFLOW_BACKEND");
+        requested = env && *env ? env : "auto";
+    }
+
+    double t_start = pf_now();
     pf_residual g;
     int rc = pf_residual_build(net, &g, st);
-    if (rc) return rc;
-    pf_engine_out out = {0};
-    out.res = malloc((size_t)g.arcs * sizeof *out.res + 8);
-    out.source_side = calloc((size_t)g.n, 1);
-    rc = pf_seq_solve(&g, opt, &out, st);
+    if (rc)
+        return rc;
+    double t_built = pf_now();
+    int64_t *res = pf_alloc((size_t)g.arcs, sizeof *res, st);
+    uint8_t *side = opt.want_cut ? pf_calloc((size_t)g.n, 1, st) : NULL;
+    if (!res || (opt.want_cut && !side)) {
+        rc = PF_E_NOMEM;
+        goto done;
+    }
+
+    pf_engine_out out;
+    if (strcmp(requested, "auto") != 0) {
+        reset_out(&out, res, side);
+        rc = run_engine(requested, &g, &opt, &out, st);
+        snprintf(sol->backend, sizeof sol->backend, "%s", requested);
+    } else {
+        /* Best first; a device that fails to open falls through to the next
+         * candidate with a message, never a crash. */
+        const char *order[8];
+        char why[1024];
+        int candidates = pf_backend_auto_order(order, 8, why, sizeof why);
+        for (int i = 0; i < candidates; i++) {
+            reset_out(&out, res, side);
+            rc = run_engine(order[i], &g, &opt, &out, st);
+            snprintf(sol->backend, sizeof sol->backend, "%s", order[i]);
+            if (rc != PF_E_DEVICE || i + 1 == candidates)
+                break;
+            fprintf(stderr, "portaflow: %s failed (%s); falling back to %s\n", order[i],
+                    st->message, order[i + 1]);
+            pf_status_ok(st);
+        }
+    }
+    if (rc)
+        goto done;
+
     sol->value = out.value;
-    if (!rc && opt->want_flow) { sol->arc_flow = malloc((size_t)net->m * 8 + 8); pf_residual_arc_flows(&g, out.res, sol->arc_flow); }
-    if (!rc && opt->want_cut) { sol->source_side = out.source_side; out.source_side = NULL; }
-    strcpy(sol->backend, "seq");
-    free(out.res); free(out.source_side); pf_residual_free(&g);
+    sol->times = out.times;
+    sol->times.setup += t_built - t_start;
+    sol->pushes_rounds = out.rounds;
+    sol->global_relabels = out.global_relabels;
+    sol->device_bytes = out.device_bytes;
+    snprintf(sol->device, sizeof sol->device, "%s", out.device);
+    if (opt.want_flow) {
+        sol->arc_flow = pf_alloc((size_t)net->m, sizeof *sol->arc_flow, st);
+        if (!sol->arc_flow) {
+            rc = PF_E_NOMEM;
+            goto done;
+        }
+        pf_residual_arc_flows(&g, res, sol->arc_flow);
+    }
+    sol->source_side = side;
+    side = NULL;
+    sol->times.total = pf_now() - t_start;
+done:
+    free(res);
+    free(side);
+    pf_residual_free(&g);
+    if (rc)
+        pf_solution_free(sol);
     return rc;
 }
-void pf_solution_free(pf_solution *sol) { free(sol->arc_flow); free(sol->source_side); sol->arc_flow = NULL; sol->source_side = NULL; }
-int pf_list_devices(pf_device_desc *out, int max, char *why, size_t why_len) { (void)out; (void)max; if (why_len) why[0] = 0; return 0; }
-const char *pf_version(void) { return "0.1.0"; }
+
+void pf_solution_free(pf_solution *sol)
+{
+    free(sol->arc_flow);
+    free(sol->source_side);
+    sol->arc_flow = NULL;
+    sol->source_side = NULL;
+}

@@ -1,2 +1,372 @@
-/* PLACEHOLDER */
-int pf_omp_placeholder;
+/* OpenMP CPU backend: the same steps as the GPU backends, on host memory,
+ * with the shared kernel bodies run from OpenMP loops. */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../common/status.h"
+#include "../device.h"
+#include "../shared/pf_vendor.h"
+#include "../shared/pf_kernels.h"
+
+struct pf_buf {
+    size_t bytes;
+    unsigned char data[];
+};
+
+/* Per-thread frontier pieces for bfs_level, kept across calls. */
+typedef struct omp_frontier_piece {
+    int32_t *vertices;
+    int64_t count, capacity;
+} omp_frontier_piece;
+
+struct pf_dev {
+    int threads;
+    omp_frontier_piece *pieces;  /* threads entries */
+    int64_t *chunk_sums;         /* threads + 1 entries, for scan/filter */
+};
+
+#define BUF(b, type) ((type *)(void *)(b)->data)
+
+static int64_t host_memory_bytes(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && page > 0 ? (int64_t)pages * page : 0;
+}
+
+static void describe(pf_device_desc *d, int threads)
+{
+    memset(d, 0, sizeof *d);
+    strcpy(d->backend, "omp");
+    d->index = 0;
+    snprintf(d->name, sizeof d->name, "host CPU, %d OpenMP threads", threads);
+    strcpy(d->vendor, "OpenMP");
+    strcpy(d->kind, "cpu");
+    d->compute_units = omp_get_num_procs();
+    d->global_mem = (uint64_t)host_memory_bytes();
+    d->max_alloc = d->global_mem;
+}
+
+static int ompb_probe(pf_device_desc *descs, int max, char *why, size_t why_len)
+{
+    if (why && why_len)
+        why[0] = '\0';
+    if (max > 0)
+        describe(&descs[0], omp_get_max_threads());
+    return 1;
+}
+
+static int ompb_open(const pf_open_params *params, pf_dev **out, pf_device_desc *desc,
+                    pf_status *st)
+{
+    if (params->device_index > 0)
+        return pf_fail(st, PF_E_DEVICE, "omp: no device %d (only device 0, the host CPU)",
+                       params->device_index);
+    pf_dev *dev = pf_calloc(1, sizeof *dev, st);
+    if (!dev)
+        return PF_E_NOMEM;
+    dev->threads = params->threads > 0 ? params->threads : omp_get_max_threads();
+    dev->pieces = pf_calloc((size_t)dev->threads, sizeof *dev->pieces, st);
+    dev->chunk_sums = pf_calloc((size_t)dev->threads + 1, sizeof *dev->chunk_sums, st);
+    if (!dev->pieces || !dev->chunk_sums) {
+        free(dev->pieces);
+        free(dev->chunk_sums);
+        free(dev);
+        return PF_E_NOMEM;
+    }
+    if (desc)
+        describe(desc, dev->threads);
+    *out = dev;
+    return PF_OK;
+}
+
+static void ompb_close(pf_dev *dev)
+{
+    if (!dev)
+        return;
+    for (int t = 0; t < dev->threads; t++)
+        free(dev->pieces[t].vertices);
+    free(dev->pieces);
+    free(dev->chunk_sums);
+    free(dev);
+}
+
+static int ompb_alloc(pf_dev *dev, size_t bytes, pf_buf **out, pf_status *st)
+{
+    (void)dev;
+    pf_buf *b = malloc(sizeof *b + (bytes ? bytes : 1));
+    if (!b)
+        return pf_fail(st, PF_E_DEVICE, "omp: out of host memory for a %zu-byte buffer", bytes);
+    b->bytes = bytes;
+    *out = b;
+    return PF_OK;
+}
+
+static void ompb_release(pf_dev *dev, pf_buf *buf)
+{
+    (void)dev;
+    free(buf);
+}
+
+static int check_range(const pf_buf *b, size_t offset, size_t bytes, const char *what,
+                       pf_status *st)
+{
+    if (offset > b->bytes || bytes > b->bytes - offset)
+        return pf_fail(st, PF_E_DEVICE, "omp: %s of %zu bytes at %zu outside a %zu-byte buffer",
+                       what, bytes, offset, b->bytes);
+    return PF_OK;
+}
+
+static int ompb_upload(pf_dev *dev, pf_buf *dst, size_t offset, const void *src, size_t bytes,
+                      pf_status *st)
+{
+    (void)dev;
+    int rc = check_range(dst, offset, bytes, "upload", st);
+    if (!rc && bytes)
+        memcpy(dst->data + offset, src, bytes);
+    return rc;
+}
+
+static int ompb_download(pf_dev *dev, pf_buf *src, size_t offset, void *dst, size_t bytes,
+                        pf_status *st)
+{
+    (void)dev;
+    int rc = check_range(src, offset, bytes, "download", st);
+    if (!rc && bytes)
+        memcpy(dst, src->data + offset, bytes);
+    return rc;
+}
+
+static int ompb_fill_i32(pf_dev *dev, pf_buf *buf, int32_t value, int64_t count, pf_status *st)
+{
+    int rc = check_range(buf, 0, (size_t)count * sizeof(int32_t), "fill", st);
+    int32_t *p = BUF(buf, int32_t);
+#pragma omp parallel for num_threads(dev->threads) schedule(static) if (count > 65536)
+    for (int64_t i = 0; i < count; i++)
+        p[i] = value;
+    return rc;
+}
+
+static int ompb_fill_i64(pf_dev *dev, pf_buf *buf, int64_t value, int64_t count, pf_status *st)
+{
+    int rc = check_range(buf, 0, (size_t)count * sizeof(int64_t), "fill", st);
+    int64_t *p = BUF(buf, int64_t);
+#pragma omp parallel for num_threads(dev->threads) schedule(static) if (count > 65536)
+    for (int64_t i = 0; i < count; i++)
+        p[i] = value;
+    return rc;
+}
+
+static int ompb_sync(pf_dev *dev, pf_status *st)
+{
+    (void)dev;
+    (void)st;
+    return PF_OK;
+}
+
+/* Two-pass parallel scan: each thread sums its contiguous chunk, a serial
+ * scan of the per-thread sums gives each chunk's offset, then each thread
+ * writes its chunk. `select` turns it into stream compaction. */
+static int64_t chunked_scan(pf_dev *dev, const int32_t *in, int32_t *out, int64_t count,
+                            int select)
+{
+    int threads = count < 65536 ? 1 : dev->threads;
+    int64_t *sums = dev->chunk_sums;
+#pragma omp parallel num_threads(threads)
+    {
+        int t = omp_get_thread_num(), nt = omp_get_num_threads();
+        int64_t lo = count * t / nt, hi = count * (t + 1) / nt, s = 0;
+        for (int64_t i = lo; i < hi; i++)
+            s += select ? (in[i] != 0) : in[i];
+        sums[t + 1] = s;
+#pragma omp barrier
+#pragma omp single
+        {
+            sums[0] = 0;
+            for (int k = 1; k <= nt; k++)
+                sums[k] += sums[k - 1];
+        }
+        int64_t run = sums[t];
+        if (select) {
+            for (int64_t i = lo; i < hi; i++)
+                if (in[i])
+                    out[run++] = (int32_t)i;
+        } else {
+            for (int64_t i = lo; i < hi; i++) {
+                int32_t v = in[i];
+                out[i] = (int32_t)run;
+                run += v;
+            }
+        }
+    }
+    return sums[threads];
+}
+
+static int ompb_scan_i32(pf_dev *dev, pf_buf *in, pf_buf *out, int64_t count, int64_t *total,
+                        pf_status *st)
+{
+    int rc = check_range(in, 0, (size_t)count * 4, "scan input", st);
+    if (!rc)
+        rc = check_range(out, 0, (size_t)count * 4, "scan output", st);
+    if (!rc)
+        *total = chunked_scan(dev, BUF(in, int32_t), BUF(out, int32_t), count, 0);
+    return rc;
+}
+
+static int ompb_filter_i32(pf_dev *dev, pf_buf *flags, pf_buf *out, int64_t count,
+                          int64_t *selected, pf_status *st)
+{
+    int rc = check_range(flags, 0, (size_t)count * 4, "filter input", st);
+    if (!rc)
+        rc = check_range(out, 0, (size_t)count * 4, "filter output", st);
+    if (!rc)
+        *selected = chunked_scan(dev, BUF(flags, int32_t), BUF(out, int32_t), count, 1);
+    return rc;
+}
+
+static int ompb_mark_active(pf_dev *dev, const pf_dev_graph *g, pf_buf *flags, pf_status *st)
+{
+    (void)st;
+    const int64_t *excess = BUF(g->excess, int64_t);
+    const int32_t *height = BUF(g->height, int32_t);
+    int32_t *f = BUF(flags, int32_t);
+    int32_t n = (int32_t)g->n;
+#pragma omp parallel for num_threads(dev->threads) schedule(static) if (n > 65536)
+    for (int32_t u = 0; u < n; u++)
+        pf_body_mark_active(u, excess, height, f, n, g->source, g->sink);
+    return PF_OK;
+}
+
+static int ompb_saturate_from(pf_dev *dev, const pf_dev_graph *g, int32_t x, pf_status *st)
+{
+    (void)st;
+    const int64_t *first = BUF(g->first, int64_t);
+    int64_t begin = first[x], end = first[x + 1];
+#pragma omp parallel for num_threads(dev->threads) schedule(static) if (end - begin > 65536)
+    for (int64_t a = begin; a < end; a++)
+        pf_body_saturate_arc(a, x, BUF(g->head, int32_t), BUF(g->rev, int64_t),
+                             BUF(g->res, int64_t), BUF(g->excess, int64_t),
+                             BUF(g->height, int32_t), (int32_t)g->n);
+    return PF_OK;
+}
+
+static int ompb_push_relabel(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t count,
+                            int32_t cycles, int64_t *work, pf_status *st)
+{
+    (void)st;
+    const int32_t *vertices = BUF(list, int32_t);
+    int64_t total = 0;
+#pragma omp parallel for num_threads(dev->threads) schedule(dynamic, 64) reduction(+ : total) \
+    if (count > 256)
+    for (int64_t i = 0; i < count; i++)
+        total += pf_body_push_relabel(vertices[i], BUF(g->first, int64_t), BUF(g->head, int32_t),
+                                      BUF(g->rev, int64_t), BUF(g->res, int64_t),
+                                      BUF(g->excess, int64_t), BUF(g->height, int32_t),
+                                      (int32_t)g->n, cycles);
+    BUF(g->counters, int64_t)[PF_CTR_WORK] = total;
+    if (work)
+        *work = total;
+    return PF_OK;
+}
+
+static int ompb_cancel_violations(pf_dev *dev, const pf_dev_graph *g, pf_buf *list,
+                                 int64_t count, pf_status *st)
+{
+    (void)st;
+    const int32_t *vertices = BUF(list, int32_t);
+#pragma omp parallel for num_threads(dev->threads) schedule(dynamic, 64) if (count > 256)
+    for (int64_t i = 0; i < count; i++)
+        pf_body_cancel_violations(vertices[i], BUF(g->first, int64_t), BUF(g->head, int32_t),
+                                  BUF(g->rev, int64_t), BUF(g->res, int64_t),
+                                  BUF(g->excess, int64_t), BUF(g->height, int32_t));
+    return PF_OK;
+}
+
+static int grow_piece(omp_frontier_piece *piece)
+{
+    int64_t cap = piece->capacity ? piece->capacity * 2 : 1024;
+    int32_t *v = realloc(piece->vertices, (size_t)cap * sizeof *v);
+    if (!v)
+        return -1;
+    piece->vertices = v;
+    piece->capacity = cap;
+    return 0;
+}
+
+/* Per-thread frontier pieces merged by a prefix sum over their sizes, as in
+ * the classic parallel global relabel: no shared append counter to fight
+ * over, and the merged frontier is deterministic for a given schedule. */
+static int ompb_bfs_level(pf_dev *dev, const pf_dev_graph *g, pf_buf *in, int64_t count,
+                         pf_buf *out, int32_t level, int32_t excluded, int64_t *next_count,
+                         pf_status *st)
+{
+    const int64_t *first = BUF(g->first, int64_t);
+    const int32_t *head = BUF(g->head, int32_t);
+    const int64_t *rev = BUF(g->rev, int64_t);
+    const int64_t *res = BUF(g->res, int64_t);
+    int32_t *height = BUF(g->height, int32_t);
+    const int32_t *frontier = BUF(in, int32_t);
+    int32_t *next = BUF(out, int32_t);
+    const int32_t n = (int32_t)g->n;
+    int threads = count < 64 ? 1 : dev->threads;
+    int failed = 0;
+    int64_t *offsets = dev->chunk_sums;
+#pragma omp parallel num_threads(threads) reduction(| : failed)
+    {
+        int t = omp_get_thread_num();
+        omp_frontier_piece *piece = &dev->pieces[t];
+        piece->count = 0;
+#pragma omp for schedule(dynamic, 32)
+        for (int64_t i = 0; i < count; i++) {
+            int32_t u = frontier[i];
+            for (int64_t a = first[u]; a < first[u + 1]; a++) {
+                int32_t v = head[a];
+                if (v == excluded || res[rev[a]] <= 0 || PF_LOAD_I32(&height[v]) != n)
+                    continue;
+                if (PF_ATOMIC_CAS_I32(&height[v], n, level + 1) != n)
+                    continue;
+                if (piece->count == piece->capacity && grow_piece(piece)) {
+                    failed = 1;
+                    continue;
+                }
+                piece->vertices[piece->count++] = v;
+            }
+        }
+        offsets[t + 1] = piece->count;
+#pragma omp barrier
+#pragma omp single
+        {
+            offsets[0] = 0;
+            for (int k = 1; k <= omp_get_num_threads(); k++)
+                offsets[k] += offsets[k - 1];
+        }
+        memcpy(next + offsets[t], piece->vertices, (size_t)piece->count * sizeof *next);
+    }
+    if (failed)
+        return pf_fail(st, PF_E_DEVICE, "omp: out of host memory for a BFS frontier");
+    *next_count = offsets[threads];
+    return PF_OK;
+}
+
+const pf_device_ops pf_backend_omp = {
+    .name = "omp",
+    .probe = ompb_probe,
+    .open = ompb_open,
+    .close = ompb_close,
+    .alloc = ompb_alloc,
+    .release = ompb_release,
+    .upload = ompb_upload,
+    .download = ompb_download,
+    .fill_i32 = ompb_fill_i32,
+    .fill_i64 = ompb_fill_i64,
+    .sync = ompb_sync,
+    .scan_i32 = ompb_scan_i32,
+    .filter_i32 = ompb_filter_i32,
+    .mark_active = ompb_mark_active,
+    .saturate_from = ompb_saturate_from,
+    .push_relabel = ompb_push_relabel,
+    .cancel_violations = ompb_cancel_violations,
+    .bfs_level = ompb_bfs_level,
+};

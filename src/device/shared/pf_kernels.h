@@ -1,0 +1,115 @@
+/* Kernel bodies of the max-flow steps, written once for every backend.
+ * Each body does the work of one index (one listed vertex, one vertex, one
+ * arc); a backend wraps it in a __kernel, a __global__ or an OpenMP loop.
+ * Semantics of each step: src/device/device.h. Include pf_vendor.h first. */
+#ifndef PF_KERNELS_H
+#define PF_KERNELS_H
+
+/* Moves d units along arc a = (u,v) with reverse arc ra. */
+PF_FN void pf_push_units(PF_GLOBAL pf_i64 *res, PF_GLOBAL pf_i64 *excess, pf_i64 a,
+                         pf_i64 ra, pf_i32 u, pf_i32 v, pf_i64 d)
+{
+    PF_ATOMIC_ADD_I64(&res[a], -d);
+    PF_ATOMIC_ADD_I64(&res[ra], d);
+    PF_ATOMIC_ADD_I64(&excess[u], -d);
+    PF_ATOMIC_ADD_I64(&excess[v], d);
+}
+
+/* flags[u] = u is active. */
+PF_FN void pf_body_mark_active(pf_i32 u, PF_GLOBAL const pf_i64 *excess,
+                               PF_GLOBAL const pf_i32 *height, PF_GLOBAL pf_i32 *flags,
+                               pf_i32 n, pf_i32 source, pf_i32 sink)
+{
+    flags[u] = (u != source && u != sink && excess[u] > 0 && height[u] < n) ? 1 : 0;
+}
+
+/* Arc a of x: saturate it if it leads to a live vertex. */
+PF_FN void pf_body_saturate_arc(pf_i64 a, pf_i32 x, PF_GLOBAL const pf_i32 *head,
+                                PF_GLOBAL const pf_i64 *rev, PF_GLOBAL pf_i64 *res,
+                                PF_GLOBAL pf_i64 *excess, PF_GLOBAL const pf_i32 *height,
+                                pf_i32 n)
+{
+    pf_i64 r = res[a];
+    pf_i32 v = head[a];
+    if (r > 0 && height[v] < n)
+        pf_push_units(res, excess, a, rev[a], x, v, r);
+}
+
+/* Hong's lock-free push-relabel on one vertex. Only this worker lowers
+ * excess[u] and the residuals of u's own arcs; others only raise them, so
+ * a fresh read never overstates what may be pushed. Returns the number of
+ * arcs scanned by relabels (the work measure for global-relabel pacing). */
+PF_FN pf_i64 pf_body_push_relabel(pf_i32 u, PF_GLOBAL const pf_i64 *first,
+                                  PF_GLOBAL const pf_i32 *head, PF_GLOBAL const pf_i64 *rev,
+                                  PF_GLOBAL pf_i64 *res, PF_GLOBAL pf_i64 *excess,
+                                  PF_GLOBAL pf_i32 *height, pf_i32 n, pf_i32 cycles)
+{
+    pf_i64 work = 0;
+    pf_i64 begin = first[u], end = first[u + 1];
+    for (pf_i32 c = 0; c < cycles; c++) {
+        pf_i64 e = PF_LOAD_I64(&excess[u]);
+        pf_i32 hu = PF_LOAD_I32(&height[u]);
+        if (e <= 0 || hu >= n)
+            break;
+        pf_i64 best_arc = -1;
+        pf_i32 best_h = n;
+        for (pf_i64 a = begin; a < end; a++) {
+            if (PF_LOAD_I64(&res[a]) > 0) {
+                pf_i32 hv = PF_LOAD_I32(&height[head[a]]);
+                if (hv < best_h) {
+                    best_h = hv;
+                    best_arc = a;
+                }
+            }
+        }
+        if (best_arc >= 0 && hu > best_h) {
+            pf_i64 r = PF_LOAD_I64(&res[best_arc]);
+            pf_i64 d = e < r ? e : r;
+            pf_push_units(res, excess, best_arc, rev[best_arc], u, head[best_arc], d);
+        } else {
+            /* No lower residual neighbour: relabel. best_h + 1 > hu since
+             * heights only grow; reaching n means u is cut off. */
+            PF_STORE_I32(&height[u], best_h + 1 < n ? best_h + 1 : n);
+            work += end - begin;
+        }
+    }
+    return work;
+}
+
+/* Pushes u's excess along arcs that violate height[u] <= height[v] + 1. */
+PF_FN void pf_body_cancel_violations(pf_i32 u, PF_GLOBAL const pf_i64 *first,
+                                     PF_GLOBAL const pf_i32 *head, PF_GLOBAL const pf_i64 *rev,
+                                     PF_GLOBAL pf_i64 *res, PF_GLOBAL pf_i64 *excess,
+                                     PF_GLOBAL const pf_i32 *height)
+{
+    pf_i64 e = PF_LOAD_I64(&excess[u]);
+    pf_i32 hu = height[u];
+    for (pf_i64 a = first[u]; a < first[u + 1] && e > 0; a++) {
+        pf_i64 r = PF_LOAD_I64(&res[a]);
+        pf_i32 v = head[a];
+        if (r > 0 && hu > PF_LOAD_I32(&height[v]) + 1) {
+            pf_i64 d = e < r ? e : r;
+            pf_push_units(res, excess, a, rev[a], u, v, d);
+            e -= d;
+        }
+    }
+}
+
+/* One frontier vertex of the reverse BFS. `next` is the shared append
+ * counter; returns nothing, appends claimed vertices to out. */
+PF_FN void pf_body_bfs_vertex(pf_i32 u, PF_GLOBAL const pf_i64 *first,
+                              PF_GLOBAL const pf_i32 *head, PF_GLOBAL const pf_i64 *rev,
+                              PF_GLOBAL const pf_i64 *res, PF_GLOBAL pf_i32 *height,
+                              PF_GLOBAL pf_i32 *out, PF_GLOBAL pf_i64 *next, pf_i32 n,
+                              pf_i32 level, pf_i32 excluded)
+{
+    for (pf_i64 a = first[u]; a < first[u + 1]; a++) {
+        pf_i32 v = head[a];
+        if (v == excluded || res[rev[a]] <= 0 || PF_LOAD_I32(&height[v]) != n)
+            continue;
+        if (PF_ATOMIC_CAS_I32(&height[v], n, level + 1) == n)
+            out[PF_ATOMIC_ADD_I64(next, 1)] = v;
+    }
+}
+
+#endif

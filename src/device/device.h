@@ -1,0 +1,122 @@
+/* The thin device interface: one table of function pointers per backend.
+ *
+ * A backend owns memory and kernels; the host driver (src/host/driver.c)
+ * owns the algorithm and sequences these steps. Nothing outside
+ * src/device/X/ knows which backend runs. Every entry returns a pf_code
+ * and, on failure, fills the status with the backend API's own error text
+ * and the name of the failing call.
+ *
+ * Conventions shared by every step:
+ * - vertices are int32 (0..n-1), arc indices int64, capacities int64;
+ * - a vertex with height >= n is "dead" for the current phase: it cannot
+ *   reach the phase's target, it is never active and nothing pushes to it;
+ * - the two terminals (source, sink) are never active;
+ * - lists of vertices are int32 buffers with an explicit count. */
+#ifndef PF_DEVICE_H
+#define PF_DEVICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "portaflow.h"
+
+typedef struct pf_dev pf_dev; /* a backend's opened device (opaque) */
+typedef struct pf_buf pf_buf; /* a backend's buffer (opaque) */
+
+/* Slots of the int64 counters buffer in pf_dev_graph. */
+enum {
+    PF_CTR_FRONTIER = 0, /* bfs_level: next frontier size */
+    PF_CTR_WORK = 1,     /* push_relabel: arcs scanned by relabels */
+    PF_CTR_COUNT = 4,
+};
+
+/* Device-resident graph and solver state, allocated by the driver. */
+typedef struct pf_dev_graph {
+    int64_t n, arcs;
+    int32_t source, sink;
+    pf_buf *first;     /* int64[n+1] CSR offsets */
+    pf_buf *head;      /* int32[arcs] */
+    pf_buf *rev;       /* int64[arcs] paired reverse arc */
+    pf_buf *res;       /* int64[arcs] residual capacities (mutable) */
+    pf_buf *excess;    /* int64[n] */
+    pf_buf *height;    /* int32[n] */
+    pf_buf *flags;     /* int32[n] scratch for mark_active / filter */
+    pf_buf *list_a;    /* int32[n] active list / BFS frontier */
+    pf_buf *list_b;    /* int32[n] second frontier */
+    pf_buf *counters;  /* int64[PF_CTR_COUNT] */
+} pf_dev_graph;
+
+typedef struct pf_open_params {
+    int device_index;  /* index among this backend's devices; -1 = best */
+    int threads;       /* CPU backends: worker threads, 0 = default */
+} pf_open_params;
+
+typedef struct pf_device_ops {
+    const char *name; /* "omp", "opencl", "cuda" */
+
+    /* How many usable devices; fills up to max descriptors. Never aborts:
+     * 0 with *why set (e.g. "no CUDA driver: ...") when unavailable. */
+    int (*probe)(pf_device_desc *descs, int max, char *why, size_t why_len);
+    int (*open)(const pf_open_params *params, pf_dev **dev, pf_device_desc *desc,
+                pf_status *st);
+    void (*close)(pf_dev *dev);
+
+    /* Buffers. alloc fails cleanly (PF_E_DEVICE, with the API's text) when
+     * the device has no room or the size exceeds its max allocation. */
+    int (*alloc)(pf_dev *dev, size_t bytes, pf_buf **buf, pf_status *st);
+    void (*release)(pf_dev *dev, pf_buf *buf);
+    int (*upload)(pf_dev *dev, pf_buf *dst, size_t offset, const void *src,
+                  size_t bytes, pf_status *st);
+    int (*download)(pf_dev *dev, pf_buf *src, size_t offset, void *dst,
+                    size_t bytes, pf_status *st);
+    int (*fill_i32)(pf_dev *dev, pf_buf *buf, int32_t value, int64_t count,
+                    pf_status *st);
+    int (*fill_i64)(pf_dev *dev, pf_buf *buf, int64_t value, int64_t count,
+                    pf_status *st);
+    /* Waits for all queued work (used around timed phases). */
+    int (*sync)(pf_dev *dev, pf_status *st);
+
+    /* Exclusive prefix sum of int32 in[0..count) into out; *total = sum. */
+    int (*scan_i32)(pf_dev *dev, pf_buf *in, pf_buf *out, int64_t count,
+                    int64_t *total, pf_status *st);
+    /* Stream compaction: writes, in increasing order, every index i with
+     * flags[i] != 0 to out[0..*selected). */
+    int (*filter_i32)(pf_dev *dev, pf_buf *flags, pf_buf *out, int64_t count,
+                      int64_t *selected, pf_status *st);
+
+    /* flags[u] = 1 iff excess[u] > 0, height[u] < n and u is no terminal. */
+    int (*mark_active)(pf_dev *dev, const pf_dev_graph *g, pf_buf *flags,
+                       pf_status *st);
+    /* For every arc (x,v) with res > 0 and height[v] < n: push all of it
+     * (x has unlimited supply). Initialises the preflow from the source
+     * and re-saturates it when a global relabel finds it reaches the sink. */
+    int (*saturate_from)(pf_dev *dev, const pf_dev_graph *g, int32_t x,
+                         pf_status *st);
+    /* Lock-free push-relabel (Hong): each listed vertex, by one worker,
+     * up to `cycles` times: push min(excess, res) to its lowest residual
+     * neighbour if lower, else relabel to that height + 1 (n if none or
+     * >= n). Adds the arcs its relabels scanned to counters[PF_CTR_WORK];
+     * *work (if non-NULL) receives that counter's value afterwards. */
+    int (*push_relabel)(pf_dev *dev, const pf_dev_graph *g, pf_buf *list,
+                        int64_t count, int32_t cycles, int64_t *work,
+                        pf_status *st);
+    /* Before a global relabel: each listed vertex pushes its excess along
+     * residual arcs (u,v) with height[u] > height[v] + 1 (as far as its
+     * excess reaches: the preflow stays a preflow). */
+    int (*cancel_violations)(pf_dev *dev, const pf_dev_graph *g, pf_buf *list,
+                             int64_t count, pf_status *st);
+    /* One level of the reverse BFS from the target: for u in in[0..count)
+     * and every arc (u,v) with res[rev] > 0 (v reaches u), height[v] == n
+     * and v != excluded: set height[v] = level + 1 (exactly once, atomic)
+     * and append v to out. *next_count = vertices appended. */
+    int (*bfs_level)(pf_dev *dev, const pf_dev_graph *g, pf_buf *in,
+                     int64_t count, pf_buf *out, int32_t level,
+                     int32_t excluded, int64_t *next_count, pf_status *st);
+} pf_device_ops;
+
+/* The compiled-in backends (each defined in its own folder). */
+extern const pf_device_ops pf_backend_omp;
+extern const pf_device_ops pf_backend_opencl;
+extern const pf_device_ops pf_backend_cuda;
+
+#endif

@@ -1,0 +1,28 @@
+/* The portaflow command line: one function per subcommand. Each returns
+ * the process exit status: 0 ok, 1 usage, 2 bad input, 3 backend/device
+ * failure. */
+#ifndef PF_CLI_H
+#define PF_CLI_H
+
+#include <stdint.h>
+
+#include "portaflow.h"
+
+enum { PF_EXIT_OK = 0, PF_EXIT_USAGE = 1, PF_EXIT_INPUT = 2, PF_EXIT_DEVICE = 3 };
+
+int pf_cli_solve(int argc, char **argv);
+int pf_cli_compare(int argc, char **argv);
+int pf_cli_demo(int argc, char **argv);
+int pf_cli_check(int argc, char **argv);
+int pf_cli_gen(int argc, char **argv);
+int pf_cli_backends(int argc, char **argv);
+
+/* Maps a pf_code to the exit status contract. */
+int pf_cli_exit_code(int code);
+/* Prints "portaflow: MESSAGE" on stderr and returns the exit status. */
+int pf_cli_error(const pf_status *st);
+int pf_cli_usage_error(const char *fmt, ...);
+/* Parses a whole non-negative integer argument; 0 on success. */
+int pf_cli_parse_int(const char *text, int64_t *value);
+
+#endif

@@ -1,0 +1,206 @@
+/* `portaflow compare` and `portaflow demo`: every available backend (each
+ * device of it) and seq on identical input, each answer verified, one
+ * table; any disagreement in value is an error (exit 3). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/gen.h"
+#include "../common/status.h"
+#include "cli.h"
+
+typedef struct compare_args {
+    int threads, repeat, verify;
+    const char *path;
+} compare_args;
+
+typedef struct compare_row {
+    char backend[16];
+    int device_index;
+    char device[160];
+    pf_solution sol;   /* the median run's times */
+    int ok;            /* solved (and verified when asked) */
+    char error[512];
+} compare_row;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Solves `repeat` times after one warm-up when repeating; keeps the run
+ * whose total time is the median. */
+static void run_one(const pf_network *net, const compare_args *a, compare_row *row)
+{
+    pf_solve_options opt;
+    pf_solve_options_init(&opt);
+    opt.backend = row->backend;
+    opt.device_index = row->device_index;
+    opt.threads = a->threads;
+    opt.want_flow = opt.want_cut = a->verify;
+    pf_status st;
+    int runs = a->repeat > 1 ? a->repeat + 1 : 1;
+    double totals[64];
+    int timed = 0;
+    for (int r = 0; r < runs; r++) {
+        pf_solution sol;
+        if (pf_solve(net, &opt, &sol, &st)) {
+            snprintf(row->error, sizeof row->error, "%s", st.message);
+            row->ok = 0;
+            return;
+        }
+        if (r == 0 && a->verify &&
+            pf_verify(net, sol.value, sol.arc_flow, sol.source_side, &st)) {
+            snprintf(row->error, sizeof row->error, "verification failed: %.480s", st.message);
+            pf_solution_free(&sol);
+            row->ok = 0;
+            return;
+        }
+        if (runs > 1 && r == 0) { /* warm-up */
+            pf_solution_free(&sol);
+            continue;
+        }
+        totals[timed++] = sol.times.total;
+        double sorted[64];
+        memcpy(sorted, totals, sizeof(double) * (size_t)timed);
+        qsort(sorted, (size_t)timed, sizeof(double), cmp_double);
+        int keep = !row->ok || sol.times.total == sorted[(timed - 1) / 2];
+        if (keep) {
+            pf_solution_free(&row->sol);
+            row->sol = sol;
+            row->ok = 1;
+        } else {
+            pf_solution_free(&sol);
+        }
+    }
+    snprintf(row->device, sizeof row->device, "%s", row->sol.device);
+}
+
+static int collect_rows(compare_row *rows, int max)
+{
+    pf_device_desc descs[64];
+    char why[2048];
+    int found = pf_list_devices(descs, 64, why, sizeof why);
+    int count = 0;
+    for (int i = 0; i < found && count < max - 1; i++) {
+        memset(&rows[count], 0, sizeof rows[count]);
+        snprintf(rows[count].backend, sizeof rows[count].backend, "%.15s", descs[i].backend);
+        rows[count].device_index = descs[i].index;
+        count++;
+    }
+    memset(&rows[count], 0, sizeof rows[count]);
+    strcpy(rows[count].backend, "seq");
+    rows[count].device_index = -1;
+    return count + 1;
+}
+
+static int compare_network(const pf_network *net, const compare_args *a)
+{
+    compare_row rows[65];
+    int count = collect_rows(rows, 65);
+    printf("| backend | dev | device | value | solve_s | upload_s | push_relabel_s | "
+           "global_relabel_s | phase2_s | download_s | rounds | global_relabels | "
+           "device_MiB | verified |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    int failures = 0, disagree = 0;
+    int64_t reference = -1;
+    for (int i = 0; i < count; i++) {
+        compare_row *row = &rows[i];
+        run_one(net, a, row);
+        if (!row->ok) {
+            failures++;
+            printf("| %s | %d | - | FAILED: %s |\n", row->backend, row->device_index, row->error);
+            fflush(stdout);
+            continue;
+        }
+        const pf_phase_times *t = &row->sol.times;
+        if (reference < 0)
+            reference = row->sol.value;
+        else if (row->sol.value != reference)
+            disagree = 1;
+        printf("| %s | %d | %.40s | %lld | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %lld | "
+               "%lld | %.1f | %s |\n",
+               row->backend, row->device_index < 0 ? 0 : row->device_index, row->device,
+               (long long)row->sol.value, t->total, t->upload, t->push_relabel,
+               t->global_relabel, t->phase2, t->download, (long long)row->sol.pushes_rounds,
+               (long long)row->sol.global_relabels, (double)row->sol.device_bytes / 1048576.0,
+               a->verify ? "yes" : "not asked");
+        fflush(stdout);
+        pf_solution_free(&row->sol);
+    }
+    if (disagree) {
+        fprintf(stderr, "portaflow: backends disagree on the flow value\n");
+        return PF_EXIT_DEVICE;
+    }
+    if (failures) {
+        fprintf(stderr, "portaflow: %d backend run(s) failed\n", failures);
+        return PF_EXIT_DEVICE;
+    }
+    return PF_EXIT_OK;
+}
+
+static int parse_compare_args(int argc, char **argv, compare_args *a, int want_file)
+{
+    memset(a, 0, sizeof *a);
+    a->repeat = 1;
+    a->verify = 1;
+    for (int i = 1; i < argc; i++) {
+        int64_t number;
+        if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+            if (pf_cli_parse_int(argv[++i], &number) || number < 1 || number > 4096)
+                return pf_cli_usage_error("--threads takes a positive thread count");
+            a->threads = (int)number;
+        } else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
+            if (pf_cli_parse_int(argv[++i], &number) || number < 1 || number > 63)
+                return pf_cli_usage_error("--repeat takes 1..63");
+            a->repeat = (int)number;
+        } else if (!strcmp(argv[i], "--no-verify")) {
+            a->verify = 0;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return pf_cli_usage_error("unknown or incomplete option '%s'", argv[i]);
+        } else if (want_file && !a->path) {
+            a->path = argv[i];
+        } else {
+            return pf_cli_usage_error("unexpected argument '%s'", argv[i]);
+        }
+    }
+    if (want_file && !a->path)
+        return pf_cli_usage_error("compare needs a FILE (or - for standard input)");
+    return PF_EXIT_OK;
+}
+
+int pf_cli_compare(int argc, char **argv)
+{
+    compare_args a;
+    int rc = parse_compare_args(argc, argv, &a, 1);
+    if (rc)
+        return rc;
+    pf_status st;
+    pf_network *net = pf_network_read(a.path, &st);
+    if (!net)
+        return pf_cli_error(&st);
+    printf("instance %s: %lld vertices, %lld arcs\n\n", a.path,
+           (long long)pf_network_vertices(net), (long long)pf_network_arcs(net));
+    rc = compare_network(net, &a);
+    pf_network_free(net);
+    return rc;
+}
+
+int pf_cli_demo(int argc, char **argv)
+{
+    compare_args a;
+    int rc = parse_compare_args(argc, argv, &a, 0);
+    if (rc)
+        return rc;
+    pf_status st;
+    pf_network *net = pf_gen_rlg(256, 256, 10000, 1, &st);
+    if (!net)
+        return pf_cli_error(&st);
+    printf("built-in instance: Washington random level graph, 256 rows x 256 levels, "
+           "capacities 1..10000, seed 1: %lld vertices, %lld arcs\n\n",
+           (long long)pf_network_vertices(net), (long long)pf_network_arcs(net));
+    rc = compare_network(net, &a);
+    pf_network_free(net);
+    return rc;
+}

@@ -1,0 +1,22 @@
+/* The backend registry and runtime probe. */
+#ifndef PF_REGISTRY_H
+#define PF_REGISTRY_H
+
+#include <stddef.h>
+
+#include "../device/device.h"
+
+/* The compiled-in device backends, best first (CUDA > OpenCL > OpenMP). */
+int pf_backend_count(void);
+const pf_device_ops *pf_backend_at(int i);
+/* NULL if `name` is not compiled in (or is "seq", which has no ops). */
+const pf_device_ops *pf_backend_find(const char *name);
+/* Whether a backend name is known to portaflow at all. */
+int pf_backend_name_known(const char *name);
+
+/* Candidates for `auto`, best first: names of backends with a usable
+ * device that beats the sequential engine (an OpenCL CPU device does not
+ * outrank OpenMP). Always ends with "seq". Returns the count. */
+int pf_backend_auto_order(const char **names, int max, char *why, size_t why_len);
+
+#endif
