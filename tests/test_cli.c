@@ -1,13 +1,213 @@
-/* PLACEHOLDER suite. */
+/* The CLI contract other tools script against: output lines, JSON, exit
+ * statuses, and nothing on stdout when the input is bad. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
-START_TEST(placeholder) { ck_assert_int_eq(1, 1); }
+#include <string.h>
+
+#include "support.h"
+
+/* CLRS network, with a parallel arc, a self-loop and an arc into s. */
+static const char clrs[] =
+    "c CLRS 26.1 plus awkward arcs\n"
+    "p max 6 12\n"
+    "n 1 s\n"
+    "n 6 t\n"
+    "a 1 2 16\na 1 3 13\na 2 3 10\na 3 2 4\na 2 4 12\na 4 3 9\n"
+    "a 3 5 14\na 5 4 7\na 4 6 20\na 5 6 4\na 2 2 5\na 3 1 3\n";
+
+static int count_prefix(const char *text, const char *prefix)
+{
+    int count = 0;
+    size_t len = strlen(prefix);
+    for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+        if (!strncmp(line, prefix, len))
+            count++;
+    return count;
+}
+
+static int run(const char *const *args, const char *in, char **out, char **err)
+{
+    return pf_test_run_cli(args, in, out, err);
+}
+
+START_TEST(solve_prints_value_flow_and_cut)
+{
+    const char *graph = pf_test_tmpfile(clrs);
+    char *out, *err;
+    const char *args[] = {"solve", "--backend", "seq", "--flow", "--cut", graph, NULL};
+    ck_assert_int_eq(run(args, NULL, &out, &err), 0);
+    ck_assert_int_eq(count_prefix(out, "s "), 1);
+    ck_assert_ptr_nonnull(strstr(out, "\ns 23\n"));
+    ck_assert_int_eq(count_prefix(out, "f "), 12);
+    /* f lines in input order with the file's ids */
+    const char *first_f = strstr(out, "\nf ");
+    ck_assert_ptr_nonnull(first_f);
+    ck_assert(!strncmp(first_f, "\nf 1 2 ", 7));
+    ck_assert_ptr_nonnull(strstr(out, "\nf 2 2 0\n"));
+    /* the cut side: s (1), 2, 3, 5 reach... canonical cut is {1,2,3,5} */
+    ck_assert_int_eq(count_prefix(out, "n "), 4);
+    ck_assert_ptr_nonnull(strstr(out, "\nn 1\n"));
+    ck_assert_ptr_null(strstr(out, "\nn 6\n"));
+    for (const char *p = out; *p; p = strchr(p, '\n') + 1) {
+        ck_assert_msg(*p == 'c' || *p == 's' || *p == 'f' || *p == 'n', "stray line: %.40s", p);
+        if (!strchr(p, '\n'))
+            break;
+    }
+
+    /* The same through the checker. */
+    const char *solution = pf_test_tmpfile(out);
+    char *out2, *err2;
+    const char *check_args[] = {"check", graph, solution, NULL};
+    ck_assert_int_eq(run(check_args, NULL, &out2, &err2), 0);
+    free(out);
+    free(err);
+    free(out2);
+    free(err2);
+}
 END_TEST
+
+START_TEST(every_backend_and_stdin)
+{
+    const char *graph = pf_test_tmpfile(clrs);
+    const char *names[] = {"auto", "seq", "omp"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char *out, *err;
+        const char *args[] = {"solve", "--backend", names[i], "--verify", "-", NULL};
+        ck_assert_int_eq(run(args, graph, &out, &err), 0);
+        ck_assert_ptr_nonnull(strstr(out, "\ns 23\n"));
+        free(out);
+        free(err);
+    }
+}
+END_TEST
+
+START_TEST(json_output)
+{
+    const char *graph = pf_test_tmpfile(clrs);
+    char *out, *err;
+    const char *args[] = {"solve", "--json", "--flow", "--cut", graph, NULL};
+    ck_assert_int_eq(run(args, NULL, &out, &err), 0);
+    ck_assert(out[0] == '{');
+    ck_assert_ptr_nonnull(strstr(out, "\"value\":23"));
+    ck_assert_ptr_nonnull(strstr(out, "\"flow\":["));
+    ck_assert_ptr_nonnull(strstr(out, "\"cut\":[1,"));
+    ck_assert_int_eq(count_prefix(out, "{"), 1);
+    ck_assert(!strcmp(out + strlen(out) - 2, "}\n"));
+    free(out);
+    free(err);
+}
+END_TEST
+
+START_TEST(exit_statuses)
+{
+    const char *graph = pf_test_tmpfile(clrs);
+    const char *bad = pf_test_tmpfile("p max 3 1\nn 1 s\nn 3 t\na 1 9 5\n");
+    char *out, *err;
+
+    const char *usage[] = {"solve", "--bogus", graph, NULL};
+    ck_assert_int_eq(run(usage, NULL, &out, &err), 1);
+    ck_assert_str_eq(out, "");
+    free(out), free(err);
+
+    const char *unknown_backend[] = {"solve", "--backend", "quantum", graph, NULL};
+    ck_assert_int_eq(run(unknown_backend, NULL, &out, &err), 1);
+    free(out), free(err);
+
+    const char *bad_input[] = {"solve", "--flow", bad, NULL};
+    ck_assert_int_eq(run(bad_input, NULL, &out, &err), 2);
+    ck_assert_str_eq(out, "");
+    ck_assert_msg(strstr(err, ":4:") != NULL, "error names the line: %s", err);
+    free(out), free(err);
+
+    const char *missing[] = {"solve", "/nonexistent/graph.max", NULL};
+    ck_assert_int_eq(run(missing, NULL, &out, &err), 2);
+    ck_assert_str_eq(out, "");
+    free(out), free(err);
+
+    const char *no_device[] = {"solve", "--backend", "cuda", "--device", "99", graph, NULL};
+    ck_assert_int_eq(run(no_device, NULL, &out, &err), 3);
+    ck_assert_str_eq(out, "");
+    ck_assert(strlen(err) > 0);
+    free(out), free(err);
+
+    const char *no_command[] = {NULL};
+    ck_assert_int_eq(run(no_command, NULL, &out, &err), 1);
+    free(out), free(err);
+
+    const char *help[] = {"--help", NULL};
+    ck_assert_int_eq(run(help, NULL, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "usage: portaflow"));
+    free(out), free(err);
+}
+END_TEST
+
+START_TEST(check_rejects_corrupted_solution)
+{
+    const char *graph = pf_test_tmpfile(clrs);
+    char *out, *err;
+    const char *args[] = {"solve", "--backend", "seq", "--flow", "--cut", graph, NULL};
+    ck_assert_int_eq(run(args, NULL, &out, &err), 0);
+    /* Corrupt the value. */
+    char *s_line = strstr(out, "\ns 23\n");
+    ck_assert_ptr_nonnull(s_line);
+    s_line[4] = '4';
+    const char *solution = pf_test_tmpfile(out);
+    char *out2, *err2;
+    const char *check_args[] = {"check", graph, solution, NULL};
+    ck_assert_int_eq(run(check_args, NULL, &out2, &err2), 2);
+    ck_assert(strlen(err2) > 0);
+    free(out), free(err), free(out2), free(err2);
+}
+END_TEST
+
+START_TEST(gen_counts_and_backends)
+{
+    char *out, *err;
+    const char *gen[] = {"gen", "rmf", "3", "4", "--seed", "5", NULL};
+    ck_assert_int_eq(run(gen, NULL, &out, &err), 0);
+    /* 5a^2b - 4ab - a^2 = 180 - 48 - 9 = 123 arcs, 36 vertices */
+    ck_assert_ptr_nonnull(strstr(out, "p max 36 123\n"));
+    ck_assert_int_eq(count_prefix(out, "a "), 123);
+    free(out), free(err);
+
+    const char *bad_gen[] = {"gen", "rmf", "3", NULL};
+    ck_assert_int_eq(run(bad_gen, NULL, &out, &err), 1);
+    free(out), free(err);
+
+    const char *backends[] = {"backends", NULL};
+    ck_assert_int_eq(run(backends, NULL, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "omp"));
+    ck_assert_ptr_nonnull(strstr(out, "seq"));
+    free(out), free(err);
+}
+END_TEST
+
+START_TEST(compare_agrees)
+{
+    const char *graph = pf_test_tmpfile(clrs);
+    char *out, *err;
+    const char *args[] = {"compare", graph, NULL};
+    ck_assert_int_eq(run(args, NULL, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "| seq |"));
+    ck_assert_ptr_nonnull(strstr(out, "| 23 |"));
+    ck_assert_ptr_null(strstr(out, "FAILED"));
+    free(out), free(err);
+}
+END_TEST
+
 int main(void)
 {
-    Suite *s = suite_create("placeholder");
-    TCase *tc = tcase_create("core");
-    tcase_add_test(tc, placeholder);
+    Suite *s = suite_create("cli");
+    TCase *tc = tcase_create("contract");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, solve_prints_value_flow_and_cut);
+    tcase_add_test(tc, every_backend_and_stdin);
+    tcase_add_test(tc, json_output);
+    tcase_add_test(tc, exit_statuses);
+    tcase_add_test(tc, check_rejects_corrupted_solution);
+    tcase_add_test(tc, gen_counts_and_backends);
+    tcase_add_test(tc, compare_agrees);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
