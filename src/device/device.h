@@ -44,6 +44,7 @@ typedef struct pf_dev_graph {
     pf_buf *list_a;    /* int32[n] active list / BFS frontier */
     pf_buf *list_b;    /* int32[n] second frontier */
     pf_buf *counters;  /* int64[PF_CTR_COUNT] */
+    pf_buf *owner;     /* int32[n] push_relabel claims; all 0 between steps */
 } pf_dev_graph;
 
 typedef struct pf_open_params {

@@ -60,7 +60,8 @@ static int alloc_graph(driver *d, pf_status *st)
         (rc = dev_alloc(d, &g->excess, n, 8, st)) || (rc = dev_alloc(d, &g->height, n, 4, st)) ||
         (rc = dev_alloc(d, &g->flags, n, 4, st)) || (rc = dev_alloc(d, &g->list_a, n, 4, st)) ||
         (rc = dev_alloc(d, &g->list_b, n, 4, st)) ||
-        (rc = dev_alloc(d, &g->counters, PF_CTR_COUNT, 8, st)))
+        (rc = dev_alloc(d, &g->counters, PF_CTR_COUNT, 8, st)) ||
+        (rc = dev_alloc(d, &g->owner, n, 4, st)))
         return rc;
     return PF_OK;
 }
@@ -68,7 +69,8 @@ static int alloc_graph(driver *d, pf_status *st)
 static void release_graph(driver *d)
 {
     pf_buf **bufs[] = {&d->g.first, &d->g.head,   &d->g.rev,    &d->g.res,    &d->g.excess,
-                       &d->g.height, &d->g.flags, &d->g.list_a, &d->g.list_b, &d->g.counters};
+                       &d->g.height, &d->g.flags, &d->g.list_a, &d->g.list_b, &d->g.counters,
+                       &d->g.owner};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
         if (*bufs[i]) {
             d->ops->release(d->dev, *bufs[i]);
@@ -88,6 +90,7 @@ static int upload_graph(driver *d, pf_status *st)
         (rc = ops->upload(d->dev, d->g.res, 0, h->cap, arcs * 8, st)) ||
         (rc = ops->fill_i64(d->dev, d->g.excess, 0, (int64_t)n, st)) ||
         (rc = ops->fill_i32(d->dev, d->g.height, 0, (int64_t)n, st)) ||
+        (rc = ops->fill_i32(d->dev, d->g.owner, 0, (int64_t)n, st)) ||
         (rc = ops->fill_i64(d->dev, d->g.counters, 0, PF_CTR_COUNT, st)))
         return rc;
     return ops->sync(d->dev, st);
@@ -226,7 +229,7 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
                       pf_engine_out *out, pf_status *st)
 {
     driver d = {.ops = ops, .host = h, .out = out};
-    d.cycles = (int32_t)env_double("PORTAFLOW_CYCLES", 16);
+    d.cycles = (int32_t)env_double("PORTAFLOW_CYCLES", 1024);
     d.gr_alpha = env_double("PORTAFLOW_GR_ALPHA", 6);
     if (d.cycles < 1)
         d.cycles = 1;

@@ -30,6 +30,11 @@ struct pf_dev {
 
 #define BUF(b, type) ((type *)(void *)(b)->data)
 
+/* Below this many items a step runs on the calling thread: waking a team
+ * and meeting at its barrier costs more than the work (and far more when
+ * other processes hold the cores). */
+enum { PARALLEL_MIN_ITEMS = 2048 };
+
 static int64_t host_memory_bytes(void)
 {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
@@ -258,10 +263,18 @@ static int ompb_push_relabel(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, i
     (void)st;
     const int32_t *vertices = BUF(list, int32_t);
     int64_t total = 0;
-#pragma omp parallel for num_threads(dev->threads) schedule(dynamic, 64) reduction(+ : total) \
-    if (count > 256)
+    /* PORTAFLOW_FOLLOW=0 selects the one-hop-per-round body (for
+     * measurements; following is faster on every family tried). */
+    static int follow = -1;
+    if (follow < 0)
+        follow = !getenv("PORTAFLOW_FOLLOW") || atoi(getenv("PORTAFLOW_FOLLOW"));
+#pragma omp parallel for num_threads(dev->threads) schedule(dynamic, 16) reduction(+ : total) \
+    if (count > PARALLEL_MIN_ITEMS)
     for (int64_t i = 0; i < count; i++)
-        total += pf_body_push_relabel(vertices[i], BUF(g->first, int64_t), BUF(g->head, int32_t),
+        total += follow ? pf_body_push_relabel_follow(vertices[i], BUF(g->first, int64_t), BUF(g->head, int32_t),
+                                      BUF(g->rev, int64_t), BUF(g->res, int64_t),
+                                      BUF(g->excess, int64_t), BUF(g->height, int32_t), BUF(g->owner, int32_t),
+                                      (int32_t)g->n, g->source, g->sink, cycles) : pf_body_push_relabel(vertices[i], BUF(g->first, int64_t), BUF(g->head, int32_t),
                                       BUF(g->rev, int64_t), BUF(g->res, int64_t),
                                       BUF(g->excess, int64_t), BUF(g->height, int32_t),
                                       (int32_t)g->n, cycles);
@@ -276,7 +289,8 @@ static int ompb_cancel_violations(pf_dev *dev, const pf_dev_graph *g, pf_buf *li
 {
     (void)st;
     const int32_t *vertices = BUF(list, int32_t);
-#pragma omp parallel for num_threads(dev->threads) schedule(dynamic, 64) if (count > 256)
+#pragma omp parallel for num_threads(dev->threads) schedule(dynamic, 64) \
+    if (count > PARALLEL_MIN_ITEMS)
     for (int64_t i = 0; i < count; i++)
         pf_body_cancel_violations(vertices[i], BUF(g->first, int64_t), BUF(g->head, int32_t),
                                   BUF(g->rev, int64_t), BUF(g->res, int64_t),
@@ -310,7 +324,7 @@ static int ompb_bfs_level(pf_dev *dev, const pf_dev_graph *g, pf_buf *in, int64_
     const int32_t *frontier = BUF(in, int32_t);
     int32_t *next = BUF(out, int32_t);
     const int32_t n = (int32_t)g->n;
-    int threads = count < 64 ? 1 : dev->threads;
+    int threads = count < PARALLEL_MIN_ITEMS ? 1 : dev->threads;
     int failed = 0;
     int64_t *offsets = dev->chunk_sums;
 #pragma omp parallel num_threads(threads) reduction(| : failed)

@@ -76,6 +76,60 @@ PF_FN pf_i64 pf_body_push_relabel(pf_i32 u, PF_GLOBAL const pf_i64 *first,
     return work;
 }
 
+/* Asynchronous variant of the above that follows the excess: once the
+ * worker has drained u into a neighbour v that nobody owns (and that is no
+ * terminal), it claims v and carries on from there, so excess can travel
+ * many hops per launch instead of one per round. owner[] is 0 for every
+ * vertex between launches; the claim keeps "only the owner lowers excess[u]
+ * and the residuals of u's arcs". `budget` bounds the operations per worker.
+ * Returns the arcs scanned by relabels. */
+PF_FN pf_i64 pf_body_push_relabel_follow(pf_i32 start, PF_GLOBAL const pf_i64 *first,
+                                         PF_GLOBAL const pf_i32 *head,
+                                         PF_GLOBAL const pf_i64 *rev, PF_GLOBAL pf_i64 *res,
+                                         PF_GLOBAL pf_i64 *excess, PF_GLOBAL pf_i32 *height,
+                                         PF_GLOBAL pf_i32 *owner, pf_i32 n, pf_i32 source,
+                                         pf_i32 sink, pf_i32 budget)
+{
+    pf_i32 u = start;
+    if (PF_ATOMIC_CAS_I32(&owner[u], 0, 1) != 0)
+        return 0; /* a worker following its excess got here first */
+    pf_i64 work = 0;
+    for (pf_i32 op = 0; op < budget; op++) {
+        pf_i64 e = PF_LOAD_I64(&excess[u]);
+        pf_i32 hu = PF_LOAD_I32(&height[u]);
+        if (e <= 0 || hu >= n)
+            break;
+        pf_i64 begin = first[u], end = first[u + 1], best_arc = -1;
+        pf_i32 best_h = n;
+        for (pf_i64 a = begin; a < end; a++) {
+            if (PF_LOAD_I64(&res[a]) > 0) {
+                pf_i32 hv = PF_LOAD_I32(&height[head[a]]);
+                if (hv < best_h) {
+                    best_h = hv;
+                    best_arc = a;
+                }
+            }
+        }
+        if (best_arc < 0 || hu <= best_h) {
+            PF_STORE_I32(&height[u], best_h + 1 < n ? best_h + 1 : n);
+            work += end - begin;
+            continue;
+        }
+        pf_i64 r = PF_LOAD_I64(&res[best_arc]);
+        pf_i64 d = e < r ? e : r;
+        pf_i32 v = head[best_arc];
+        pf_push_units(res, excess, best_arc, rev[best_arc], u, v, d);
+        if (d == e && v != source && v != sink && PF_ATOMIC_CAS_I32(&owner[v], 0, 1) == 0) {
+            PF_FENCE();
+            PF_STORE_I32(&owner[u], 0);
+            u = v;
+        }
+    }
+    PF_FENCE();
+    PF_STORE_I32(&owner[u], 0);
+    return work;
+}
+
 /* Pushes u's excess along arcs that violate height[u] <= height[v] + 1. */
 PF_FN void pf_body_cancel_violations(pf_i32 u, PF_GLOBAL const pf_i64 *first,
                                      PF_GLOBAL const pf_i32 *head, PF_GLOBAL const pf_i64 *rev,

@@ -20,6 +20,7 @@ typedef int pf_i32;
 #define PF_STORE_I32(p, v) (*(volatile __global int *)(p) = (v))
 #define PF_ATOMIC_ADD_I64(p, v) atom_add((volatile __global long *)(p), (long)(v))
 #define PF_ATOMIC_CAS_I32(p, expect, v) atomic_cmpxchg((volatile __global int *)(p), (expect), (v))
+#define PF_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
 
 #elif defined(__CUDACC__)
 typedef long long pf_i64;
@@ -32,6 +33,7 @@ typedef int pf_i32;
 #define PF_ATOMIC_ADD_I64(p, v) \
     ((pf_i64)atomicAdd((unsigned long long *)(p), (unsigned long long)(pf_i64)(v)))
 #define PF_ATOMIC_CAS_I32(p, expect, v) atomicCAS((int *)(p), (expect), (v))
+#define PF_FENCE() __threadfence()
 
 #else /* host C: the OpenMP backend */
 #include <stdint.h>
@@ -49,6 +51,7 @@ static inline pf_i32 pf_atomic_cas_i32(pf_i32 *p, pf_i32 expect, pf_i32 v)
     return expect; /* the value seen: equals the expected one on success */
 }
 #define PF_ATOMIC_CAS_I32(p, expect, v) pf_atomic_cas_i32((p), (expect), (v))
+#define PF_FENCE() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #endif
 
 #endif
