@@ -134,6 +134,8 @@ static void build_graph(fixture *f, test_graph *t, int64_t n, int64_t m, uint64_
     g->list_a = upload_new(f, NULL, nn * 4);
     g->list_b = upload_new(f, NULL, nn * 4);
     g->counters = upload_new(f, NULL, PF_CTR_COUNT * 8);
+    g->owner = upload_new(f, NULL, nn * 4);
+    ck_assert_int_eq(ops->fill_i32(f->dev, g->owner, 0, g->n, &f->st), PF_OK);
     ck_assert_int_eq(ops->fill_i64(f->dev, g->excess, 0, g->n, &f->st), PF_OK);
     ck_assert_int_eq(ops->fill_i32(f->dev, g->height, 0, g->n, &f->st), PF_OK);
     ck_assert_int_eq(ops->fill_i64(f->dev, g->counters, 0, PF_CTR_COUNT, &f->st), PF_OK);
@@ -142,7 +144,8 @@ static void build_graph(fixture *f, test_graph *t, int64_t n, int64_t m, uint64_
 static void free_graph(fixture *f, test_graph *t)
 {
     pf_buf *bufs[] = {t->g.first, t->g.head,  t->g.rev,    t->g.res,    t->g.excess,
-                      t->g.height, t->g.flags, t->g.list_a, t->g.list_b, t->g.counters};
+                      t->g.height, t->g.flags, t->g.list_a, t->g.list_b, t->g.counters,
+                      t->g.owner};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
         ops->release(f->dev, bufs[i]);
     pf_residual_free(&t->h);
