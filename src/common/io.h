@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "network.h"
+#include "status.h"
 
 /* A solution as `portaflow solve --flow --cut` prints it: `c` comments,
  * one `s VALUE`, `f U V FLOW` lines (input order, 1-based ids), `n ID`
@@ -28,5 +29,15 @@ void pf_solution_file_free(pf_solution_file *sol);
 /* Fast writer for the DIMACS form of a network to an open stream. */
 int pf_network_write_dimacs_stream(const pf_network *net, FILE *out,
                                    const char *comment, pf_status *st);
+
+/* Input loading shared by the readers (dimacs.c): the whole input as one
+ * NUL-terminated buffer (regular files mapped, pipes and stdin read);
+ * *name is the path or "<stdin>" for messages. Release with pf_io_unload. */
+char *pf_io_load(const char *path, const char **name, size_t *len, int *mapped,
+                 pf_status *st);
+void pf_io_unload(char *text, size_t len, int mapped);
+/* Fails with "NAME:LINE: message" (PF_E_INPUT). */
+int pf_io_fail(pf_status *st, const char *name, int64_t line,
+               const char *fmt, ...) PF_PRINTF(4, 5);
 
 #endif

@@ -1,5 +1,249 @@
-/* PLACEHOLDER: replaced by the I/O work. */
+/* Reader for solution files as `portaflow solve --flow --cut` prints them:
+ *
+ *   c any comment          (anywhere, any number)
+ *   s VALUE                (exactly once)
+ *   f U V FLOW             (none, or exactly one per input arc, input order)
+ *   n ID                   (source side of the cut, each vertex at most once)
+ *
+ * Values are read as signed 64-bit integers: a negative flow is a wrong
+ * certificate, which pf_verify reports better than a parse error would. The
+ * file is loaded whole by pf_io_load (dimacs.c) and scanned in place. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "io.h"
 #include "status.h"
-int pf_solution_read(const char *path, const pf_network *net, pf_solution_file *sol, pf_status *st) { (void)net; (void)sol; return pf_fail(st, PF_E_INPUT, "%s: not built", path); }
-void pf_solution_file_free(pf_solution_file *sol) { (void)sol; }
+
+#define FLOW_USAGE "f U V FLOW"
+#define CUT_USAGE "n ID"
+#define VALUE_USAGE "s VALUE"
+
+static inline int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+static inline int is_eol(char c) { return c == '\n' || c == '\0'; }
+static inline int ends_field(char c) { return is_blank(c) || is_eol(c); }
+static inline int is_digit(char c) { return (unsigned char)(c - '0') < 10; }
+
+static const char *skip_blanks(const char *p)
+{
+    while (is_blank(*p))
+        p++;
+    return p;
+}
+
+static int field_len(const char *p)
+{
+    int n = 0;
+    while (!ends_field(p[n]) && n < 40)
+        n++;
+    return n;
+}
+
+typedef struct solution_parser {
+    const char *name;
+    int64_t line;
+    pf_status *st;
+    const pf_network *net;
+    pf_solution_file *sol;
+    int64_t value_line;  /* line of the s line, 0 = none yet */
+    int64_t flows;       /* f lines read */
+    int64_t first_flow_line;
+} solution_parser;
+
+/* Reads one signed decimal int64 field after blanks into *value; *pp moves
+ * past it. what/usage name the field in messages. */
+static int read_int(solution_parser *sp, const char **pp, const char *what,
+                    const char *usage, int64_t *value)
+{
+    const char *p = skip_blanks(*pp), *field = p;
+    if (is_eol(*p))
+        return pf_io_fail(sp->st, sp->name, sp->line, "missing %s (expected '%s')", what, usage);
+    int negative = *p == '-';
+    if (negative)
+        p++;
+    /* Accumulate as a negative number: that range includes INT64_MIN. */
+    int64_t v = 0;
+    int overflow = 0;
+    const char *digits = p;
+    while (is_digit(*p)) {
+        int d = *p++ - '0';
+        if (v < (INT64_MIN + d) / 10)
+            overflow = 1;
+        else
+            v = v * 10 - d;
+    }
+    if (p == digits || !ends_field(*p))
+        return pf_io_fail(sp->st, sp->name, sp->line, "%s '%.*s' is not a number",
+                          what, field_len(field), field);
+    if (overflow || (!negative && v == INT64_MIN))
+        return pf_io_fail(sp->st, sp->name, sp->line, "%s %.*s does not fit 64 bits",
+                          what, field_len(field), field);
+    *value = negative ? v : -v;
+    *pp = p;
+    return PF_OK;
+}
+
+/* Reads a vertex id (1..n in the file) and returns it 0-based. */
+static int read_id(solution_parser *sp, const char **pp, const char *what,
+                   const char *usage, int64_t *id)
+{
+    const char *field = skip_blanks(*pp);
+    int rc = read_int(sp, pp, what, usage, id);
+    if (rc)
+        return rc;
+    if (*id < 1 || *id > sp->net->n)
+        return pf_io_fail(sp->st, sp->name, sp->line, "%s %.*s is outside 1..%lld",
+                          what, field_len(field), field, (long long)sp->net->n);
+    (*id)--;
+    return PF_OK;
+}
+
+static int finish_line(solution_parser *sp, const char **pp, const char *after)
+{
+    const char *p = skip_blanks(*pp);
+    if (!is_eol(*p))
+        return pf_io_fail(sp->st, sp->name, sp->line, "extra text '%.*s' after the %s",
+                          field_len(p), p, after);
+    *pp = *p == '\n' ? p + 1 : p;
+    return PF_OK;
+}
+
+static int parse_value_line(solution_parser *sp, const char **pp)
+{
+    if (sp->value_line)
+        return pf_io_fail(sp->st, sp->name, sp->line,
+                          "second s line (the first is on line %lld)", (long long)sp->value_line);
+    int rc = read_int(sp, pp, "flow value", VALUE_USAGE, &sp->sol->value);
+    if (!rc)
+        rc = finish_line(sp, pp, "flow value");
+    if (!rc)
+        sp->value_line = sp->line;
+    return rc;
+}
+
+static int parse_flow_line(solution_parser *sp, const char **pp)
+{
+    const pf_network *net = sp->net;
+    pf_solution_file *sol = sp->sol;
+    if (sp->flows == net->m)
+        return pf_io_fail(sp->st, sp->name, sp->line,
+                          "more f lines than the network's %lld arcs", (long long)net->m);
+    if (!sol->arc_flow) {
+        sol->arc_flow = pf_alloc((size_t)net->m, sizeof *sol->arc_flow, sp->st);
+        if (!sol->arc_flow)
+            return PF_E_NOMEM;
+        sol->has_flow = 1;
+        sp->first_flow_line = sp->line;
+    }
+    int64_t tail, head, flow;
+    int rc = read_id(sp, pp, "tail", FLOW_USAGE, &tail);
+    if (!rc)
+        rc = read_id(sp, pp, "head", FLOW_USAGE, &head);
+    if (!rc)
+        rc = read_int(sp, pp, "flow", FLOW_USAGE, &flow);
+    if (!rc)
+        rc = finish_line(sp, pp, "flow");
+    if (rc)
+        return rc;
+    int64_t arc = sp->flows;
+    if (tail != net->tail[arc] || head != net->head[arc])
+        return pf_io_fail(sp->st, sp->name, sp->line,
+                          "f line %lld names arc %lld -> %lld, but input arc %lld is %lld -> %lld",
+                          (long long)arc + 1, (long long)tail + 1, (long long)head + 1,
+                          (long long)arc + 1, (long long)net->tail[arc] + 1,
+                          (long long)net->head[arc] + 1);
+    sol->arc_flow[arc] = flow;
+    sp->flows++;
+    return PF_OK;
+}
+
+static int parse_cut_line(solution_parser *sp, const char **pp)
+{
+    pf_solution_file *sol = sp->sol;
+    if (!sol->source_side) {
+        sol->source_side = pf_calloc((size_t)sp->net->n, sizeof *sol->source_side, sp->st);
+        if (!sol->source_side)
+            return PF_E_NOMEM;
+        sol->has_cut = 1;
+    }
+    int64_t id;
+    int rc = read_id(sp, pp, "vertex id", CUT_USAGE, &id);
+    if (!rc)
+        rc = finish_line(sp, pp, "vertex id");
+    if (rc)
+        return rc;
+    if (sol->source_side[id])
+        return pf_io_fail(sp->st, sp->name, sp->line,
+                          "vertex %lld is listed twice in the cut", (long long)id + 1);
+    sol->source_side[id] = 1;
+    return PF_OK;
+}
+
+static int parse_solution(solution_parser *sp, const char *text)
+{
+    const char *p = text;
+    int rc = PF_OK;
+    while (*p && !rc) {
+        sp->line++;
+        const char *start = skip_blanks(p);
+        char type = start[0];
+        p = start + 1;
+        if (type == 'c') {
+            const char *nl = strchr(start, '\n');
+            p = nl ? nl + 1 : start + strlen(start);
+        } else if (is_eol(type)) {
+            p = type ? start + 1 : start;
+        } else if (!ends_field(start[1])) {
+            type = '?';
+        }
+        if (type == 's')
+            rc = parse_value_line(sp, &p);
+        else if (type == 'f')
+            rc = parse_flow_line(sp, &p);
+        else if (type == 'n')
+            rc = parse_cut_line(sp, &p);
+        else if (type != 'c' && !is_eol(type))
+            rc = pf_io_fail(sp->st, sp->name, sp->line,
+                            "unknown line type '%.*s' (expected c, s, f or n)",
+                            field_len(start), start);
+    }
+    if (rc)
+        return rc;
+    int64_t eof_line = sp->line + 1;
+    if (!sp->value_line)
+        return pf_io_fail(sp->st, sp->name, eof_line, "no '" VALUE_USAGE "' line");
+    if (sp->sol->has_flow && sp->flows != sp->net->m)
+        return pf_io_fail(sp->st, sp->name, eof_line,
+                          "found %lld f lines (from line %lld), the network has %lld arcs",
+                          (long long)sp->flows, (long long)sp->first_flow_line,
+                          (long long)sp->net->m);
+    return PF_OK;
+}
+
+int pf_solution_read(const char *path, const pf_network *net,
+                     pf_solution_file *sol, pf_status *st)
+{
+    memset(sol, 0, sizeof *sol);
+    solution_parser sp = {.st = st, .net = net, .sol = sol};
+    size_t len;
+    int mapped;
+    char *text = pf_io_load(path, &sp.name, &len, &mapped, st);
+    if (!text)
+        return st ? st->code : PF_E_INPUT;
+    int rc = parse_solution(&sp, text);
+    pf_io_unload(text, len, mapped);
+    if (rc) {
+        pf_solution_file_free(sol);
+        return rc;
+    }
+    pf_status_ok(st);
+    return PF_OK;
+}
+
+void pf_solution_file_free(pf_solution_file *sol)
+{
+    if (!sol)
+        return;
+    free(sol->arc_flow);
+    free(sol->source_side);
+    memset(sol, 0, sizeof *sol);
+}

@@ -4,6 +4,10 @@
 
 #include "portaflow.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #if defined(__GNUC__)
 #define PF_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
@@ -20,4 +24,7 @@ void pf_status_ok(pf_status *st);
 void *pf_alloc(size_t count, size_t size, pf_status *st);
 void *pf_calloc(size_t count, size_t size, pf_status *st);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -20,6 +20,10 @@
 
 #include "portaflow.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct pf_dev pf_dev; /* a backend's opened device (opaque) */
 typedef struct pf_buf pf_buf; /* a backend's buffer (opaque) */
 
@@ -120,4 +124,7 @@ extern const pf_device_ops pf_backend_omp;
 extern const pf_device_ops pf_backend_opencl;
 extern const pf_device_ops pf_backend_cuda;
 
+#ifdef __cplusplus
+}
+#endif
 #endif
