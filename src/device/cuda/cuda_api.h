@@ -1,0 +1,81 @@
+/* The CUDA backend's entry points, seen from C (cuda_backend.c, which
+ * builds the ops table, and cuda_probe.c) and implemented in the .cu files.
+ *
+ * Layout of the backend:
+ *   cuda_backend.c   the ops table of device.h (designated initialisers)
+ *   cuda_probe.c     probe: runs the device query in a child process
+ *   cuda_device.cu   query, open/close, buffers, fills, sync, error text
+ *   cuda_steps.cu    __global__ wrappers of the shared kernel bodies
+ *   cuda_scan.cu     scan / filter through CUB (the default)
+ *   cuda_scan_simple.cu  the same with plain kernels (PF_CUDA_SCAN=simple)
+ *   cuda_internal.h  pf_dev / pf_buf and helpers for the .cu files
+ *
+ * Kernels are built for one SASS target plus the PTX of the same
+ * architecture (meson option sm_arch); PF_CUDA_MIN_CC is that
+ * architecture as major*10+minor, the oldest device the PTX can run on. */
+#ifndef PF_CUDA_API_H
+#define PF_CUDA_API_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "device/device.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- cuda_device.cu ---------------------------------------------------- */
+
+/* The device query behind probe, run in the calling process: fills up to
+ * max descriptors with the devices this build can run on and returns how
+ * many there are (may exceed max). 0 with *why set when there are none. */
+int pf_cuda_query_devices(pf_device_desc *descs, int max, char *why, size_t why_len);
+/* Nonzero once this process has called into the CUDA runtime (query or
+ * open): from then on a fork()ed child can no longer use CUDA. */
+int pf_cuda_runtime_initialised(void);
+
+int pf_cuda_open(const pf_open_params *params, pf_dev **dev, pf_device_desc *desc,
+                 pf_status *st);
+void pf_cuda_close(pf_dev *dev);
+int pf_cuda_alloc(pf_dev *dev, size_t bytes, pf_buf **buf, pf_status *st);
+void pf_cuda_release(pf_dev *dev, pf_buf *buf);
+int pf_cuda_upload(pf_dev *dev, pf_buf *dst, size_t offset, const void *src, size_t bytes,
+                   pf_status *st);
+int pf_cuda_download(pf_dev *dev, pf_buf *src, size_t offset, void *dst, size_t bytes,
+                     pf_status *st);
+int pf_cuda_fill_i32(pf_dev *dev, pf_buf *buf, int32_t value, int64_t count, pf_status *st);
+int pf_cuda_fill_i64(pf_dev *dev, pf_buf *buf, int64_t value, int64_t count, pf_status *st);
+int pf_cuda_sync(pf_dev *dev, pf_status *st);
+
+/* ---- cuda_scan.cu ------------------------------------------------------ */
+
+int pf_cuda_scan_i32(pf_dev *dev, pf_buf *in, pf_buf *out, int64_t count, int64_t *total,
+                     pf_status *st);
+int pf_cuda_filter_i32(pf_dev *dev, pf_buf *flags, pf_buf *out, int64_t count,
+                       int64_t *selected, pf_status *st);
+
+/* ---- cuda_steps.cu ----------------------------------------------------- */
+
+int pf_cuda_mark_active(pf_dev *dev, const pf_dev_graph *g, pf_buf *flags, pf_status *st);
+int pf_cuda_saturate_from(pf_dev *dev, const pf_dev_graph *g, int32_t x, pf_status *st);
+int pf_cuda_push_relabel(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t count,
+                         int32_t cycles, int64_t *work, pf_status *st);
+int pf_cuda_cancel_violations(pf_dev *dev, const pf_dev_graph *g, pf_buf *list,
+                              int64_t count, pf_status *st);
+int pf_cuda_bfs_level(pf_dev *dev, const pf_dev_graph *g, pf_buf *in, int64_t count,
+                      pf_buf *out, int32_t level, int32_t excluded, int64_t *next_count,
+                      pf_status *st);
+
+/* ---- cuda_probe.c ------------------------------------------------------ */
+
+/* probe of the ops table: pf_cuda_query_devices in a child process, so
+ * that the caller (e.g. a Check runner that forks each test) stays free
+ * of CUDA state. */
+int pf_cuda_probe(pf_device_desc *descs, int max, char *why, size_t why_len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,25 @@
+/* The CUDA backend's ops table (contract: src/device/device.h). The
+ * entries are implemented in this folder's .cu files and cuda_probe.c;
+ * see cuda_api.h for the layout. */
+#include "cuda_api.h"
+
+const pf_device_ops pf_backend_cuda = {
+    .name = "cuda",
+    .probe = pf_cuda_probe,
+    .open = pf_cuda_open,
+    .close = pf_cuda_close,
+    .alloc = pf_cuda_alloc,
+    .release = pf_cuda_release,
+    .upload = pf_cuda_upload,
+    .download = pf_cuda_download,
+    .fill_i32 = pf_cuda_fill_i32,
+    .fill_i64 = pf_cuda_fill_i64,
+    .sync = pf_cuda_sync,
+    .scan_i32 = pf_cuda_scan_i32,
+    .filter_i32 = pf_cuda_filter_i32,
+    .mark_active = pf_cuda_mark_active,
+    .saturate_from = pf_cuda_saturate_from,
+    .push_relabel = pf_cuda_push_relabel,
+    .cancel_violations = pf_cuda_cancel_violations,
+    .bfs_level = pf_cuda_bfs_level,
+};

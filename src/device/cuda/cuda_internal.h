@@ -1,0 +1,97 @@
+/* Internals shared by the CUDA backend's .cu files (C++ only). */
+#ifndef PF_CUDA_INTERNAL_H
+#define PF_CUDA_INTERNAL_H
+
+#include <cuda_runtime.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The project headers carry no C++ guards of their own (portaflow.h
+ * aside): give their declarations C linkage here. */
+extern "C" {
+#include "common/status.h"
+#include "device/device.h"
+}
+#include "cuda_api.h"
+
+/* Every launch uses blocks of this many threads (one index per thread). */
+#define PF_CUDA_BLOCK 256
+
+/* int64 slots of the pinned host staging area and of the device scratch
+ * (small readbacks: counters, scan totals, number selected). */
+enum {
+    PF_CUDA_SLOT_A = 0,
+    PF_CUDA_SLOT_B = 1,
+    PF_CUDA_SLOTS = 4,
+};
+
+struct pf_buf {
+    void *ptr;
+    size_t bytes; /* as requested */
+};
+
+struct pf_dev {
+    int ordinal;          /* CUDA device number */
+    cudaStream_t stream;  /* every operation is queued here, in order */
+    int sm_count;         /* sizes the grid-stride launches */
+    int64_t *pinned;      /* host, page-locked, PF_CUDA_SLOTS */
+    int64_t *scratch;     /* device, PF_CUDA_SLOTS */
+    void *cub_temp;       /* CUB temporary storage, grown on demand */
+    size_t cub_temp_bytes;
+    /* scan/filter through this backend's own kernels instead of CUB
+     * (PF_CUDA_SCAN=simple), to compare the two; tile sums grown on demand. */
+    int simple_scan;
+    int64_t *tile_sums;
+    size_t tile_sums_cap; /* elements */
+};
+
+/* PF_E_DEVICE with "CALL: error string (cudaErrorName)". Also clears the
+ * runtime's last-error slot, so a later launch check does not report this
+ * (non-sticky) error again. */
+int pf_cuda_fail(pf_status *st, const char *call, cudaError_t err);
+
+/* Makes dev's device current for the calling thread: the runtime keeps
+ * the current device per thread and streams belong to one device. */
+int pf_cuda_enter(pf_dev *dev, pf_status *st);
+
+/* Returns through pf_cuda_fail when a runtime call fails. */
+#define PF_CUDA_TRY(st, call_text, expr)                     \
+    do {                                                     \
+        cudaError_t pf_cuda_err_ = (expr);                   \
+        if (pf_cuda_err_ != cudaSuccess)                     \
+            return pf_cuda_fail((st), (call_text), pf_cuda_err_); \
+    } while (0)
+
+/* Checks the launch just queued (bad configuration, no kernel image for
+ * this device, an earlier sticky fault). */
+#define PF_CUDA_CHECK_LAUNCH(st, kernel_name) \
+    PF_CUDA_TRY((st), "launch " kernel_name, cudaGetLastError())
+
+template <typename T> static inline T *pf_cuda_ptr(const pf_buf *buf)
+{
+    return static_cast<T *>(buf->ptr);
+}
+
+/* Blocks of PF_CUDA_BLOCK threads covering count indices (count is at most
+ * INT32_MAX, so this fits the 2^31-1 limit of gridDim.x). */
+static inline unsigned pf_cuda_blocks(int64_t count)
+{
+    return (unsigned)((count + PF_CUDA_BLOCK - 1) / PF_CUDA_BLOCK);
+}
+
+/* Queues a copy of `bytes` (at most 8) device bytes into pinned slot
+ * `slot`; the value is there after the stream is synchronised. */
+int pf_cuda_stage(pf_dev *dev, int slot, const void *device_src, size_t bytes,
+                  pf_status *st);
+/* Waits for everything queued on dev's stream. */
+int pf_cuda_wait(pf_dev *dev, pf_status *st);
+
+/* cuda_scan_simple.cu: scan_i32 / filter_i32 without CUB (same contract;
+ * the caller has checked the buffers and made the device current). */
+int pf_cuda_simple_scan_i32(pf_dev *dev, const int32_t *in, int32_t *out, int64_t count,
+                            int64_t *total, pf_status *st);
+int pf_cuda_simple_filter_i32(pf_dev *dev, const int32_t *flags, int32_t *out, int64_t count,
+                              int64_t *selected, pf_status *st);
+
+#endif

@@ -1,0 +1,172 @@
+/* CUDA backend: scan and stream compaction through CUB (shipped with the
+ * toolkit). CUB's temporary storage is one device allocation per pf_dev,
+ * grown when a call needs more, so the hot loop allocates nothing.
+ * PF_CUDA_SCAN=simple routes both to cuda_scan_simple.cu instead. */
+#include "cuda_internal.h"
+
+#include <string.h>
+
+#include <exception>
+
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
+
+/* Runs a CUB call, turning its result into a status. CUB itself may throw
+ * cuda::cuda_error (its device guard checks cudaGetDevice/cudaSetDevice);
+ * an exception must not unwind into the C callers, where it would end the
+ * process. */
+template <typename Call> static int cub_call(const char *name, pf_status *st, Call call)
+{
+    try {
+        cudaError_t err = call();
+        if (err != cudaSuccess)
+            return pf_cuda_fail(st, name, err);
+        return PF_OK;
+    } catch (const std::exception &e) {
+        (void)cudaGetLastError();
+        return pf_fail(st, PF_E_DEVICE, "%s: %s", name, e.what());
+    } catch (...) {
+        (void)cudaGetLastError();
+        return pf_fail(st, PF_E_DEVICE, "%s: unknown C++ exception", name);
+    }
+}
+
+/* Makes dev->cub_temp hold at least `bytes`. Grows geometrically: the
+ * need varies a little with the count, and each regrowth costs a
+ * device-wide synchronisation (cudaFree). */
+static int reserve_temp(pf_dev *dev, size_t bytes, pf_status *st)
+{
+    if (bytes <= dev->cub_temp_bytes && dev->cub_temp)
+        return PF_OK;
+    size_t want = bytes > 2 * dev->cub_temp_bytes ? bytes : 2 * dev->cub_temp_bytes;
+    if (want == 0)
+        want = 1;
+    if (dev->cub_temp) {
+        void *old = dev->cub_temp;
+        dev->cub_temp = NULL;
+        dev->cub_temp_bytes = 0;
+        PF_CUDA_TRY(st, "cudaFree(CUB temporary storage)", cudaFree(old));
+    }
+    cudaError_t err = cudaMalloc(&dev->cub_temp, want);
+    if (err != cudaSuccess) {
+        dev->cub_temp = NULL;
+        return pf_cuda_fail(st, "cudaMalloc(CUB temporary storage)", err);
+    }
+    dev->cub_temp_bytes = want;
+    return PF_OK;
+}
+
+/* count int32 elements must fit buf; counts are vertex counts (int32). */
+static int check_i32_span(const char *step, const pf_buf *buf, int64_t count, pf_status *st)
+{
+    if (count < 0 || count > INT32_MAX || !buf ||
+        (uint64_t)count > buf->bytes / sizeof(int32_t))
+        return pf_fail(st, PF_E_DEVICE, "cuda %s: %lld int32 elements in a buffer of %zu bytes",
+                       step, (long long)count, buf ? buf->bytes : (size_t)0);
+    return PF_OK;
+}
+
+static int32_t staged_i32(const pf_dev *dev, int slot)
+{
+    int32_t value;
+    memcpy(&value, &dev->pinned[slot], sizeof value);
+    return value;
+}
+
+int pf_cuda_scan_i32(pf_dev *dev, pf_buf *in, pf_buf *out, int64_t count, int64_t *total,
+                     pf_status *st)
+{
+    int rc = check_i32_span("scan_i32 (in)", in, count, st);
+    if (rc == PF_OK)
+        rc = check_i32_span("scan_i32 (out)", out, count, st);
+    if (rc == PF_OK && count > 0)
+        rc = pf_cuda_enter(dev, st);
+    if (rc != PF_OK)
+        return rc;
+    if (count == 0) {
+        if (total)
+            *total = 0;
+        return PF_OK;
+    }
+    const int32_t *src = pf_cuda_ptr<const int32_t>(in);
+    int32_t *dst = pf_cuda_ptr<int32_t>(out);
+    if (dev->simple_scan)
+        return pf_cuda_simple_scan_i32(dev, src, dst, count, total, st);
+    /* total = out[last] + in[last]; in[last] is staged before the scan in
+     * case in and out are the same buffer. */
+    if (total && (rc = pf_cuda_stage(dev, PF_CUDA_SLOT_A, src + count - 1, sizeof(int32_t),
+                                     st)) != PF_OK)
+        return rc;
+
+    size_t temp_bytes = 0;
+    rc = cub_call("cub::DeviceScan::ExclusiveSum (size query)", st, [&] {
+        return cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, src, dst, (int)count,
+                                             dev->stream);
+    });
+    if (rc == PF_OK)
+        rc = reserve_temp(dev, temp_bytes, st);
+    if (rc != PF_OK)
+        return rc;
+    temp_bytes = dev->cub_temp_bytes;
+    rc = cub_call("cub::DeviceScan::ExclusiveSum", st, [&] {
+        return cub::DeviceScan::ExclusiveSum(dev->cub_temp, temp_bytes, src, dst, (int)count,
+                                             dev->stream);
+    });
+    if (rc != PF_OK || !total)
+        return rc;
+    rc = pf_cuda_stage(dev, PF_CUDA_SLOT_B, dst + count - 1, sizeof(int32_t), st);
+    if (rc == PF_OK)
+        rc = pf_cuda_wait(dev, st);
+    if (rc == PF_OK)
+        *total = (int64_t)staged_i32(dev, PF_CUDA_SLOT_A) + staged_i32(dev, PF_CUDA_SLOT_B);
+    return rc;
+}
+
+int pf_cuda_filter_i32(pf_dev *dev, pf_buf *flags, pf_buf *out, int64_t count,
+                       int64_t *selected, pf_status *st)
+{
+    int rc = check_i32_span("filter_i32 (flags)", flags, count, st);
+    if (rc == PF_OK)
+        rc = check_i32_span("filter_i32 (out)", out, count, st);
+    if (rc == PF_OK && count > 0)
+        rc = pf_cuda_enter(dev, st);
+    if (rc != PF_OK)
+        return rc;
+    if (count == 0) {
+        if (selected)
+            *selected = 0;
+        return PF_OK;
+    }
+    const int32_t *flag_ptr = pf_cuda_ptr<const int32_t>(flags);
+    int32_t *dst = pf_cuda_ptr<int32_t>(out);
+    if (dev->simple_scan)
+        return pf_cuda_simple_filter_i32(dev, flag_ptr, dst, count, selected, st);
+
+    /* Select the indices 0..count-1 whose flag is nonzero, in order. */
+    thrust::counting_iterator<int32_t> indices(0);
+    int64_t *num_selected = &dev->scratch[PF_CUDA_SLOT_A];
+
+    size_t temp_bytes = 0;
+    rc = cub_call("cub::DeviceSelect::Flagged (size query)", st, [&] {
+        return cub::DeviceSelect::Flagged(nullptr, temp_bytes, indices, flag_ptr, dst,
+                                          num_selected, count, dev->stream);
+    });
+    if (rc == PF_OK)
+        rc = reserve_temp(dev, temp_bytes, st);
+    if (rc != PF_OK)
+        return rc;
+    temp_bytes = dev->cub_temp_bytes;
+    rc = cub_call("cub::DeviceSelect::Flagged", st, [&] {
+        return cub::DeviceSelect::Flagged(dev->cub_temp, temp_bytes, indices, flag_ptr, dst,
+                                          num_selected, count, dev->stream);
+    });
+    if (rc != PF_OK || !selected)
+        return rc;
+    rc = pf_cuda_stage(dev, PF_CUDA_SLOT_A, num_selected, sizeof(int64_t), st);
+    if (rc == PF_OK)
+        rc = pf_cuda_wait(dev, st);
+    if (rc == PF_OK)
+        *selected = dev->pinned[PF_CUDA_SLOT_A];
+    return rc;
+}

@@ -1,0 +1,232 @@
+/* CUDA backend: the max-flow steps. Each __global__ kernel maps one
+ * thread to one index and calls the body shared with OpenCL and OpenMP
+ * (src/device/shared/pf_kernels.h); the algorithm lives there only. */
+#include "cuda_internal.h"
+
+#include "device/shared/pf_vendor.h"
+#include "device/shared/pf_kernels.h"
+
+/* One index per thread over a 1-D grid (gridDim.x allows 2^31-1 blocks,
+ * so any int32 count fits without a grid-stride loop). */
+static __device__ __forceinline__ pf_i64 thread_index(void)
+{
+    return (pf_i64)blockIdx.x * blockDim.x + threadIdx.x;
+}
+
+__global__ void __launch_bounds__(PF_CUDA_BLOCK)
+pf_k_mark_active(const pf_i64 *excess, const pf_i32 *height, pf_i32 *flags, pf_i32 n,
+                 pf_i32 source, pf_i32 sink)
+{
+    pf_i64 u = thread_index();
+    if (u < n)
+        pf_body_mark_active((pf_i32)u, excess, height, flags, n, source, sink);
+}
+
+/* Grid-stride over x's arcs: the host does not know x's degree without a
+ * readback, so a fixed grid walks first[x]..first[x+1]. */
+__global__ void __launch_bounds__(PF_CUDA_BLOCK)
+pf_k_saturate_from(pf_i32 x, const pf_i64 *first, const pf_i32 *head, const pf_i64 *rev,
+                   pf_i64 *res, pf_i64 *excess, const pf_i32 *height, pf_i32 n)
+{
+    pf_i64 end = first[x + 1];
+    pf_i64 stride = (pf_i64)gridDim.x * blockDim.x;
+    for (pf_i64 a = first[x] + thread_index(); a < end; a += stride)
+        pf_body_saturate_arc(a, x, head, rev, res, excess, height, n);
+}
+
+__global__ void __launch_bounds__(PF_CUDA_BLOCK)
+pf_k_push_relabel(const pf_i32 *list, pf_i32 count, const pf_i64 *first, const pf_i32 *head,
+                  const pf_i64 *rev, pf_i64 *res, pf_i64 *excess, pf_i32 *height, pf_i32 n,
+                  pf_i32 cycles, pf_i64 *work_counter)
+{
+    pf_i64 i = thread_index();
+    if (i >= count)
+        return;
+    pf_i64 work = pf_body_push_relabel(list[i], first, head, rev, res, excess, height, n, cycles);
+    if (work != 0)
+        PF_ATOMIC_ADD_I64(work_counter, work);
+}
+
+__global__ void __launch_bounds__(PF_CUDA_BLOCK)
+pf_k_cancel_violations(const pf_i32 *list, pf_i32 count, const pf_i64 *first,
+                       const pf_i32 *head, const pf_i64 *rev, pf_i64 *res, pf_i64 *excess,
+                       const pf_i32 *height)
+{
+    pf_i64 i = thread_index();
+    if (i < count)
+        pf_body_cancel_violations(list[i], first, head, rev, res, excess, height);
+}
+
+__global__ void __launch_bounds__(PF_CUDA_BLOCK)
+pf_k_bfs_level(const pf_i32 *in, pf_i32 count, const pf_i64 *first, const pf_i32 *head,
+               const pf_i64 *rev, const pf_i64 *res, pf_i32 *height, pf_i32 *out,
+               pf_i64 *next, pf_i32 n, pf_i32 level, pf_i32 excluded)
+{
+    pf_i64 i = thread_index();
+    if (i < count)
+        pf_body_bfs_vertex(in[i], first, head, rev, res, height, out, next, n, level, excluded);
+}
+
+/* ---- host side ----------------------------------------------------------- */
+
+/* Typed device pointers of the graph (pf_i64 is long long in CUDA C++,
+ * int64_t is long: the bodies want the former). */
+struct graph_ptrs {
+    const pf_i64 *first;
+    const pf_i32 *head;
+    const pf_i64 *rev;
+    pf_i64 *res;
+    pf_i64 *excess;
+    pf_i32 *height;
+    pf_i64 *counters;
+    pf_i32 n;
+};
+
+static int graph_ptrs_of(const pf_dev_graph *g, graph_ptrs *p, pf_status *st)
+{
+    if (!g || g->n < 2 || g->n > INT32_MAX)
+        return pf_fail(st, PF_E_DEVICE, "cuda: graph with %lld vertices",
+                       g ? (long long)g->n : -1LL);
+    p->first = pf_cuda_ptr<const pf_i64>(g->first);
+    p->head = pf_cuda_ptr<const pf_i32>(g->head);
+    p->rev = pf_cuda_ptr<const pf_i64>(g->rev);
+    p->res = pf_cuda_ptr<pf_i64>(g->res);
+    p->excess = pf_cuda_ptr<pf_i64>(g->excess);
+    p->height = pf_cuda_ptr<pf_i32>(g->height);
+    p->counters = pf_cuda_ptr<pf_i64>(g->counters);
+    p->n = (pf_i32)g->n;
+    return PF_OK;
+}
+
+/* A vertex list of count entries must fit its buffer and the graph. */
+static int check_list(const char *step, const pf_buf *list, int64_t count, pf_i32 n,
+                      pf_status *st)
+{
+    if (count < 0 || count > n || !list || (uint64_t)count > list->bytes / sizeof(pf_i32))
+        return pf_fail(st, PF_E_DEVICE,
+                       "cuda %s: list of %lld vertices (graph has %d, buffer %zu bytes)", step,
+                       (long long)count, n, list ? list->bytes : (size_t)0);
+    return PF_OK;
+}
+
+/* Common prologue: device current, typed pointers, list checked. */
+static int step_begin(pf_dev *dev, const pf_dev_graph *g, const char *step, const pf_buf *list,
+                      int64_t count, graph_ptrs *p, pf_status *st)
+{
+    int rc = graph_ptrs_of(g, p, st);
+    if (rc == PF_OK && list)
+        rc = check_list(step, list, count, p->n, st);
+    if (rc == PF_OK)
+        rc = pf_cuda_enter(dev, st);
+    return rc;
+}
+
+/* Zeroes counters[slot] on the stream. */
+static int zero_counter(pf_dev *dev, const graph_ptrs *p, int slot, pf_status *st)
+{
+    PF_CUDA_TRY(st, "cudaMemsetAsync(counter)",
+                cudaMemsetAsync(&p->counters[slot], 0, sizeof(pf_i64), dev->stream));
+    return PF_OK;
+}
+
+/* Reads counters[slot] back (waits for the stream). */
+static int read_counter(pf_dev *dev, const graph_ptrs *p, int slot, int64_t *value,
+                        pf_status *st)
+{
+    int rc = pf_cuda_stage(dev, PF_CUDA_SLOT_A, &p->counters[slot], sizeof(pf_i64), st);
+    if (rc == PF_OK)
+        rc = pf_cuda_wait(dev, st);
+    if (rc == PF_OK)
+        *value = dev->pinned[PF_CUDA_SLOT_A];
+    return rc;
+}
+
+int pf_cuda_mark_active(pf_dev *dev, const pf_dev_graph *g, pf_buf *flags, pf_status *st)
+{
+    graph_ptrs p = {};
+    int rc = step_begin(dev, g, "mark_active", NULL, 0, &p, st);
+    if (rc == PF_OK && (uint64_t)p.n > flags->bytes / sizeof(pf_i32))
+        rc = pf_fail(st, PF_E_DEVICE, "cuda mark_active: flags buffer of %zu bytes for %d vertices",
+                     flags->bytes, p.n);
+    if (rc != PF_OK)
+        return rc;
+    pf_k_mark_active<<<pf_cuda_blocks(p.n), PF_CUDA_BLOCK, 0, dev->stream>>>(
+        p.excess, p.height, pf_cuda_ptr<pf_i32>(flags), p.n, g->source, g->sink);
+    PF_CUDA_CHECK_LAUNCH(st, "pf_k_mark_active");
+    return PF_OK;
+}
+
+int pf_cuda_saturate_from(pf_dev *dev, const pf_dev_graph *g, int32_t x, pf_status *st)
+{
+    graph_ptrs p = {};
+    int rc = step_begin(dev, g, "saturate_from", NULL, 0, &p, st);
+    if (rc == PF_OK && (x < 0 || x >= p.n))
+        rc = pf_fail(st, PF_E_DEVICE, "cuda saturate_from: vertex %d of %d", x, p.n);
+    if (rc != PF_OK)
+        return rc;
+    /* A few blocks per multiprocessor cover the largest degree in a few
+     * strides; this step runs a handful of times per solve. */
+    unsigned blocks = (unsigned)dev->sm_count * 4u;
+    pf_k_saturate_from<<<blocks, PF_CUDA_BLOCK, 0, dev->stream>>>(
+        x, p.first, p.head, p.rev, p.res, p.excess, p.height, p.n);
+    PF_CUDA_CHECK_LAUNCH(st, "pf_k_saturate_from");
+    return PF_OK;
+}
+
+int pf_cuda_push_relabel(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t count,
+                         int32_t cycles, int64_t *work, pf_status *st)
+{
+    graph_ptrs p = {};
+    int rc = step_begin(dev, g, "push_relabel", list, count, &p, st);
+    if (rc == PF_OK)
+        rc = zero_counter(dev, &p, PF_CTR_WORK, st);
+    if (rc != PF_OK)
+        return rc;
+    if (count > 0 && cycles > 0) {
+        pf_k_push_relabel<<<pf_cuda_blocks(count), PF_CUDA_BLOCK, 0, dev->stream>>>(
+            pf_cuda_ptr<const pf_i32>(list), (pf_i32)count, p.first, p.head, p.rev, p.res,
+            p.excess, p.height, p.n, cycles, &p.counters[PF_CTR_WORK]);
+        PF_CUDA_CHECK_LAUNCH(st, "pf_k_push_relabel");
+    } else if (work) {
+        *work = 0; /* nothing ran: no need to wait for the zeroed counter */
+        return PF_OK;
+    }
+    return work ? read_counter(dev, &p, PF_CTR_WORK, work, st) : PF_OK;
+}
+
+int pf_cuda_cancel_violations(pf_dev *dev, const pf_dev_graph *g, pf_buf *list,
+                              int64_t count, pf_status *st)
+{
+    graph_ptrs p = {};
+    int rc = step_begin(dev, g, "cancel_violations", list, count, &p, st);
+    if (rc != PF_OK || count == 0)
+        return rc;
+    pf_k_cancel_violations<<<pf_cuda_blocks(count), PF_CUDA_BLOCK, 0, dev->stream>>>(
+        pf_cuda_ptr<const pf_i32>(list), (pf_i32)count, p.first, p.head, p.rev, p.res,
+        p.excess, p.height);
+    PF_CUDA_CHECK_LAUNCH(st, "pf_k_cancel_violations");
+    return PF_OK;
+}
+
+int pf_cuda_bfs_level(pf_dev *dev, const pf_dev_graph *g, pf_buf *in, int64_t count,
+                      pf_buf *out, int32_t level, int32_t excluded, int64_t *next_count,
+                      pf_status *st)
+{
+    graph_ptrs p = {};
+    int rc = step_begin(dev, g, "bfs_level", in, count, &p, st);
+    if (rc == PF_OK)
+        rc = check_list("bfs_level (out)", out, p.n, p.n, st);
+    if (rc == PF_OK)
+        rc = zero_counter(dev, &p, PF_CTR_FRONTIER, st);
+    if (rc != PF_OK)
+        return rc;
+    if (count == 0) {
+        *next_count = 0; /* the zeroed counter says the same */
+        return PF_OK;
+    }
+    pf_k_bfs_level<<<pf_cuda_blocks(count), PF_CUDA_BLOCK, 0, dev->stream>>>(
+        pf_cuda_ptr<const pf_i32>(in), (pf_i32)count, p.first, p.head, p.rev, p.res, p.height,
+        pf_cuda_ptr<pf_i32>(out), &p.counters[PF_CTR_FRONTIER], p.n, level, excluded);
+    PF_CUDA_CHECK_LAUNCH(st, "pf_k_bfs_level");
+    return read_counter(dev, &p, PF_CTR_FRONTIER, next_count, st);
+}
