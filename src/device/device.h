@@ -38,6 +38,10 @@ enum {
 typedef struct pf_dev_graph {
     int64_t n, arcs;
     int32_t source, sink;
+    /* push_relabel variant: 1 = a worker follows its excess into unowned
+     * neighbours (pf_body_push_relabel_follow, uses `owner`), 0 = one hop
+     * per round (pf_body_push_relabel). Chosen by the driver. */
+    int32_t follow_excess;
     pf_buf *first;     /* int64[n+1] CSR offsets */
     pf_buf *head;      /* int32[arcs] */
     pf_buf *rev;       /* int64[arcs] paired reverse arc */
@@ -100,8 +104,10 @@ typedef struct pf_device_ops {
     /* Lock-free push-relabel (Hong): each listed vertex, by one worker,
      * up to `cycles` times: push min(excess, res) to its lowest residual
      * neighbour if lower, else relabel to that height + 1 (n if none or
-     * >= n). Adds the arcs its relabels scanned to counters[PF_CTR_WORK];
-     * *work (if non-NULL) receives that counter's value afterwards. */
+     * >= n). With g->follow_excess the worker moves on to the neighbour it
+     * drained into when it can claim it (owner[]), within the same budget.
+     * counters[PF_CTR_WORK] = arcs scanned by relabels in this step; *work
+     * (if non-NULL) receives it. */
     int (*push_relabel)(pf_dev *dev, const pf_dev_graph *g, pf_buf *list,
                         int64_t count, int32_t cycles, int64_t *work,
                         pf_status *st);

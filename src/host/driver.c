@@ -53,6 +53,7 @@ static int alloc_graph(driver *d, pf_status *st)
     g->arcs = h->arcs;
     g->source = h->source;
     g->sink = h->sink;
+    g->follow_excess = (int32_t)env_double("PORTAFLOW_FOLLOW", 1);
     size_t n = (size_t)h->n, arcs = (size_t)h->arcs;
     int rc;
     if ((rc = dev_alloc(d, &g->first, n + 1, 8, st)) || (rc = dev_alloc(d, &g->head, arcs, 4, st)) ||

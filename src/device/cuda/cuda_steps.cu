@@ -36,13 +36,17 @@ pf_k_saturate_from(pf_i32 x, const pf_i64 *first, const pf_i32 *head, const pf_i
 
 __global__ void __launch_bounds__(PF_CUDA_BLOCK)
 pf_k_push_relabel(const pf_i32 *list, pf_i32 count, const pf_i64 *first, const pf_i32 *head,
-                  const pf_i64 *rev, pf_i64 *res, pf_i64 *excess, pf_i32 *height, pf_i32 n,
+                  const pf_i64 *rev, pf_i64 *res, pf_i64 *excess, pf_i32 *height,
+                  pf_i32 *owner, pf_i32 n, pf_i32 source, pf_i32 sink, pf_i32 follow,
                   pf_i32 cycles, pf_i64 *work_counter)
 {
     pf_i64 i = thread_index();
     if (i >= count)
         return;
-    pf_i64 work = pf_body_push_relabel(list[i], first, head, rev, res, excess, height, n, cycles);
+    pf_i64 work = follow ? pf_body_push_relabel_follow(list[i], first, head, rev, res, excess,
+                                                       height, owner, n, source, sink, cycles)
+                         : pf_body_push_relabel(list[i], first, head, rev, res, excess, height,
+                                                n, cycles);
     if (work != 0)
         PF_ATOMIC_ADD_I64(work_counter, work);
 }
@@ -185,7 +189,8 @@ int pf_cuda_push_relabel(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64
     if (count > 0 && cycles > 0) {
         pf_k_push_relabel<<<pf_cuda_blocks(count), PF_CUDA_BLOCK, 0, dev->stream>>>(
             pf_cuda_ptr<const pf_i32>(list), (pf_i32)count, p.first, p.head, p.rev, p.res,
-            p.excess, p.height, p.n, cycles, &p.counters[PF_CTR_WORK]);
+            p.excess, p.height, pf_cuda_ptr<pf_i32>(g->owner), p.n, g->source, g->sink,
+            g->follow_excess, cycles, &p.counters[PF_CTR_WORK]);
         PF_CUDA_CHECK_LAUNCH(st, "pf_k_push_relabel");
     } else if (work) {
         *work = 0; /* nothing ran: no need to wait for the zeroed counter */

@@ -258,26 +258,24 @@ static int ompb_saturate_from(pf_dev *dev, const pf_dev_graph *g, int32_t x, pf_
 }
 
 static int ompb_push_relabel(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t count,
-                            int32_t cycles, int64_t *work, pf_status *st)
+                             int32_t cycles, int64_t *work, pf_status *st)
 {
     (void)st;
     const int32_t *vertices = BUF(list, int32_t);
+    const int64_t *first = BUF(g->first, int64_t), *rev = BUF(g->rev, int64_t);
+    const int32_t *head = BUF(g->head, int32_t);
+    int64_t *res = BUF(g->res, int64_t), *excess = BUF(g->excess, int64_t);
+    int32_t *height = BUF(g->height, int32_t), *owner = BUF(g->owner, int32_t);
+    const int32_t n = (int32_t)g->n, follow = g->follow_excess;
     int64_t total = 0;
-    /* PORTAFLOW_FOLLOW=0 selects the one-hop-per-round body (for
-     * measurements; following is faster on every family tried). */
-    static int follow = -1;
-    if (follow < 0)
-        follow = !getenv("PORTAFLOW_FOLLOW") || atoi(getenv("PORTAFLOW_FOLLOW"));
 #pragma omp parallel for num_threads(dev->threads) schedule(dynamic, 16) reduction(+ : total) \
     if (count > PARALLEL_MIN_ITEMS)
     for (int64_t i = 0; i < count; i++)
-        total += follow ? pf_body_push_relabel_follow(vertices[i], BUF(g->first, int64_t), BUF(g->head, int32_t),
-                                      BUF(g->rev, int64_t), BUF(g->res, int64_t),
-                                      BUF(g->excess, int64_t), BUF(g->height, int32_t), BUF(g->owner, int32_t),
-                                      (int32_t)g->n, g->source, g->sink, cycles) : pf_body_push_relabel(vertices[i], BUF(g->first, int64_t), BUF(g->head, int32_t),
-                                      BUF(g->rev, int64_t), BUF(g->res, int64_t),
-                                      BUF(g->excess, int64_t), BUF(g->height, int32_t),
-                                      (int32_t)g->n, cycles);
+        total += follow ? pf_body_push_relabel_follow(vertices[i], first, head, rev, res, excess,
+                                                      height, owner, n, g->source, g->sink,
+                                                      cycles)
+                        : pf_body_push_relabel(vertices[i], first, head, rev, res, excess, height,
+                                               n, cycles);
     BUF(g->counters, int64_t)[PF_CTR_WORK] = total;
     if (work)
         *work = total;
