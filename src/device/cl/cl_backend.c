@@ -1,0 +1,547 @@
+/* OpenCL backend: device discovery, open/close, buffers and the ops table.
+ * The step launches are in cl_steps.c, the program build in cl_program.c. */
+#include "cl_internal.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/status.h"
+
+#define MIB (1024.0 * 1024.0)
+
+/* ---- device properties ------------------------------------------------ */
+
+static void trim(char *s)
+{
+    size_t len = strlen(s);
+    while (len > 0 && isspace((unsigned char)s[len - 1]))
+        s[--len] = '\0';
+    size_t lead = 0;
+    while (isspace((unsigned char)s[lead]))
+        lead++;
+    if (lead)
+        memmove(s, s + lead, len - lead + 1);
+}
+
+void pf_cl_device_string(cl_device_id device, cl_device_info what, char *buf, size_t len)
+{
+    if (!len)
+        return;
+    buf[0] = '\0';
+    if (clGetDeviceInfo(device, what, len - 1, buf, NULL) != CL_SUCCESS) {
+        /* Too long for buf (or unsupported): fetch it whole, keep the head. */
+        size_t need = 0;
+        char *whole;
+        buf[0] = '\0';
+        if (clGetDeviceInfo(device, what, 0, NULL, &need) != CL_SUCCESS || !need ||
+            !(whole = malloc(need)))
+            return;
+        if (clGetDeviceInfo(device, what, need, whole, NULL) == CL_SUCCESS)
+            snprintf(buf, len, "%s", whole);
+        free(whole);
+    }
+    buf[len - 1] = '\0';
+    trim(buf);
+}
+
+void pf_cl_platform_string(cl_platform_id platform, cl_platform_info what, char *buf,
+                           size_t len)
+{
+    if (!len)
+        return;
+    buf[0] = '\0';
+    size_t need = 0;
+    if (clGetPlatformInfo(platform, what, 0, NULL, &need) != CL_SUCCESS || !need)
+        return;
+    char *whole = malloc(need);
+    if (!whole)
+        return;
+    if (clGetPlatformInfo(platform, what, need, whole, NULL) == CL_SUCCESS)
+        snprintf(buf, len, "%s", whole);
+    free(whole);
+    trim(buf);
+}
+
+static cl_ulong device_ulong(cl_device_id device, cl_device_info what)
+{
+    cl_ulong value = 0;
+    if (clGetDeviceInfo(device, what, sizeof value, &value, NULL) != CL_SUCCESS)
+        return 0;
+    return value;
+}
+
+static cl_uint device_uint(cl_device_id device, cl_device_info what)
+{
+    cl_uint value = 0;
+    if (clGetDeviceInfo(device, what, sizeof value, &value, NULL) != CL_SUCCESS)
+        return 0;
+    return value;
+}
+
+static const char *kind_of(cl_device_type type)
+{
+    if (type & CL_DEVICE_TYPE_GPU)
+        return "gpu";
+    if (type & CL_DEVICE_TYPE_CPU)
+        return "cpu";
+    if (type & CL_DEVICE_TYPE_ACCELERATOR)
+        return "accel";
+    return "other";
+}
+
+/* Probe order: GPUs first, so that index 0 is the best device. */
+static int kind_rank(cl_device_type type)
+{
+    if (type & CL_DEVICE_TYPE_GPU)
+        return 0;
+    if (type & CL_DEVICE_TYPE_ACCELERATOR)
+        return 1;
+    if (type & CL_DEVICE_TYPE_CPU)
+        return 2;
+    return 3;
+}
+
+void pf_cl_describe(cl_device_id device, int index, pf_device_desc *desc)
+{
+    cl_device_type type = 0;
+    memset(desc, 0, sizeof *desc);
+    snprintf(desc->backend, sizeof desc->backend, "opencl");
+    desc->index = index;
+    pf_cl_device_string(device, CL_DEVICE_NAME, desc->name, sizeof desc->name);
+    pf_cl_device_string(device, CL_DEVICE_VENDOR, desc->vendor, sizeof desc->vendor);
+    if (clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof type, &type, NULL) != CL_SUCCESS)
+        type = 0;
+    snprintf(desc->kind, sizeof desc->kind, "%s", kind_of(type));
+    desc->compute_units = (int)device_uint(device, CL_DEVICE_MAX_COMPUTE_UNITS);
+    desc->global_mem = device_ulong(device, CL_DEVICE_GLOBAL_MEM_SIZE);
+    desc->max_alloc = device_ulong(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+}
+
+/* ---- discovery -------------------------------------------------------- */
+
+static void why_append(char *why, size_t why_len, const char *fmt, ...) PF_PRINTF(3, 4);
+static void why_append(char *why, size_t why_len, const char *fmt, ...)
+{
+    if (!why || !why_len)
+        return;
+    size_t used = strlen(why);
+    if (used && used + 2 < why_len) {
+        snprintf(why + used, why_len - used, "; ");
+        used += 2;
+    }
+    if (used + 1 >= why_len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why + used, why_len - used, fmt, ap);
+    va_end(ap);
+}
+
+static int has_extension(cl_device_id device, const char *ext)
+{
+    size_t need = 0;
+    if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &need) != CL_SUCCESS || !need)
+        return 0;
+    char *list = malloc(need + 1);
+    if (!list)
+        return 0;
+    int found = 0;
+    if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, need, list, NULL) == CL_SUCCESS) {
+        list[need] = '\0';
+        size_t ext_len = strlen(ext);
+        /* A whole space-separated token, not a prefix of a longer name. */
+        for (char *p = strstr(list, ext); p && !found; p = strstr(p + 1, ext))
+            found = (p == list || p[-1] == ' ') &&
+                    (p[ext_len] == '\0' || p[ext_len] == ' ');
+    }
+    free(list);
+    return found;
+}
+
+/* NULL if the device can run this backend, else why not. */
+static const char *unusable_reason(cl_device_id device)
+{
+    cl_bool flag = CL_FALSE;
+    if (clGetDeviceInfo(device, CL_DEVICE_AVAILABLE, sizeof flag, &flag, NULL) !=
+            CL_SUCCESS || !flag)
+        return "is not available";
+    flag = CL_FALSE;
+    if (clGetDeviceInfo(device, CL_DEVICE_COMPILER_AVAILABLE, sizeof flag, &flag, NULL) !=
+            CL_SUCCESS || !flag)
+        return "has no OpenCL C compiler";
+    char version[64];
+    int major = 0, minor = 0;
+    pf_cl_device_string(device, CL_DEVICE_VERSION, version, sizeof version);
+    if (sscanf(version, "OpenCL %d.%d", &major, &minor) != 2 ||
+        major * 100 + minor < 102)
+        return "supports less than OpenCL 1.2";
+    if (!has_extension(device, "cl_khr_int64_base_atomics"))
+        return "lacks cl_khr_int64_base_atomics";
+    return NULL;
+}
+
+/* Lists every usable device of every platform in probe order into
+ * *refs (malloc'd; the caller frees it) and returns their number. Devices
+ * that cannot run this backend go to why with the reason. Never fails
+ * hard: -1 only when the host is out of memory. */
+static int enumerate(pf_cl_device_ref **refs, char *why, size_t why_len)
+{
+    *refs = NULL;
+    cl_uint nplatforms = 0;
+    cl_int err = clGetPlatformIDs(0, NULL, &nplatforms);
+    if (err != CL_SUCCESS || nplatforms == 0) {
+        const char *name = err == CL_SUCCESS ? "no platform registered"
+                                             : pf_cl_error_name(err);
+        if (name)
+            why_append(why, why_len,
+                       "no OpenCL platform found (ICD loader: clGetPlatformIDs: %s)", name);
+        else
+            why_append(why, why_len,
+                       "no OpenCL platform found (ICD loader: clGetPlatformIDs: error %d)",
+                       (int)err);
+        return 0;
+    }
+    cl_platform_id *platforms = calloc(nplatforms, sizeof *platforms);
+    if (!platforms)
+        return -1;
+    err = clGetPlatformIDs(nplatforms, platforms, NULL);
+    if (err != CL_SUCCESS) {
+        why_append(why, why_len, "clGetPlatformIDs: %s",
+                   pf_cl_error_name(err) ? pf_cl_error_name(err) : "unknown error");
+        free(platforms);
+        return 0;
+    }
+
+    int count = 0, cap = 0, seen = 0;
+    pf_cl_device_ref *list = NULL;
+    for (cl_uint p = 0; p < nplatforms; p++) {
+        cl_uint ndevices = 0;
+        err = clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &ndevices);
+        if (err != CL_SUCCESS && err != CL_DEVICE_NOT_FOUND) {
+            char name[128];
+            pf_cl_platform_string(platforms[p], CL_PLATFORM_NAME, name, sizeof name);
+            const char *err_name = pf_cl_error_name(err);
+            why_append(why, why_len, "OpenCL platform '%s': clGetDeviceIDs: %s", name,
+                       err_name ? err_name : "unknown error");
+        }
+        if (err != CL_SUCCESS || ndevices == 0)
+            continue; /* CL_DEVICE_NOT_FOUND: a platform without devices */
+        cl_device_id *devices = calloc(ndevices, sizeof *devices);
+        if (!devices)
+            break;
+        if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, ndevices, devices, NULL) !=
+            CL_SUCCESS)
+            ndevices = 0;
+        for (cl_uint d = 0; d < ndevices; d++) {
+            seen++;
+            const char *reason = unusable_reason(devices[d]);
+            if (reason) {
+                char name[128];
+                pf_cl_device_string(devices[d], CL_DEVICE_NAME, name, sizeof name);
+                why_append(why, why_len, "OpenCL device '%s' %s", name, reason);
+                continue;
+            }
+            if (count == cap) {
+                int grown = cap ? 2 * cap : 8;
+                pf_cl_device_ref *bigger = realloc(list, (size_t)grown * sizeof *list);
+                if (!bigger)
+                    continue;
+                list = bigger;
+                cap = grown;
+            }
+            cl_device_type type = 0;
+            if (clGetDeviceInfo(devices[d], CL_DEVICE_TYPE, sizeof type, &type, NULL) !=
+                CL_SUCCESS)
+                type = 0;
+            /* Insertion keeps the order stable within a kind. */
+            int at = count;
+            while (at > 0 && kind_rank(list[at - 1].type) > kind_rank(type)) {
+                list[at] = list[at - 1];
+                at--;
+            }
+            list[at] = (pf_cl_device_ref){platforms[p], devices[d], type};
+            count++;
+        }
+        free(devices);
+    }
+    free(platforms);
+    if (seen == 0)
+        why_append(why, why_len, "no OpenCL device found on %u platform(s)",
+                   (unsigned)nplatforms);
+    *refs = list;
+    return count;
+}
+
+static int cl_probe(pf_device_desc *descs, int max, char *why, size_t why_len)
+{
+    if (why && why_len)
+        why[0] = '\0';
+    pf_cl_device_ref *refs = NULL;
+    int count = enumerate(&refs, why, why_len);
+    if (count < 0) {
+        why_append(why, why_len, "out of host memory while listing OpenCL devices");
+        return 0;
+    }
+    if (!descs || max <= 0) {
+        free(refs);
+        return count;
+    }
+    int written = count < max ? count : max;
+    for (int i = 0; i < written; i++)
+        pf_cl_describe(refs[i].device, i, &descs[i]);
+    free(refs);
+    return written;
+}
+
+/* ---- open / close ----------------------------------------------------- */
+
+static void cl_close(pf_dev *dev)
+{
+    if (!dev)
+        return;
+    pf_cl_steps_release(dev);
+    for (int k = 0; k < PF_CLK_COUNT; k++)
+        if (dev->kernels[k])
+            clReleaseKernel(dev->kernels[k]);
+    if (dev->program)
+        clReleaseProgram(dev->program);
+    if (dev->queue) {
+        clFinish(dev->queue);
+        clReleaseCommandQueue(dev->queue);
+    }
+    if (dev->context)
+        clReleaseContext(dev->context);
+    free(dev);
+}
+
+static int cl_open(const pf_open_params *params, pf_dev **out, pf_device_desc *desc,
+                   pf_status *st)
+{
+    *out = NULL;
+    int index = params && params->device_index >= 0 ? params->device_index : 0;
+    char why[400] = "";
+    pf_cl_device_ref *refs = NULL;
+    int count = enumerate(&refs, why, sizeof why);
+    if (count < 0)
+        return pf_fail(st, PF_E_NOMEM, "out of host memory while listing OpenCL devices");
+    if (count == 0)
+        return pf_fail(st, PF_E_DEVICE, "no usable OpenCL device: %s", why);
+    if (index >= count) {
+        free(refs);
+        return pf_fail(st, PF_E_DEVICE,
+                       "OpenCL device %d does not exist (%d usable device%s, 0..%d)",
+                       index, count, count == 1 ? "" : "s", count - 1);
+    }
+    pf_dev *dev = pf_calloc(1, sizeof *dev, st);
+    if (!dev) {
+        free(refs);
+        return PF_E_NOMEM;
+    }
+    dev->platform = refs[index].platform;
+    dev->device = refs[index].device;
+    free(refs);
+    pf_cl_describe(dev->device, index, &dev->desc);
+    dev->max_alloc = dev->desc.max_alloc;
+    dev->global_mem = dev->desc.global_mem;
+
+    cl_int err;
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
+                                     (cl_context_properties)dev->platform, 0};
+    dev->context = clCreateContext(props, 1, &dev->device, NULL, NULL, &err);
+    if (!dev->context) {
+        pf_cl_fail_on(st, "clCreateContext", dev->desc.name, err);
+        cl_close(dev);
+        return PF_E_DEVICE;
+    }
+    dev->queue = clCreateCommandQueue(dev->context, dev->device, 0, &err);
+    if (!dev->queue) {
+        pf_cl_fail(st, "clCreateCommandQueue", err);
+        cl_close(dev);
+        return PF_E_DEVICE;
+    }
+    /* As in the OpenMP backend: push_relabel follows its excess unless
+     * PORTAFLOW_FOLLOW=0 asks for the one-hop-per-round body. */
+    const char *follow = getenv("PORTAFLOW_FOLLOW");
+    dev->follow = !follow || atoi(follow) != 0;
+    int rc = pf_cl_build(dev, st);
+    if (rc) {
+        cl_close(dev);
+        return rc;
+    }
+    dev->scan_total = clCreateBuffer(dev->context, CL_MEM_READ_WRITE, sizeof(cl_long),
+                                     NULL, &err);
+    if (!dev->scan_total) {
+        pf_cl_fail(st, "clCreateBuffer", err);
+        cl_close(dev);
+        return PF_E_DEVICE;
+    }
+    if (desc)
+        *desc = dev->desc;
+    *out = dev;
+    return PF_OK;
+}
+
+/* ---- buffers ---------------------------------------------------------- */
+
+/* The largest fill pattern (8, 4, 2 or 1 bytes) whose size divides n. */
+static size_t pattern_size_for(size_t n)
+{
+    size_t p = 8;
+    while (p > 1 && n % p)
+        p /= 2;
+    return p;
+}
+
+static int cl_alloc(pf_dev *dev, size_t bytes, pf_buf **out, pf_status *st)
+{
+    *out = NULL;
+    /* A limit the driver did not report (0) is not enforced here. */
+    if (dev->max_alloc && bytes > dev->max_alloc)
+        return pf_fail(st, PF_E_DEVICE,
+                       "buffer of %.1f MiB (%zu bytes) exceeds the device's max "
+                       "allocation of %.1f MiB (CL_DEVICE_MAX_MEM_ALLOC_SIZE, %s)",
+                       (double)bytes / MIB, bytes, (double)dev->max_alloc / MIB, dev->desc.name);
+    if (dev->global_mem && bytes > dev->global_mem)
+        return pf_fail(st, PF_E_DEVICE,
+                       "buffer of %.1f MiB exceeds the device's global memory of "
+                       "%.1f MiB (%s)", (double)bytes / MIB, (double)dev->global_mem / MIB,
+                       dev->desc.name);
+    /* Zero-sized buffers are invalid in OpenCL; round up to whole int64s
+     * where the limit allows, so fills can use 8-byte patterns. */
+    size_t cl_bytes = bytes ? bytes : 8;
+    size_t padded = cl_bytes % 8 ? cl_bytes + (8 - cl_bytes % 8) : cl_bytes;
+    if (!dev->max_alloc || padded <= dev->max_alloc)
+        cl_bytes = padded;
+
+    pf_buf *buf = pf_calloc(1, sizeof *buf, st);
+    if (!buf)
+        return PF_E_NOMEM;
+    cl_int err;
+    buf->mem = clCreateBuffer(dev->context, CL_MEM_READ_WRITE, cl_bytes, NULL, &err);
+    if (!buf->mem) {
+        free(buf);
+        return pf_cl_fail(st, "clCreateBuffer", err);
+    }
+    buf->bytes = bytes;
+    /* Many drivers allocate at first use: touch the whole buffer now, so an
+     * oversubscribed device fails here with a clear message rather than in
+     * the middle of a solve. Zeroed contents are a bonus. */
+    const cl_ulong zero = 0;
+    err = clEnqueueFillBuffer(dev->queue, buf->mem, &zero, pattern_size_for(cl_bytes), 0,
+                              cl_bytes, 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clFinish(dev->queue);
+    if (err != CL_SUCCESS) {
+        clReleaseMemObject(buf->mem);
+        free(buf);
+        char what[96];
+        snprintf(what, sizeof what, "touching a new %.1f MiB buffer", (double)bytes / MIB);
+        return pf_cl_fail_on(st, "clEnqueueFillBuffer", what, err);
+    }
+    *out = buf;
+    return PF_OK;
+}
+
+static void cl_release(pf_dev *dev, pf_buf *buf)
+{
+    (void)dev;
+    if (!buf)
+        return;
+    if (buf->mem)
+        clReleaseMemObject(buf->mem);
+    free(buf);
+}
+
+static int check_range(const pf_buf *buf, size_t offset, size_t bytes, const char *what,
+                       pf_status *st)
+{
+    if (!buf)
+        return pf_fail(st, PF_E_USAGE, "%s: no buffer", what);
+    if (offset > buf->bytes || bytes > buf->bytes - offset)
+        return pf_fail(st, PF_E_USAGE,
+                       "%s of %zu bytes at offset %zu runs past a %zu-byte buffer", what,
+                       bytes, offset, buf->bytes);
+    return PF_OK;
+}
+
+static int cl_upload(pf_dev *dev, pf_buf *dst, size_t offset, const void *src,
+                     size_t bytes, pf_status *st)
+{
+    int rc = check_range(dst, offset, bytes, "upload", st);
+    if (rc || bytes == 0)
+        return rc;
+    /* Blocking: the caller may free or reuse src right after. */
+    cl_int err = clEnqueueWriteBuffer(dev->queue, dst->mem, CL_TRUE, offset, bytes, src, 0,
+                                      NULL, NULL);
+    return err == CL_SUCCESS ? PF_OK : pf_cl_fail(st, "clEnqueueWriteBuffer", err);
+}
+
+static int cl_download(pf_dev *dev, pf_buf *src, size_t offset, void *dst, size_t bytes,
+                       pf_status *st)
+{
+    int rc = check_range(src, offset, bytes, "download", st);
+    if (rc || bytes == 0)
+        return rc;
+    cl_int err = clEnqueueReadBuffer(dev->queue, src->mem, CL_TRUE, offset, bytes, dst, 0,
+                                     NULL, NULL);
+    return err == CL_SUCCESS ? PF_OK : pf_cl_fail(st, "clEnqueueReadBuffer", err);
+}
+
+static int fill(pf_dev *dev, pf_buf *buf, const void *pattern, size_t size, int64_t count,
+                pf_status *st)
+{
+    if (count < 0)
+        return pf_fail(st, PF_E_USAGE, "fill of %lld elements", (long long)count);
+    if ((uint64_t)count > SIZE_MAX / size)
+        return pf_fail(st, PF_E_USAGE, "fill of %lld elements overflows", (long long)count);
+    int rc = check_range(buf, 0, (size_t)count * size, "fill", st);
+    if (rc || count == 0)
+        return rc;
+    cl_int err = clEnqueueFillBuffer(dev->queue, buf->mem, pattern, size, 0,
+                                     (size_t)count * size, 0, NULL, NULL);
+    return err == CL_SUCCESS ? PF_OK : pf_cl_fail(st, "clEnqueueFillBuffer", err);
+}
+
+static int cl_fill_i32(pf_dev *dev, pf_buf *buf, int32_t value, int64_t count,
+                       pf_status *st)
+{
+    cl_int pattern = value;
+    return fill(dev, buf, &pattern, sizeof pattern, count, st);
+}
+
+static int cl_fill_i64(pf_dev *dev, pf_buf *buf, int64_t value, int64_t count,
+                       pf_status *st)
+{
+    cl_long pattern = value;
+    return fill(dev, buf, &pattern, sizeof pattern, count, st);
+}
+
+static int cl_sync(pf_dev *dev, pf_status *st)
+{
+    cl_int err = clFinish(dev->queue);
+    return err == CL_SUCCESS ? PF_OK : pf_cl_fail(st, "clFinish", err);
+}
+
+const pf_device_ops pf_backend_opencl = {
+    .name = "opencl",
+    .probe = cl_probe,
+    .open = cl_open,
+    .close = cl_close,
+    .alloc = cl_alloc,
+    .release = cl_release,
+    .upload = cl_upload,
+    .download = cl_download,
+    .fill_i32 = cl_fill_i32,
+    .fill_i64 = cl_fill_i64,
+    .sync = cl_sync,
+    .scan_i32 = pf_cl_scan_i32,
+    .filter_i32 = pf_cl_filter_i32,
+    .mark_active = pf_cl_mark_active,
+    .saturate_from = pf_cl_saturate_from,
+    .push_relabel = pf_cl_push_relabel,
+    .cancel_violations = pf_cl_cancel_violations,
+    .bfs_level = pf_cl_bfs_level,
+};

@@ -1,0 +1,157 @@
+/* Internals of the OpenCL backend, shared by its translation units.
+ *
+ * Layout of the backend:
+ *   cl_backend.c  probe, open/close, buffers, the ops table
+ *   cl_program.c  building the embedded program (cache or source), kernels
+ *   cl_cache.c    the on-disk program binary cache
+ *   cl_steps.c    scan / filter and the max-flow step launches
+ *   cl_errors.c   CL error code -> name, status helpers
+ *   kernels/NAME.cl  __kernel wrappers, embedded at build time (embed_cl.py)
+ *
+ * Only OpenCL 1.2 core plus cl_khr_int64_base_atomics is used, through the
+ * ICD loader. */
+#ifndef PF_CL_INTERNAL_H
+#define PF_CL_INTERNAL_H
+
+#define CL_TARGET_OPENCL_VERSION 120
+#if defined(__APPLE__)
+#include <OpenCL/opencl.h>
+#else
+#include <CL/cl.h>
+#endif
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "device/device.h"
+
+/* The program text: pf_vendor.h + pf_kernels.h + kernels/NAME.cl, generated
+ * by embed_cl.py into pf_cl_source.c. */
+extern const char pf_cl_program_source[];
+extern const size_t pf_cl_program_source_len;
+
+/* Every kernel of the program; names in cl_program.c must follow this
+ * order. */
+enum pf_cl_kernel_id {
+    PF_CLK_MARK_ACTIVE,
+    PF_CLK_SATURATE_FROM,
+    PF_CLK_PUSH_RELABEL,
+    PF_CLK_PUSH_RELABEL_FOLLOW,
+    PF_CLK_CANCEL_VIOLATIONS,
+    PF_CLK_BFS_LEVEL,
+    PF_CLK_REDUCE_I32,
+    PF_CLK_REDUCE_I64,
+    PF_CLK_SCAN_I32,
+    PF_CLK_SCAN_I64_INPLACE,
+    PF_CLK_SCATTER_I32,
+    PF_CLK_COUNT
+};
+
+/* Levels of the recursive scan: level k scans the tile sums of level k-1.
+ * Tiles hold at least 2 elements, so 2^47 elements fit in any case (with
+ * the usual 2048-element tiles, 2^31 elements need 3 levels). */
+#define PF_CL_SCAN_LEVELS 48
+
+struct pf_buf {
+    cl_mem mem;
+    size_t bytes; /* as requested (the cl_mem may be a little larger) */
+};
+
+struct pf_dev {
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_context context;
+    cl_command_queue queue;
+    cl_program program;
+    cl_kernel kernels[PF_CLK_COUNT];
+
+    size_t group_size;     /* work-group size of every launch, power of two */
+    int scan_rows;         /* scan tile = group_size * scan_rows elements */
+    size_t stride_groups;  /* groups of grid-stride kernels (saturate_from) */
+    cl_ulong max_alloc;    /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
+    cl_ulong global_mem;   /* CL_DEVICE_GLOBAL_MEM_SIZE */
+    int follow;            /* push_relabel follows excess (PORTAFLOW_FOLLOW) */
+
+    /* Scan scratch: tile sums per level (int64), grown on demand, and one
+     * int64 that receives a scan's grand total. */
+    cl_mem scan_sums[PF_CL_SCAN_LEVELS];
+    size_t scan_sums_cap[PF_CL_SCAN_LEVELS]; /* elements */
+    cl_mem scan_total;
+
+    pf_device_desc desc;
+};
+
+/* ---- cl_errors.c ------------------------------------------------------ */
+
+/* "CL_MEM_OBJECT_ALLOCATION_FAILURE"; NULL for a code outside the table
+ * (the fail helpers then print the number). */
+const char *pf_cl_error_name(cl_int err);
+/* PF_E_DEVICE with "CALL: CL_ERROR_NAME". */
+int pf_cl_fail(pf_status *st, const char *call, cl_int err);
+/* PF_E_DEVICE with "CALL(WHAT): CL_ERROR_NAME". */
+int pf_cl_fail_on(pf_status *st, const char *call, const char *what, cl_int err);
+
+/* ---- cl_backend.c ----------------------------------------------------- */
+
+/* One usable device, in probe order. */
+typedef struct pf_cl_device_ref {
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_device_type type;
+} pf_cl_device_ref;
+
+/* Fills a descriptor for a device (backend "opencl", given index). */
+void pf_cl_describe(cl_device_id device, int index, pf_device_desc *desc);
+/* Reads a string property of a device or platform into buf (trimmed);
+ * "" on failure. */
+void pf_cl_device_string(cl_device_id device, cl_device_info what, char *buf, size_t len);
+void pf_cl_platform_string(cl_platform_id platform, cl_platform_info what, char *buf,
+                           size_t len);
+
+/* ---- cl_program.c ----------------------------------------------------- */
+
+/* Kernel function names, by enum pf_cl_kernel_id. */
+extern const char *const pf_cl_kernel_names[PF_CLK_COUNT];
+/* Builds dev->program for dev->device (from the binary cache when
+ * possible) and creates every kernel. Sets dev->group_size, scan_rows and
+ * stride_groups. */
+int pf_cl_build(pf_dev *dev, pf_status *st);
+
+/* ---- cl_cache.c ------------------------------------------------------- */
+
+/* 64-bit FNV-1a, to key the cache (not a security measure). */
+uint64_t pf_cl_hash(const void *data, size_t len, uint64_t seed);
+#define PF_CL_HASH_SEED UINT64_C(0xcbf29ce484222325)
+
+/* Whether to use the cache: yes unless PORTAFLOW_NO_CL_CACHE is set to
+ * something other than "" or "0". */
+int pf_cl_cache_wanted(void);
+/* Cache file for a key, creating its directory (NULL if no directory can
+ * be found or made); the caller frees it. */
+char *pf_cl_cache_path(const char *key);
+/* Loads the binary stored for key; NULL (silently) on any failure. The
+ * caller frees *bin. */
+unsigned char *pf_cl_cache_load(const char *path, const char *key, size_t *len);
+/* Stores a binary atomically (temp file + rename); failures are ignored. */
+void pf_cl_cache_store(const char *path, const char *key, const unsigned char *bin,
+                       size_t len);
+
+/* ---- cl_steps.c ------------------------------------------------------- */
+
+int pf_cl_scan_i32(pf_dev *dev, pf_buf *in, pf_buf *out, int64_t count, int64_t *total,
+                   pf_status *st);
+int pf_cl_filter_i32(pf_dev *dev, pf_buf *flags, pf_buf *out, int64_t count,
+                     int64_t *selected, pf_status *st);
+int pf_cl_mark_active(pf_dev *dev, const pf_dev_graph *g, pf_buf *flags, pf_status *st);
+int pf_cl_saturate_from(pf_dev *dev, const pf_dev_graph *g, int32_t x, pf_status *st);
+int pf_cl_push_relabel(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t count,
+                       int32_t cycles, int64_t *work, pf_status *st);
+int pf_cl_cancel_violations(pf_dev *dev, const pf_dev_graph *g, pf_buf *list,
+                            int64_t count, pf_status *st);
+int pf_cl_bfs_level(pf_dev *dev, const pf_dev_graph *g, pf_buf *in, int64_t count,
+                    pf_buf *out, int32_t level, int32_t excluded, int64_t *next_count,
+                    pf_status *st);
+/* Releases the scan scratch buffers. */
+void pf_cl_steps_release(pf_dev *dev);
+
+#endif

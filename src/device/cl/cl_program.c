@@ -1,0 +1,293 @@
+/* Building the embedded OpenCL program: from the on-disk binary cache when
+ * a matching binary exists, else from source (then cached). A failed
+ * source build reports the compiler's log in the status message. */
+#include "cl_internal.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/status.h"
+
+const char *const pf_cl_kernel_names[PF_CLK_COUNT] = {
+    [PF_CLK_MARK_ACTIVE] = "pf_k_mark_active",
+    [PF_CLK_SATURATE_FROM] = "pf_k_saturate_from",
+    [PF_CLK_PUSH_RELABEL] = "pf_k_push_relabel",
+    [PF_CLK_PUSH_RELABEL_FOLLOW] = "pf_k_push_relabel_follow",
+    [PF_CLK_CANCEL_VIOLATIONS] = "pf_k_cancel_violations",
+    [PF_CLK_BFS_LEVEL] = "pf_k_bfs_level",
+    [PF_CLK_REDUCE_I32] = "pf_k_reduce_i32",
+    [PF_CLK_REDUCE_I64] = "pf_k_reduce_i64",
+    [PF_CLK_SCAN_I32] = "pf_k_scan_i32",
+    [PF_CLK_SCAN_I64_INPLACE] = "pf_k_scan_i64_inplace",
+    [PF_CLK_SCATTER_I32] = "pf_k_scatter_i32",
+};
+
+/* Work-group size of every launch unless the device or a kernel allows
+ * less; PORTAFLOW_CL_GROUP_SIZE overrides it (tuning, tests). */
+#define DEFAULT_GROUP_SIZE 256
+/* Rows per scan tile: a tile is group_size * rows elements. */
+#define SCAN_ROWS 8
+/* Room for the compiler log in a status message. */
+#define LOG_EXCERPT 380
+
+/* ---- build log -------------------------------------------------------- */
+
+/* Fetches the build log (malloc'd, NUL-terminated) or NULL. */
+static char *build_log(cl_program program, cl_device_id device)
+{
+    size_t len = 0;
+    if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) !=
+            CL_SUCCESS || len == 0)
+        return NULL;
+    char *log = malloc(len + 1);
+    if (!log)
+        return NULL;
+    if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, len, log, NULL) !=
+        CL_SUCCESS) {
+        free(log);
+        return NULL;
+    }
+    log[len] = '\0';
+    return log;
+}
+
+/* The useful part of a log, on one line: from the line of the first
+ * "error" (warnings before it are noise), whitespace runs squeezed, cut
+ * to fit out (out_len > 8) with a trailing "[...]". */
+static void log_excerpt(const char *log, char *out, size_t out_len)
+{
+    const char *start = log;
+    for (const char *p = log; *p; p++) {
+        if (strncmp(p, "error", 5) == 0 || strncmp(p, "ERROR", 5) == 0) {
+            while (p > log && p[-1] != '\n')
+                p--;
+            start = p;
+            break;
+        }
+    }
+    size_t n = 0;
+    int truncated = 0, space = 0;
+    for (const char *p = start; *p; p++) {
+        if (isspace((unsigned char)*p)) {
+            space = n > 0;
+            continue;
+        }
+        if (n + (space ? 2 : 1) >= out_len) {
+            truncated = 1;
+            break;
+        }
+        if (space)
+            out[n++] = ' ';
+        space = 0;
+        out[n++] = *p;
+    }
+    out[n] = '\0';
+    if (truncated)
+        snprintf(out + (n + 7 < out_len ? n : out_len - 7), 7, " [...]");
+}
+
+/* ---- building --------------------------------------------------------- */
+
+static int build_from_source(pf_dev *dev, const char *options, pf_status *st)
+{
+    cl_int err;
+    const char *text = pf_cl_program_source;
+    size_t len = pf_cl_program_source_len;
+    dev->program = clCreateProgramWithSource(dev->context, 1, &text, &len, &err);
+    if (!dev->program)
+        return pf_cl_fail(st, "clCreateProgramWithSource", err);
+    err = clBuildProgram(dev->program, 1, &dev->device, options, NULL, NULL);
+    if (err == CL_SUCCESS)
+        return PF_OK;
+    char *log = build_log(dev->program, dev->device);
+    char excerpt[LOG_EXCERPT + 8] = "";
+    if (log)
+        log_excerpt(log, excerpt, sizeof excerpt);
+    free(log);
+    const char *name = pf_cl_error_name(err);
+    pf_fail(st, PF_E_DEVICE, "clBuildProgram(%s): %s%s%s", dev->desc.name,
+            name ? name : "unknown OpenCL error", excerpt[0] ? ": " : "", excerpt);
+    clReleaseProgram(dev->program);
+    dev->program = NULL;
+    return PF_E_DEVICE;
+}
+
+/* 0 if the cached binary was accepted and built; else leaves no program. */
+static int build_from_binary(pf_dev *dev, const unsigned char *bin, size_t len,
+                             const char *options)
+{
+    cl_int err, binary_status = CL_SUCCESS;
+    dev->program = clCreateProgramWithBinary(dev->context, 1, &dev->device, &len, &bin,
+                                             &binary_status, &err);
+    if (!dev->program)
+        return -1;
+    if (err != CL_SUCCESS || binary_status != CL_SUCCESS ||
+        clBuildProgram(dev->program, 1, &dev->device, options, NULL, NULL) != CL_SUCCESS) {
+        clReleaseProgram(dev->program);
+        dev->program = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+static void store_binary(pf_dev *dev, const char *path, const char *key)
+{
+    size_t size = 0;
+    if (clGetProgramInfo(dev->program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size,
+                         NULL) != CL_SUCCESS || size == 0)
+        return;
+    unsigned char *bin = malloc(size);
+    if (!bin)
+        return;
+    unsigned char *binaries[1] = {bin};
+    if (clGetProgramInfo(dev->program, CL_PROGRAM_BINARIES, sizeof binaries, binaries,
+                         NULL) == CL_SUCCESS)
+        pf_cl_cache_store(path, key, bin, size);
+    free(bin);
+}
+
+/* The cache key: everything that can change the binary. NULL when the
+ * cache is turned off (or out of memory). */
+static char *cache_key(pf_dev *dev, const char *options)
+{
+    if (!pf_cl_cache_wanted())
+        return NULL;
+    char platform[256], platform_version[256], device_version[128], driver[128];
+    pf_cl_platform_string(dev->platform, CL_PLATFORM_NAME, platform, sizeof platform);
+    pf_cl_platform_string(dev->platform, CL_PLATFORM_VERSION, platform_version,
+                          sizeof platform_version);
+    pf_cl_device_string(dev->device, CL_DEVICE_VERSION, device_version,
+                        sizeof device_version);
+    pf_cl_device_string(dev->device, CL_DRIVER_VERSION, driver, sizeof driver);
+    uint64_t source_hash =
+        pf_cl_hash(pf_cl_program_source, pf_cl_program_source_len, PF_CL_HASH_SEED);
+    size_t len = 256 + strlen(platform) + strlen(platform_version) +
+                 strlen(dev->desc.name) + strlen(device_version) + strlen(driver) +
+                 strlen(options);
+    char *key = malloc(len);
+    if (key)
+        snprintf(key, len,
+                 "portaflow OpenCL program v1\nplatform: %s\nplatform version: %s\n"
+                 "device: %s\ndevice version: %s\ndriver version: %s\noptions: %s\n"
+                 "source: %016llx %zu\n",
+                 platform, platform_version, dev->desc.name, device_version, driver,
+                 options, (unsigned long long)source_hash, pf_cl_program_source_len);
+    return key;
+}
+
+/* ---- launch geometry -------------------------------------------------- */
+
+static size_t floor_pow2(size_t x)
+{
+    size_t p = 1;
+    while (p * 2 <= x && p * 2 > p)
+        p *= 2;
+    return p;
+}
+
+/* The largest power-of-two work-group size that every kernel, the device
+ * and the local memory (2 int64 per work-item for the scans) allow. */
+static int choose_geometry(pf_dev *dev, pf_status *st)
+{
+    size_t limit = DEFAULT_GROUP_SIZE, device_max = 0, item_sizes[3] = {0, 0, 0};
+    cl_ulong local_mem = 0;
+    const char *env = getenv("PORTAFLOW_CL_GROUP_SIZE");
+    if (env && strtoul(env, NULL, 10) > 0)
+        limit = (size_t)strtoul(env, NULL, 10);
+    if (clGetDeviceInfo(dev->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof device_max,
+                        &device_max, NULL) == CL_SUCCESS && device_max && device_max < limit)
+        limit = device_max;
+    if (clGetDeviceInfo(dev->device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof item_sizes,
+                        item_sizes, NULL) == CL_SUCCESS && item_sizes[0] &&
+        item_sizes[0] < limit)
+        limit = item_sizes[0];
+    clGetDeviceInfo(dev->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_mem, &local_mem,
+                    NULL);
+    for (int k = 0; k < PF_CLK_COUNT; k++) {
+        size_t kernel_max = 0;
+        cl_ulong kernel_local = 0;
+        cl_int err = clGetKernelWorkGroupInfo(dev->kernels[k], dev->device,
+                                              CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max,
+                                              &kernel_max, NULL);
+        if (err != CL_SUCCESS)
+            return pf_cl_fail_on(st, "clGetKernelWorkGroupInfo", pf_cl_kernel_names[k], err);
+        if (kernel_max && kernel_max < limit)
+            limit = kernel_max;
+        if (clGetKernelWorkGroupInfo(dev->kernels[k], dev->device, CL_KERNEL_LOCAL_MEM_SIZE,
+                                     sizeof kernel_local, &kernel_local,
+                                     NULL) == CL_SUCCESS &&
+            local_mem > kernel_local) {
+            cl_ulong room = (local_mem - kernel_local) / (2 * sizeof(cl_long));
+            if (room < limit)
+                limit = (size_t)room;
+        }
+    }
+    dev->group_size = floor_pow2(limit ? limit : 1);
+    dev->scan_rows = dev->group_size >= 2 ? SCAN_ROWS : 2 * SCAN_ROWS;
+    int units = dev->desc.compute_units > 0 ? dev->desc.compute_units : 1;
+    dev->stride_groups = (size_t)units * 4;
+    return PF_OK;
+}
+
+/* ---- entry ------------------------------------------------------------ */
+
+static void release_program(pf_dev *dev)
+{
+    for (int k = 0; k < PF_CLK_COUNT; k++) {
+        if (dev->kernels[k])
+            clReleaseKernel(dev->kernels[k]);
+        dev->kernels[k] = NULL;
+    }
+    if (dev->program)
+        clReleaseProgram(dev->program);
+    dev->program = NULL;
+}
+
+static int create_kernels(pf_dev *dev, pf_status *st)
+{
+    for (int k = 0; k < PF_CLK_COUNT; k++) {
+        cl_int err;
+        dev->kernels[k] = clCreateKernel(dev->program, pf_cl_kernel_names[k], &err);
+        if (!dev->kernels[k])
+            return pf_cl_fail_on(st, "clCreateKernel", pf_cl_kernel_names[k], err);
+    }
+    return PF_OK;
+}
+
+int pf_cl_build(pf_dev *dev, pf_status *st)
+{
+    /* The counter slots come from device.h, so the kernels cannot drift. */
+    char options[160];
+    snprintf(options, sizeof options,
+             "-cl-std=CL1.2 -DPF_CTR_FRONTIER_SLOT=%d -DPF_CTR_WORK_SLOT=%d",
+             (int)PF_CTR_FRONTIER, (int)PF_CTR_WORK);
+
+    char *key = cache_key(dev, options);
+    char *path = key ? pf_cl_cache_path(key) : NULL;
+    if (path) {
+        size_t len = 0;
+        unsigned char *bin = pf_cl_cache_load(path, key, &len);
+        if (bin)
+            build_from_binary(dev, bin, len, options); /* no program on failure */
+        free(bin);
+    }
+    int rc = PF_OK;
+    if (dev->program && create_kernels(dev, NULL) != PF_OK) {
+        /* A cached binary that builds but lacks a kernel: distrust it. */
+        release_program(dev);
+    }
+    if (!dev->program) {
+        rc = build_from_source(dev, options, st);
+        if (rc == PF_OK && path)
+            store_binary(dev, path, key);
+        if (rc == PF_OK)
+            rc = create_kernels(dev, st);
+    }
+    free(path);
+    free(key);
+    if (rc)
+        return rc;
+    return choose_geometry(dev, st);
+}

@@ -1,0 +1,345 @@
+/* Launches of the OpenCL kernels: multi-pass scan and filter, and the
+ * max-flow steps (semantics: device.h; kernel text: kernels/NAME.cl).
+ *
+ * Everything is enqueued on one in-order queue, so a pass sees the writes
+ * of the passes before it; the host only blocks where a step returns a
+ * value (scan totals, counters). */
+#include "cl_internal.h"
+
+#include <stdio.h>
+
+#include "common/status.h"
+
+/* One kernel argument: a value of `size` bytes, or (value NULL) a __local
+ * buffer of `size` bytes. */
+typedef struct cl_arg {
+    size_t size;
+    const void *value;
+} cl_arg;
+
+#define ARG(v) {sizeof(v), &(v)}
+#define LOCAL_ARG(bytes) {(bytes), NULL}
+#define NARGS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* Sets the arguments and enqueues `groups` work-groups of kernel k. */
+static int launch(pf_dev *dev, int k, size_t groups, const cl_arg *args, int nargs,
+                  pf_status *st)
+{
+    cl_kernel kernel = dev->kernels[k];
+    for (int i = 0; i < nargs; i++) {
+        cl_int err = clSetKernelArg(kernel, (cl_uint)i, args[i].size, args[i].value);
+        if (err != CL_SUCCESS) {
+            char what[80];
+            snprintf(what, sizeof what, "%s, argument %d", pf_cl_kernel_names[k], i);
+            return pf_cl_fail_on(st, "clSetKernelArg", what, err);
+        }
+    }
+    size_t local = dev->group_size, global = groups * local;
+    cl_int err =
+        clEnqueueNDRangeKernel(dev->queue, kernel, 1, NULL, &global, &local, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return pf_cl_fail_on(st, "clEnqueueNDRangeKernel", pf_cl_kernel_names[k], err);
+    return PF_OK;
+}
+
+/* Work-groups to cover count items, one per work-item. */
+static size_t groups_for(const pf_dev *dev, int64_t count)
+{
+    return (size_t)((count + (int64_t)dev->group_size - 1) / (int64_t)dev->group_size);
+}
+
+static int read_i64(pf_dev *dev, cl_mem mem, size_t index, int64_t *value, pf_status *st)
+{
+    cl_long v = 0;
+    cl_int err = clEnqueueReadBuffer(dev->queue, mem, CL_TRUE, index * sizeof v, sizeof v,
+                                     &v, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return pf_cl_fail(st, "clEnqueueReadBuffer", err);
+    *value = v;
+    return PF_OK;
+}
+
+/* Checks that buf holds count elements of elem bytes. */
+static int check_elems(const pf_buf *buf, int64_t count, size_t elem, const char *what,
+                       pf_status *st)
+{
+    if (!buf)
+        return pf_fail(st, PF_E_USAGE, "%s: missing buffer", what);
+    if (count < 0 || (uint64_t)count > buf->bytes / elem)
+        return pf_fail(st, PF_E_USAGE, "%s: %lld elements do not fit a %zu-byte buffer",
+                       what, (long long)count, buf->bytes);
+    return PF_OK;
+}
+
+/* ---- scan and filter -------------------------------------------------- */
+
+enum scan_kind { SCAN_I32, SCAN_I64_INPLACE, SCATTER_I32 };
+
+void pf_cl_steps_release(pf_dev *dev)
+{
+    for (int l = 0; l < PF_CL_SCAN_LEVELS; l++) {
+        if (dev->scan_sums[l])
+            clReleaseMemObject(dev->scan_sums[l]);
+        dev->scan_sums[l] = NULL;
+        dev->scan_sums_cap[l] = 0;
+    }
+    if (dev->scan_total)
+        clReleaseMemObject(dev->scan_total);
+    dev->scan_total = NULL;
+}
+
+/* Tile sums of one level: kept between calls, grown when needed. */
+static int ensure_sums(pf_dev *dev, int level, size_t elems, pf_status *st)
+{
+    if (dev->scan_sums_cap[level] >= elems)
+        return PF_OK;
+    if (dev->scan_sums[level])
+        clReleaseMemObject(dev->scan_sums[level]);
+    dev->scan_sums[level] = NULL;
+    dev->scan_sums_cap[level] = 0;
+    cl_int err;
+    dev->scan_sums[level] = clCreateBuffer(dev->context, CL_MEM_READ_WRITE,
+                                           elems * sizeof(cl_long), NULL, &err);
+    if (!dev->scan_sums[level])
+        return pf_cl_fail_on(st, "clCreateBuffer", "scan tile sums", err);
+    dev->scan_sums_cap[level] = elems;
+    return PF_OK;
+}
+
+/* One scan (or scatter) of count > 0 elements at recursion depth `level`:
+ * reduce the tiles, scan the tile sums (recursively), then the final pass
+ * starting every tile from its scanned sum. out_cap bounds the scatter's
+ * writes. The grand total lands in dev->scan_total. */
+static int scan_pass(pf_dev *dev, enum scan_kind kind, cl_mem in, cl_mem out,
+                     int64_t count, cl_long out_cap, int level, pf_status *st)
+{
+    cl_long n = count;
+    cl_int rows = dev->scan_rows;
+    int64_t tile = (int64_t)dev->group_size * rows;
+    int64_t tiles = (count + tile - 1) / tile;
+    size_t scratch = 2 * dev->group_size * sizeof(cl_long);
+    cl_mem offsets = dev->scan_total; /* a valid placeholder when unused */
+    cl_int use_offsets = 0;
+    int rc;
+
+    if (tiles > 1) {
+        if (level >= PF_CL_SCAN_LEVELS)
+            return pf_fail(st, PF_E_DEVICE, "scan of %lld elements needs too many levels",
+                           (long long)count);
+        if ((rc = ensure_sums(dev, level, (size_t)tiles, st)))
+            return rc;
+        cl_mem sums = dev->scan_sums[level];
+        if (kind == SCAN_I64_INPLACE) {
+            cl_arg args[] = {ARG(in), ARG(n), ARG(rows), ARG(sums), LOCAL_ARG(scratch)};
+            rc = launch(dev, PF_CLK_REDUCE_I64, (size_t)tiles, args, NARGS(args), st);
+        } else {
+            cl_int predicate = kind == SCATTER_I32;
+            cl_arg args[] = {ARG(in),        ARG(n),    ARG(rows),
+                             ARG(predicate), ARG(sums), LOCAL_ARG(scratch)};
+            rc = launch(dev, PF_CLK_REDUCE_I32, (size_t)tiles, args, NARGS(args), st);
+        }
+        if (rc)
+            return rc;
+        rc = scan_pass(dev, SCAN_I64_INPLACE, sums, sums, tiles, 0, level + 1, st);
+        if (rc)
+            return rc;
+        offsets = sums;
+        use_offsets = 1;
+    }
+
+    cl_mem total = dev->scan_total;
+    switch (kind) {
+    case SCAN_I32: {
+        cl_arg args[] = {ARG(in),      ARG(out),         ARG(n),     ARG(rows),
+                         ARG(offsets), ARG(use_offsets), ARG(total), LOCAL_ARG(scratch)};
+        return launch(dev, PF_CLK_SCAN_I32, (size_t)tiles, args, NARGS(args), st);
+    }
+    case SCAN_I64_INPLACE: {
+        cl_arg args[] = {ARG(in),          ARG(n),     ARG(rows), ARG(offsets),
+                         ARG(use_offsets), ARG(total), LOCAL_ARG(scratch)};
+        return launch(dev, PF_CLK_SCAN_I64_INPLACE, (size_t)tiles, args, NARGS(args), st);
+    }
+    case SCATTER_I32: {
+        cl_arg args[] = {ARG(in),      ARG(out),         ARG(n),     ARG(out_cap),
+                         ARG(rows),    ARG(offsets),     ARG(use_offsets),
+                         ARG(total),   LOCAL_ARG(scratch)};
+        return launch(dev, PF_CLK_SCATTER_I32, (size_t)tiles, args, NARGS(args), st);
+    }
+    }
+    return pf_fail(st, PF_E_DEVICE, "unknown scan kind %d", (int)kind);
+}
+
+int pf_cl_scan_i32(pf_dev *dev, pf_buf *in, pf_buf *out, int64_t count, int64_t *total,
+                   pf_status *st)
+{
+    int rc;
+    if ((rc = check_elems(in, count, sizeof(cl_int), "scan_i32 input", st)) ||
+        (rc = check_elems(out, count, sizeof(cl_int), "scan_i32 output", st)))
+        return rc;
+    if (count == 0) {
+        *total = 0;
+        return PF_OK;
+    }
+    if ((rc = scan_pass(dev, SCAN_I32, in->mem, out->mem, count, 0, 0, st)))
+        return rc;
+    return read_i64(dev, dev->scan_total, 0, total, st);
+}
+
+int pf_cl_filter_i32(pf_dev *dev, pf_buf *flags, pf_buf *out, int64_t count,
+                     int64_t *selected, pf_status *st)
+{
+    int rc;
+    if ((rc = check_elems(flags, count, sizeof(cl_int), "filter_i32 flags", st)) ||
+        (rc = check_elems(out, 0, sizeof(cl_int), "filter_i32 output", st)))
+        return rc;
+    *selected = 0;
+    if (count == 0)
+        return PF_OK;
+    /* The kernel never writes past the output buffer; a result that would
+     * not fit is reported below instead of corrupting memory. */
+    cl_long out_cap = (cl_long)(out->bytes / sizeof(cl_int));
+    if ((rc = scan_pass(dev, SCATTER_I32, flags->mem, out->mem, count, out_cap, 0, st)) ||
+        (rc = read_i64(dev, dev->scan_total, 0, selected, st)))
+        return rc;
+    if (*selected > out_cap)
+        return pf_fail(st, PF_E_USAGE,
+                       "filter_i32: %lld indices selected, output holds only %lld",
+                       (long long)*selected, (long long)out_cap);
+    return PF_OK;
+}
+
+/* ---- max-flow steps --------------------------------------------------- */
+
+static int check_graph(const pf_dev_graph *g, const char *step, pf_status *st)
+{
+    if (!g || !g->first || !g->head || !g->rev || !g->res || !g->excess || !g->height ||
+        !g->counters)
+        return pf_fail(st, PF_E_USAGE, "%s: incomplete device graph", step);
+    if (g->counters->bytes < PF_CTR_COUNT * sizeof(cl_long))
+        return pf_fail(st, PF_E_USAGE, "%s: counters buffer too small", step);
+    if (g->n < 0 || g->n > INT32_MAX)
+        return pf_fail(st, PF_E_USAGE, "%s: %lld vertices exceed int32", step,
+                       (long long)g->n);
+    return PF_OK;
+}
+
+/* Enqueues counters[slot] = 0. */
+static int zero_counter(pf_dev *dev, const pf_dev_graph *g, int slot, const char *what,
+                        pf_status *st)
+{
+    const cl_long zero = 0;
+    cl_int err = clEnqueueFillBuffer(dev->queue, g->counters->mem, &zero, sizeof zero,
+                                     (size_t)slot * sizeof zero, sizeof zero, 0, NULL, NULL);
+    return err == CL_SUCCESS ? PF_OK : pf_cl_fail_on(st, "clEnqueueFillBuffer", what, err);
+}
+
+int pf_cl_mark_active(pf_dev *dev, const pf_dev_graph *g, pf_buf *flags, pf_status *st)
+{
+    int rc;
+    if ((rc = check_graph(g, "mark_active", st)) ||
+        (rc = check_elems(flags, g->n, sizeof(cl_int), "mark_active flags", st)))
+        return rc;
+    if (g->n == 0)
+        return PF_OK;
+    cl_int n = (cl_int)g->n, source = g->source, sink = g->sink;
+    cl_arg args[] = {ARG(g->excess->mem), ARG(g->height->mem), ARG(flags->mem),
+                     ARG(n),              ARG(source),         ARG(sink)};
+    return launch(dev, PF_CLK_MARK_ACTIVE, groups_for(dev, g->n), args, NARGS(args), st);
+}
+
+int pf_cl_saturate_from(pf_dev *dev, const pf_dev_graph *g, int32_t x, pf_status *st)
+{
+    int rc;
+    if ((rc = check_graph(g, "saturate_from", st)))
+        return rc;
+    if (x < 0 || x >= g->n)
+        return pf_fail(st, PF_E_USAGE, "saturate_from: vertex %d out of range", (int)x);
+    cl_int vertex = x, n = (cl_int)g->n;
+    cl_arg args[] = {ARG(vertex),         ARG(g->first->mem), ARG(g->head->mem),
+                     ARG(g->rev->mem),    ARG(g->res->mem),   ARG(g->excess->mem),
+                     ARG(g->height->mem), ARG(n)};
+    return launch(dev, PF_CLK_SATURATE_FROM, dev->stride_groups, args, NARGS(args), st);
+}
+
+int pf_cl_push_relabel(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t count,
+                       int32_t cycles, int64_t *work, pf_status *st)
+{
+    int rc;
+    if ((rc = check_graph(g, "push_relabel", st)) ||
+        (rc = check_elems(list, count, sizeof(cl_int), "push_relabel list", st)) ||
+        (dev->follow &&
+         (rc = check_elems(g->owner, g->n, sizeof(cl_int), "push_relabel owner", st))))
+        return rc;
+    /* *work is this call's relabel work (as the OpenMP backend reports it):
+     * the counter restarts from 0 at every call. */
+    if ((rc = zero_counter(dev, g, PF_CTR_WORK, "relabel work counter", st)))
+        return rc;
+    if (count > 0 && cycles > 0) {
+        cl_long n_list = count;
+        cl_int n = (cl_int)g->n, cycle_count = cycles, source = g->source, sink = g->sink;
+        size_t scratch = dev->group_size * sizeof(cl_long);
+        if (dev->follow) {
+            cl_arg args[] = {ARG(list->mem),      ARG(n_list),         ARG(g->first->mem),
+                             ARG(g->head->mem),   ARG(g->rev->mem),    ARG(g->res->mem),
+                             ARG(g->excess->mem), ARG(g->height->mem), ARG(g->owner->mem),
+                             ARG(n),              ARG(source),         ARG(sink),
+                             ARG(cycle_count),    ARG(g->counters->mem),
+                             LOCAL_ARG(scratch)};
+            rc = launch(dev, PF_CLK_PUSH_RELABEL_FOLLOW, groups_for(dev, count), args,
+                        NARGS(args), st);
+        } else {
+            cl_arg args[] = {ARG(list->mem),      ARG(n_list),         ARG(g->first->mem),
+                             ARG(g->head->mem),   ARG(g->rev->mem),    ARG(g->res->mem),
+                             ARG(g->excess->mem), ARG(g->height->mem), ARG(n),
+                             ARG(cycle_count),    ARG(g->counters->mem),
+                             LOCAL_ARG(scratch)};
+            rc = launch(dev, PF_CLK_PUSH_RELABEL, groups_for(dev, count), args, NARGS(args),
+                        st);
+        }
+        if (rc)
+            return rc;
+    }
+    return work ? read_i64(dev, g->counters->mem, PF_CTR_WORK, work, st) : PF_OK;
+}
+
+int pf_cl_cancel_violations(pf_dev *dev, const pf_dev_graph *g, pf_buf *list,
+                            int64_t count, pf_status *st)
+{
+    int rc;
+    if ((rc = check_graph(g, "cancel_violations", st)) ||
+        (rc = check_elems(list, count, sizeof(cl_int), "cancel_violations list", st)))
+        return rc;
+    if (count == 0)
+        return PF_OK;
+    cl_long n_list = count;
+    cl_arg args[] = {ARG(list->mem),      ARG(n_list),          ARG(g->first->mem),
+                     ARG(g->head->mem),   ARG(g->rev->mem),     ARG(g->res->mem),
+                     ARG(g->excess->mem), ARG(g->height->mem)};
+    return launch(dev, PF_CLK_CANCEL_VIOLATIONS, groups_for(dev, count), args,
+                  NARGS(args), st);
+}
+
+int pf_cl_bfs_level(pf_dev *dev, const pf_dev_graph *g, pf_buf *in, int64_t count,
+                    pf_buf *out, int32_t level, int32_t excluded, int64_t *next_count,
+                    pf_status *st)
+{
+    int rc;
+    if ((rc = check_graph(g, "bfs_level", st)) ||
+        (rc = check_elems(in, count, sizeof(cl_int), "bfs_level frontier", st)) ||
+        (rc = check_elems(out, g->n, sizeof(cl_int), "bfs_level next frontier", st)))
+        return rc;
+    *next_count = 0;
+    if ((rc = zero_counter(dev, g, PF_CTR_FRONTIER, "BFS frontier counter", st)))
+        return rc;
+    if (count == 0)
+        return PF_OK;
+    cl_long n_in = count;
+    cl_int n = (cl_int)g->n, lvl = level, skip = excluded;
+    cl_arg args[] = {ARG(in->mem),         ARG(n_in),          ARG(g->first->mem),
+                     ARG(g->head->mem),    ARG(g->rev->mem),   ARG(g->res->mem),
+                     ARG(g->height->mem),  ARG(out->mem),      ARG(g->counters->mem),
+                     ARG(n),               ARG(lvl),           ARG(skip)};
+    if ((rc = launch(dev, PF_CLK_BFS_LEVEL, groups_for(dev, count), args, NARGS(args), st)))
+        return rc;
+    return read_i64(dev, g->counters->mem, PF_CTR_FRONTIER, next_count, st);
+}

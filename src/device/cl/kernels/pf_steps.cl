@@ -1,0 +1,95 @@
+/* OpenCL wrappers of the max-flow step bodies. The algorithm lives in
+ * src/device/shared/pf_kernels.h (shared with CUDA and OpenMP); a wrapper
+ * only maps a work-item to its index and checks bounds.
+ *
+ * The includes are for editors: embed_cl.py puts pf_vendor.h,
+ * pf_kernels.h and pf_group.cl in front of this file and drops every
+ * #include line. PF_CTR_FRONTIER_SLOT and PF_CTR_WORK_SLOT come from the
+ * build options (cl_program.c), taken from device.h. */
+#include "pf_vendor.h"
+#include "pf_kernels.h"
+
+__kernel void pf_k_mark_active(__global const long *excess, __global const int *height,
+                               __global int *flags, int n, int source, int sink)
+{
+    long u = (long)get_global_id(0);
+    if (u < n)
+        pf_body_mark_active((int)u, excess, height, flags, n, source, sink);
+}
+
+/* Grid-stride over x's arcs: the host does not know x's degree without a
+ * read-back, so a fixed number of work-items walks first[x]..first[x+1]. */
+__kernel void pf_k_saturate_from(int x, __global const long *first,
+                                  __global const int *head, __global const long *rev,
+                                  __global long *res, __global long *excess,
+                                  __global const int *height, int n)
+{
+    long end = first[x + 1];
+    long stride = (long)get_global_size(0);
+    for (long a = first[x] + (long)get_global_id(0); a < end; a += stride)
+        pf_body_saturate_arc(a, x, head, rev, res, excess, height, n);
+}
+
+/* One listed vertex per work-item. The relabel work is summed per
+ * work-group first, so the counter sees one atomic per group, not one per
+ * vertex. Every work-item reaches the barriers of pf_group_sum. */
+__kernel void pf_k_push_relabel(__global const int *list, long count,
+                                __global const long *first, __global const int *head,
+                                __global const long *rev, __global long *res,
+                                __global long *excess, __global int *height, int n,
+                                int cycles, __global long *counters,
+                                __local long *scratch)
+{
+    long i = (long)get_global_id(0);
+    long work = 0;
+    if (i < count)
+        work = pf_body_push_relabel(list[i], first, head, rev, res, excess, height, n,
+                                    cycles);
+    long group_work = pf_group_sum(work, scratch);
+    if (get_local_id(0) == 0 && group_work != 0)
+        PF_ATOMIC_ADD_I64(&counters[PF_CTR_WORK_SLOT], group_work);
+}
+
+/* The same with the worker following its excess into unowned neighbours
+ * (pf_body_push_relabel_follow); `budget` operations per worker. Every
+ * claim in owner[] is released before the kernel ends. */
+__kernel void pf_k_push_relabel_follow(__global const int *list, long count,
+                                       __global const long *first,
+                                       __global const int *head, __global const long *rev,
+                                       __global long *res, __global long *excess,
+                                       __global int *height, __global int *owner, int n,
+                                       int source, int sink, int budget,
+                                       __global long *counters, __local long *scratch)
+{
+    long i = (long)get_global_id(0);
+    long work = 0;
+    if (i < count)
+        work = pf_body_push_relabel_follow(list[i], first, head, rev, res, excess, height,
+                                           owner, n, source, sink, budget);
+    long group_work = pf_group_sum(work, scratch);
+    if (get_local_id(0) == 0 && group_work != 0)
+        PF_ATOMIC_ADD_I64(&counters[PF_CTR_WORK_SLOT], group_work);
+}
+
+__kernel void pf_k_cancel_violations(__global const int *list, long count,
+                                     __global const long *first,
+                                     __global const int *head, __global const long *rev,
+                                     __global long *res, __global long *excess,
+                                     __global const int *height)
+{
+    long i = (long)get_global_id(0);
+    if (i < count)
+        pf_body_cancel_violations(list[i], first, head, rev, res, excess, height);
+}
+
+__kernel void pf_k_bfs_level(__global const int *in, long count,
+                             __global const long *first, __global const int *head,
+                             __global const long *rev, __global const long *res,
+                             __global int *height, __global int *out,
+                             __global long *counters, int n, int level, int excluded)
+{
+    long i = (long)get_global_id(0);
+    if (i < count)
+        pf_body_bfs_vertex(in[i], first, head, rev, res, height, out,
+                           &counters[PF_CTR_FRONTIER_SLOT], n, level, excluded);
+}
