@@ -14,7 +14,8 @@ export PKG_CONFIG_PATH=/usr/lib/x86_64-linux-gnu/pkgconfig:/usr/share/pkgconfig$
 clinfo -l || true
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
 if [ ! -f build-gpu/build.ninja ]; then
-  meson setup build-gpu -Dcuda=enabled -Dopencl=enabled -Dopenmp=enabled >/dev/null
+  # PF_GPU_MESON_ARGS lets a run leave a backend out (e.g. -Dopencl=disabled).
+  meson setup build-gpu -Dcuda=enabled -Dopencl=enabled -Dopenmp=enabled ${PF_GPU_MESON_ARGS:-} >/dev/null
 fi
 ninja -C build-gpu >/dev/null
 ./build-gpu/portaflow backends

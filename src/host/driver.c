@@ -28,6 +28,7 @@ typedef struct driver {
     pf_progress progress;
     int32_t cycles;       /* push/relabel operations per vertex per round */
     double gr_alpha;      /* global relabel after alpha * n + arcs / 2 work */
+    int64_t gr_max_rounds; /* ... or after this many rounds, whichever first */
     uint64_t bytes;       /* device memory held */
     int64_t active;       /* size of the active list in g.list_a */
 } driver;
@@ -169,7 +170,11 @@ static int run_phase(driver *d, const char *phase, int32_t target, int32_t exclu
             break;
         t0 = pf_now();
         double work = 0;
-        while (!rc && d->active > 0 && work < gr_work) {
+        /* The round cap catches excess bouncing between a few vertices with
+         * little relabel work (seen with the one-hop body): heights go stale
+         * while the work measure stays low. */
+        for (int64_t rounds = 0; !rc && d->active > 0 && work < gr_work && rounds < d->gr_max_rounds;
+             rounds++) {
             int64_t round_work = 0;
             rc = ops->push_relabel(d->dev, &d->g, d->g.list_a, d->active, d->cycles, &round_work,
                                    st);
@@ -232,6 +237,7 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
     driver d = {.ops = ops, .host = h, .out = out};
     d.cycles = (int32_t)env_double("PORTAFLOW_CYCLES", 1024);
     d.gr_alpha = env_double("PORTAFLOW_GR_ALPHA", 6);
+    d.gr_max_rounds = (int64_t)env_double("PORTAFLOW_GR_ROUNDS", 256);
     if (d.cycles < 1)
         d.cycles = 1;
     pf_progress_begin(&d.progress, opt->progress);

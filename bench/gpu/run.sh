@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The recipe for a GPU-machine run (see bench/README.md). Every stage starts
+# with setup.sh (ICD loader, NVIDIA ICD file, build into build-gpu).
+#   bench/gpu/run.sh tests                 full test suite + compute-sanitizer
+#   bench/gpu/run.sh matrix SET "BACKENDS" LIMIT_S   instances x backends table
+#   bench/gpu/run.sh compare SET [REPEAT]  portaflow compare on each instance
+# Logs and tables go to $OUT (the device tool brings them back) or ./bench/out.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+out=${OUT:-bench/out}
+mkdir -p "$out"
+bash bench/gpu/setup.sh 2>&1 | tee "$out/setup.log" | tail -n 25
+bin=build-gpu/portaflow
+stage=$1; shift
+case $stage in
+tests)
+  meson test -C build-gpu --print-errorlogs --num-processes 4 2>&1 | tee "$out/tests.log" | grep -E "^ *[0-9]+/|Ok:|Fail:|Skipped:"
+  small=$(mktemp --suffix=.max)
+  "$bin" gen rlg 64 48 --seed 3 -o "$small"
+  "$bin" gen rmf 8 12 --seed 3 -o "${small%.max}_rmf.max"
+  for tool in memcheck racecheck synccheck initcheck; do
+    for f in "$small" "${small%.max}_rmf.max"; do
+      compute-sanitizer --tool $tool --error-exitcode 9 "$bin" solve --backend cuda --verify --flow --cut "$f" \
+        > "$out/sanitizer_${tool}_$(basename "$f").log" 2>&1
+      echo "compute-sanitizer $tool $(basename "$f"): exit $? ($(grep -c 'ERROR SUMMARY: 0 errors' "$out/sanitizer_${tool}_$(basename "$f").log") clean summary)"
+    done
+  done
+  compute-sanitizer --tool memcheck --error-exitcode 9 build-gpu/tests/test_steps cuda > "$out/sanitizer_steps.log" 2>&1
+  echo "compute-sanitizer memcheck test_steps cuda: exit $?"
+  ;;
+matrix)
+  set_name=$1 backends=$2 limit=$3
+  mapfile -t files < <(bash bench/instances.sh "$bin" "$set_name")
+  bash bench/solve_matrix.sh "$bin" "$backends" "$limit" "${files[@]}" | tee "$out/matrix_${set_name}.md"
+  ;;
+compare)
+  set_name=$1 repeat=${2:-3}
+  mapfile -t files < <(bash bench/instances.sh "$bin" "$set_name")
+  for f in "${files[@]}"; do
+    "$bin" compare --repeat "$repeat" "$f" 2>&1 | tee -a "$out/compare_${set_name}.md"
+    echo | tee -a "$out/compare_${set_name}.md"
+  done
+  ;;
+*) echo "unknown stage $stage" >&2; exit 1 ;;
+esac
