@@ -362,10 +362,6 @@ static int cl_open(const pf_open_params *params, pf_dev **out, pf_device_desc *d
         cl_close(dev);
         return PF_E_DEVICE;
     }
-    /* As in the OpenMP backend: push_relabel follows its excess unless
-     * PORTAFLOW_FOLLOW=0 asks for the one-hop-per-round body. */
-    const char *follow = getenv("PORTAFLOW_FOLLOW");
-    dev->follow = !follow || atoi(follow) != 0;
     int rc = pf_cl_build(dev, st);
     if (rc) {
         cl_close(dev);

@@ -70,7 +70,6 @@ struct pf_dev {
     size_t stride_groups;  /* groups of grid-stride kernels (saturate_from) */
     cl_ulong max_alloc;    /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
     cl_ulong global_mem;   /* CL_DEVICE_GLOBAL_MEM_SIZE */
-    int follow;            /* push_relabel follows excess (PORTAFLOW_FOLLOW) */
 
     /* Scan scratch: tile sums per level (int64), grown on demand, and one
      * int64 that receives a scan's grand total. */

@@ -267,7 +267,7 @@ int pf_cl_push_relabel(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t
     int rc;
     if ((rc = check_graph(g, "push_relabel", st)) ||
         (rc = check_elems(list, count, sizeof(cl_int), "push_relabel list", st)) ||
-        (dev->follow &&
+        (g->follow_excess &&
          (rc = check_elems(g->owner, g->n, sizeof(cl_int), "push_relabel owner", st))))
         return rc;
     /* *work is this call's relabel work (as the OpenMP backend reports it):
@@ -278,7 +278,7 @@ int pf_cl_push_relabel(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t
         cl_long n_list = count;
         cl_int n = (cl_int)g->n, cycle_count = cycles, source = g->source, sink = g->sink;
         size_t scratch = dev->group_size * sizeof(cl_long);
-        if (dev->follow) {
+        if (g->follow_excess) {
             cl_arg args[] = {ARG(list->mem),      ARG(n_list),         ARG(g->first->mem),
                              ARG(g->head->mem),   ARG(g->rev->mem),    ARG(g->res->mem),
                              ARG(g->excess->mem), ARG(g->height->mem), ARG(g->owner->mem),
