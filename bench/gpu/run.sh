@@ -22,10 +22,12 @@ tests)
     for f in "$small" "${small%.max}_rmf.max"; do
       compute-sanitizer --tool $tool --error-exitcode 9 "$bin" solve --backend cuda --verify --flow --cut "$f" \
         > "$out/sanitizer_${tool}_$(basename "$f").log" 2>&1
-      echo "compute-sanitizer $tool $(basename "$f"): exit $? ($(grep -c 'ERROR SUMMARY: 0 errors' "$out/sanitizer_${tool}_$(basename "$f").log") clean summary)"
+      echo "compute-sanitizer $tool $(basename "$f"): exit $?, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer_${tool}_$(basename "$f").log" | tail -n 1)"
     done
   done
-  compute-sanitizer --tool memcheck --error-exitcode 9 build-gpu/tests/test_steps cuda > "$out/sanitizer_steps.log" 2>&1
+  # The steps suite deliberately makes an allocation fail; API errors are
+  # expected there, memory errors are not.
+  compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 build-gpu/tests/test_steps cuda > "$out/sanitizer_steps.log" 2>&1
   echo "compute-sanitizer memcheck test_steps cuda: exit $?"
   ;;
 matrix)
