@@ -2,8 +2,8 @@
 # Builds the benchmark instances (deterministic seeds) into bench/instances/
 # with `portaflow gen`, skipping files already there. Usage:
 #   bench/instances.sh PORTAFLOW_BINARY [small|device|all]
-# small: quick ones; device: the DEVICE.md reference instances; all: the
-# whole issue-6 suite.
+# small: quick ones; medium / large: the DEVICE.md reference instances split
+# by size; device: all six of them; all: the whole issue-6 suite.
 set -euo pipefail
 bin=$1
 set_name=${2:-device}
@@ -18,6 +18,14 @@ case $set_name in
 small)
   gen rmf_24x192 rmf 24 192 --c1 1 --c2 10000
   gen rlg_512x1024 rlg 512 1024 --cap 10000 ;;
+medium)
+  gen rmf_24x192 rmf 24 192 --c1 1 --c2 10000
+  gen rmf_64x64 rmf 64 64 --c1 1 --c2 10000
+  gen rlg_512x1024 rlg 512 1024 --cap 10000
+  gen rlg_1024x1024 rlg 1024 1024 --cap 10000 ;;
+large)
+  gen rmf_128x128 rmf 128 128 --c1 1 --c2 10000
+  gen rlg_1024x1536 rlg 1024 1536 --cap 10000 ;;
 device|all)
   gen rmf_24x192 rmf 24 192 --c1 1 --c2 10000
   gen rmf_64x64 rmf 64 64 --c1 1 --c2 10000

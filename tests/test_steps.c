@@ -192,26 +192,29 @@ static void check_preflow(fixture *f, test_graph *t)
     free(height);
 }
 
-/* Driver-style global relabel; returns the number of BFS levels. */
-static int run_bfs(fixture *f, test_graph *t, int32_t target, int32_t excluded)
+/* Driver-style global relabel with `batch` levels per bfs_levels call;
+ * returns the number of levels queued. */
+static int run_bfs(fixture *f, test_graph *t, int32_t target, int32_t excluded, int32_t batch)
 {
     pf_dev_graph *g = &t->g;
     int32_t zero = 0;
     ck_assert_int_eq(ops->fill_i32(f->dev, g->height, (int32_t)g->n, g->n, &f->st), PF_OK);
     ck_assert_int_eq(ops->upload(f->dev, g->height, (size_t)target * 4, &zero, 4, &f->st), PF_OK);
     ck_assert_int_eq(ops->upload(f->dev, g->list_a, 0, &target, 4, &f->st), PF_OK);
-    pf_buf *in = g->list_a, *out = g->list_b;
+    pf_buf *frontier[2] = {g->list_a, g->list_b};
     int64_t count = 1;
-    int levels = 0;
+    int level = 0;
     while (count > 0) {
-        ck_assert_int_eq(ops->bfs_level(f->dev, g, in, count, out, levels, excluded, &count, &f->st),
+        ck_assert_int_eq(ops->bfs_levels(f->dev, g, frontier, level, batch, excluded, &count, &f->st),
                          PF_OK);
-        pf_buf *tmp = in;
-        in = out;
-        out = tmp;
-        levels++;
+        if (batch % 2) {
+            pf_buf *tmp = frontier[0];
+            frontier[0] = frontier[1];
+            frontier[1] = tmp;
+        }
+        level += batch;
     }
-    return levels;
+    return level;
 }
 
 /* Sequential reverse BFS distances (n = unreached). */
@@ -248,13 +251,16 @@ START_TEST(bfs_matches_sequential)
     test_graph t;
     build_graph(&f, &t, graph_sizes[which][0], graph_sizes[which][1], 100 + which);
     int32_t excluded = t.h.source;
-    run_bfs(&f, &t, t.h.sink, excluded);
     int32_t *got = malloc((size_t)t.h.n * 4), *want = malloc((size_t)t.h.n * 4);
-    CHECK_OK(ops->download(f.dev, t.g.height, 0, got, (size_t)t.h.n * 4, &f.st));
     reference_distances(&t.h, t.h.cap, t.h.sink, excluded, want);
-    for (int64_t v = 0; v < t.h.n; v++)
-        PF_EXPECT(got[v] == want[v], "height[%lld] = %d, BFS distance %d", (long long)v,
-                      got[v], want[v]);
+    const int32_t batches[] = {1, 2, 3, 32};
+    for (size_t b = 0; b < sizeof batches / sizeof *batches; b++) {
+        run_bfs(&f, &t, t.h.sink, excluded, batches[b]);
+        CHECK_OK(ops->download(f.dev, t.g.height, 0, got, (size_t)t.h.n * 4, &f.st));
+        for (int64_t v = 0; v < t.h.n; v++)
+            PF_EXPECT(got[v] == want[v], "batch %d: height[%lld] = %d, BFS distance %d",
+                      batches[b], (long long)v, got[v], want[v]);
+    }
     free(got);
     free(want);
     free_graph(&f, &t);
@@ -270,7 +276,7 @@ START_TEST(push_relabel_keeps_preflow)
     test_graph t;
     build_graph(&f, &t, graph_sizes[which][0], graph_sizes[which][1], 200 + which);
     pf_dev_graph *g = &t.g;
-    run_bfs(&f, &t, t.h.sink, t.h.source);
+    run_bfs(&f, &t, t.h.sink, t.h.source, 5);
     CHECK_OK(ops->saturate_from(f.dev, g, t.h.source, &f.st));
     check_preflow(&f, &t);
     for (int round = 0; round < 30; round++) {

@@ -29,9 +29,9 @@ typedef struct pf_buf pf_buf; /* a backend's buffer (opaque) */
 
 /* Slots of the int64 counters buffer in pf_dev_graph. */
 enum {
-    PF_CTR_FRONTIER = 0, /* bfs_level: next frontier size */
-    PF_CTR_WORK = 1,     /* push_relabel: arcs scanned by relabels */
-    PF_CTR_COUNT = 4,
+    PF_CTR_WORK = 1,  /* push_relabel: arcs scanned by relabels */
+    PF_CTR_BFS = 4,   /* bfs_levels: three rotating frontier sizes, 4..6 */
+    PF_CTR_COUNT = 8,
 };
 
 /* Device-resident graph and solver state, allocated by the driver. */
@@ -116,13 +116,19 @@ typedef struct pf_device_ops {
      * excess reaches: the preflow stays a preflow). */
     int (*cancel_violations)(pf_dev *dev, const pf_dev_graph *g, pf_buf *list,
                              int64_t count, pf_status *st);
-    /* One level of the reverse BFS from the target: for u in in[0..count)
-     * and every arc (u,v) with res[rev] > 0 (v reaches u), height[v] == n
-     * and v != excluded: set height[v] = level + 1 (exactly once, atomic)
-     * and append v to out. *next_count = vertices appended. */
-    int (*bfs_level)(pf_dev *dev, const pf_dev_graph *g, pf_buf *in,
-                     int64_t count, pf_buf *out, int32_t level,
-                     int32_t excluded, int64_t *next_count, pf_status *st);
+    /* `levels` levels of the reverse BFS from the target, queued without
+     * waiting in between (deep graphs have thousands of levels; a host
+     * round trip per level would dominate). On entry frontier[0] holds the
+     * *count vertices of height `level`. Level k of the batch reads
+     * frontier[k % 2] and, for every arc (u,v) with res[rev] > 0 (v reaches
+     * u), height[v] == n and v != excluded, sets height[v] = level + k + 1
+     * (exactly once, atomically) and appends v to frontier[(k + 1) % 2].
+     * Frontier sizes stay on the device (counters[PF_CTR_BFS + k % 3]);
+     * levels past an empty frontier do nothing. On return *count is the
+     * size of the frontier left in frontier[levels % 2]. */
+    int (*bfs_levels)(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[2],
+                      int32_t level, int32_t levels, int32_t excluded, int64_t *count,
+                      pf_status *st);
 } pf_device_ops;
 
 /* The compiled-in backends (each defined in its own folder). */

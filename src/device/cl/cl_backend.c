@@ -539,5 +539,5 @@ const pf_device_ops pf_backend_opencl = {
     .saturate_from = pf_cl_saturate_from,
     .push_relabel = pf_cl_push_relabel,
     .cancel_violations = pf_cl_cancel_violations,
-    .bfs_level = pf_cl_bfs_level,
+    .bfs_levels = pf_cl_bfs_levels,
 };

@@ -261,8 +261,7 @@ int pf_cl_build(pf_dev *dev, pf_status *st)
     /* The counter slots come from device.h, so the kernels cannot drift. */
     char options[160];
     snprintf(options, sizeof options,
-             "-cl-std=CL1.2 -DPF_CTR_FRONTIER_SLOT=%d -DPF_CTR_WORK_SLOT=%d",
-             (int)PF_CTR_FRONTIER, (int)PF_CTR_WORK);
+             "-cl-std=CL1.2 -DPF_CTR_WORK_SLOT=%d", (int)PF_CTR_WORK);
 
     char *key = cache_key(dev, options);
     char *path = key ? pf_cl_cache_path(key) : NULL;

@@ -319,27 +319,37 @@ int pf_cl_cancel_violations(pf_dev *dev, const pf_dev_graph *g, pf_buf *list,
                   NARGS(args), st);
 }
 
-int pf_cl_bfs_level(pf_dev *dev, const pf_dev_graph *g, pf_buf *in, int64_t count,
-                    pf_buf *out, int32_t level, int32_t excluded, int64_t *next_count,
-                    pf_status *st)
+int pf_cl_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[2],
+                     int32_t level, int32_t levels, int32_t excluded, int64_t *count,
+                     pf_status *st)
 {
     int rc;
-    if ((rc = check_graph(g, "bfs_level", st)) ||
-        (rc = check_elems(in, count, sizeof(cl_int), "bfs_level frontier", st)) ||
-        (rc = check_elems(out, g->n, sizeof(cl_int), "bfs_level next frontier", st)))
+    if ((rc = check_graph(g, "bfs_levels", st)) ||
+        (rc = check_elems(frontier[0], *count, sizeof(cl_int), "bfs_levels frontier", st)) ||
+        (rc = check_elems(frontier[1], g->n, sizeof(cl_int), "bfs_levels frontier", st)))
         return rc;
-    *next_count = 0;
-    if ((rc = zero_counter(dev, g, PF_CTR_FRONTIER, "BFS frontier counter", st)))
-        return rc;
-    if (count == 0)
+    if (*count == 0 || levels <= 0)
         return PF_OK;
-    cl_long n_in = count;
-    cl_int n = (cl_int)g->n, lvl = level, skip = excluded;
-    cl_arg args[] = {ARG(in->mem),         ARG(n_in),          ARG(g->first->mem),
-                     ARG(g->head->mem),    ARG(g->rev->mem),   ARG(g->res->mem),
-                     ARG(g->height->mem),  ARG(out->mem),      ARG(g->counters->mem),
-                     ARG(n),               ARG(lvl),           ARG(skip)};
-    if ((rc = launch(dev, PF_CLK_BFS_LEVEL, groups_for(dev, count), args, NARGS(args), st)))
-        return rc;
-    return read_i64(dev, g->counters->mem, PF_CTR_FRONTIER, next_count, st);
+    /* Slot k % 3 holds level k's frontier size: level 0's from the host,
+     * level 1's starts at zero, later ones are cleared on the device. */
+    const cl_long start[2] = {*count, 0};
+    cl_int err = clEnqueueWriteBuffer(dev->queue, g->counters->mem, CL_TRUE,
+                                      PF_CTR_BFS * sizeof(cl_long), sizeof start, start, 0, NULL,
+                                      NULL);
+    if (err != CL_SUCCESS)
+        return pf_cl_fail_on(st, "clEnqueueWriteBuffer", "BFS frontier sizes", err);
+    cl_int n = (cl_int)g->n, skip = excluded;
+    for (int32_t k = 0; k < levels; k++) {
+        cl_int lvl = level + k, in_slot = PF_CTR_BFS + k % 3, out_slot = PF_CTR_BFS + (k + 1) % 3,
+               clear_slot = PF_CTR_BFS + (k + 2) % 3;
+        cl_arg args[] = {ARG(frontier[k % 2]->mem), ARG(g->first->mem), ARG(g->head->mem),
+                         ARG(g->rev->mem),          ARG(g->res->mem),   ARG(g->height->mem),
+                         ARG(frontier[(k + 1) % 2]->mem), ARG(g->counters->mem), ARG(in_slot),
+                         ARG(out_slot),             ARG(clear_slot),    ARG(n),
+                         ARG(lvl),                  ARG(skip)};
+        /* A fixed NDRange: the frontier size is only known on the device. */
+        if ((rc = launch(dev, PF_CLK_BFS_LEVEL, dev->stride_groups, args, NARGS(args), st)))
+            return rc;
+    }
+    return read_i64(dev, g->counters->mem, PF_CTR_BFS + levels % 3, count, st);
 }

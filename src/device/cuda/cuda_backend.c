@@ -21,5 +21,5 @@ const pf_device_ops pf_backend_cuda = {
     .saturate_from = pf_cuda_saturate_from,
     .push_relabel = pf_cuda_push_relabel,
     .cancel_violations = pf_cuda_cancel_violations,
-    .bfs_level = pf_cuda_bfs_level,
+    .bfs_levels = pf_cuda_bfs_levels,
 };

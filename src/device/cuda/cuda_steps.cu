@@ -62,13 +62,13 @@ pf_k_cancel_violations(const pf_i32 *list, pf_i32 count, const pf_i64 *first,
 }
 
 __global__ void __launch_bounds__(PF_CUDA_BLOCK)
-pf_k_bfs_level(const pf_i32 *in, pf_i32 count, const pf_i64 *first, const pf_i32 *head,
-               const pf_i64 *rev, const pf_i64 *res, pf_i32 *height, pf_i32 *out,
-               pf_i64 *next, pf_i32 n, pf_i32 level, pf_i32 excluded)
+pf_k_bfs_level(const pf_i32 *in, const pf_i64 *first, const pf_i32 *head, const pf_i64 *rev,
+               const pf_i64 *res, pf_i32 *height, pf_i32 *out, pf_i64 *counts, pf_i32 in_slot,
+               pf_i32 out_slot, pf_i32 clear_slot, pf_i32 n, pf_i32 level, pf_i32 excluded)
 {
-    pf_i64 i = thread_index();
-    if (i < count)
-        pf_body_bfs_vertex(in[i], first, head, rev, res, height, out, next, n, level, excluded);
+    pf_body_bfs_level_strided(thread_index(), (pf_i64)gridDim.x * blockDim.x, in, first, head,
+                              rev, res, height, out, counts, in_slot, out_slot, clear_slot, n,
+                              level, excluded);
 }
 
 /* ---- host side ----------------------------------------------------------- */
@@ -213,25 +213,33 @@ int pf_cuda_cancel_violations(pf_dev *dev, const pf_dev_graph *g, pf_buf *list,
     return PF_OK;
 }
 
-int pf_cuda_bfs_level(pf_dev *dev, const pf_dev_graph *g, pf_buf *in, int64_t count,
-                      pf_buf *out, int32_t level, int32_t excluded, int64_t *next_count,
-                      pf_status *st)
+int pf_cuda_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[2],
+                       int32_t level, int32_t levels, int32_t excluded, int64_t *count,
+                       pf_status *st)
 {
     graph_ptrs p = {};
-    int rc = step_begin(dev, g, "bfs_level", in, count, &p, st);
+    int rc = step_begin(dev, g, "bfs_levels", frontier[0], *count, &p, st);
     if (rc == PF_OK)
-        rc = check_list("bfs_level (out)", out, p.n, p.n, st);
-    if (rc == PF_OK)
-        rc = zero_counter(dev, &p, PF_CTR_FRONTIER, st);
-    if (rc != PF_OK)
+        rc = check_list("bfs_levels (second frontier)", frontier[1], p.n, p.n, st);
+    if (rc != PF_OK || *count == 0 || levels <= 0)
         return rc;
-    if (count == 0) {
-        *next_count = 0; /* the zeroed counter says the same */
-        return PF_OK;
+    /* Slot k % 3 holds level k's frontier size; level 0's comes from the
+     * host, level 1's slot starts at zero, later ones are cleared on the
+     * device by the level two before. */
+    pf_i64 start[2] = {*count, 0};
+    PF_CUDA_TRY(st, "cudaMemcpyAsync(BFS counts)",
+                cudaMemcpyAsync(&p.counters[PF_CTR_BFS], start, sizeof start,
+                                cudaMemcpyHostToDevice, dev->stream));
+    /* A fixed grid: the frontier size is only known on the device. */
+    int64_t blocks = pf_cuda_blocks(p.n);
+    if (blocks > 8LL * dev->sm_count)
+        blocks = 8LL * dev->sm_count;
+    for (int32_t k = 0; k < levels; k++) {
+        pf_k_bfs_level<<<(unsigned)blocks, PF_CUDA_BLOCK, 0, dev->stream>>>(
+            pf_cuda_ptr<const pf_i32>(frontier[k % 2]), p.first, p.head, p.rev, p.res, p.height,
+            pf_cuda_ptr<pf_i32>(frontier[(k + 1) % 2]), p.counters, PF_CTR_BFS + k % 3,
+            PF_CTR_BFS + (k + 1) % 3, PF_CTR_BFS + (k + 2) % 3, p.n, level + k, excluded);
+        PF_CUDA_CHECK_LAUNCH(st, "pf_k_bfs_level");
     }
-    pf_k_bfs_level<<<pf_cuda_blocks(count), PF_CUDA_BLOCK, 0, dev->stream>>>(
-        pf_cuda_ptr<const pf_i32>(in), (pf_i32)count, p.first, p.head, p.rev, p.res, p.height,
-        pf_cuda_ptr<pf_i32>(out), &p.counters[PF_CTR_FRONTIER], p.n, level, excluded);
-    PF_CUDA_CHECK_LAUNCH(st, "pf_k_bfs_level");
-    return read_counter(dev, &p, PF_CTR_FRONTIER, next_count, st);
+    return read_counter(dev, &p, PF_CTR_BFS + levels % 3, count, st);
 }

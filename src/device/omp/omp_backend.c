@@ -362,6 +362,21 @@ static int ompb_bfs_level(pf_dev *dev, const pf_dev_graph *g, pf_buf *in, int64_
     return PF_OK;
 }
 
+/* Host memory needs no batching: levels run one after another and stop at
+ * the first empty frontier. */
+static int ompb_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[2],
+                           int32_t level, int32_t levels, int32_t excluded, int64_t *count,
+                           pf_status *st)
+{
+    for (int32_t k = 0; k < levels && *count > 0; k++) {
+        int rc = ompb_bfs_level(dev, g, frontier[k % 2], *count, frontier[(k + 1) % 2], level + k,
+                                excluded, count, st);
+        if (rc)
+            return rc;
+    }
+    return PF_OK;
+}
+
 const pf_device_ops pf_backend_omp = {
     .name = "omp",
     .probe = ompb_probe,
@@ -380,5 +395,5 @@ const pf_device_ops pf_backend_omp = {
     .saturate_from = ompb_saturate_from,
     .push_relabel = ompb_push_relabel,
     .cancel_violations = ompb_cancel_violations,
-    .bfs_level = ompb_bfs_level,
+    .bfs_levels = ompb_bfs_levels,
 };

@@ -166,4 +166,23 @@ PF_FN void pf_body_bfs_vertex(pf_i32 u, PF_GLOBAL const pf_i64 *first,
     }
 }
 
+/* Worker `worker` of `workers` on level k of a bfs_levels batch: the
+ * frontier size is read on the device (counts[in_slot]), appends count into
+ * counts[out_slot], and worker 0 clears counts[clear_slot] for level k + 1
+ * (nobody touches that slot during level k: three slots rotate). */
+PF_FN void pf_body_bfs_level_strided(pf_i64 worker, pf_i64 workers, PF_GLOBAL const pf_i32 *in,
+                                     PF_GLOBAL const pf_i64 *first, PF_GLOBAL const pf_i32 *head,
+                                     PF_GLOBAL const pf_i64 *rev, PF_GLOBAL const pf_i64 *res,
+                                     PF_GLOBAL pf_i32 *height, PF_GLOBAL pf_i32 *out,
+                                     PF_GLOBAL pf_i64 *counts, pf_i32 in_slot, pf_i32 out_slot,
+                                     pf_i32 clear_slot, pf_i32 n, pf_i32 level, pf_i32 excluded)
+{
+    pf_i64 count = counts[in_slot];
+    if (worker == 0)
+        counts[clear_slot] = 0;
+    for (pf_i64 i = worker; i < count; i += workers)
+        pf_body_bfs_vertex(in[i], first, head, rev, res, height, out, &counts[out_slot], n, level,
+                           excluded);
+}
+
 #endif

@@ -4,8 +4,8 @@
  *
  * The includes are for editors: embed_cl.py puts pf_vendor.h,
  * pf_kernels.h and pf_group.cl in front of this file and drops every
- * #include line. PF_CTR_FRONTIER_SLOT and PF_CTR_WORK_SLOT come from the
- * build options (cl_program.c), taken from device.h. */
+ * #include line. PF_CTR_WORK_SLOT comes from the build options
+ * (cl_program.c), taken from device.h. */
 #include "pf_vendor.h"
 #include "pf_kernels.h"
 
@@ -82,14 +82,15 @@ __kernel void pf_k_cancel_violations(__global const int *list, long count,
         pf_body_cancel_violations(list[i], first, head, rev, res, excess, height);
 }
 
-__kernel void pf_k_bfs_level(__global const int *in, long count,
-                             __global const long *first, __global const int *head,
-                             __global const long *rev, __global const long *res,
-                             __global int *height, __global int *out,
-                             __global long *counters, int n, int level, int excluded)
+/* One level of a bfs_levels batch over a fixed NDRange: the frontier size
+ * is only known on the device (counts[in_slot]). */
+__kernel void pf_k_bfs_level(__global const int *in, __global const long *first,
+                             __global const int *head, __global const long *rev,
+                             __global const long *res, __global int *height, __global int *out,
+                             __global long *counts, int in_slot, int out_slot, int clear_slot,
+                             int n, int level, int excluded)
 {
-    long i = (long)get_global_id(0);
-    if (i < count)
-        pf_body_bfs_vertex(in[i], first, head, rev, res, height, out,
-                           &counters[PF_CTR_FRONTIER_SLOT], n, level, excluded);
+    pf_body_bfs_level_strided((long)get_global_id(0), (long)get_global_size(0), in, first, head,
+                              rev, res, height, out, counts, in_slot, out_slot, clear_slot, n,
+                              level, excluded);
 }
