@@ -232,8 +232,8 @@ int pf_cuda_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontie
                                 cudaMemcpyHostToDevice, dev->stream));
     /* A fixed grid: the frontier size is only known on the device. */
     int64_t blocks = pf_cuda_blocks(p.n);
-    if (blocks > 8LL * dev->sm_count)
-        blocks = 8LL * dev->sm_count;
+    if (blocks > 2LL * dev->sm_count)
+        blocks = 2LL * dev->sm_count; /* frontiers are small: launch cost rules */
     for (int32_t k = 0; k < levels; k++) {
         pf_k_bfs_level<<<(unsigned)blocks, PF_CUDA_BLOCK, 0, dev->stream>>>(
             pf_cuda_ptr<const pf_i32>(frontier[k % 2]), p.first, p.head, p.rev, p.res, p.height,
