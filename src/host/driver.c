@@ -46,9 +46,24 @@ static int dev_alloc(driver *d, pf_buf **buf, size_t count, size_t elem, pf_stat
     return d->ops->alloc(d->dev, bytes, buf, st);
 }
 
-static int alloc_graph(driver *d, pf_status *st)
+/* Device bytes the solve holds (the buffers of pf_dev_graph). */
+static uint64_t graph_bytes(const pf_residual *h)
+{
+    uint64_t n = (uint64_t)h->n, arcs = (uint64_t)h->arcs;
+    return (n + 1) * 8 + arcs * (4 + 8 + 8) + n * (8 + 4 + 4 + 4 + 4 + 4) + PF_CTR_COUNT * 8;
+}
+
+static int alloc_graph(driver *d, const pf_device_desc *desc, pf_status *st)
 {
     const pf_residual *h = d->host;
+    /* Drivers may allocate lazily and fail later, deep in a step: say up
+     * front when the graph cannot fit. */
+    uint64_t need = graph_bytes(h);
+    if (desc->global_mem && need > desc->global_mem)
+        return pf_fail(st, PF_E_DEVICE,
+                       "%s: the graph needs %.1f MiB of device memory, %s has %.1f MiB",
+                       d->ops->name, (double)need / 1048576.0, desc->name,
+                       (double)desc->global_mem / 1048576.0);
     pf_dev_graph *g = &d->g;
     g->n = h->n;
     g->arcs = h->arcs;
@@ -258,7 +273,7 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
      * chain, so short budgets win (H100, RLG 512x1024: 64 -> 1.6 s, 1024 ->
      * 2.8 s); a CPU thread has no such tail and likes long chains. */
     d.cycles = (int32_t)env_double("PORTAFLOW_CYCLES", strcmp(desc.kind, "gpu") ? 1024 : 64);
-    rc = alloc_graph(&d, st);
+    rc = alloc_graph(&d, &desc, st);
     out->times.setup += pf_now() - t0;
     t0 = pf_now();
     if (!rc)
