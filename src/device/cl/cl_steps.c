@@ -7,6 +7,7 @@
 #include "cl_internal.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "common/status.h"
 
@@ -338,7 +339,9 @@ int pf_cl_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[
                                       NULL);
     if (err != CL_SUCCESS)
         return pf_cl_fail_on(st, "clEnqueueWriteBuffer", "BFS frontier sizes", err);
-    cl_int n = (cl_int)g->n, skip = excluded;
+    /* Work-items per frontier vertex: on a GPU a level waits for the
+     * longest arc chain, so 8 share a vertex's arcs; a CPU gains nothing. */
+    cl_int n = (cl_int)g->n, skip = excluded, lanes = strcmp(dev->desc.kind, "gpu") ? 1 : 8;
     for (int32_t k = 0; k < levels; k++) {
         cl_int lvl = level + k, in_slot = PF_CTR_BFS + k % 3, out_slot = PF_CTR_BFS + (k + 1) % 3,
                clear_slot = PF_CTR_BFS + (k + 2) % 3;
@@ -346,7 +349,7 @@ int pf_cl_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[
                          ARG(g->rev->mem),          ARG(g->res->mem),   ARG(g->height->mem),
                          ARG(frontier[(k + 1) % 2]->mem), ARG(g->counters->mem), ARG(in_slot),
                          ARG(out_slot),             ARG(clear_slot),    ARG(n),
-                         ARG(lvl),                  ARG(skip)};
+                         ARG(lvl),                  ARG(skip),          ARG(lanes)};
         /* A fixed NDRange: the frontier size is only known on the device. */
         if ((rc = launch(dev, PF_CLK_BFS_LEVEL, dev->stride_groups, args, NARGS(args), st)))
             return rc;

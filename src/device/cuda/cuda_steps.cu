@@ -61,12 +61,17 @@ pf_k_cancel_violations(const pf_i32 *list, pf_i32 count, const pf_i64 *first,
         pf_body_cancel_violations(list[i], first, head, rev, res, excess, height);
 }
 
+/* Work-items per frontier vertex in a BFS level (see pf_body_bfs_vertex):
+ * 8 covers the typical residual degree of the benchmark families. */
+#define PF_CUDA_BFS_LANES 8
+
 __global__ void __launch_bounds__(PF_CUDA_BLOCK)
 pf_k_bfs_level(const pf_i32 *in, const pf_i64 *first, const pf_i32 *head, const pf_i64 *rev,
                const pf_i64 *res, pf_i32 *height, pf_i32 *out, pf_i64 *counts, pf_i32 in_slot,
                pf_i32 out_slot, pf_i32 clear_slot, pf_i32 n, pf_i32 level, pf_i32 excluded)
 {
-    pf_body_bfs_level_strided(thread_index(), (pf_i64)gridDim.x * blockDim.x, in, first, head,
+    pf_body_bfs_level_strided(thread_index(), (pf_i64)gridDim.x * blockDim.x, PF_CUDA_BFS_LANES,
+                              in, first, head,
                               rev, res, height, out, counts, in_slot, out_slot, clear_slot, n,
                               level, excluded);
 }

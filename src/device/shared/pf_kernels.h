@@ -149,15 +149,17 @@ PF_FN void pf_body_cancel_violations(pf_i32 u, PF_GLOBAL const pf_i64 *first,
     }
 }
 
-/* One frontier vertex of the reverse BFS. `next` is the shared append
- * counter; returns nothing, appends claimed vertices to out. */
-PF_FN void pf_body_bfs_vertex(pf_i32 u, PF_GLOBAL const pf_i64 *first,
+/* One frontier vertex of the reverse BFS, or `lane` of `lanes` workers
+ * sharing it (arcs lane, lane + lanes, ...): on a GPU a level costs the
+ * latency of the longest arc chain, so splitting a vertex's arcs shortens
+ * it. Appends claimed vertices to out through the shared counter `next`. */
+PF_FN void pf_body_bfs_vertex(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL const pf_i64 *first,
                               PF_GLOBAL const pf_i32 *head, PF_GLOBAL const pf_i64 *rev,
                               PF_GLOBAL const pf_i64 *res, PF_GLOBAL pf_i32 *height,
                               PF_GLOBAL pf_i32 *out, PF_GLOBAL pf_i64 *next, pf_i32 n,
                               pf_i32 level, pf_i32 excluded)
 {
-    for (pf_i64 a = first[u]; a < first[u + 1]; a++) {
+    for (pf_i64 a = first[u] + lane; a < first[u + 1]; a += lanes) {
         pf_i32 v = head[a];
         if (v == excluded || res[rev[a]] <= 0 || PF_LOAD_I32(&height[v]) != n)
             continue;
@@ -166,23 +168,25 @@ PF_FN void pf_body_bfs_vertex(pf_i32 u, PF_GLOBAL const pf_i64 *first,
     }
 }
 
-/* Worker `worker` of `workers` on level k of a bfs_levels batch: the
- * frontier size is read on the device (counts[in_slot]), appends count into
- * counts[out_slot], and worker 0 clears counts[clear_slot] for level k + 1
- * (nobody touches that slot during level k: three slots rotate). */
-PF_FN void pf_body_bfs_level_strided(pf_i64 worker, pf_i64 workers, PF_GLOBAL const pf_i32 *in,
-                                     PF_GLOBAL const pf_i64 *first, PF_GLOBAL const pf_i32 *head,
-                                     PF_GLOBAL const pf_i64 *rev, PF_GLOBAL const pf_i64 *res,
-                                     PF_GLOBAL pf_i32 *height, PF_GLOBAL pf_i32 *out,
-                                     PF_GLOBAL pf_i64 *counts, pf_i32 in_slot, pf_i32 out_slot,
-                                     pf_i32 clear_slot, pf_i32 n, pf_i32 level, pf_i32 excluded)
+/* Worker `worker` of `workers` on level k of a bfs_levels batch, `lanes`
+ * workers per frontier vertex: the frontier size is read on the device
+ * (counts[in_slot]), appends count into counts[out_slot], and worker 0
+ * clears counts[clear_slot] for level k + 1 (nobody touches that slot
+ * during level k: three slots rotate). */
+PF_FN void pf_body_bfs_level_strided(pf_i64 worker, pf_i64 workers, pf_i32 lanes,
+                                     PF_GLOBAL const pf_i32 *in, PF_GLOBAL const pf_i64 *first,
+                                     PF_GLOBAL const pf_i32 *head, PF_GLOBAL const pf_i64 *rev,
+                                     PF_GLOBAL const pf_i64 *res, PF_GLOBAL pf_i32 *height,
+                                     PF_GLOBAL pf_i32 *out, PF_GLOBAL pf_i64 *counts,
+                                     pf_i32 in_slot, pf_i32 out_slot, pf_i32 clear_slot, pf_i32 n,
+                                     pf_i32 level, pf_i32 excluded)
 {
-    pf_i64 count = counts[in_slot];
+    pf_i64 count = counts[in_slot] * lanes;
     if (worker == 0)
         counts[clear_slot] = 0;
     for (pf_i64 i = worker; i < count; i += workers)
-        pf_body_bfs_vertex(in[i], first, head, rev, res, height, out, &counts[out_slot], n, level,
-                           excluded);
+        pf_body_bfs_vertex(in[i / lanes], (pf_i32)(i % lanes), lanes, first, head, rev, res,
+                           height, out, &counts[out_slot], n, level, excluded);
 }
 
 #endif

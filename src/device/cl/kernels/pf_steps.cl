@@ -88,9 +88,10 @@ __kernel void pf_k_bfs_level(__global const int *in, __global const long *first,
                              __global const int *head, __global const long *rev,
                              __global const long *res, __global int *height, __global int *out,
                              __global long *counts, int in_slot, int out_slot, int clear_slot,
-                             int n, int level, int excluded)
+                             int n, int level, int excluded, int lanes)
 {
-    pf_body_bfs_level_strided((long)get_global_id(0), (long)get_global_size(0), in, first, head,
+    pf_body_bfs_level_strided((long)get_global_id(0), (long)get_global_size(0), lanes, in,
+                              first, head,
                               rev, res, height, out, counts, in_slot, out_slot, clear_slot, n,
                               level, excluded);
 }
