@@ -71,11 +71,14 @@ int pf_backend_auto_order(const char **names, int max, char *why, size_t why_len
             append_why(why, why_len, ops->name, reason[0] ? reason : "no usable device");
             continue;
         }
-        /* The probe lists GPUs first; a backend whose best device is a CPU
-         * only ranks as a CPU backend (OpenCL on PoCL does not outrank
-         * OpenMP: both run on the same cores, OpenMP with less overhead). */
-        if (strcmp(descs[0].kind, "gpu") != 0 && strcmp(ops->name, "omp") != 0) {
-            append_why(why, why_len, ops->name, "no GPU device; left to an explicit --backend");
+        /* The probe lists GPUs first. On CPUs the parallel algorithm does
+         * several times the work of the sequential highest-label engine and
+         * measured slower than seq on most instances even on 16 cores
+         * (bench/results/2026-11-22-h100-run3.md), so `auto` leaves CPU
+         * devices (OpenMP, OpenCL on PoCL) to an explicit --backend. */
+        if (strcmp(descs[0].kind, "gpu") != 0) {
+            append_why(why, why_len, ops->name,
+                       "CPU only: slower than seq here; choose it with --backend");
             continue;
         }
         names[count++] = ops->name;

@@ -14,9 +14,9 @@ const pf_device_ops *pf_backend_find(const char *name);
 /* Whether a backend name is known to portaflow at all. */
 int pf_backend_name_known(const char *name);
 
-/* Candidates for `auto`, best first: names of backends with a usable
- * device that beats the sequential engine (an OpenCL CPU device does not
- * outrank OpenMP). Always ends with "seq". Returns the count. */
+/* Candidates for `auto`, best first: backends with a usable GPU (CUDA,
+ * then OpenCL), then "seq", which beats the CPU backends as measured so
+ * far. Returns the count. */
 int pf_backend_auto_order(const char **names, int max, char *why, size_t why_len);
 
 #endif
