@@ -13,9 +13,20 @@ extern char **environ;
 static char tmp_paths[8][64];
 static int tmp_next;
 
+static void remove_tmp_files(void)
+{
+    for (int i = 0; i < 8; i++)
+        if (tmp_paths[i][0])
+            unlink(tmp_paths[i]);
+}
+
 const char *pf_test_tmpname(void)
 {
+    if (tmp_next == 0)
+        atexit(remove_tmp_files); /* in each forked test process too */
     char *p = tmp_paths[tmp_next++ % 8];
+    if (p[0])
+        unlink(p); /* the slot is reused: its old file goes */
     strcpy(p, "/tmp/pf_test_XXXXXX");
     int fd = mkstemp(p);
     if (fd >= 0)
