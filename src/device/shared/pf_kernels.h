@@ -15,6 +15,26 @@ PF_FN void pf_push_units(PF_GLOBAL pf_i64 *res, PF_GLOBAL pf_i64 *excess, pf_i64
     PF_ATOMIC_ADD_I64(&excess[v], d);
 }
 
+/* The residual arc in [begin, end) to the lowest neighbour: its index, or
+ * -1 with *best_h = n when no arc has residual capacity. */
+PF_FN pf_i64 pf_lowest_neighbour(pf_i64 begin, pf_i64 end, PF_GLOBAL const pf_i32 *head,
+                                 PF_GLOBAL const pf_i64 *res, PF_GLOBAL const pf_i32 *height,
+                                 pf_i32 n, pf_i32 *best_h)
+{
+    pf_i64 best_arc = -1;
+    *best_h = n;
+    for (pf_i64 a = begin; a < end; a++) {
+        if (PF_LOAD_I64(&res[a]) > 0) {
+            pf_i32 hv = PF_LOAD_I32(&height[head[a]]);
+            if (hv < *best_h) {
+                *best_h = hv;
+                best_arc = a;
+            }
+        }
+    }
+    return best_arc;
+}
+
 /* flags[u] = u is active. */
 PF_FN void pf_body_mark_active(pf_i32 u, PF_GLOBAL const pf_i64 *excess,
                                PF_GLOBAL const pf_i32 *height, PF_GLOBAL pf_i32 *flags,
@@ -51,17 +71,8 @@ PF_FN pf_i64 pf_body_push_relabel(pf_i32 u, PF_GLOBAL const pf_i64 *first,
         pf_i32 hu = PF_LOAD_I32(&height[u]);
         if (e <= 0 || hu >= n)
             break;
-        pf_i64 best_arc = -1;
-        pf_i32 best_h = n;
-        for (pf_i64 a = begin; a < end; a++) {
-            if (PF_LOAD_I64(&res[a]) > 0) {
-                pf_i32 hv = PF_LOAD_I32(&height[head[a]]);
-                if (hv < best_h) {
-                    best_h = hv;
-                    best_arc = a;
-                }
-            }
-        }
+        pf_i32 best_h;
+        pf_i64 best_arc = pf_lowest_neighbour(begin, end, head, res, height, n, &best_h);
         if (best_arc >= 0 && hu > best_h) {
             pf_i64 r = PF_LOAD_I64(&res[best_arc]);
             pf_i64 d = e < r ? e : r;
@@ -99,17 +110,9 @@ PF_FN pf_i64 pf_body_push_relabel_follow(pf_i32 start, PF_GLOBAL const pf_i64 *f
         pf_i32 hu = PF_LOAD_I32(&height[u]);
         if (e <= 0 || hu >= n)
             break;
-        pf_i64 begin = first[u], end = first[u + 1], best_arc = -1;
-        pf_i32 best_h = n;
-        for (pf_i64 a = begin; a < end; a++) {
-            if (PF_LOAD_I64(&res[a]) > 0) {
-                pf_i32 hv = PF_LOAD_I32(&height[head[a]]);
-                if (hv < best_h) {
-                    best_h = hv;
-                    best_arc = a;
-                }
-            }
-        }
+        pf_i64 begin = first[u], end = first[u + 1];
+        pf_i32 best_h;
+        pf_i64 best_arc = pf_lowest_neighbour(begin, end, head, res, height, n, &best_h);
         if (best_arc < 0 || hu <= best_h) {
             PF_STORE_I32(&height[u], best_h + 1 < n ? best_h + 1 : n);
             work += end - begin;
