@@ -1,4 +1,525 @@
-/* PLACEHOLDER: replaced by the sequential engine work. */
+/* The sequential engine: highest-label push-relabel after Cherkassky and
+ * Goldberg ("On implementing push-relabel method for the maximum flow
+ * problem", 1997), written from the paper's description.
+ *
+ * Phase 1 computes a maximum preflow. Vertices are kept in buckets by
+ * label, each bucket holding an active list (excess > 0) and an inactive
+ * list, so that the highest active vertex is found by walking down from
+ * max_active and a gap (an empty bucket) can lift everything above it to n.
+ * Exact labels come from a global relabel (reverse BFS from the sink),
+ * run at the start and again whenever the relabel work since the last one
+ * exceeds a threshold proportional to the graph size. Vertices that cannot
+ * reach the sink have label n and are never touched again in phase 1.
+ *
+ * The cut is the set that cannot reach the sink once phase 1 is over.
+ *
+ * Phase 2 (only for want_flow) turns the preflow into a flow: flow cycles
+ * among the source-side vertices are cancelled by a depth-first search,
+ * which also yields a topological order of the remaining acyclic flow, and
+ * excess is then pushed back along incoming flow arcs in reverse
+ * topological order until it reaches the source. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "engine.h"
 #include "../common/status.h"
-int pf_seq_solve(const pf_residual *g, const pf_solve_options *opt, pf_engine_out *out, pf_status *st) { (void)g; (void)opt; (void)out; return pf_fail(st, PF_E_DEVICE, "seq not built"); }
+#include "../common/timer.h"
+
+/* Global relabel frequency: a new BFS once the relabel work (a fixed cost
+ * per relabel plus the arcs it scans) exceeds GR_ALPHA * n + arcs / GR_ARC_DIV. */
+#ifndef GR_ALPHA /* overridable for tuning runs */
+#define GR_ALPHA 6
+#endif
+#ifndef GR_ARC_DIV
+#define GR_ARC_DIV 2
+#endif
+#define RELABEL_COST 12
+#ifndef BFS_AHEAD
+#define BFS_AHEAD 8 /* queue entries to prefetch ahead in the BFS */
+#endif
+
+/* What a push or a BFS touches at the far vertex sits in one 16-byte slot
+ * and one 8-byte slot rather than four arrays: those random accesses are
+ * where the time goes on large graphs. Labels stay a compact array of
+ * their own because arc scans test them far more often than they push. */
+typedef struct vertex {
+    int64_t excess;
+    int64_t cur; /* current arc, as an offset from first[v] */
+} vertex;
+
+typedef struct bucket_link {
+    int32_t next, prev; /* bucket lists; -1 ends. Active lists use next only */
+} bucket_link;
+
+typedef struct bucket {
+    int32_t active, inactive; /* list heads */
+} bucket;
+
+typedef struct seq {
+    int32_t n, source, sink;
+    /* In the normal case every source arc is saturated at the start and the
+     * source keeps the blocking label n + 1. If the source's capacities
+     * overflow int64, the source instead starts with a budget of excess and
+     * is an ordinary vertex (see seq_init). */
+    int source_free;
+    const int64_t *first;
+    const int32_t *head;
+    const int64_t *rev;
+    const int64_t *cap;
+    int64_t *res;
+
+    int32_t *label;
+    vertex *vx;
+    bucket_link *link;
+    bucket *bucket;     /* n + 1, one per label */
+    int32_t *queue;     /* BFS queue; DFS stack in phase 2 */
+    int32_t max_active; /* no active vertex above this label */
+    int32_t max_label;  /* no bucketed vertex above this label */
+
+    int64_t work, work_limit;
+    int64_t pushes, global_relabels;
+    double relabel_time;
+} seq;
+
+/* ---- buckets ---------------------------------------------------------- */
+
+static inline void active_add(seq *S, int32_t k, int32_t v)
+{
+    S->link[v].next = S->bucket[k].active;
+    S->bucket[k].active = v;
+    if (k > S->max_active)
+        S->max_active = k;
+}
+
+static inline void inactive_add(seq *S, int32_t k, int32_t v)
+{
+    int32_t h = S->bucket[k].inactive;
+    S->link[v].next = h;
+    S->link[v].prev = -1;
+    if (h >= 0)
+        S->link[h].prev = v;
+    S->bucket[k].inactive = v;
+}
+
+static inline void inactive_remove(seq *S, int32_t k, int32_t v)
+{
+    int32_t nx = S->link[v].next, pv = S->link[v].prev;
+    if (pv >= 0)
+        S->link[pv].next = nx;
+    else
+        S->bucket[k].inactive = nx;
+    if (nx >= 0)
+        S->link[nx].prev = pv;
+}
+
+/* ---- global relabel ---------------------------------------------------- */
+
+/* Exact distances to the sink by a BFS over residual arcs, reversed: w gets
+ * a label from v when the arc w->v (the pair of v's arc to w) has
+ * capacity. Rebuilds every bucket; unreached vertices get label n. */
+static void global_relabel(seq *S)
+{
+    double t0 = pf_now();
+    const int32_t n = S->n;
+    const int64_t *restrict first = S->first, *restrict rev = S->rev;
+    const int32_t *restrict head = S->head;
+    const int64_t *restrict res = S->res;
+    int32_t *restrict label = S->label, *restrict queue = S->queue;
+    vertex *restrict vx = S->vx;
+
+    for (int32_t k = 0; k <= S->max_label; k++)
+        S->bucket[k].active = S->bucket[k].inactive = -1;
+    for (int32_t v = 0; v < n; v++)
+        label[v] = n;
+    if (!S->source_free)
+        label[S->source] = n + 1; /* never reached: acts as visited */
+    S->max_active = 0;
+    S->max_label = 0;
+
+    int64_t qh = 0, qt = 0;
+    label[S->sink] = 0;
+    queue[qt++] = S->sink;
+    while (qh < qt) {
+        /* The queue says which adjacency lists come next: fetch them ahead,
+         * the lists' bounds first and then their arcs. */
+        if (qh + 2 * BFS_AHEAD < qt)
+            __builtin_prefetch(&first[queue[qh + 2 * BFS_AHEAD]]);
+        if (qh + BFS_AHEAD < qt) {
+            int64_t ahead = first[queue[qh + BFS_AHEAD]];
+            __builtin_prefetch(&head[ahead]);
+            __builtin_prefetch(&rev[ahead]);
+        }
+        int32_t v = queue[qh++];
+        int32_t dw = label[v] + 1;
+        for (int64_t a = first[v], end = first[v + 1]; a < end; a++) {
+            int32_t w = head[a];
+            if (label[w] == n && res[rev[a]] > 0) {
+                label[w] = dw;
+                vx[w].cur = 0;
+                if (vx[w].excess > 0)
+                    active_add(S, dw, w);
+                else
+                    inactive_add(S, dw, w);
+                queue[qt++] = w;
+            }
+        }
+    }
+    S->max_label = label[queue[qt - 1]];
+    S->work = 0;
+    S->global_relabels++;
+    S->relabel_time += pf_now() - t0;
+}
+
+/* ---- phase 1 ----------------------------------------------------------- */
+
+/* Bucket k just became empty: no vertex above it can reach the sink. */
+static void gap(seq *S, int32_t k)
+{
+    const int32_t n = S->n;
+    for (int32_t j = k + 1; j <= S->max_label; j++) {
+        for (int32_t v = S->bucket[j].active; v >= 0; v = S->link[v].next)
+            S->label[v] = n;
+        for (int32_t v = S->bucket[j].inactive; v >= 0; v = S->link[v].next)
+            S->label[v] = n;
+        S->bucket[j].active = S->bucket[j].inactive = -1;
+    }
+    S->max_label = k - 1;
+    if (S->max_active > k - 1)
+        S->max_active = k - 1;
+}
+
+/* Pushes v's excess along admissible arcs, relabelling as needed, until v
+ * has no excess or its label reaches n. v is in no bucket on entry. */
+static void discharge(seq *S, int32_t v)
+{
+    const int32_t n = S->n, sink = S->sink;
+    const int64_t *restrict rev = S->rev;
+    const int32_t *restrict head = S->head;
+    int64_t *restrict res = S->res;
+    int32_t *restrict label = S->label;
+    vertex *restrict vx = S->vx;
+    const int64_t start = S->first[v], end = S->first[v + 1];
+    int64_t ex = vx[v].excess;
+
+    for (;;) {
+        const int32_t dv = label[v];
+        const int32_t target = dv - 1;
+        int64_t a = start + vx[v].cur;
+        for (; a < end; a++) {
+            /* One branch, not two: either test alone is a coin toss for
+             * the predictor, and the label array is small enough to read
+             * for saturated arcs too. */
+            int64_t r = res[a];
+            int32_t w = head[a];
+            if (!((r > 0) & (label[w] == target)))
+                continue;
+            int64_t delta = ex < r ? ex : r;
+            res[a] = r - delta;
+            res[rev[a]] += delta;
+            if (vx[w].excess == 0 && w != sink) {
+                inactive_remove(S, target, w);
+                active_add(S, target, w);
+            }
+            vx[w].excess += delta;
+            ex -= delta;
+            S->pushes++;
+            if (ex == 0)
+                break;
+        }
+        if (a < end) { /* all excess gone; the arc may still be admissible */
+            vx[v].excess = 0;
+            vx[v].cur = a - start;
+            inactive_add(S, dv, v);
+            return;
+        }
+
+        /* Relabel: one more than the lowest neighbour over residual arcs. */
+        int32_t min_label = n;
+        int64_t min_arc = end;
+        for (int64_t b = start; b < end; b++) {
+            /* Branch-free (conditional moves): the outcome is random. */
+            int32_t open = -(int32_t)(res[b] > 0); /* all ones if residual */
+            int32_t candidate = (label[head[b]] & open) | (n & ~open);
+            int lower = candidate < min_label;
+            min_arc = lower ? b : min_arc;
+            min_label = lower ? candidate : min_label;
+        }
+        S->work += RELABEL_COST + (end - start);
+        if (min_label >= n - 1) {
+            label[v] = n;
+            break;
+        }
+        label[v] = min_label + 1;
+        vx[v].cur = min_arc - start;
+        if (min_label + 1 > S->max_label)
+            S->max_label = min_label + 1;
+        /* v left label dv; if nothing else has it, nothing above can reach
+         * the sink any more. */
+        if (S->bucket[dv].active < 0 && S->bucket[dv].inactive < 0) {
+            gap(S, dv);
+            label[v] = n;
+            break;
+        }
+    }
+    vx[v].excess = ex;
+}
+
+/* Saturates the source's arcs (or hands it a budget: see `source_free`). */
+static void seq_init(seq *S, const pf_residual *g)
+{
+    const int32_t s = S->source;
+    memcpy(S->res, g->cap, (size_t)g->arcs * sizeof *S->res);
+    memset(S->vx, 0, (size_t)S->n * sizeof *S->vx);
+    for (int32_t k = 0; k <= S->n; k++)
+        S->bucket[k].active = S->bucket[k].inactive = -1;
+    S->max_label = 0;
+
+    /* Every excess, the sink's included, is flow that left the source, so
+     * a total out of the source that fits int64 keeps every sum in range. */
+    int64_t total = 0;
+    int overflow = 0;
+    for (int64_t a = g->first[s]; a < g->first[s + 1]; a++) {
+        if (__builtin_add_overflow(total, g->cap[a], &total)) {
+            overflow = 1;
+            break;
+        }
+    }
+    if (overflow) {
+        /* Equivalent to a super-source with one arc of capacity INT64_MAX
+         * into s: the answer is right unless that arc is in the min cut,
+         * which shows as s reaching the sink at the end (pf_seq_solve then
+         * fails cleanly). */
+        S->source_free = 1;
+        S->vx[s].excess = INT64_MAX;
+        return;
+    }
+    for (int64_t a = g->first[s]; a < g->first[s + 1]; a++) {
+        int64_t c = S->res[a];
+        if (c > 0) {
+            S->res[a] = 0;
+            S->res[S->rev[a]] += c;
+            S->vx[S->head[a]].excess += c;
+        }
+    }
+    S->vx[s].excess = 0;
+}
+
+static void phase1(seq *S)
+{
+    global_relabel(S);
+    while (S->max_active > 0) {
+        int32_t k = S->max_active;
+        int32_t v = S->bucket[k].active;
+        if (v < 0) {
+            S->max_active = k - 1;
+            continue;
+        }
+        S->bucket[k].active = S->link[v].next;
+        discharge(S, v);
+        if (S->work > S->work_limit)
+            global_relabel(S);
+    }
+}
+
+/* ---- phase 2 ----------------------------------------------------------- */
+
+/* Flow on residual arc a (negative on the reverse of a flow arc). */
+static inline int64_t arc_flow(const seq *S, int64_t a)
+{
+    return S->cap[a] - S->res[a];
+}
+
+/* `inside[v]` marks source-side vertices other than the source: every
+ * vertex with excess is one, and flow into one comes only from another or
+ * from the source, so phase 2 never leaves this set. Cancels every flow
+ * cycle inside it and writes its vertices to `order`, descendants before
+ * ancestors in the (now acyclic) flow; returns how many. Here vx[].cur is
+ * an absolute arc index and the bucket links hold the DFS state. */
+static int64_t cancel_cycles(seq *S, const uint8_t *inside, int32_t *order)
+{
+    const int32_t n = S->n;
+    const int64_t *first = S->first;
+    int32_t *stack = S->queue;
+    vertex *vx = S->vx;
+    bucket_link *state = S->link; /* next: 0 new, 1 on the stack, 2 done; prev: depth */
+    int64_t done = 0;
+
+    for (int32_t v = 0; v < n; v++) {
+        state[v].next = 0;
+        vx[v].cur = first[v];
+    }
+    for (int32_t root = 0; root < n; root++) {
+        if (!inside[root] || state[root].next != 0)
+            continue;
+        int32_t top = 0;
+        stack[0] = root;
+        state[root].next = 1;
+        state[root].prev = 0;
+        while (top >= 0) {
+            int32_t v = stack[top];
+            int64_t a = vx[v].cur, end = first[v + 1];
+            int32_t descend = -1;
+            for (; a < end; a++) {
+                int32_t w = S->head[a];
+                if (!inside[w] || arc_flow(S, a) <= 0 || state[w].next == 2)
+                    continue;
+                if (state[w].next == 0) {
+                    descend = w;
+                    break;
+                }
+                /* w is on the stack: cancel the cycle w .. v -> w. */
+                vx[v].cur = a;
+                int64_t delta = INT64_MAX;
+                for (int32_t i = state[w].prev; i <= top; i++) {
+                    int64_t f = arc_flow(S, vx[stack[i]].cur);
+                    if (f < delta)
+                        delta = f;
+                }
+                int32_t cut_at = -1;
+                for (int32_t i = state[w].prev; i <= top; i++) {
+                    int64_t b = vx[stack[i]].cur;
+                    S->res[b] += delta;
+                    S->res[S->rev[b]] -= delta;
+                    if (cut_at < 0 && arc_flow(S, b) == 0)
+                        cut_at = i;
+                }
+                /* Resume at the first vertex whose arc emptied; those
+                 * above it leave the stack and may be visited again (their
+                 * skipped arcs stay skippable: cancelling creates no flow). */
+                for (int32_t i = cut_at + 1; i <= top; i++)
+                    state[stack[i]].next = 0;
+                top = cut_at;
+                break;
+            }
+            if (descend >= 0) {
+                vx[v].cur = a;
+                stack[++top] = descend;
+                state[descend].next = 1;
+                state[descend].prev = top;
+            } else if (a == end) {
+                vx[v].cur = end;
+                state[v].next = 2;
+                order[done++] = v;
+                top--;
+            }
+        }
+    }
+    return done;
+}
+
+/* Returns each vertex's excess along the flow arcs that brought it, in an
+ * order where a vertex comes before every vertex it hands excess to. */
+static void phase2(seq *S, const uint8_t *inside)
+{
+    int32_t *order = S->label; /* free once the cut is known */
+    int64_t count = cancel_cycles(S, inside, order);
+    for (int64_t i = 0; i < count; i++) {
+        int32_t v = order[i];
+        int64_t ex = S->vx[v].excess;
+        for (int64_t a = S->first[v], end = S->first[v + 1]; a < end && ex > 0; a++) {
+            int64_t back = -arc_flow(S, a); /* flow into v on the pair */
+            if (back <= 0)
+                continue;
+            int64_t delta = ex < back ? ex : back;
+            S->res[a] -= delta;
+            S->res[S->rev[a]] += delta;
+            S->vx[S->head[a]].excess += delta;
+            ex -= delta;
+        }
+        S->vx[v].excess = ex;
+    }
+}
+
+/* ---- entry ------------------------------------------------------------- */
+
+static void seq_free(seq *S)
+{
+    free(S->label);
+    free(S->vx);
+    free(S->link);
+    free(S->bucket);
+    free(S->queue);
+}
+
+int pf_seq_solve(const pf_residual *g, const pf_solve_options *opt, pf_engine_out *out,
+                 pf_status *st)
+{
+    double t_start = pf_now();
+    if (g->n < 2 || g->n > INT32_MAX - 1 || g->source < 0 || g->sink < 0 || g->source >= g->n ||
+        g->sink >= g->n || g->source == g->sink)
+        return pf_fail(st, PF_E_INPUT, "seq: bad residual graph (n %lld, source %d, sink %d)",
+                       (long long)g->n, (int)g->source, (int)g->sink);
+    if (!out->res)
+        return pf_fail(st, PF_E_USAGE, "seq: no residual output array");
+
+    seq S;
+    memset(&S, 0, sizeof S);
+    S.n = (int32_t)g->n;
+    S.source = g->source;
+    S.sink = g->sink;
+    S.first = g->first;
+    S.head = g->head;
+    S.rev = g->rev;
+    S.cap = g->cap;
+    S.res = out->res;
+    S.work_limit = GR_ALPHA * g->n + g->arcs / GR_ARC_DIV;
+
+    size_t n = (size_t)g->n;
+    S.label = pf_alloc(n, sizeof *S.label, st);
+    S.vx = pf_alloc(n, sizeof *S.vx, st);
+    S.link = pf_alloc(n, sizeof *S.link, st);
+    S.bucket = pf_alloc(n + 1, sizeof *S.bucket, st);
+    S.queue = pf_alloc(n, sizeof *S.queue, st);
+    uint8_t *side = out->source_side ? out->source_side : pf_alloc(n, 1, st);
+    if (!S.label || !S.vx || !S.link || !S.bucket || !S.queue || !side) {
+        seq_free(&S);
+        if (side != out->source_side)
+            free(side);
+        return pf_fail(st, PF_E_NOMEM, "seq: out of host memory for %lld vertices",
+                       (long long)g->n);
+    }
+
+    seq_init(&S, g);
+    double t_phase1 = pf_now();
+    phase1(&S);
+
+    /* The cut: one more exact BFS; whatever it does not reach is the
+     * source side. */
+    global_relabel(&S);
+    S.global_relabels--; /* the cut's BFS is not a relabel of phase 1 */
+    for (size_t v = 0; v < n; v++)
+        side[v] = S.label[v] >= S.n;
+    double t_phase2 = pf_now();
+
+    int rc = PF_OK;
+    if (S.source_free && !side[S.source]) {
+        rc = pf_fail(st, PF_E_INPUT,
+                     "seq: the maximum flow exceeds the int64 range (capacity out of the "
+                     "source overflows and the cut is not bounded)");
+    } else if (opt && opt->want_flow) {
+        side[S.source] = 0; /* excess returns to the source, never through it */
+        phase2(&S, side);
+        side[S.source] = 1;
+    }
+    double t_end = pf_now();
+
+    out->value = S.vx[S.sink].excess;
+    out->rounds = S.pushes;
+    out->global_relabels = S.global_relabels;
+    out->device_bytes = 0;
+    out->times.setup = t_phase1 - t_start;
+    out->times.global_relabel = S.relabel_time;
+    out->times.push_relabel = (t_phase2 - t_phase1) - S.relabel_time;
+    out->times.phase2 = t_end - t_phase2;
+    out->times.total = t_end - t_start;
+    snprintf(out->device, sizeof out->device, "host CPU, 1 thread");
+
+    seq_free(&S);
+    if (side != out->source_side)
+        free(side);
+    if (rc == PF_OK)
+        pf_status_ok(st);
+    return rc;
+}
