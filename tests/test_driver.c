@@ -141,6 +141,26 @@ START_TEST(value_above_2_to_32)
 }
 END_TEST
 
+START_TEST(capacity_total_past_int64_is_refused)
+{
+    int device = _i % device_count;
+    pf_status st;
+    pf_network *net = pf_network_new(3, 0, 2, &st);
+    for (int k = 0; k < 3; k++) {
+        pf_network_add_arc(net, 0, 1, PF_CAP_MAX, &st);
+        pf_network_add_arc(net, 1, 2, PF_CAP_MAX, &st);
+    }
+    pf_solve_options opt;
+    pf_solve_options_init(&opt);
+    opt.backend = backend;
+    opt.device_index = device;
+    pf_solution sol;
+    ck_assert_int_eq(pf_solve(net, &opt, &sol, &st), PF_E_DEVICE);
+    ck_assert_ptr_nonnull(strstr(st.message, "2^63"));
+    pf_network_free(net);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     backend = argc > 1 ? argv[1] : "omp";
@@ -157,6 +177,7 @@ int main(int argc, char **argv)
     tcase_add_loop_test(tc, random_graphs_agree, 0, device_count);
     tcase_add_loop_test(tc, awkward_graphs_agree, 0, device_count);
     tcase_add_loop_test(tc, value_above_2_to_32, 0, device_count);
+    tcase_add_loop_test(tc, capacity_total_past_int64_is_refused, 0, device_count);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_set_fork_status(sr, CK_NOFORK); /* see test_steps.c */

@@ -251,9 +251,28 @@ static int check_balanced(driver *d, pf_status *st)
     return rc;
 }
 
+/* Excess is int64 on every backend: with all capacities summing below
+ * 2^63 no excess, residual or flow value can overflow. Larger totals (up to
+ * 2^62 per arc is legal input) are left to the sequential engine, which
+ * bounds the source's supply itself. */
+static int check_capacity_total(const pf_device_ops *ops, const pf_residual *h, pf_status *st)
+{
+    int64_t total = 0;
+    for (int64_t a = 0; a < h->arcs; a++)
+        if (__builtin_add_overflow(total, h->cap[a], &total))
+            return pf_fail(st, PF_E_DEVICE,
+                           "%s: capacities sum past 2^63, which int64 excess cannot hold on a "
+                           "device; --backend seq solves it",
+                           ops->name);
+    return PF_OK;
+}
+
 int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_solve_options *opt,
                       pf_engine_out *out, pf_status *st)
 {
+    int rc = check_capacity_total(ops, h, st);
+    if (rc)
+        return rc;
     driver d = {.ops = ops, .host = h, .out = out};
     d.cycles = (int32_t)env_double("PORTAFLOW_CYCLES", 1024);
     d.gr_alpha = env_double("PORTAFLOW_GR_ALPHA", 6);
@@ -265,7 +284,7 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
     double t0 = pf_now();
     pf_open_params params = {.device_index = opt->device_index, .threads = opt->threads};
     pf_device_desc desc;
-    int rc = ops->open(&params, &d.dev, &desc, st);
+    rc = ops->open(&params, &d.dev, &desc, st);
     if (rc)
         return rc;
     snprintf(out->device, sizeof out->device, "%s", desc.name);
