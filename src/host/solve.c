@@ -31,11 +31,8 @@ static int run_engine(const char *name, const pf_residual *g, const pf_solve_opt
         return pf_fail(st, PF_E_DEVICE, "backend '%s' is %s", name,
                        pf_backend_name_known(name) ? "not compiled into this build"
                                                    : "unknown (use auto, seq, omp, opencl, cuda)");
-    pf_device_desc probe_descs[32];
-    char why[512] = "";
-    if (ops->probe(probe_descs, 32, why, sizeof why) <= 0)
-        return pf_fail(st, PF_E_DEVICE, "backend '%s' has no usable device: %s", name,
-                       why[0] ? why : "none found");
+    /* No probe here: opening the device reports its absence with the API's
+     * own text, and a CUDA probe costs a second driver start-up. */
     return pf_parallel_solve(ops, g, opt, out, st);
 }
 
