@@ -4,8 +4,10 @@
  * flow is wanted) runs the very same loop toward the source to return the
  * excess that cannot reach the sink, which turns the preflow into a flow.
  * Each phase alternates global relabels (violation cancelling, then a
- * level-synchronous reverse BFS from the target on the device) with rounds
- * of lock-free push-relabel over the active vertices only. A phase ends
+ * level-synchronous reverse BFS from the target on the device, its levels
+ * queued in batches) with rounds of lock-free push-relabel over the active
+ * vertices only, in which a worker may follow its excess into the
+ * neighbour it drained into (g.follow_excess). A phase ends
  * only right after a global relabel finds no active vertex, so the answer
  * never rests on heights that concurrent pushes may have left stale.
  * Graph data stays on the device; per round only a few scalars come back. */
@@ -211,7 +213,7 @@ static int run_phase(driver *d, const char *phase, int32_t target, int32_t exclu
     return rc;
 }
 
-static int download_results(driver *d, const pf_solve_options *opt, pf_status *st)
+static int download_results(driver *d, pf_status *st)
 {
     const pf_device_ops *ops = d->ops;
     const pf_residual *h = d->host;
@@ -229,7 +231,6 @@ static int download_results(driver *d, const pf_solve_options *opt, pf_status *s
         free(height);
     }
     out->times.download += pf_now() - t0;
-    (void)opt;
     return rc;
 }
 
@@ -304,7 +305,7 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
         rc = run_phase(&d, "phase 1", h->sink, h->source, h->source, &out->times.push_relabel,
                        &out->times.global_relabel, st);
     if (!rc)
-        rc = download_results(&d, opt, st);
+        rc = download_results(&d, st);
     if (!rc && opt->want_flow) {
         double p2_pr = 0, p2_gr = 0;
         rc = run_phase(&d, "phase 2", h->source, h->sink, -1, &p2_pr, &p2_gr, st);
