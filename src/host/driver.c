@@ -275,11 +275,15 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
     if (rc)
         return rc;
     driver d = {.ops = ops, .host = h, .out = out};
-    d.cycles = (int32_t)env_double("PORTAFLOW_CYCLES", 1024);
-    d.gr_alpha = env_double("PORTAFLOW_GR_ALPHA", 6);
-    d.gr_max_rounds = (int64_t)env_double("PORTAFLOW_GR_ROUNDS", 256);
+    /* Operations per worker per round. Short budgets win on GPUs (a warp
+     * waits for its longest chain: H100, RLG 512x1024 1.6 s at 64, 2.8 s at
+     * 1024) and, overall, on CPUs too (16 cores: RLG 1024x1536 8.8 s at 64,
+     * 14.4 s at 1024; RMFGEN 128x128 16.1 s against 13.1 s). */
+    d.cycles = (int32_t)env_double("PORTAFLOW_CYCLES", 64);
     if (d.cycles < 1)
         d.cycles = 1;
+    d.gr_alpha = env_double("PORTAFLOW_GR_ALPHA", 6);
+    d.gr_max_rounds = (int64_t)env_double("PORTAFLOW_GR_ROUNDS", 256);
     pf_progress_begin(&d.progress, opt->progress);
 
     double t0 = pf_now();
@@ -289,11 +293,6 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
     if (rc)
         return rc;
     snprintf(out->device, sizeof out->device, "%s", desc.name);
-    /* Operations per worker per round. Short budgets win on GPUs (a warp
-     * waits for its longest chain: H100, RLG 512x1024 1.6 s at 64, 2.8 s at
-     * 1024) and, overall, on CPUs too (16 cores: RLG 1024x1536 8.8 s at 64,
-     * 14.4 s at 1024; RMFGEN 128x128 16.1 s against 13.1 s). */
-    d.cycles = (int32_t)env_double("PORTAFLOW_CYCLES", 64);
     rc = alloc_graph(&d, &desc, st);
     out->times.setup += pf_now() - t0;
     t0 = pf_now();
