@@ -114,6 +114,95 @@ void pf_solution_free(pf_solution *sol);
 int pf_verify(const pf_network *net, int64_t value, const int64_t *arc_flow,
               const uint8_t *source_side, pf_status *st);
 
+/* ---- all-pairs shortest paths --------------------------------------- */
+
+/* A weighted directed graph. Weights are kept as integers (int64) while
+ * every weight given is integral, and as reals (double) from the first
+ * weight that is not. Parallel arcs (the lightest counts), self-loops (a
+ * negative one is a negative cycle) and negative weights are accepted. */
+typedef struct pf_wgraph pf_wgraph;
+
+pf_wgraph *pf_wgraph_new(int64_t vertices, pf_status *st);
+int pf_wgraph_add_arc(pf_wgraph *g, int64_t tail, int64_t head, int64_t weight,
+                      pf_status *st);
+int pf_wgraph_add_arc_real(pf_wgraph *g, int64_t tail, int64_t head, double weight,
+                           pf_status *st);
+void pf_wgraph_free(pf_wgraph *g);
+int64_t pf_wgraph_vertices(const pf_wgraph *g);
+int64_t pf_wgraph_arcs(const pf_wgraph *g);
+/* 1 when some weight is not an integer (the graph holds reals). */
+int pf_wgraph_is_real(const pf_wgraph *g);
+
+/* Reads DIMACS shortest-path ("p sp N M", "a U V W", "c ..."), Matrix
+ * Market coordinate (.mtx: integer, real or pattern = weight 1; general or
+ * symmetric) or the adjacency-matrix text (N, then N rows of N weights; 0
+ * off the diagonal, "inf" and "-" mean no arc), chosen by content. path NULL
+ * or "-" reads standard input. Errors are "FILE:LINE: what is wrong". */
+pf_wgraph *pf_wgraph_read(const char *path, pf_status *st);
+
+/* Element type of a distance matrix. */
+enum pf_dist_kind {
+    PF_DIST_AUTO = -1, /* options only: the narrowest exact type */
+    PF_DIST_I32 = 0,
+    PF_DIST_I64 = 1,
+    PF_DIST_F32 = 2,   /* real weights (or forced) */
+};
+
+/* "No path" in a result matrix, per kind (F32: +INFINITY). */
+#define PF_APSP_NONE_I32 INT32_MAX
+#define PF_APSP_NONE_I64 INT64_MAX
+
+typedef struct pf_apsp_options {
+    const char *backend;  /* "auto" (NULL), "seq", "omp", "opencl", "cuda" */
+    int device_index;     /* -1: the backend's best device */
+    int threads;          /* OpenMP threads, 0 = runtime default */
+    int want_paths;       /* fill pf_apsp_result.next */
+    int kind;             /* PF_DIST_AUTO, or a type to force (refused when
+                             distances could overflow it) */
+    int tile;             /* tile edge; 0 = the device's choice */
+} pf_apsp_options;
+
+void pf_apsp_options_init(pf_apsp_options *opt);
+
+typedef struct pf_apsp_times {
+    double total;    /* seconds, the whole call (no file parsing) */
+    double setup;    /* matrix build, negative-cycle check, device open */
+    double upload;   /* host -> device */
+    double compute;  /* the Floyd-Warshall rounds */
+    double download; /* device -> host, and marking "no path" */
+} pf_apsp_times;
+
+typedef struct pf_apsp_result {
+    int64_t n;
+    int kind;               /* enum pf_dist_kind of dist */
+    void *dist;             /* n*n row-major: int32_t, int64_t or float */
+    int32_t *next;          /* n*n 0-based next hop on a shortest path from
+                               row to column, -1 = no path (want_paths) */
+    /* On PF_E_INPUT for a negative cycle: its vertices in order (0-based). */
+    int32_t *cycle;
+    int64_t cycle_len;
+    char backend[16];
+    char device[160];
+    int tile;
+    pf_apsp_times times;
+    uint64_t device_bytes;  /* device memory held for the solve */
+} pf_apsp_result;
+
+/* All-pairs shortest-path distances. A negative cycle is PF_E_INPUT with
+ * the cycle's vertices in result->cycle. */
+int pf_apsp(const pf_wgraph *g, const pf_apsp_options *opt, pf_apsp_result *res,
+            pf_status *st);
+void pf_apsp_result_free(pf_apsp_result *res);
+
+/* Independent check of a distance matrix (and next hops, if present):
+ * for each checked source i, d(i,i) = 0, no arc (u,v,w) has
+ * d(i,v) > d(i,u) + w, "no path" exactly where i does not reach, and every
+ * reached vertex is reached from i along arcs with d(i,v) = d(i,u) + w
+ * (reals: within a relative 1e-5). Checks every source when n*m allows,
+ * else max_sources spread evenly (0 = no limit); *checked = sources checked. */
+int pf_apsp_verify(const pf_wgraph *g, const pf_apsp_result *res,
+                   int64_t max_sources, int64_t *checked, pf_status *st);
+
 /* ---- backends ------------------------------------------------------- */
 
 typedef struct pf_device_desc {

@@ -55,6 +55,27 @@ typedef struct pf_dev_graph {
     pf_buf *owner;     /* int32[n] push_relabel claims; all 0 between steps */
 } pf_dev_graph;
 
+/* ---- all-pairs shortest paths: blocked Floyd-Warshall ----------------
+ *
+ * The matrix lives on the device for the whole solve. Element type by
+ * `kind` (enum pf_dist_kind): int32, int64 or float. "No path" on the device
+ * is PF_FW_INF_* below, not the public PF_APSP_NONE_*: the host keeps every
+ * finite distance within (-INF/2, INF/2) (it picks the kind from the
+ * weights), so a sum of two entries never overflows and a sum involving
+ * INF stays above INF/2, where the host reads it as "no path". Float uses
+ * +infinity, which needs no such care. */
+#define PF_FW_INF_I32 ((int32_t)0x3fffffff)            /* 2^30 - 1 */
+#define PF_FW_INF_I64 ((int64_t)0x3fffffffffffffffLL)  /* 2^62 - 1 */
+
+typedef struct pf_dev_apsp {
+    int32_t n;     /* matrix order: a multiple of tile (the host pads with
+                      vertices that have no arcs) */
+    int32_t tile;  /* tile edge, as fw_tile returned (or the user forced) */
+    int32_t kind;  /* enum pf_dist_kind: PF_DIST_I32, _I64 or _F32 */
+    pf_buf *dist;  /* n*n elements of kind, row-major */
+    pf_buf *next;  /* int32[n*n] next hops, or NULL when paths are off */
+} pf_dev_apsp;
+
 typedef struct pf_open_params {
     int device_index;  /* index among this backend's devices; -1 = best */
     int threads;       /* CPU backends: worker threads, 0 = default */
@@ -129,6 +150,23 @@ typedef struct pf_device_ops {
     int (*bfs_levels)(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[2],
                       int32_t level, int32_t levels, int32_t excluded, int64_t *count,
                       pf_status *st);
+    /* APSP. Tile edge this device runs `kind` (with next hops or not)
+     * best at: a multiple of 16 from its properties (registers, local
+     * memory, SIMD width). Never fails. */
+    int32_t (*fw_tile)(pf_dev *dev, int32_t kind, int paths);
+    /* One phase of round r of blocked Floyd-Warshall; K = r*tile ..
+     * (r+1)*tile - 1, tiles named by (tile row, tile column):
+     *   phase 1: tile (r, r);
+     *   phase 2: tiles (r, j) and (i, r) for every i, j != r;
+     *   phase 3: every tile (i, j) with i != r and j != r.
+     * Each element (i, j) of the phase's tiles takes, for k in K in
+     * increasing order, d(i,j) = min(d(i,j), d(i,k) + d(k,j)); when next is
+     * not NULL and the sum is strictly smaller, next(i,j) = next(i,k).
+     * Phase p of round r starts after everything queued before it. A tile
+     * the backend cannot run (a user's --tile) fails with PF_E_USAGE and
+     * the tiles it can run; fw_tile's choice always runs. */
+    int (*fw_phase)(pf_dev *dev, const pf_dev_apsp *a, int32_t round, int32_t phase,
+                    pf_status *st);
 } pf_device_ops;
 
 /* The compiled-in backends (each defined in its own folder). */
