@@ -1,0 +1,284 @@
+/* Host-side matrix work of the APSP solver, once per distance kind: the
+ * starting matrix, the result's "no path" marking, the one-thread
+ * Floyd-Warshall of the `seq` backend, and the negative-cycle search. */
+#include "apsp.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/status.h"
+#include "../device/device.h"
+
+size_t pf_apsp_kind_bytes(int kind) { return kind == PF_DIST_I64 ? 8 : 4; }
+
+/* One block of functions per kind. INF is the device's "no path"; an int
+ * entry above INF/2 is a sum that involved INF (apsp.c keeps every real
+ * distance below INF/2), so it reads as "no path". */
+#define APSP_KIND_FUNCTIONS(SUFFIX, TYPE, INF, NONE, IS_NONE)                                \
+    static void fill_##SUFFIX(const pf_wgraph *g, int64_t n_pad, TYPE *dist, int32_t *next) \
+    {                                                                                       \
+        for (int64_t at = 0; at < n_pad * n_pad; at++)                                     \
+            dist[at] = INF;                                                                 \
+        for (int64_t v = 0; v < n_pad; v++)                                                \
+            dist[v * n_pad + v] = 0;                                                        \
+        for (int64_t a = 0; a < g->m; a++) {                                               \
+            int64_t at = (int64_t)g->tail[a] * n_pad + g->head[a];                         \
+            TYPE w = g->real_weight ? (TYPE)g->real_weight[a] : (TYPE)g->int_weight[a];    \
+            if (w < dist[at])                                                               \
+                dist[at] = w;                                                               \
+        }                                                                                   \
+        if (!next)                                                                          \
+            return;                                                                         \
+        for (int64_t i = 0; i < n_pad; i++)                                                \
+            for (int64_t j = 0; j < n_pad; j++)                                            \
+                next[i * n_pad + j] = dist[i * n_pad + j] == INF ? -1 : (int32_t)j;        \
+    }                                                                                       \
+                                                                                            \
+    static void extract_##SUFFIX(int64_t n, int64_t n_pad, TYPE *dist, int32_t *next)      \
+    {                                                                                       \
+        for (int64_t i = 0; i < n; i++)                                                    \
+            for (int64_t j = 0; j < n; j++) {                                              \
+                TYPE d = dist[i * n_pad + j];                                               \
+                int none = IS_NONE(d);                                                      \
+                dist[i * n + j] = none ? NONE : d;                                          \
+                if (next)                                                                   \
+                    next[i * n + j] = none ? -1 : next[i * n_pad + j];                     \
+            }                                                                               \
+    }                                                                                       \
+                                                                                            \
+    static void seq_fw_##SUFFIX(int64_t n, TYPE *dist, int32_t *next)                      \
+    {                                                                                       \
+        for (int64_t k = 0; k < n; k++) {                                                  \
+            const TYPE *row_k = dist + k * n;                                               \
+            for (int64_t i = 0; i < n; i++) {                                              \
+                TYPE *row_i = dist + i * n, d_ik = row_i[k];                                \
+                if (next) {                                                                 \
+                    int32_t *next_i = next + i * n, hop = next_i[k];                        \
+                    for (int64_t j = 0; j < n; j++)                                        \
+                        if (d_ik + row_k[j] < row_i[j]) {                                   \
+                            row_i[j] = d_ik + row_k[j];                                     \
+                            next_i[j] = hop;                                                \
+                        }                                                                   \
+                } else {                                                                    \
+                    for (int64_t j = 0; j < n; j++) {                                      \
+                        TYPE via = d_ik + row_k[j];                                         \
+                        row_i[j] = via < row_i[j] ? via : row_i[j];                         \
+                    }                                                                       \
+                }                                                                           \
+            }                                                                               \
+        }                                                                                   \
+    }
+
+#define I32_NONE(d) ((d) > PF_FW_INF_I32 / 2)
+#define I64_NONE(d) ((d) > PF_FW_INF_I64 / 2)
+#define F32_NONE(d) isinf(d)
+APSP_KIND_FUNCTIONS(i32, int32_t, PF_FW_INF_I32, PF_APSP_NONE_I32, I32_NONE)
+APSP_KIND_FUNCTIONS(i64, int64_t, PF_FW_INF_I64, PF_APSP_NONE_I64, I64_NONE)
+APSP_KIND_FUNCTIONS(f32, float, INFINITY, INFINITY, F32_NONE)
+
+void pf_apsp_fill(const pf_wgraph *g, int kind, int64_t n_pad, void *dist, int32_t *next)
+{
+    switch (kind) {
+    case PF_DIST_I32:
+        fill_i32(g, n_pad, dist, next);
+        break;
+    case PF_DIST_I64:
+        fill_i64(g, n_pad, dist, next);
+        break;
+    default:
+        fill_f32(g, n_pad, dist, next);
+    }
+}
+
+void pf_apsp_extract(int64_t n, int64_t n_pad, int kind, void *dist, int32_t *next)
+{
+    switch (kind) {
+    case PF_DIST_I32:
+        extract_i32(n, n_pad, dist, next);
+        break;
+    case PF_DIST_I64:
+        extract_i64(n, n_pad, dist, next);
+        break;
+    default:
+        extract_f32(n, n_pad, dist, next);
+    }
+}
+
+void pf_apsp_seq_fw(int64_t n, int kind, void *dist, int32_t *next)
+{
+    switch (kind) {
+    case PF_DIST_I32:
+        seq_fw_i32(n, dist, next);
+        break;
+    case PF_DIST_I64:
+        seq_fw_i64(n, dist, next);
+        break;
+    default:
+        seq_fw_f32(n, dist, next);
+    }
+}
+
+/* ---- negative cycles ------------------------------------------------ */
+
+typedef struct out_arcs {
+    int64_t *first;  /* n+1 */
+    int32_t *head;   /* m */
+    int64_t *arc;    /* m: index of the input arc (for its weight) */
+} out_arcs;
+
+static int out_arcs_build(const pf_wgraph *g, out_arcs *o, pf_status *st)
+{
+    o->first = pf_calloc((size_t)g->n + 1, sizeof *o->first, st);
+    o->head = pf_alloc((size_t)g->m + 1, sizeof *o->head, st);
+    o->arc = pf_alloc((size_t)g->m + 1, sizeof *o->arc, st);
+    if (!o->first || !o->head || !o->arc)
+        return PF_E_NOMEM;
+    for (int64_t a = 0; a < g->m; a++)
+        o->first[g->tail[a] + 1]++;
+    for (int64_t v = 0; v < g->n; v++)
+        o->first[v + 1] += o->first[v];
+    for (int64_t a = 0; a < g->m; a++) {
+        int64_t at = o->first[g->tail[a]]++;
+        o->head[at] = g->head[a];
+        o->arc[at] = a;
+    }
+    for (int64_t v = g->n; v > 0; v--)
+        o->first[v] = o->first[v - 1];
+    o->first[0] = 0;
+    return PF_OK;
+}
+
+static void out_arcs_free(out_arcs *o)
+{
+    free(o->first);
+    free(o->head);
+    free(o->arc);
+}
+
+/* A cycle in the parent graph of Bellman-Ford is a negative cycle (parents
+ * change only on strict improvement). O(n): each vertex is walked once;
+ * returns a vertex on a cycle, or -1. */
+static int32_t parent_cycle(const int32_t *parent, int64_t n, int32_t *walk_of)
+{
+    for (int64_t v = 0; v < n; v++)
+        walk_of[v] = -1;
+    for (int64_t start = 0; start < n; start++) {
+        int32_t v = (int32_t)start;
+        while (v >= 0 && walk_of[v] < 0) {
+            walk_of[v] = (int32_t)start;
+            v = parent[v];
+        }
+        if (v >= 0 && walk_of[v] == start)
+            return v;
+    }
+    return -1;
+}
+
+/* Rounds of Bellman-Ford over the vertices changed in the previous round,
+ * with distances in TYPE (int64 is exact: apsp.c has bounded every path
+ * weight well inside it). */
+#define BELLMAN_FORD(SUFFIX, TYPE, WEIGHTS)                                                 \
+    static int32_t bellman_ford_##SUFFIX(const pf_wgraph *g, const out_arcs *o, TYPE *d,  \
+                                         int32_t *parent, uint8_t *queued, int32_t *queue,\
+                                         int32_t *walk_of)                                  \
+    {                                                                                       \
+        int64_t n = g->n, count = n;                                                        \
+        for (int64_t v = 0; v < n; v++) {                                                  \
+            d[v] = 0;                                                                       \
+            parent[v] = -1;                                                                 \
+            queue[v] = (int32_t)v;                                                          \
+        }                                                                                   \
+        for (int64_t round = 0; count > 0 && round <= n; round++) {                        \
+            int64_t taken = count;                                                          \
+            count = 0;                                                                      \
+            memset(queued, 0, (size_t)n);                                                   \
+            for (int64_t q = 0; q < taken; q++) {                                          \
+                int32_t u = queue[q];                                                       \
+                for (int64_t at = o->first[u]; at < o->first[u + 1]; at++) {               \
+                    int32_t v = o->head[at];                                                \
+                    TYPE via = d[u] + (TYPE)g->WEIGHTS[o->arc[at]];                         \
+                    if (via < d[v]) {                                                       \
+                        d[v] = via;                                                         \
+                        parent[v] = u;                                                      \
+                        if (!queued[v]) {                                                   \
+                            queued[v] = 1;                                                  \
+                            queue[taken + count++] = v;                                     \
+                        }                                                                   \
+                    }                                                                       \
+                }                                                                           \
+            }                                                                               \
+            memmove(queue, queue + taken, (size_t)count * sizeof *queue);                   \
+            int32_t on_cycle = parent_cycle(parent, n, walk_of);                            \
+            if (on_cycle >= 0)                                                              \
+                return on_cycle;                                                            \
+        }                                                                                   \
+        return -1;                                                                          \
+    }
+
+BELLMAN_FORD(int, int64_t, int_weight)
+BELLMAN_FORD(real, double, real_weight)
+
+int pf_apsp_negative_cycle(const pf_wgraph *g, int32_t **cycle, int64_t *cycle_len,
+                           pf_status *st)
+{
+    *cycle = NULL;
+    *cycle_len = 0;
+    /* A negative self-loop is the shortest answer and Bellman-Ford's parent
+     * graph would not show it (a vertex is not its own parent). */
+    for (int64_t a = 0; a < g->m; a++) {
+        double w = g->real_weight ? g->real_weight[a] : (double)g->int_weight[a];
+        if (g->tail[a] == g->head[a] && w < 0) {
+            *cycle = pf_alloc(1, sizeof **cycle, st);
+            if (!*cycle)
+                return PF_E_NOMEM;
+            (*cycle)[0] = g->tail[a];
+            *cycle_len = 1;
+            return pf_fail(st, PF_E_INPUT, "negative cycle: the self-loop at vertex %d",
+                           g->tail[a] + 1);
+        }
+    }
+    out_arcs o = {0};
+    size_t n = (size_t)g->n;
+    void *d = pf_alloc(n, 8, st);
+    int32_t *parent = pf_alloc(n, sizeof *parent, st);
+    /* The queue holds this round's vertices and, after them, the next's. */
+    int32_t *queue = pf_alloc(2 * n, sizeof *queue, st);
+    int32_t *walk_of = pf_alloc(n, sizeof *walk_of, st);
+    uint8_t *queued = pf_alloc(n, 1, st);
+    int rc = d && parent && queue && walk_of && queued ? out_arcs_build(g, &o, st) : PF_E_NOMEM;
+    if (rc)
+        goto done;
+    int32_t on_cycle = g->real_weight
+                           ? bellman_ford_real(g, &o, d, parent, queued, queue, walk_of)
+                           : bellman_ford_int(g, &o, d, parent, queued, queue, walk_of);
+    if (on_cycle < 0)
+        goto done;
+    /* Walk the parents round the cycle (they run against the arcs), then
+     * reverse into arc order. */
+    int64_t len = 0;
+    for (int32_t v = on_cycle;;) {
+        queue[len++] = v;
+        v = parent[v];
+        if (v == on_cycle)
+            break;
+    }
+    *cycle = pf_alloc((size_t)len, sizeof **cycle, st);
+    if (!*cycle) {
+        rc = PF_E_NOMEM;
+        goto done;
+    }
+    for (int64_t i = 0; i < len; i++)
+        (*cycle)[i] = queue[len - 1 - i];
+    *cycle_len = len;
+    rc = pf_fail(st, PF_E_INPUT, "negative cycle through %lld vertices (first: vertex %d)",
+                 (long long)len, (*cycle)[0] + 1);
+done:
+    out_arcs_free(&o);
+    free(d);
+    free(parent);
+    free(queue);
+    free(walk_of);
+    free(queued);
+    return rc;
+}

@@ -1,0 +1,325 @@
+/* pf_apsp end to end, for the backend named on the command line (seq,
+ * omp, opencl, cuda): random graphs against a plain triple loop, every
+ * distance kind, next hops, negative cycles, overflow rules, and the
+ * independent checker (pf_apsp_verify) accepting good and rejecting
+ * corrupted results. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/gen.h"
+#include "common/wgraph.h"
+#include "host/registry.h"
+#include "support.h"
+
+#define PF_EXPECT(cond, ...)           \
+    do {                               \
+        if (!(cond))                   \
+            ck_abort_msg(__VA_ARGS__); \
+    } while (0)
+
+static const char *backend;
+#define NO_PATH INT64_MAX
+
+static pf_apsp_options options(int kind, int paths)
+{
+    pf_apsp_options opt;
+    pf_apsp_options_init(&opt);
+    opt.backend = backend;
+    opt.kind = kind;
+    opt.want_paths = paths;
+    return opt;
+}
+
+/* Weights w(u,v) = c + p(u) - p(v), c >= 0: negative weights, no negative
+ * cycle. `reach_gap` > 0 leaves vertices >= n - reach_gap without in-arcs
+ * from the rest (unreachable parts). */
+static pf_wgraph *random_graph(int64_t n, int64_t arcs, int negative, int64_t reach_gap,
+                               uint64_t seed)
+{
+    pf_status st;
+    pf_wgraph *g = pf_wgraph_new(n, &st);
+    ck_assert_msg(g != NULL, "%s", st.message);
+    pf_rng rng;
+    pf_rng_seed(&rng, seed);
+    int64_t *p = calloc((size_t)n, sizeof *p);
+    for (int64_t v = 0; negative && v < n; v++)
+        p[v] = pf_rng_range(&rng, 0, 40);
+    int64_t cut = n - reach_gap;
+    for (int64_t a = 0; a < arcs && n > 1; a++) {
+        int64_t u = pf_rng_range(&rng, 0, n - 1), v = pf_rng_range(&rng, 0, n - 1);
+        if (u == v || (u < cut && v >= cut))
+            continue;
+        int64_t w = pf_rng_range(&rng, 0, 60) + p[u] - p[v];
+        ck_assert_int_eq(pf_wgraph_add_arc(g, u, v, w, &st), PF_OK);
+    }
+    free(p);
+    return g;
+}
+
+static int64_t *reference(const pf_wgraph *g)
+{
+    int64_t n = g->n;
+    int64_t *d = malloc((size_t)(n * n) * sizeof *d);
+    for (int64_t at = 0; at < n * n; at++)
+        d[at] = at % (n + 1) == 0 ? 0 : NO_PATH;
+    for (int64_t a = 0; a < g->m; a++) {
+        int64_t at = (int64_t)g->tail[a] * n + g->head[a];
+        if (g->int_weight[a] < d[at])
+            d[at] = g->int_weight[a];
+    }
+    for (int64_t k = 0; k < n; k++)
+        for (int64_t i = 0; i < n; i++) {
+            int64_t dik = d[i * n + k];
+            for (int64_t j = 0; j < n && dik != NO_PATH; j++) {
+                int64_t dkj = d[k * n + j];
+                if (dkj != NO_PATH && dik + dkj < d[i * n + j])
+                    d[i * n + j] = dik + dkj;
+            }
+        }
+    return d;
+}
+
+static int64_t result_at(const pf_apsp_result *res, int64_t at)
+{
+    switch (res->kind) {
+    case PF_DIST_I32: {
+        int32_t v = ((const int32_t *)res->dist)[at];
+        return v == PF_APSP_NONE_I32 ? NO_PATH : v;
+    }
+    case PF_DIST_I64: {
+        int64_t v = ((const int64_t *)res->dist)[at];
+        return v == PF_APSP_NONE_I64 ? NO_PATH : v;
+    }
+    default: {
+        float v = ((const float *)res->dist)[at];
+        return isinf(v) ? NO_PATH : (int64_t)v;
+    }
+    }
+}
+
+typedef struct graph_case {
+    int64_t n, arcs;
+    int negative;
+    int64_t reach_gap;
+} graph_case;
+
+static const graph_case cases[] = {
+    {1, 0, 0, 0},     {2, 1, 0, 0},     {7, 30, 1, 2},     {63, 400, 1, 0},
+    {64, 4000, 0, 5}, {65, 300, 1, 9},  {130, 16000, 1, 0}, {203, 900, 1, 40},
+    {257, 3000, 0, 0},
+};
+enum { CASES = sizeof cases / sizeof *cases };
+static const int kinds[] = {PF_DIST_AUTO, PF_DIST_I64, PF_DIST_F32};
+
+START_TEST(matches_triple_loop)
+{
+    const graph_case *c = &cases[_i % CASES];
+    int kind = kinds[(_i / CASES) % 3], paths = (_i / CASES / 3) % 2;
+    pf_wgraph *g = random_graph(c->n, c->arcs, c->negative, c->reach_gap, 77u + (uint64_t)_i);
+    int64_t *want = reference(g);
+    pf_apsp_options opt = options(kind, paths);
+    pf_apsp_result res;
+    pf_status st;
+    int rc = pf_apsp(g, &opt, &res, &st);
+    PF_EXPECT(rc == PF_OK, "n=%lld: %s", (long long)c->n, st.message);
+    ck_assert_int_eq(res.kind, kind == PF_DIST_AUTO ? PF_DIST_I32 : kind);
+    ck_assert_str_eq(res.backend, backend);
+    for (int64_t at = 0; at < c->n * c->n; at++)
+        PF_EXPECT(result_at(&res, at) == want[at], "n=%lld kind %d: d(%lld,%lld) = %lld, want %lld",
+                  (long long)c->n, res.kind, (long long)(at / c->n + 1),
+                  (long long)(at % c->n + 1), (long long)result_at(&res, at),
+                  (long long)want[at]);
+    int64_t checked = 0;
+    rc = pf_apsp_verify(g, &res, 0, &checked, &st);
+    PF_EXPECT(rc == PF_OK, "verify: %s", st.message);
+    ck_assert_int_eq(checked, c->n);
+    pf_apsp_result_free(&res);
+    pf_wgraph_free(g);
+    free(want);
+}
+END_TEST
+
+/* A negative cycle hidden in a larger graph: reported with its vertices,
+ * which must form a real cycle of negative weight. */
+START_TEST(negative_cycle_found)
+{
+    pf_wgraph *g = random_graph(90, 700, 1, 0, 5u + (uint64_t)_i);
+    pf_status st;
+    int64_t a = 10 + _i, b = 40, c = 70;
+    pf_wgraph_add_arc(g, a, b, -100, &st);
+    pf_wgraph_add_arc(g, b, c, 30, &st);
+    pf_wgraph_add_arc(g, c, a, 20, &st);
+    pf_apsp_options opt = options(PF_DIST_AUTO, 0);
+    pf_apsp_result res;
+    ck_assert_int_eq(pf_apsp(g, &opt, &res, &st), PF_E_INPUT);
+    ck_assert_msg(strstr(st.message, "negative cycle") != NULL, "%s", st.message);
+    ck_assert_int_gt(res.cycle_len, 0);
+    int64_t weight = 0;
+    for (int64_t k = 0; k < res.cycle_len; k++) {
+        int32_t u = res.cycle[k], v = res.cycle[(k + 1) % res.cycle_len];
+        int64_t lightest = NO_PATH;
+        for (int64_t e = 0; e < g->m; e++)
+            if (g->tail[e] == u && g->head[e] == v && g->int_weight[e] < lightest)
+                lightest = g->int_weight[e];
+        PF_EXPECT(lightest != NO_PATH, "cycle step %d->%d is no arc", u + 1, v + 1);
+        weight += lightest;
+    }
+    ck_assert_int_lt(weight, 0);
+    pf_apsp_result_free(&res);
+    pf_wgraph_free(g);
+}
+END_TEST
+
+START_TEST(negative_self_loop)
+{
+    pf_status st;
+    pf_wgraph *g = pf_wgraph_new(4, &st);
+    pf_wgraph_add_arc(g, 0, 1, 3, &st);
+    pf_wgraph_add_arc(g, 2, 2, -1, &st);
+    pf_apsp_options opt = options(PF_DIST_AUTO, 0);
+    pf_apsp_result res;
+    ck_assert_int_eq(pf_apsp(g, &opt, &res, &st), PF_E_INPUT);
+    ck_assert_int_eq(res.cycle_len, 1);
+    ck_assert_int_eq(res.cycle[0], 2);
+    pf_apsp_result_free(&res);
+    pf_wgraph_free(g);
+}
+END_TEST
+
+/* Weights whose paths could pass 2^29 need int64; forcing int32 is
+ * refused, and weights that could overflow int64 are refused outright. */
+START_TEST(kind_follows_the_weights)
+{
+    pf_status st;
+    pf_wgraph *g = pf_wgraph_new(10, &st);
+    for (int v = 0; v + 1 < 10; v++)
+        pf_wgraph_add_arc(g, v, v + 1, 100000000, &st);
+    pf_apsp_options opt = options(PF_DIST_AUTO, 0);
+    pf_apsp_result res;
+    ck_assert_int_eq(pf_apsp(g, &opt, &res, &st), PF_OK);
+    ck_assert_int_eq(res.kind, PF_DIST_I64);
+    ck_assert_int_eq(((int64_t *)res.dist)[9], 900000000);
+    ck_assert_int_eq(((int64_t *)res.dist)[9 * 10], PF_APSP_NONE_I64);
+    pf_apsp_result_free(&res);
+    opt.kind = PF_DIST_I32;
+    ck_assert_int_eq(pf_apsp(g, &opt, &res, &st), PF_E_USAGE);
+    pf_wgraph_free(g);
+
+    g = pf_wgraph_new(3, &st);
+    pf_wgraph_add_arc(g, 0, 1, (int64_t)1 << 62, &st);
+    opt.kind = PF_DIST_AUTO;
+    ck_assert_int_eq(pf_apsp(g, &opt, &res, &st), PF_E_INPUT);
+    pf_wgraph_free(g);
+}
+END_TEST
+
+/* Real weights run in float32; compare with a double triple loop. */
+START_TEST(real_weights)
+{
+    pf_status st;
+    int64_t n = 70;
+    pf_wgraph *g = pf_wgraph_new(n, &st);
+    pf_rng rng;
+    pf_rng_seed(&rng, 99);
+    double *d = malloc((size_t)(n * n) * sizeof *d);
+    for (int64_t at = 0; at < n * n; at++)
+        d[at] = at % (n + 1) == 0 ? 0 : INFINITY;
+    for (int a = 0; a < 900; a++) {
+        int64_t u = pf_rng_range(&rng, 0, n - 1), v = pf_rng_range(&rng, 0, n - 1);
+        double w = (double)pf_rng_range(&rng, 1, 100000) / 1000.0 + 0.125;
+        if (u == v)
+            continue;
+        pf_wgraph_add_arc_real(g, u, v, w, &st);
+        d[u * n + v] = fmin(d[u * n + v], w);
+    }
+    for (int64_t k = 0; k < n; k++)
+        for (int64_t i = 0; i < n; i++)
+            for (int64_t j = 0; j < n; j++)
+                d[i * n + j] = fmin(d[i * n + j], d[i * n + k] + d[k * n + j]);
+    pf_apsp_options opt = options(PF_DIST_AUTO, 1);
+    pf_apsp_result res;
+    ck_assert_int_eq(pf_apsp(g, &opt, &res, &st), PF_OK);
+    ck_assert_int_eq(res.kind, PF_DIST_F32);
+    for (int64_t at = 0; at < n * n; at++) {
+        float got = ((float *)res.dist)[at];
+        PF_EXPECT(isinf(d[at]) ? isinf(got) : fabs(got - d[at]) <= 1e-5 * d[at] + 1e-6,
+                  "d(%lld,%lld) = %g, want %g", (long long)(at / n), (long long)(at % n),
+                  (double)got, d[at]);
+    }
+    int64_t checked;
+    ck_assert_msg(pf_apsp_verify(g, &res, 0, &checked, &st) == PF_OK, "%s", st.message);
+    opt.kind = PF_DIST_I32;
+    pf_apsp_result_free(&res);
+    ck_assert_int_eq(pf_apsp(g, &opt, &res, &st), PF_E_USAGE);
+    pf_wgraph_free(g);
+    free(d);
+}
+END_TEST
+
+/* The checker rejects a distance that is too small, one too large, a
+ * missing path, and a next hop that does not start a shortest path. */
+START_TEST(verify_rejects_corruption)
+{
+    pf_wgraph *g = random_graph(50, 600, 1, 5, 31);
+    pf_apsp_options opt = options(PF_DIST_AUTO, 1);
+    pf_apsp_result res;
+    pf_status st;
+    ck_assert_int_eq(pf_apsp(g, &opt, &res, &st), PF_OK);
+    int32_t *dist = res.dist;
+    int64_t n = 50, checked;
+    int64_t at = 3 * n + 17;
+    ck_assert_int_ne(dist[at], PF_APSP_NONE_I32);
+    int32_t keep = dist[at];
+    int32_t corruptions[] = {keep - 1, keep + 1, PF_APSP_NONE_I32};
+    for (int k = 0; k < 3; k++) {
+        dist[at] = corruptions[k];
+        ck_assert_int_eq(pf_apsp_verify(g, &res, 0, &checked, &st), PF_E_VERIFY);
+    }
+    dist[at] = keep;
+    ck_assert_int_eq(pf_apsp_verify(g, &res, 0, &checked, &st), PF_OK);
+    /* A hop with no arc from vertex 4 to it cannot start any path. */
+    int32_t stray = 0;
+    for (int found = 1; found && stray < n; stray += found) {
+        found = 0;
+        for (int64_t e = 0; e < g->m; e++)
+            found |= g->tail[e] == 3 && g->head[e] == stray;
+    }
+    ck_assert_int_lt(stray, n);
+    res.next[at] = stray;
+    ck_assert_int_eq(pf_apsp_verify(g, &res, 0, &checked, &st), PF_E_VERIFY);
+    pf_apsp_result_free(&res);
+    pf_wgraph_free(g);
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+    backend = argc > 1 ? argv[1] : "seq";
+    if (strcmp(backend, "seq") != 0) {
+        char why[512];
+        const pf_device_ops *ops = pf_backend_find(backend);
+        if (!ops || pf_test_backend_devices(backend, why, sizeof why) == 0) {
+            printf("SKIP: %s\n", ops ? why : "not compiled into this build");
+            return PF_TEST_SKIP;
+        }
+    }
+    Suite *s = suite_create(backend);
+    TCase *tc = tcase_create("apsp");
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, matches_triple_loop, 0, CASES * 3 * 2);
+    tcase_add_loop_test(tc, negative_cycle_found, 0, 3);
+    tcase_add_test(tc, negative_self_loop);
+    tcase_add_test(tc, kind_follows_the_weights);
+    tcase_add_test(tc, real_weights);
+    tcase_add_test(tc, verify_rejects_corruption);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
