@@ -4,6 +4,8 @@
 #   bench/gpu/run.sh tests                 full test suite + compute-sanitizer
 #   bench/gpu/run.sh matrix SET "BACKENDS" LIMIT_S   instances x backends table
 #   bench/gpu/run.sh compare SET [REPEAT]  portaflow compare on each instance
+#   bench/gpu/run.sh apsp "BACKENDS" "SIZES" [REPS [bench_apsp options]]
+#                                          APSP suites, then bench_apsp
 # Logs and tables go to $OUT (the device tool brings them back) or ./bench/out.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -42,6 +44,14 @@ compare)
     "$bin" compare --repeat "$repeat" "$f" 2>&1 | tee -a "$out/compare_${set_name}.md"
     echo | tee -a "$out/compare_${set_name}.md"
   done
+  ;;
+apsp)
+  backends=$1 sizes=$2 reps=${3:-2}
+  shift $(( $# < 3 ? $# : 3 ))
+  suites=()
+  for b in cuda opencl omp; do suites+=("fwsteps-$b" "apsp-$b"); done
+  meson test -C build-gpu --print-errorlogs "${suites[@]}" apsp-seq 2>&1 | tee "$out/apsp_tests.log" | grep -E "^ *[0-9]+/|Ok:|Fail:|Skipped:"
+  build-gpu/bench/bench_apsp --backends "$backends" --sizes "$sizes" --reps "$reps" "$@" | tee "$out/apsp.md"
   ;;
 *) echo "unknown stage $stage" >&2; exit 1 ;;
 esac
