@@ -103,3 +103,15 @@ int pf_residual_reaches(const pf_residual *g, const int64_t *res, int32_t target
     free(queue);
     return PF_OK;
 }
+
+int pf_residual_rev_offsets(const pf_residual *g, int32_t *out, pf_status *st)
+{
+    for (int64_t a = 0; a < g->arcs; a++) {
+        int64_t offset = g->rev[a] - g->first[g->head[a]];
+        if (offset > INT32_MAX)
+            return pf_fail(st, PF_E_INPUT, "vertex %d has more than 2^31-1 arcs",
+                           g->head[a] + 1);
+        out[a] = (int32_t)offset;
+    }
+    return PF_OK;
+}

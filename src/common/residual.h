@@ -30,6 +30,11 @@ void pf_residual_free(pf_residual *g);
 void pf_residual_arc_flows(const pf_residual *g, const int64_t *res,
                            int64_t *arc_flow);
 
+/* The device form of rev (device.h): for every arc a = (u,v), the position
+ * of its reverse arc in v's list, rev[a] - first[v], as int32 (`out` has
+ * g->arcs entries). PF_E_INPUT if a vertex has 2^31 or more arcs. */
+int pf_residual_rev_offsets(const pf_residual *g, int32_t *out, pf_status *st);
+
 /* Exit-side helper: vertices that can reach `target` in the residual
  * graph given residual capacities `res`; reach[v] = 1 if so. Sequential
  * reverse BFS, used for the cut and for checks. */

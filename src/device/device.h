@@ -44,7 +44,8 @@ typedef struct pf_dev_graph {
     int32_t follow_excess;
     pf_buf *first;     /* int64[n+1] CSR offsets */
     pf_buf *head;      /* int32[arcs] */
-    pf_buf *rev;       /* int64[arcs] paired reverse arc */
+    pf_buf *rev;       /* int32[arcs] reverse arc of a = (u,v): its position in
+                          v's list, PF_REV_ARC (pf_kernels.h) = first[v] + rev[a] */
     pf_buf *res;       /* int64[arcs] residual capacities (mutable) */
     pf_buf *excess;    /* int64[n] */
     pf_buf *height;    /* int32[n] */

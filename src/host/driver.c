@@ -52,7 +52,7 @@ static int dev_alloc(driver *d, pf_buf **buf, size_t count, size_t elem, pf_stat
 static uint64_t graph_bytes(const pf_residual *h)
 {
     uint64_t n = (uint64_t)h->n, arcs = (uint64_t)h->arcs;
-    return (n + 1) * 8 + arcs * (4 + 8 + 8) + n * (8 + 4 + 4 + 4 + 4 + 4) + PF_CTR_COUNT * 8;
+    return (n + 1) * 8 + arcs * (4 + 4 + 8) + n * (8 + 4 + 4 + 4 + 4 + 4) + PF_CTR_COUNT * 8;
 }
 
 static int alloc_graph(driver *d, const pf_device_desc *desc, pf_status *st)
@@ -75,7 +75,7 @@ static int alloc_graph(driver *d, const pf_device_desc *desc, pf_status *st)
     size_t n = (size_t)h->n, arcs = (size_t)h->arcs;
     int rc;
     if ((rc = dev_alloc(d, &g->first, n + 1, 8, st)) || (rc = dev_alloc(d, &g->head, arcs, 4, st)) ||
-        (rc = dev_alloc(d, &g->rev, arcs, 8, st)) || (rc = dev_alloc(d, &g->res, arcs, 8, st)) ||
+        (rc = dev_alloc(d, &g->rev, arcs, 4, st)) || (rc = dev_alloc(d, &g->res, arcs, 8, st)) ||
         (rc = dev_alloc(d, &g->excess, n, 8, st)) || (rc = dev_alloc(d, &g->height, n, 4, st)) ||
         (rc = dev_alloc(d, &g->flags, n, 4, st)) || (rc = dev_alloc(d, &g->list_a, n, 4, st)) ||
         (rc = dev_alloc(d, &g->list_b, n, 4, st)) ||
@@ -102,10 +102,16 @@ static int upload_graph(driver *d, pf_status *st)
     const pf_device_ops *ops = d->ops;
     const pf_residual *h = d->host;
     size_t n = (size_t)h->n, arcs = (size_t)h->arcs;
-    int rc;
-    if ((rc = ops->upload(d->dev, d->g.first, 0, h->first, (n + 1) * 8, st)) ||
+    int32_t *rev_offsets = pf_alloc(arcs ? arcs : 1, sizeof *rev_offsets, st);
+    if (!rev_offsets)
+        return PF_E_NOMEM;
+    int rc = pf_residual_rev_offsets(h, rev_offsets, st);
+    if (!rc)
+        rc = ops->upload(d->dev, d->g.rev, 0, rev_offsets, arcs * 4, st);
+    free(rev_offsets);
+    if (rc ||
+        (rc = ops->upload(d->dev, d->g.first, 0, h->first, (n + 1) * 8, st)) ||
         (rc = ops->upload(d->dev, d->g.head, 0, h->head, arcs * 4, st)) ||
-        (rc = ops->upload(d->dev, d->g.rev, 0, h->rev, arcs * 8, st)) ||
         (rc = ops->upload(d->dev, d->g.res, 0, h->cap, arcs * 8, st)) ||
         (rc = ops->fill_i64(d->dev, d->g.excess, 0, (int64_t)n, st)) ||
         (rc = ops->fill_i32(d->dev, d->g.height, 0, (int64_t)n, st)) ||

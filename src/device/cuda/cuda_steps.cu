@@ -25,18 +25,18 @@ pf_k_mark_active(const pf_i64 *excess, const pf_i32 *height, pf_i32 *flags, pf_i
 /* Grid-stride over x's arcs: the host does not know x's degree without a
  * readback, so a fixed grid walks first[x]..first[x+1]. */
 __global__ void __launch_bounds__(PF_CUDA_BLOCK)
-pf_k_saturate_from(pf_i32 x, const pf_i64 *first, const pf_i32 *head, const pf_i64 *rev,
+pf_k_saturate_from(pf_i32 x, const pf_i64 *first, const pf_i32 *head, const pf_i32 *rev,
                    pf_i64 *res, pf_i64 *excess, const pf_i32 *height, pf_i32 n)
 {
     pf_i64 end = first[x + 1];
     pf_i64 stride = (pf_i64)gridDim.x * blockDim.x;
     for (pf_i64 a = first[x] + thread_index(); a < end; a += stride)
-        pf_body_saturate_arc(a, x, head, rev, res, excess, height, n);
+        pf_body_saturate_arc(a, x, first, head, rev, res, excess, height, n);
 }
 
 __global__ void __launch_bounds__(PF_CUDA_BLOCK)
 pf_k_push_relabel(const pf_i32 *list, pf_i32 count, const pf_i64 *first, const pf_i32 *head,
-                  const pf_i64 *rev, pf_i64 *res, pf_i64 *excess, pf_i32 *height,
+                  const pf_i32 *rev, pf_i64 *res, pf_i64 *excess, pf_i32 *height,
                   pf_i32 *owner, pf_i32 n, pf_i32 source, pf_i32 sink, pf_i32 follow,
                   pf_i32 cycles, pf_i64 *work_counter)
 {
@@ -53,7 +53,7 @@ pf_k_push_relabel(const pf_i32 *list, pf_i32 count, const pf_i64 *first, const p
 
 __global__ void __launch_bounds__(PF_CUDA_BLOCK)
 pf_k_cancel_violations(const pf_i32 *list, pf_i32 count, const pf_i64 *first,
-                       const pf_i32 *head, const pf_i64 *rev, pf_i64 *res, pf_i64 *excess,
+                       const pf_i32 *head, const pf_i32 *rev, pf_i64 *res, pf_i64 *excess,
                        const pf_i32 *height)
 {
     pf_i64 i = thread_index();
@@ -66,7 +66,7 @@ pf_k_cancel_violations(const pf_i32 *list, pf_i32 count, const pf_i64 *first,
 #define PF_CUDA_BFS_LANES 8
 
 __global__ void __launch_bounds__(PF_CUDA_BLOCK)
-pf_k_bfs_level(const pf_i32 *in, const pf_i64 *first, const pf_i32 *head, const pf_i64 *rev,
+pf_k_bfs_level(const pf_i32 *in, const pf_i64 *first, const pf_i32 *head, const pf_i32 *rev,
                const pf_i64 *res, pf_i32 *height, pf_i32 *out, pf_i64 *counts, pf_i32 in_slot,
                pf_i32 out_slot, pf_i32 clear_slot, pf_i32 n, pf_i32 level, pf_i32 excluded)
 {
@@ -83,7 +83,7 @@ pf_k_bfs_level(const pf_i32 *in, const pf_i64 *first, const pf_i32 *head, const 
 struct graph_ptrs {
     const pf_i64 *first;
     const pf_i32 *head;
-    const pf_i64 *rev;
+    const pf_i32 *rev;
     pf_i64 *res;
     pf_i64 *excess;
     pf_i32 *height;
@@ -98,7 +98,7 @@ static int graph_ptrs_of(const pf_dev_graph *g, graph_ptrs *p, pf_status *st)
                        g ? (long long)g->n : -1LL);
     p->first = pf_cuda_ptr<const pf_i64>(g->first);
     p->head = pf_cuda_ptr<const pf_i32>(g->head);
-    p->rev = pf_cuda_ptr<const pf_i64>(g->rev);
+    p->rev = pf_cuda_ptr<const pf_i32>(g->rev);
     p->res = pf_cuda_ptr<pf_i64>(g->res);
     p->excess = pf_cuda_ptr<pf_i64>(g->excess);
     p->height = pf_cuda_ptr<pf_i32>(g->height);

@@ -251,7 +251,7 @@ static int ompb_saturate_from(pf_dev *dev, const pf_dev_graph *g, int32_t x, pf_
     int64_t begin = first[x], end = first[x + 1];
 #pragma omp parallel for num_threads(dev->threads) schedule(static) if (end - begin > 65536)
     for (int64_t a = begin; a < end; a++)
-        pf_body_saturate_arc(a, x, BUF(g->head, int32_t), BUF(g->rev, int64_t),
+        pf_body_saturate_arc(a, x, first, BUF(g->head, int32_t), BUF(g->rev, int32_t),
                              BUF(g->res, int64_t), BUF(g->excess, int64_t),
                              BUF(g->height, int32_t), (int32_t)g->n);
     return PF_OK;
@@ -262,8 +262,8 @@ static int ompb_push_relabel(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, i
 {
     (void)st;
     const int32_t *vertices = BUF(list, int32_t);
-    const int64_t *first = BUF(g->first, int64_t), *rev = BUF(g->rev, int64_t);
-    const int32_t *head = BUF(g->head, int32_t);
+    const int64_t *first = BUF(g->first, int64_t);
+    const int32_t *head = BUF(g->head, int32_t), *rev = BUF(g->rev, int32_t);
     int64_t *res = BUF(g->res, int64_t), *excess = BUF(g->excess, int64_t);
     int32_t *height = BUF(g->height, int32_t), *owner = BUF(g->owner, int32_t);
     const int32_t n = (int32_t)g->n, follow = g->follow_excess;
@@ -291,7 +291,7 @@ static int ompb_cancel_violations(pf_dev *dev, const pf_dev_graph *g, pf_buf *li
     if (count > PARALLEL_MIN_ITEMS)
     for (int64_t i = 0; i < count; i++)
         pf_body_cancel_violations(vertices[i], BUF(g->first, int64_t), BUF(g->head, int32_t),
-                                  BUF(g->rev, int64_t), BUF(g->res, int64_t),
+                                  BUF(g->rev, int32_t), BUF(g->res, int64_t),
                                   BUF(g->excess, int64_t), BUF(g->height, int32_t));
     return PF_OK;
 }
@@ -316,7 +316,7 @@ static int ompb_bfs_level(pf_dev *dev, const pf_dev_graph *g, pf_buf *in, int64_
 {
     const int64_t *first = BUF(g->first, int64_t);
     const int32_t *head = BUF(g->head, int32_t);
-    const int64_t *rev = BUF(g->rev, int64_t);
+    const int32_t *rev = BUF(g->rev, int32_t);
     const int64_t *res = BUF(g->res, int64_t);
     int32_t *height = BUF(g->height, int32_t);
     const int32_t *frontier = BUF(in, int32_t);
@@ -335,7 +335,8 @@ static int ompb_bfs_level(pf_dev *dev, const pf_dev_graph *g, pf_buf *in, int64_
             int32_t u = frontier[i];
             for (int64_t a = first[u]; a < first[u + 1]; a++) {
                 int32_t v = head[a];
-                if (v == excluded || res[rev[a]] <= 0 || PF_LOAD_I32(&height[v]) != n)
+                if (v == excluded || PF_LOAD_I32(&height[v]) != n ||
+                    res[PF_REV_ARC(first, rev, a, v)] <= 0)
                     continue;
                 if (PF_ATOMIC_CAS_I32(&height[v], n, level + 1) != n)
                     continue;

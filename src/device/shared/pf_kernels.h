@@ -5,6 +5,10 @@
 #ifndef PF_KERNELS_H
 #define PF_KERNELS_H
 
+/* Arc a = (u,v)'s reverse arc: rev[a] is its position in v's arc list (an
+ * int32 instead of an int64 index: 8 bytes less per arc on the device). */
+#define PF_REV_ARC(first, rev, a, v) ((first)[v] + (pf_i64)(rev)[a])
+
 /* Moves d units along arc a = (u,v) with reverse arc ra. */
 PF_FN void pf_push_units(PF_GLOBAL pf_i64 *res, PF_GLOBAL pf_i64 *excess, pf_i64 a,
                          pf_i64 ra, pf_i32 u, pf_i32 v, pf_i64 d)
@@ -44,15 +48,15 @@ PF_FN void pf_body_mark_active(pf_i32 u, PF_GLOBAL const pf_i64 *excess,
 }
 
 /* Arc a of x: saturate it if it leads to a live vertex. */
-PF_FN void pf_body_saturate_arc(pf_i64 a, pf_i32 x, PF_GLOBAL const pf_i32 *head,
-                                PF_GLOBAL const pf_i64 *rev, PF_GLOBAL pf_i64 *res,
+PF_FN void pf_body_saturate_arc(pf_i64 a, pf_i32 x, PF_GLOBAL const pf_i64 *first,
+                                PF_GLOBAL const pf_i32 *head, PF_GLOBAL const pf_i32 *rev, PF_GLOBAL pf_i64 *res,
                                 PF_GLOBAL pf_i64 *excess, PF_GLOBAL const pf_i32 *height,
                                 pf_i32 n)
 {
     pf_i64 r = res[a];
     pf_i32 v = head[a];
     if (r > 0 && height[v] < n)
-        pf_push_units(res, excess, a, rev[a], x, v, r);
+        pf_push_units(res, excess, a, PF_REV_ARC(first, rev, a, v), x, v, r);
 }
 
 /* Hong's lock-free push-relabel on one vertex. Only this worker lowers
@@ -60,7 +64,7 @@ PF_FN void pf_body_saturate_arc(pf_i64 a, pf_i32 x, PF_GLOBAL const pf_i32 *head
  * a fresh read never overstates what may be pushed. Returns the number of
  * arcs scanned by relabels (the work measure for global-relabel pacing). */
 PF_FN pf_i64 pf_body_push_relabel(pf_i32 u, PF_GLOBAL const pf_i64 *first,
-                                  PF_GLOBAL const pf_i32 *head, PF_GLOBAL const pf_i64 *rev,
+                                  PF_GLOBAL const pf_i32 *head, PF_GLOBAL const pf_i32 *rev,
                                   PF_GLOBAL pf_i64 *res, PF_GLOBAL pf_i64 *excess,
                                   PF_GLOBAL pf_i32 *height, pf_i32 n, pf_i32 cycles)
 {
@@ -76,7 +80,8 @@ PF_FN pf_i64 pf_body_push_relabel(pf_i32 u, PF_GLOBAL const pf_i64 *first,
         if (best_arc >= 0 && hu > best_h) {
             pf_i64 r = PF_LOAD_I64(&res[best_arc]);
             pf_i64 d = e < r ? e : r;
-            pf_push_units(res, excess, best_arc, rev[best_arc], u, head[best_arc], d);
+            pf_i32 v = head[best_arc];
+            pf_push_units(res, excess, best_arc, PF_REV_ARC(first, rev, best_arc, v), u, v, d);
         } else {
             /* No lower residual neighbour: relabel. best_h + 1 > hu since
              * heights only grow; reaching n means u is cut off. */
@@ -96,7 +101,7 @@ PF_FN pf_i64 pf_body_push_relabel(pf_i32 u, PF_GLOBAL const pf_i64 *first,
  * Returns the arcs scanned by relabels. */
 PF_FN pf_i64 pf_body_push_relabel_follow(pf_i32 start, PF_GLOBAL const pf_i64 *first,
                                          PF_GLOBAL const pf_i32 *head,
-                                         PF_GLOBAL const pf_i64 *rev, PF_GLOBAL pf_i64 *res,
+                                         PF_GLOBAL const pf_i32 *rev, PF_GLOBAL pf_i64 *res,
                                          PF_GLOBAL pf_i64 *excess, PF_GLOBAL pf_i32 *height,
                                          PF_GLOBAL pf_i32 *owner, pf_i32 n, pf_i32 source,
                                          pf_i32 sink, pf_i32 budget)
@@ -121,7 +126,7 @@ PF_FN pf_i64 pf_body_push_relabel_follow(pf_i32 start, PF_GLOBAL const pf_i64 *f
         pf_i64 r = PF_LOAD_I64(&res[best_arc]);
         pf_i64 d = e < r ? e : r;
         pf_i32 v = head[best_arc];
-        pf_push_units(res, excess, best_arc, rev[best_arc], u, v, d);
+        pf_push_units(res, excess, best_arc, PF_REV_ARC(first, rev, best_arc, v), u, v, d);
         if (d == e && v != source && v != sink && PF_ATOMIC_CAS_I32(&owner[v], 0, 1) == 0) {
             PF_FENCE();
             PF_STORE_I32(&owner[u], 0);
@@ -135,7 +140,7 @@ PF_FN pf_i64 pf_body_push_relabel_follow(pf_i32 start, PF_GLOBAL const pf_i64 *f
 
 /* Pushes u's excess along arcs that violate height[u] <= height[v] + 1. */
 PF_FN void pf_body_cancel_violations(pf_i32 u, PF_GLOBAL const pf_i64 *first,
-                                     PF_GLOBAL const pf_i32 *head, PF_GLOBAL const pf_i64 *rev,
+                                     PF_GLOBAL const pf_i32 *head, PF_GLOBAL const pf_i32 *rev,
                                      PF_GLOBAL pf_i64 *res, PF_GLOBAL pf_i64 *excess,
                                      PF_GLOBAL const pf_i32 *height)
 {
@@ -146,7 +151,7 @@ PF_FN void pf_body_cancel_violations(pf_i32 u, PF_GLOBAL const pf_i64 *first,
         pf_i32 v = head[a];
         if (r > 0 && hu > PF_LOAD_I32(&height[v]) + 1) {
             pf_i64 d = e < r ? e : r;
-            pf_push_units(res, excess, a, rev[a], u, v, d);
+            pf_push_units(res, excess, a, PF_REV_ARC(first, rev, a, v), u, v, d);
             e -= d;
         }
     }
@@ -157,14 +162,16 @@ PF_FN void pf_body_cancel_violations(pf_i32 u, PF_GLOBAL const pf_i64 *first,
  * latency of the longest arc chain, so splitting a vertex's arcs shortens
  * it. Appends claimed vertices to out through the shared counter `next`. */
 PF_FN void pf_body_bfs_vertex(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL const pf_i64 *first,
-                              PF_GLOBAL const pf_i32 *head, PF_GLOBAL const pf_i64 *rev,
+                              PF_GLOBAL const pf_i32 *head, PF_GLOBAL const pf_i32 *rev,
                               PF_GLOBAL const pf_i64 *res, PF_GLOBAL pf_i32 *height,
                               PF_GLOBAL pf_i32 *out, PF_GLOBAL pf_i64 *next, pf_i32 n,
                               pf_i32 level, pf_i32 excluded)
 {
     for (pf_i64 a = first[u] + lane; a < first[u + 1]; a += lanes) {
         pf_i32 v = head[a];
-        if (v == excluded || res[rev[a]] <= 0 || PF_LOAD_I32(&height[v]) != n)
+        /* Height first: a visited v needs no load of first[v]. */
+        if (v == excluded || PF_LOAD_I32(&height[v]) != n ||
+            res[PF_REV_ARC(first, rev, a, v)] <= 0)
             continue;
         if (PF_ATOMIC_CAS_I32(&height[v], n, level + 1) == n)
             out[PF_ATOMIC_ADD_I64(next, 1)] = v;
@@ -178,7 +185,7 @@ PF_FN void pf_body_bfs_vertex(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL con
  * during level k: three slots rotate). */
 PF_FN void pf_body_bfs_level_strided(pf_i64 worker, pf_i64 workers, pf_i32 lanes,
                                      PF_GLOBAL const pf_i32 *in, PF_GLOBAL const pf_i64 *first,
-                                     PF_GLOBAL const pf_i32 *head, PF_GLOBAL const pf_i64 *rev,
+                                     PF_GLOBAL const pf_i32 *head, PF_GLOBAL const pf_i32 *rev,
                                      PF_GLOBAL const pf_i64 *res, PF_GLOBAL pf_i32 *height,
                                      PF_GLOBAL pf_i32 *out, PF_GLOBAL pf_i64 *counts,
                                      pf_i32 in_slot, pf_i32 out_slot, pf_i32 clear_slot, pf_i32 n,

@@ -20,14 +20,14 @@ __kernel void pf_k_mark_active(__global const long *excess, __global const int *
 /* Grid-stride over x's arcs: the host does not know x's degree without a
  * read-back, so a fixed number of work-items walks first[x]..first[x+1]. */
 __kernel void pf_k_saturate_from(int x, __global const long *first,
-                                  __global const int *head, __global const long *rev,
+                                  __global const int *head, __global const int *rev,
                                   __global long *res, __global long *excess,
                                   __global const int *height, int n)
 {
     long end = first[x + 1];
     long stride = (long)get_global_size(0);
     for (long a = first[x] + (long)get_global_id(0); a < end; a += stride)
-        pf_body_saturate_arc(a, x, head, rev, res, excess, height, n);
+        pf_body_saturate_arc(a, x, first, head, rev, res, excess, height, n);
 }
 
 /* One listed vertex per work-item. The relabel work is summed per
@@ -35,7 +35,7 @@ __kernel void pf_k_saturate_from(int x, __global const long *first,
  * vertex. Every work-item reaches the barriers of pf_group_sum. */
 __kernel void pf_k_push_relabel(__global const int *list, long count,
                                 __global const long *first, __global const int *head,
-                                __global const long *rev, __global long *res,
+                                __global const int *rev, __global long *res,
                                 __global long *excess, __global int *height, int n,
                                 int cycles, __global long *counters,
                                 __local long *scratch)
@@ -55,7 +55,7 @@ __kernel void pf_k_push_relabel(__global const int *list, long count,
  * claim in owner[] is released before the kernel ends. */
 __kernel void pf_k_push_relabel_follow(__global const int *list, long count,
                                        __global const long *first,
-                                       __global const int *head, __global const long *rev,
+                                       __global const int *head, __global const int *rev,
                                        __global long *res, __global long *excess,
                                        __global int *height, __global int *owner, int n,
                                        int source, int sink, int budget,
@@ -73,7 +73,7 @@ __kernel void pf_k_push_relabel_follow(__global const int *list, long count,
 
 __kernel void pf_k_cancel_violations(__global const int *list, long count,
                                      __global const long *first,
-                                     __global const int *head, __global const long *rev,
+                                     __global const int *head, __global const int *rev,
                                      __global long *res, __global long *excess,
                                      __global const int *height)
 {
@@ -85,7 +85,7 @@ __kernel void pf_k_cancel_violations(__global const int *list, long count,
 /* One level of a bfs_levels batch over a fixed NDRange: the frontier size
  * is only known on the device (counts[in_slot]). */
 __kernel void pf_k_bfs_level(__global const int *in, __global const long *first,
-                             __global const int *head, __global const long *rev,
+                             __global const int *head, __global const int *rev,
                              __global const long *res, __global int *height, __global int *out,
                              __global long *counts, int in_slot, int out_slot, int clear_slot,
                              int n, int level, int excluded, int lanes)
