@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apsp_check.h"
 #include "status.h"
 #include "wgraph.h"
 
@@ -170,13 +171,11 @@ static int check_next_row(verify_ctx *c, int64_t i)
     return PF_OK;
 }
 
-/* Following next toward j from each checked source ends at j. Vertices
- * proved to lead to j are remembered per column, so each column costs O(n). */
-static int check_next_walks(verify_ctx *c, const int64_t *sources, int64_t count)
+int pf_apsp_next_walks_end(int64_t n, const int32_t *next, const int64_t *sources,
+                           int64_t count, pf_status *st)
 {
-    int64_t n = c->n;
-    int64_t *proved = pf_alloc((size_t)n, sizeof *proved, c->st);   /* column it leads to */
-    int64_t *on_walk = pf_alloc((size_t)n, sizeof *on_walk, c->st); /* walk id */
+    int64_t *proved = pf_alloc((size_t)n, sizeof *proved, st);   /* column it leads to */
+    int64_t *on_walk = pf_alloc((size_t)n, sizeof *on_walk, st); /* walk id */
     if (!proved || !on_walk) {
         free(proved);
         free(on_walk);
@@ -189,20 +188,20 @@ static int check_next_walks(verify_ctx *c, const int64_t *sources, int64_t count
     for (int64_t j = 0; j < n && !rc; j++) {
         proved[j] = j;
         for (int64_t s = 0; s < count && !rc; s++, walk++) {
-            int64_t v = sources[s];
-            if (c->res->next[v * n + j] < 0)
-                continue; /* no path: check_next_row saw that d says so too */
+            int64_t start = sources ? sources[s] : s, v = start;
+            if (next[v * n + j] < 0)
+                continue; /* no path: the caller checks that d says so too */
             while (v >= 0 && v < n && proved[v] != j && on_walk[v] != walk) {
                 on_walk[v] = walk;
-                v = c->res->next[v * n + j];
+                v = next[v * n + j];
             }
             if (v < 0 || v >= n || proved[v] != j) {
-                rc = pf_fail(c->st, PF_E_VERIFY, "next hops from %lld toward %lld %s",
-                             (long long)sources[s] + 1, (long long)j + 1,
+                rc = pf_fail(st, PF_E_VERIFY, "next hops from %lld toward %lld %s",
+                             (long long)start + 1, (long long)j + 1,
                              v < 0 || v >= n ? "stop before they get there" : "run round a cycle");
                 break;
             }
-            for (int64_t u = sources[s]; proved[u] != j; u = c->res->next[u * n + j])
+            for (int64_t u = start; proved[u] != j; u = next[u * n + j])
                 proved[u] = j;
         }
     }
@@ -251,7 +250,7 @@ int pf_apsp_verify(const pf_wgraph *g, const pf_apsp_result *res, int64_t max_so
             rc = check_next_row(&c, sources[s]);
     }
     if (!rc && res->next)
-        rc = check_next_walks(&c, sources, count);
+        rc = pf_apsp_next_walks_end(n, res->next, sources, count, st);
     if (!rc)
         *checked = count;
 done:

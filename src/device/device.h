@@ -162,7 +162,9 @@ typedef struct pf_device_ops {
      *   phase 3: every tile (i, j) with i != r and j != r.
      * Each element (i, j) of the phase's tiles takes, for k in K in
      * increasing order, d(i,j) = min(d(i,j), d(i,k) + d(k,j)); when next is
-     * not NULL and the sum is strictly smaller, next(i,j) = next(i,k).
+     * not NULL and the sum is strictly smaller, next(i,j) = next(i,k)
+     * (hops that form shortest paths when no cycle weighs zero: blocked
+     * order can loop on one, which the host rules out, apsp.c).
      * Phase p of round r starts after everything queued before it. A tile
      * the backend cannot run (a user's --tile) fails with PF_E_USAGE and
      * the tiles it can run; fw_tile's choice always runs. */

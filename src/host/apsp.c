@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/apsp_check.h"
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "../device/device.h"
@@ -41,9 +42,18 @@ static const char *kind_name(int kind)
 
 /* The narrowest exact kind, or the forced one if it is safe. A shortest
  * path has at most n-1 arcs, so |distance| <= (n-1) * max|w| = bound; the
- * device arithmetic needs bound < INF/2 (see device.h). */
-static int choose_kind(const pf_wgraph *g, int forced, int *kind, pf_status *st)
+ * device arithmetic needs bound < INF/2 (see device.h).
+ *
+ * Next hops: blocked Floyd-Warshall reads d(k,j) values that already went
+ * through later k of the same tile, so on a zero-weight cycle its next hops
+ * can loop (i -> k -> i ...). Weighing each arc w * n + 1 breaks every tie
+ * toward fewer arcs and leaves no cycle of weight zero; the quotient by n
+ * is the distance. *hop_scale = n when that fits, 0 when not (reals, or
+ * int64 too narrow): then pf_apsp checks the hops afterwards. */
+static int choose_kind(const pf_wgraph *g, int forced, int paths, int *kind,
+                       int64_t *hop_scale, pf_status *st)
 {
+    *hop_scale = 0;
     if (g->real_weight) {
         if (forced == PF_DIST_I32 || forced == PF_DIST_I64)
             return pf_fail(st, PF_E_USAGE, "the weights are not integers: %s cannot hold them",
@@ -60,20 +70,26 @@ static int choose_kind(const pf_wgraph *g, int forced, int *kind, pf_status *st)
         max_abs = mag > max_abs ? mag : max_abs;
     }
     __int128 bound = (__int128)(g->n - 1) * max_abs;
-    int fits_i32 = bound < PF_FW_INF_I32 / 2, fits_i64 = bound < PF_FW_INF_I64 / 2;
     if (forced == PF_DIST_F32) {
         *kind = forced;
         return PF_OK;
     }
-    if (!fits_i64)
+    if (bound >= PF_FW_INF_I64 / 2)
         return pf_fail(st, PF_E_INPUT,
                        "weights too large: a path of %lld arcs of weight %lld could exceed 2^61",
                        (long long)(g->n - 1), (long long)max_abs);
+    __int128 scaled = (__int128)(g->n - 1) * ((__int128)max_abs * g->n + 1);
+    if (paths && g->n > 1 && scaled < PF_FW_INF_I64 / 2) {
+        *hop_scale = g->n;
+        bound = scaled;
+    }
+    int fits_i32 = bound < PF_FW_INF_I32 / 2;
     if (forced == PF_DIST_I32 && !fits_i32)
         return pf_fail(st, PF_E_USAGE,
                        "int32 cannot hold these distances: a path of %lld arcs of weight %lld "
-                       "could reach %.3g (int32 distances must stay below 2^29)",
-                       (long long)(g->n - 1), (long long)max_abs, (double)bound);
+                       "could reach %.3g%s (int32 distances must stay below 2^29)",
+                       (long long)(g->n - 1), (long long)max_abs, (double)bound,
+                       *hop_scale ? " with next hops (arcs weigh w*n+1 to break ties)" : "");
     *kind = forced == PF_DIST_AUTO ? (fits_i32 ? PF_DIST_I32 : PF_DIST_I64) : forced;
     return PF_OK;
 }
@@ -90,6 +106,7 @@ static int has_negative_weight(const pf_wgraph *g)
 typedef struct apsp_job {
     const pf_wgraph *g;
     int kind, paths;
+    int64_t hop_scale; /* see choose_kind */
     int64_t n_pad;
     void *dist;
     int32_t *next;
@@ -103,7 +120,7 @@ static int job_alloc(apsp_job *job, int64_t n_pad, pf_status *st)
     job->next = job->paths ? pf_alloc(cells, sizeof *job->next, st) : NULL;
     if (!job->dist || (job->paths && !job->next))
         return PF_E_NOMEM;
-    pf_apsp_fill(job->g, job->kind, n_pad, job->dist, job->next);
+    pf_apsp_fill(job->g, job->kind, n_pad, job->dist, job->next, job->hop_scale);
     return PF_OK;
 }
 
@@ -232,7 +249,7 @@ int pf_apsp(const pf_wgraph *g, const pf_apsp_options *opt, pf_apsp_result *res,
     double t_start = pf_now();
     res->n = g->n;
     apsp_job job = {.g = g, .paths = opt->want_paths};
-    int rc = choose_kind(g, opt->kind, &job.kind, st);
+    int rc = choose_kind(g, opt->kind, job.paths, &job.kind, &job.hop_scale, st);
     if (!rc && has_negative_weight(g))
         rc = pf_apsp_negative_cycle(g, &res->cycle, &res->cycle_len, st);
     if (rc)
@@ -265,7 +282,21 @@ int pf_apsp(const pf_wgraph *g, const pf_apsp_options *opt, pf_apsp_result *res,
         return rc;
     }
     double t_extract = pf_now();
-    pf_apsp_extract(g->n, job.n_pad, job.kind, job.dist, job.next);
+    pf_apsp_extract(g->n, job.n_pad, job.kind, job.dist, job.next, job.hop_scale);
+    if (job.next && !job.hop_scale) {
+        /* Unscaled weights (reals): blocked next hops may loop on a zero-weight
+         * cycle (choose_kind). Plain Floyd-Warshall's never do: redo it so. */
+        pf_status loop;
+        if (pf_apsp_next_walks_end(g->n, job.next, NULL, g->n, &loop) == PF_E_VERIFY) {
+            fprintf(stderr, "portaflow: %s; recomputing the paths with the one-thread "
+                            "Floyd-Warshall\n", loop.message);
+            pf_apsp_fill(g, job.kind, g->n, job.dist, job.next, 0);
+            pf_apsp_seq_fw(g->n, job.kind, job.dist, job.next);
+            pf_apsp_extract(g->n, g->n, job.kind, job.dist, job.next, 0);
+            snprintf(res->backend, sizeof res->backend, "seq");
+            snprintf(res->device, sizeof res->device, "host CPU, 1 thread");
+        }
+    }
     /* Packed in place: give the padding back. */
     size_t cells = (size_t)g->n * (size_t)g->n;
     void *dist = realloc(job.dist, cells * pf_apsp_kind_bytes(job.kind));

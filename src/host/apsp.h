@@ -17,13 +17,19 @@ size_t pf_apsp_kind_bytes(int kind);
  * where there are arcs, and (next != NULL) next(i,j) = j where there is an
  * arc or i = j, -1 elsewhere. The rows and columns past g->n are vertices
  * without arcs (padding to a multiple of the tile). Negative self-loops must
- * have been ruled out (they are negative cycles). */
-void pf_apsp_fill(const pf_wgraph *g, int kind, int64_t n_pad, void *dist, int32_t *next);
+ * have been ruled out (they are negative cycles). With hop_scale > 0
+ * (integer kinds), an arc weighs w * hop_scale + 1 instead: a path's sum is
+ * then d * hop_scale + its arc count, so ties are broken by fewer arcs and
+ * no cycle weighs zero (see apsp.c, paths). */
+void pf_apsp_fill(const pf_wgraph *g, int kind, int64_t n_pad, void *dist, int32_t *next,
+                  int64_t hop_scale);
 
 /* Turns the solved padded matrix into the n x n result in place: rows
  * packed to stride n, "no path" rewritten as PF_APSP_NONE_* (+inf for
- * F32), and next = -1 where there is no path. */
-void pf_apsp_extract(int64_t n, int64_t n_pad, int kind, void *dist, int32_t *next);
+ * F32), next = -1 where there is no path, and distances scaled by
+ * pf_apsp_fill's hop_scale divided back (floor). */
+void pf_apsp_extract(int64_t n, int64_t n_pad, int kind, void *dist, int32_t *next,
+                     int64_t hop_scale);
 
 /* Plain Floyd-Warshall on the host, one thread (the `seq` backend). */
 void pf_apsp_seq_fw(int64_t n, int kind, void *dist, int32_t *next);

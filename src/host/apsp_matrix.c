@@ -15,8 +15,9 @@ size_t pf_apsp_kind_bytes(int kind) { return kind == PF_DIST_I64 ? 8 : 4; }
 /* One block of functions per kind. INF is the device's "no path"; an int
  * entry above INF/2 is a sum that involved INF (apsp.c keeps every real
  * distance below INF/2), so it reads as "no path". */
-#define APSP_KIND_FUNCTIONS(SUFFIX, TYPE, INF, NONE, IS_NONE)                                \
-    static void fill_##SUFFIX(const pf_wgraph *g, int64_t n_pad, TYPE *dist, int32_t *next) \
+#define APSP_KIND_FUNCTIONS(SUFFIX, TYPE, INF, NONE, IS_NONE, UNSCALE)                       \
+    static void fill_##SUFFIX(const pf_wgraph *g, int64_t n_pad, TYPE *dist, int32_t *next, \
+                              int64_t hop_scale)                                            \
     {                                                                                       \
         for (int64_t at = 0; at < n_pad * n_pad; at++)                                     \
             dist[at] = INF;                                                                 \
@@ -25,6 +26,8 @@ size_t pf_apsp_kind_bytes(int kind) { return kind == PF_DIST_I64 ? 8 : 4; }
         for (int64_t a = 0; a < g->m; a++) {                                               \
             int64_t at = (int64_t)g->tail[a] * n_pad + g->head[a];                         \
             TYPE w = g->real_weight ? (TYPE)g->real_weight[a] : (TYPE)g->int_weight[a];    \
+            if (hop_scale)                                                                  \
+                w = (TYPE)(w * hop_scale + 1);                                              \
             if (w < dist[at])                                                               \
                 dist[at] = w;                                                               \
         }                                                                                   \
@@ -35,13 +38,14 @@ size_t pf_apsp_kind_bytes(int kind) { return kind == PF_DIST_I64 ? 8 : 4; }
                 next[i * n_pad + j] = dist[i * n_pad + j] == INF ? -1 : (int32_t)j;        \
     }                                                                                       \
                                                                                             \
-    static void extract_##SUFFIX(int64_t n, int64_t n_pad, TYPE *dist, int32_t *next)      \
+    static void extract_##SUFFIX(int64_t n, int64_t n_pad, TYPE *dist, int32_t *next,      \
+                                 int64_t hop_scale)                                         \
     {                                                                                       \
         for (int64_t i = 0; i < n; i++)                                                    \
             for (int64_t j = 0; j < n; j++) {                                              \
                 TYPE d = dist[i * n_pad + j];                                               \
                 int none = IS_NONE(d);                                                      \
-                dist[i * n + j] = none ? NONE : d;                                          \
+                dist[i * n + j] = none ? NONE : hop_scale ? UNSCALE(d, hop_scale) : d;      \
                 if (next)                                                                   \
                     next[i * n + j] = none ? -1 : next[i * n_pad + j];                     \
             }                                                                               \
@@ -73,35 +77,40 @@ size_t pf_apsp_kind_bytes(int kind) { return kind == PF_DIST_I64 ? 8 : 4; }
 #define I32_NONE(d) ((d) > PF_FW_INF_I32 / 2)
 #define I64_NONE(d) ((d) > PF_FW_INF_I64 / 2)
 #define F32_NONE(d) isinf(d)
-APSP_KIND_FUNCTIONS(i32, int32_t, PF_FW_INF_I32, PF_APSP_NONE_I32, I32_NONE)
-APSP_KIND_FUNCTIONS(i64, int64_t, PF_FW_INF_I64, PF_APSP_NONE_I64, I64_NONE)
-APSP_KIND_FUNCTIONS(f32, float, INFINITY, INFINITY, F32_NONE)
+/* key = d * scale + hops with 0 <= hops < scale: d is the floor quotient. */
+#define FLOOR_DIV(key, scale) ((key) / (scale) - ((key) % (scale) < 0))
+#define NOT_SCALED(key, scale) (key)
+APSP_KIND_FUNCTIONS(i32, int32_t, PF_FW_INF_I32, PF_APSP_NONE_I32, I32_NONE, FLOOR_DIV)
+APSP_KIND_FUNCTIONS(i64, int64_t, PF_FW_INF_I64, PF_APSP_NONE_I64, I64_NONE, FLOOR_DIV)
+APSP_KIND_FUNCTIONS(f32, float, INFINITY, INFINITY, F32_NONE, NOT_SCALED)
 
-void pf_apsp_fill(const pf_wgraph *g, int kind, int64_t n_pad, void *dist, int32_t *next)
+void pf_apsp_fill(const pf_wgraph *g, int kind, int64_t n_pad, void *dist, int32_t *next,
+                  int64_t hop_scale)
 {
     switch (kind) {
     case PF_DIST_I32:
-        fill_i32(g, n_pad, dist, next);
+        fill_i32(g, n_pad, dist, next, hop_scale);
         break;
     case PF_DIST_I64:
-        fill_i64(g, n_pad, dist, next);
+        fill_i64(g, n_pad, dist, next, hop_scale);
         break;
     default:
-        fill_f32(g, n_pad, dist, next);
+        fill_f32(g, n_pad, dist, next, 0);
     }
 }
 
-void pf_apsp_extract(int64_t n, int64_t n_pad, int kind, void *dist, int32_t *next)
+void pf_apsp_extract(int64_t n, int64_t n_pad, int kind, void *dist, int32_t *next,
+                     int64_t hop_scale)
 {
     switch (kind) {
     case PF_DIST_I32:
-        extract_i32(n, n_pad, dist, next);
+        extract_i32(n, n_pad, dist, next, hop_scale);
         break;
     case PF_DIST_I64:
-        extract_i64(n, n_pad, dist, next);
+        extract_i64(n, n_pad, dist, next, hop_scale);
         break;
     default:
-        extract_f32(n, n_pad, dist, next);
+        extract_f32(n, n_pad, dist, next, 0);
     }
 }
 
