@@ -39,7 +39,7 @@ typedef struct fw_view {
     unsigned char *dist; /* n x n elements of esize bytes, row-major */
     int32_t *next;       /* n x n next hops, or NULL */
     int64_t n;
-    int32_t tile, round;
+    int32_t kind, tile, round;
     int64_t base; /* round * tile: first row and column of the round's k range */
     size_t esize;
     int threads;
@@ -231,12 +231,66 @@ static void pack_rows(void *dst, const void *src, int64_t ld, int32_t rows, int3
         pack_rows_sized(dst, src, ld, rows, depth, 4);
 }
 
-static int fw_phase3(pf_dev *dev, const fw_view *v, pf_status *st)
+/* Phase 2 equals a min-plus product with its own tiles as they were
+ * (row tile = min(C, D (x) C), column tile = min(C, C (x) D)) once phase 1
+ * has closed the diagonal tile D, i.e. every d(k,k) >= 0: any chain of
+ * in-order updates through D is no shorter than its one-hop shortcut.
+ * Only exact arithmetic gives the same bits (float sums round per chain)
+ * and only without next hops the same tie-breaking, hence integers alone. */
+static int product_phase2(const fw_view *v)
+{
+    if (v->next || v->kind == PF_DIST_F32)
+        return 0;
+    for (int64_t k = v->base; k < v->base + v->tile; k++) {
+        const void *dkk = dist_at(v, k, k);
+        if (v->esize == 8 ? *(const int64_t *)dkk < 0 : *(const int32_t *)dkk < 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* Work items of a min-plus phase: a tile's rows times `chunk` columns.
+ * Phase 3 walks the (tiles-1)^2 tiles off the round's row and column;
+ * phase 2 the round's row of tiles, then its column. */
+static int64_t product_items(const fw_view *v, int32_t phase, int32_t chunk)
+{
+    int64_t others = v->n / v->tile - 1, chunks = v->tile / chunk;
+    return phase == 3 ? others * others * chunks : 2 * others * chunks;
+}
+
+static void product_item(const fw_view *v, int32_t phase, int32_t chunk, int64_t item,
+                         int64_t *row, int64_t *col)
+{
+    int64_t others = v->n / v->tile - 1, chunks = v->tile / chunk;
+    int64_t row_chunks = others * chunks; /* chunks of a row of tiles, the round's left out */
+    int64_t tile_row, off_round_col;
+    if (phase == 2 && item < row_chunks) {
+        *row = v->base;
+        off_round_col = item;
+    } else {
+        if (phase == 2) { /* column tile: its chunks all lie in the round's column */
+            item -= row_chunks;
+            tile_row = item / chunks;
+            *col = v->base + item % chunks * chunk;
+        } else {
+            tile_row = item / row_chunks;
+            off_round_col = item % row_chunks;
+        }
+        tile_row += tile_row >= v->round;
+        *row = tile_row * v->tile;
+        if (phase == 2)
+            return;
+    }
+    *col = off_round_col * chunk;
+    *col += *col >= v->base ? v->tile : 0;
+}
+
+static int fw_product(pf_dev *dev, const fw_view *v, int32_t phase, pf_status *st)
 {
     const omp_fw_kernels *kern = v->kern;
     int32_t tile = v->tile;
-    int64_t n = v->n, base = v->base, tiles = n / tile;
-    if (tiles == 1)
+    int64_t n = v->n, base = v->base;
+    if (n == tile)
         return PF_OK;
     int32_t panel_rows = v->next ? kern->panel_rows_paths : kern->panel_rows;
     int32_t panel_cols = kern->panel_cols;
@@ -248,13 +302,12 @@ static int fw_phase3(pf_dev *dev, const fw_view *v, pf_status *st)
     unsigned char *a_packed = dev->fw_packed, *b_packed = a_packed + strip_bytes;
     int32_t *hops_packed = (int32_t *)(void *)(b_packed + strip_bytes);
 
-    /* A work item is a tile's rows times `chunk` of its columns: whole
-     * tiles unless that leaves fewer than 4 items a thread. */
+    /* Whole tiles unless that leaves fewer than 4 items a thread. */
     int32_t chunk = tile;
     while (chunk / 2 >= panel_cols && chunk / 2 % panel_cols == 0 &&
-           (tiles - 1) * (tiles - 1) * (tile / chunk) < 4 * v->threads)
+           product_items(v, phase, chunk) < 4 * v->threads)
         chunk /= 2;
-    int64_t chunks_per_row = (tiles - 1) * (tile / chunk), items = (tiles - 1) * chunks_per_row;
+    int64_t items = product_items(v, phase, chunk);
 #pragma omp parallel num_threads(v->threads)
     {
 #pragma omp for schedule(static)
@@ -275,10 +328,8 @@ static int fw_phase3(pf_dev *dev, const fw_view *v, pf_status *st)
          * consecutive items share a row of tiles, so its packed A. */
 #pragma omp for schedule(dynamic, 1)
         for (int64_t item = 0; item < items; item++) {
-            int64_t tile_row = item / chunks_per_row;
-            tile_row += tile_row >= v->round;
-            int64_t row = tile_row * tile, col = item % chunks_per_row * chunk;
-            col += col >= base ? tile : 0;
+            int64_t row, col;
+            product_item(v, phase, chunk, item, &row, &col);
             const void *a = a_packed + row * tile * (int64_t)v->esize;
             const void *b = b_packed + col * tile * (int64_t)v->esize;
             if (v->next)
@@ -313,6 +364,7 @@ int ompb_fw_phase(pf_dev *dev, const pf_dev_apsp *a, int32_t round, int32_t phas
         .dist = a->dist->data,
         .next = a->next ? BUF(a->next, int32_t) : NULL,
         .n = a->n,
+        .kind = a->kind,
         .tile = a->tile,
         .round = round,
         .base = (int64_t)round * a->tile,
@@ -323,8 +375,8 @@ int ompb_fw_phase(pf_dev *dev, const pf_dev_apsp *a, int32_t round, int32_t phas
     case 1:
         return fw_phase1(dev, &v, st);
     case 2:
-        return fw_phase2(dev, &v, st);
+        return product_phase2(&v) ? fw_product(dev, &v, 2, st) : fw_phase2(dev, &v, st);
     default:
-        return fw_phase3(dev, &v, st);
+        return fw_product(dev, &v, 3, st);
     }
 }
