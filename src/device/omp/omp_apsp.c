@@ -134,11 +134,8 @@ static void local_copy(const fw_view *v, const fw_local *l, int64_t row, int64_t
 static void local_inorder(const fw_view *v, const fw_local *c, const fw_local *a,
                           const fw_local *b, int32_t rows, int32_t cols)
 {
-    if (v->next)
-        v->kern->inorder_paths(c->dist, c->next, c->ld, a->dist, a->next, a->ld, b->dist, b->ld,
-                               rows, cols, v->tile);
-    else
-        v->kern->inorder(c->dist, c->ld, a->dist, a->ld, b->dist, b->ld, rows, cols, v->tile);
+    v->kern->inorder(c->dist, c->next, c->ld, a->dist, a->next, a->ld, b->dist, b->ld, rows, cols,
+                     v->tile);
 }
 
 static int ensure_packed(pf_dev *dev, size_t bytes, pf_status *st)
@@ -332,11 +329,8 @@ static int fw_product(pf_dev *dev, const fw_view *v, int32_t phase, pf_status *s
             product_item(v, phase, chunk, item, &row, &col);
             const void *a = a_packed + row * tile * (int64_t)v->esize;
             const void *b = b_packed + col * tile * (int64_t)v->esize;
-            if (v->next)
-                kern->block_paths(dist_at(v, row, col), next_at(v, row, col), n, a,
-                                  hops_packed + row * tile, b, tile, chunk, tile);
-            else
-                kern->block(dist_at(v, row, col), n, a, b, tile, chunk, tile);
+            kern->block(dist_at(v, row, col), next_at(v, row, col), n, a,
+                        v->next ? hops_packed + row * tile : NULL, b, tile, chunk, tile);
         }
     }
     return PF_OK;

@@ -27,23 +27,20 @@ typedef struct omp_fw_kernels {
      * into whole panels. */
     int32_t panel_rows, panel_rows_paths, panel_cols;
     /* C(rows x cols) = min(C, A (x) B) over the min-plus semiring, k in
-     * increasing order; rows and cols are multiples of the panel sizes. */
-    void (*block)(void *c, int64_t ld, const void *a_packed, const void *b_packed,
-                  int32_t rows, int32_t cols, int32_t depth);
-    /* The same, and next_c(i,j) = next_a(i,k) where the sum is strictly
-     * smaller; next_a_packed is packed as A (panel_rows_paths). */
-    void (*block_paths)(void *c, int32_t *next_c, int64_t ld, const void *a_packed,
-                        const int32_t *next_a_packed, const void *b_packed, int32_t rows,
-                        int32_t cols, int32_t depth);
+     * increasing order; rows and cols are multiples of the panel sizes.
+     * With next_c (else NULL): next_c(i,j) = next_a(i,k) where the sum is
+     * strictly smaller; next_a_packed is packed as A, by panel_rows_paths. */
+    void (*block)(void *c, int32_t *next_c, int64_t ld, const void *a_packed,
+                  const int32_t *next_a_packed, const void *b_packed, int32_t rows,
+                  int32_t cols, int32_t depth);
     /* Unpacked, in Floyd-Warshall order: for k in 0..depth, for every row
      * i of C other than row k of B itself: C(i,:) = min(C(i,:), A(i,k) +
-     * B(k,:)). A and B may be C itself (phases 1 and 2); cols is a
-     * multiple of 16. Next hops share their distances' leading dimension. */
-    void (*inorder)(void *c, int64_t ldc, const void *a, int64_t lda, const void *b, int64_t ldb,
-                    int32_t rows, int32_t cols, int32_t depth);
-    void (*inorder_paths)(void *c, int32_t *next_c, int64_t ldc, const void *a,
-                          const int32_t *next_a, int64_t lda, const void *b, int64_t ldb,
-                          int32_t rows, int32_t cols, int32_t depth);
+     * B(k,:)), and next hops as in block (they share their distances'
+     * leading dimension). A and B may be C itself (phases 1 and 2); cols is
+     * a multiple of 16. */
+    void (*inorder)(void *c, int32_t *next_c, int64_t ldc, const void *a, const int32_t *next_a,
+                    int64_t lda, const void *b, int64_t ldb, int32_t rows, int32_t cols,
+                    int32_t depth);
 } omp_fw_kernels;
 
 /* The widest instruction set both compiled in and supported by this CPU

@@ -22,117 +22,92 @@
 
 #define FW_COLS (FW_NV * FW_LANES)
 
-/* The register block: FW_MR x FW_COLS distances stay in registers for the
- * whole depth, so each step k costs FW_MR broadcasts of A and FW_NV loads
- * of B for 2 * FW_MR * FW_NV vector operations. */
-static inline FW_TARGET void FW_NAME(fw_micro)(FW_ELEM *c, int64_t ld, const FW_ELEM *a,
-                                                const FW_ELEM *b, int32_t depth)
+_Static_assert(FW_MR_PATHS <= FW_MR, "the register block's arrays are FW_MR rows");
+
+#define FW_INLINE static inline __attribute__((always_inline)) FW_TARGET
+
+/* The register block: `rows` x FW_COLS distances (and with `paths` their
+ * next hops) stay in registers for the whole depth, so each step k costs
+ * `rows` broadcasts of A and FW_NV loads of B for 2 * rows * FW_NV vector
+ * operations. A lane takes the sum, and A's next hop, only where the sum
+ * is strictly smaller, as the scalar loop in increasing k would. `rows` and
+ * `paths` are constants at every call, so each use compiles to its own
+ * fully unrolled loop. */
+FW_INLINE void FW_NAME(fw_micro)(FW_ELEM *c, int32_t *next_c, int64_t ld, const FW_ELEM *a,
+                                 const int32_t *next_a, const FW_ELEM *b, int32_t depth,
+                                 const int rows, const int paths)
 {
     FW_VEC acc[FW_MR][FW_NV];
+    FW_NVEC hop[FW_MR][FW_NV];
 #pragma GCC unroll 16
-    for (int i = 0; i < FW_MR; i++)
-#pragma GCC unroll 16
-        for (int v = 0; v < FW_NV; v++)
-            acc[i][v] = FW_LOAD(c + i * ld + v * FW_LANES);
-    for (int32_t k = 0; k < depth; k++, a += FW_MR, b += FW_COLS) {
-        FW_VEC bk[FW_NV];
-#pragma GCC unroll 16
-        for (int v = 0; v < FW_NV; v++)
-            bk[v] = FW_LOAD(b + v * FW_LANES);
-#pragma GCC unroll 16
-        for (int i = 0; i < FW_MR; i++) {
-            FW_VEC aik = FW_BCAST(a[i]);
-#pragma GCC unroll 16
-            for (int v = 0; v < FW_NV; v++)
-                acc[i][v] = FW_MIN(FW_ADD(aik, bk[v]), acc[i][v]);
-        }
-    }
-#pragma GCC unroll 16
-    for (int i = 0; i < FW_MR; i++)
-#pragma GCC unroll 16
-        for (int v = 0; v < FW_NV; v++)
-            FW_STORE(c + i * ld + v * FW_LANES, acc[i][v]);
-}
-
-/* With next hops: a lane takes the sum and A's next hop only where the sum
- * is strictly smaller, as the scalar loop in increasing k would. */
-static inline FW_TARGET void FW_NAME(fw_micro_paths)(FW_ELEM *c, int32_t *next_c, int64_t ld,
-                                                      const FW_ELEM *a, const int32_t *next_a,
-                                                      const FW_ELEM *b, int32_t depth)
-{
-    FW_VEC acc[FW_MR_PATHS][FW_NV];
-    FW_NVEC hop[FW_MR_PATHS][FW_NV];
-#pragma GCC unroll 16
-    for (int i = 0; i < FW_MR_PATHS; i++)
+    for (int i = 0; i < rows; i++)
 #pragma GCC unroll 16
         for (int v = 0; v < FW_NV; v++) {
             acc[i][v] = FW_LOAD(c + i * ld + v * FW_LANES);
-            hop[i][v] = FW_NLOAD(next_c + i * ld + v * FW_LANES);
+            if (paths)
+                hop[i][v] = FW_NLOAD(next_c + i * ld + v * FW_LANES);
         }
-    for (int32_t k = 0; k < depth; k++, a += FW_MR_PATHS, next_a += FW_MR_PATHS, b += FW_COLS) {
+    for (int32_t k = 0; k < depth; k++, a += rows, b += FW_COLS) {
         FW_VEC bk[FW_NV];
 #pragma GCC unroll 16
         for (int v = 0; v < FW_NV; v++)
             bk[v] = FW_LOAD(b + v * FW_LANES);
 #pragma GCC unroll 16
-        for (int i = 0; i < FW_MR_PATHS; i++) {
+        for (int i = 0; i < rows; i++) {
             FW_VEC aik = FW_BCAST(a[i]);
-            FW_NVEC hop_ik = FW_NBCAST(next_a[i]);
+            FW_NVEC hop_ik = FW_NBCAST(paths ? next_a[k * rows + i] : 0);
 #pragma GCC unroll 16
             for (int v = 0; v < FW_NV; v++) {
                 FW_VEC sum = FW_ADD(aik, bk[v]);
-                FW_MASK shorter = FW_LESS(sum, acc[i][v]);
+                if (paths)
+                    hop[i][v] = FW_NSELECT(FW_LESS(sum, acc[i][v]), hop_ik, hop[i][v]);
                 acc[i][v] = FW_MIN(sum, acc[i][v]);
-                hop[i][v] = FW_NSELECT(shorter, hop_ik, hop[i][v]);
             }
         }
     }
 #pragma GCC unroll 16
-    for (int i = 0; i < FW_MR_PATHS; i++)
+    for (int i = 0; i < rows; i++)
 #pragma GCC unroll 16
         for (int v = 0; v < FW_NV; v++) {
             FW_STORE(c + i * ld + v * FW_LANES, acc[i][v]);
-            FW_NSTORE(next_c + i * ld + v * FW_LANES, hop[i][v]);
+            if (paths)
+                FW_NSTORE(next_c + i * ld + v * FW_LANES, hop[i][v]);
         }
 }
 
 /* Column panels outside, row panels inside: one B panel (depth x FW_COLS)
  * stays in L1 while the A panels stream from L2. */
-static FW_TARGET void FW_NAME(fw_block)(void *c_, int64_t ld, const void *a_packed,
+FW_INLINE void FW_NAME(fw_block_with)(FW_ELEM *c, int32_t *next_c, int64_t ld,
+                                      const FW_ELEM *a, const int32_t *next_a,
+                                      const FW_ELEM *b, int32_t rows, int32_t cols,
+                                      int32_t depth, const int panel_rows, const int paths)
+{
+    for (int32_t j = 0; j < cols; j += FW_COLS)
+        for (int32_t i = 0; i < rows; i += panel_rows)
+            FW_NAME(fw_micro)(c + i * ld + j, paths ? next_c + i * ld + j : 0, ld,
+                              a + (int64_t)i * depth, paths ? next_a + (int64_t)i * depth : 0,
+                              b + (int64_t)j * depth, depth, panel_rows, paths);
+}
+
+static FW_TARGET void FW_NAME(fw_block)(void *c, int32_t *next_c, int64_t ld,
+                                         const void *a_packed, const int32_t *next_a_packed,
                                          const void *b_packed, int32_t rows, int32_t cols,
                                          int32_t depth)
 {
-    FW_ELEM *c = c_;
-    const FW_ELEM *a = a_packed, *b = b_packed;
-    for (int32_t j = 0; j < cols; j += FW_COLS)
-        for (int32_t i = 0; i < rows; i += FW_MR)
-            FW_NAME(fw_micro)(c + i * ld + j, ld, a + (int64_t)i * depth,
-                              b + (int64_t)j * depth, depth);
-}
-
-static FW_TARGET void FW_NAME(fw_block_paths)(void *c_, int32_t *next_c, int64_t ld,
-                                               const void *a_packed,
-                                               const int32_t *next_a_packed,
-                                               const void *b_packed, int32_t rows,
-                                               int32_t cols, int32_t depth)
-{
-    FW_ELEM *c = c_;
-    const FW_ELEM *a = a_packed, *b = b_packed;
-    for (int32_t j = 0; j < cols; j += FW_COLS)
-        for (int32_t i = 0; i < rows; i += FW_MR_PATHS)
-            FW_NAME(fw_micro_paths)(c + i * ld + j, next_c + i * ld + j, ld,
-                                    a + (int64_t)i * depth, next_a_packed + (int64_t)i * depth,
-                                    b + (int64_t)j * depth, depth);
+    if (next_c)
+        FW_NAME(fw_block_with)(c, next_c, ld, a_packed, next_a_packed, b_packed, rows, cols,
+                               depth, FW_MR_PATHS, 1);
+    else
+        FW_NAME(fw_block_with)(c, 0, ld, a_packed, 0, b_packed, rows, cols, depth, FW_MR, 0);
 }
 
 /* Row k of B is skipped as a row of C (phase 2's row tiles, where B is
  * C): it would only change through a negative d(k,k). */
-static FW_TARGET void FW_NAME(fw_inorder)(void *c_, int64_t ldc, const void *a_, int64_t lda,
-                                           const void *b_, int64_t ldb, int32_t rows,
-                                           int32_t cols, int32_t depth)
+FW_INLINE void FW_NAME(fw_inorder_with)(FW_ELEM *c, int32_t *next_c, int64_t ldc,
+                                        const FW_ELEM *a, const int32_t *next_a, int64_t lda,
+                                        const FW_ELEM *b, int64_t ldb, int32_t rows,
+                                        int32_t cols, int32_t depth, const int paths)
 {
-    FW_ELEM *c = c_;
-    const FW_ELEM *a = a_, *b = b_;
     for (int32_t k = 0; k < depth; k++) {
         const FW_ELEM *bk = b + k * ldb;
         for (int32_t i = 0; i < rows; i++) {
@@ -140,36 +115,28 @@ static FW_TARGET void FW_NAME(fw_inorder)(void *c_, int64_t ldc, const void *a_,
             if (ci == bk)
                 continue;
             FW_VEC aik = FW_BCAST(a[i * lda + k]);
-            for (int32_t j = 0; j < cols; j += FW_LANES)
-                FW_STORE(ci + j, FW_MIN(FW_ADD(aik, FW_LOAD(bk + j)), FW_LOAD(ci + j)));
+            FW_NVEC hop_ik = FW_NBCAST(paths ? next_a[i * lda + k] : 0);
+            for (int32_t j = 0; j < cols; j += FW_LANES) {
+                FW_VEC sum = FW_ADD(aik, FW_LOAD(bk + j)), old = FW_LOAD(ci + j);
+                if (paths) {
+                    int32_t *hop_ij = next_c + i * ldc + j;
+                    FW_NSTORE(hop_ij, FW_NSELECT(FW_LESS(sum, old), hop_ik, FW_NLOAD(hop_ij)));
+                }
+                FW_STORE(ci + j, FW_MIN(sum, old));
+            }
         }
     }
 }
 
-static FW_TARGET void FW_NAME(fw_inorder_paths)(void *c_, int32_t *next_c, int64_t ldc,
-                                                 const void *a_, const int32_t *next_a,
-                                                 int64_t lda, const void *b_, int64_t ldb,
-                                                 int32_t rows, int32_t cols, int32_t depth)
+static FW_TARGET void FW_NAME(fw_inorder)(void *c, int32_t *next_c, int64_t ldc, const void *a,
+                                           const int32_t *next_a, int64_t lda, const void *b,
+                                           int64_t ldb, int32_t rows, int32_t cols,
+                                           int32_t depth)
 {
-    FW_ELEM *c = c_;
-    const FW_ELEM *a = a_, *b = b_;
-    for (int32_t k = 0; k < depth; k++) {
-        const FW_ELEM *bk = b + k * ldb;
-        for (int32_t i = 0; i < rows; i++) {
-            FW_ELEM *ci = c + i * ldc;
-            int32_t *hop_i = next_c + i * ldc;
-            if (ci == bk)
-                continue;
-            FW_VEC aik = FW_BCAST(a[i * lda + k]);
-            FW_NVEC hop_ik = FW_NBCAST(next_a[i * lda + k]);
-            for (int32_t j = 0; j < cols; j += FW_LANES) {
-                FW_VEC sum = FW_ADD(aik, FW_LOAD(bk + j)), old = FW_LOAD(ci + j);
-                FW_MASK shorter = FW_LESS(sum, old);
-                FW_STORE(ci + j, FW_MIN(sum, old));
-                FW_NSTORE(hop_i + j, FW_NSELECT(shorter, hop_ik, FW_NLOAD(hop_i + j)));
-            }
-        }
-    }
+    if (next_c)
+        FW_NAME(fw_inorder_with)(c, next_c, ldc, a, next_a, lda, b, ldb, rows, cols, depth, 1);
+    else
+        FW_NAME(fw_inorder_with)(c, 0, ldc, a, 0, lda, b, ldb, rows, cols, depth, 0);
 }
 
 static const omp_fw_kernels FW_NAME(fw_kernels) = {
@@ -178,11 +145,10 @@ static const omp_fw_kernels FW_NAME(fw_kernels) = {
     .panel_rows_paths = FW_MR_PATHS,
     .panel_cols = FW_COLS,
     .block = FW_NAME(fw_block),
-    .block_paths = FW_NAME(fw_block_paths),
     .inorder = FW_NAME(fw_inorder),
-    .inorder_paths = FW_NAME(fw_inorder_paths),
 };
 
+#undef FW_INLINE
 #undef FW_COLS
 #undef FW_NAME
 #undef FW_ELEM
