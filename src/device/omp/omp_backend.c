@@ -10,25 +10,7 @@
 #include "../device.h"
 #include "../shared/pf_vendor.h"
 #include "../shared/pf_kernels.h"
-
-struct pf_buf {
-    size_t bytes;
-    unsigned char data[];
-};
-
-/* Per-thread frontier pieces for bfs_level, kept across calls. */
-typedef struct omp_frontier_piece {
-    int32_t *vertices;
-    int64_t count, capacity;
-} omp_frontier_piece;
-
-struct pf_dev {
-    int threads;
-    omp_frontier_piece *pieces;  /* threads entries */
-    int64_t *chunk_sums;         /* threads + 1 entries, for scan/filter */
-};
-
-#define BUF(b, type) ((type *)(void *)(b)->data)
+#include "omp_internal.h"
 
 /* Below this many items a step runs on the calling thread: waking a team
  * and meeting at its barrier costs more than the work (and far more when
@@ -95,6 +77,7 @@ static void ompb_close(pf_dev *dev)
         free(dev->pieces[t].vertices);
     free(dev->pieces);
     free(dev->chunk_sums);
+    ompb_fw_release(dev);
     free(dev);
 }
 
@@ -397,4 +380,6 @@ const pf_device_ops pf_backend_omp = {
     .push_relabel = ompb_push_relabel,
     .cancel_violations = ompb_cancel_violations,
     .bfs_levels = ompb_bfs_levels,
+    .fw_tile = ompb_fw_tile,
+    .fw_phase = ompb_fw_phase,
 };

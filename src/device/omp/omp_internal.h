@@ -1,0 +1,41 @@
+/* Private to the OpenMP backend: its buffer and device structs, shared by
+ * omp_backend.c (the max-flow steps and buffers) and omp_apsp.c (the
+ * Floyd-Warshall steps). */
+#ifndef PF_OMP_INTERNAL_H
+#define PF_OMP_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../device.h"
+
+struct pf_buf {
+    size_t bytes;
+    unsigned char data[];
+};
+
+/* Per-thread frontier pieces for bfs_level, kept across calls. */
+typedef struct omp_frontier_piece {
+    int32_t *vertices;
+    int64_t count, capacity;
+} omp_frontier_piece;
+
+struct pf_dev {
+    int threads;
+    omp_frontier_piece *pieces;  /* threads entries */
+    int64_t *chunk_sums;         /* threads + 1 entries, for scan/filter */
+    /* Floyd-Warshall: the round's row and column of tiles copied into the
+     * register-blocked kernel's panel order (omp_apsp.c); kept across
+     * phases and rounds, grown on demand, freed on close. */
+    void *fw_packed;
+    size_t fw_packed_bytes;
+};
+
+#define BUF(b, type) ((type *)(void *)(b)->data)
+
+int32_t ompb_fw_tile(pf_dev *dev, int32_t kind, int paths);
+int ompb_fw_phase(pf_dev *dev, const pf_dev_apsp *a, int32_t round, int32_t phase,
+                  pf_status *st);
+void ompb_fw_release(pf_dev *dev);
+
+#endif
