@@ -295,6 +295,37 @@ START_TEST(verify_rejects_corruption)
 }
 END_TEST
 
+/* Zero-weight cycles everywhere (arcs both ways, weight 0) with next hops:
+ * the hops must still end at their targets, for integer and real weights. */
+START_TEST(next_hops_on_zero_cycles)
+{
+    int real = _i;
+    pf_status st;
+    int64_t n = 150;
+    pf_wgraph *g = pf_wgraph_new(n, &st);
+    pf_rng rng;
+    pf_rng_seed(&rng, 4242);
+    for (int a = 0; a < 700; a++) {
+        int64_t u = pf_rng_range(&rng, 0, n - 1), v = pf_rng_range(&rng, 0, n - 1);
+        int64_t w = pf_rng_range(&rng, 0, 3) == 0 ? pf_rng_range(&rng, 1, 9) : 0;
+        if (real) {
+            pf_wgraph_add_arc_real(g, u, v, (double)w + (w ? 0.5 : 0.0), &st);
+            pf_wgraph_add_arc_real(g, v, u, w ? 1.25 : 0.0, &st);
+        } else {
+            pf_wgraph_add_arc(g, u, v, w, &st);
+            pf_wgraph_add_arc(g, v, u, w ? 2 : 0, &st);
+        }
+    }
+    pf_apsp_options opt = options(PF_DIST_AUTO, 1);
+    pf_apsp_result res;
+    ck_assert_msg(pf_apsp(g, &opt, &res, &st) == PF_OK, "%s", st.message);
+    int64_t checked;
+    ck_assert_msg(pf_apsp_verify(g, &res, 0, &checked, &st) == PF_OK, "%s", st.message);
+    pf_apsp_result_free(&res);
+    pf_wgraph_free(g);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     backend = argc > 1 ? argv[1] : "seq";
@@ -315,6 +346,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, kind_follows_the_weights);
     tcase_add_test(tc, real_weights);
     tcase_add_test(tc, verify_rejects_corruption);
+    tcase_add_loop_test(tc, next_hops_on_zero_cycles, 0, 2);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_set_fork_status(sr, CK_NOFORK);
