@@ -27,6 +27,14 @@ static const char usage_text[] =
     "      rmf A B [--c1 X --c2 Y] | rlg R C [--cap R] | ac N [--cap C] | ak K\n"
     "      | grid2d W H [--conn 4|8] [--cap C] | grid3d X Y Z [--conn 6|26] [--cap C]\n"
     "      | random N M [--cap C]\n"
+    "  apsp [--backend auto|seq|omp|opencl|cuda] [--device N] [--threads T]\n"
+    "       [--type auto|i32|i64|f32] [--tile T] [--paths] [--verify] [--stats]\n"
+    "       [--out FILE [--binary]] FILE|-\n"
+    "      All-pairs shortest paths (blocked Floyd-Warshall) of a DIMACS 'p sp',\n"
+    "      Matrix Market (.mtx) or adjacency-matrix graph; negative weights allowed.\n"
+    "      Writes N rows of N distances ('inf' = no path) to FILE or stdout\n"
+    "      (--stats: checksum, diameter, reachable pairs instead of the rows);\n"
+    "      --paths adds next hops (FILE.next). A negative cycle exits 2 naming it.\n"
     "  backends\n"
     "      Lists every backend and device found, or why none was.\n"
     "  --help, --version\n"
@@ -122,6 +130,7 @@ int main(int argc, char **argv)
     } commands[] = {
         {"solve", pf_cli_solve}, {"compare", pf_cli_compare}, {"demo", pf_cli_demo},
         {"check", pf_cli_check}, {"gen", pf_cli_gen},         {"backends", pf_cli_backends},
+        {"apsp", pf_cli_apsp},
     };
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         if (!strcmp(cmd, commands[i].name))

@@ -16,6 +16,7 @@ int pf_cli_demo(int argc, char **argv);
 int pf_cli_check(int argc, char **argv);
 int pf_cli_gen(int argc, char **argv);
 int pf_cli_backends(int argc, char **argv);
+int pf_cli_apsp(int argc, char **argv);
 
 /* Maps a pf_code to the exit status contract. */
 int pf_cli_exit_code(int code);
