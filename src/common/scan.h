@@ -1,0 +1,340 @@
+/* The hand-written scanner shared by the text readers (dimacs.c for
+ * max-flow networks, wgraph_read.c for weighted digraphs).
+ *
+ * Every reader works on a whole input loaded by pf_io_load: one buffer with
+ * a NUL after the last byte. The NUL is a sentinel, so these loops never
+ * compare against an end pointer. Fields are separated by blanks; '\r'
+ * counts as a blank so that CRLF files need no special case.
+ *
+ * Everything here is static inline: the hot helpers are called once per
+ * field of files with tens of millions of lines, and a reader that does not
+ * use one pays nothing for it. */
+#ifndef PF_SCAN_H
+#define PF_SCAN_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "io.h"
+
+static inline int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+static inline int is_eol(char c) { return c == '\n' || c == '\0'; }
+static inline int ends_field(char c) { return is_blank(c) || is_eol(c); }
+static inline int is_digit(char c) { return (unsigned char)(c - '0') < 10; }
+
+static inline const char *skip_blanks(const char *p)
+{
+    while (is_blank(*p))
+        p++;
+    return p;
+}
+
+/* Past the '\n' that ends the line holding p (or at the final NUL). */
+static inline const char *next_line(const char *p)
+{
+    const char *nl = strchr(p, '\n');
+    return nl ? nl + 1 : p + strlen(p);
+}
+
+/* Length of the field at p, capped so messages stay readable. */
+static inline int field_len(const char *p)
+{
+    int n = 0;
+    while (!ends_field(p[n]) && n < 40)
+        n++;
+    return n;
+}
+
+enum field_kind {
+    FIELD_NUMBER,   /* digits only, value fits 19 significant digits */
+    FIELD_MISSING,  /* the line ended first */
+    FIELD_NEGATIVE, /* '-' then digits */
+    FIELD_HUGE,     /* more than 19 significant digits */
+    FIELD_JUNK,     /* anything else: "x", "1.5", "12ab" */
+};
+
+/* Scans one unsigned decimal field after optional blanks; *pp ends just past
+ * it and *field its first character (for messages). Any 19-digit number
+ * fits uint64, so the digit loop needs no overflow test: longer ones are
+ * FIELD_HUGE (leading zeros do not count). */
+static inline enum field_kind scan_uint(const char **pp, const char **field,
+                                        uint64_t *value)
+{
+    const char *p = skip_blanks(*pp);
+    *field = p;
+    enum field_kind kind = FIELD_NUMBER;
+    if (*p == '-' && is_digit(p[1])) {
+        kind = FIELD_NEGATIVE;
+        p++;
+    }
+    if (is_digit(*p)) {
+        while (*p == '0')
+            p++;
+        const char *digits = p;
+        uint64_t v = 0;
+        while (is_digit(*p))
+            v = v * 10 + (uint64_t)(*p++ - '0');
+        if (p - digits > 19 && kind == FIELD_NUMBER)
+            kind = FIELD_HUGE;
+        *value = v;
+    } else if (is_eol(*p)) {
+        kind = FIELD_MISSING;
+    }
+    if (kind != FIELD_MISSING && !ends_field(*p)) {
+        kind = FIELD_JUNK;
+        while (!ends_field(*p))
+            p++;
+    }
+    *pp = p;
+    return kind;
+}
+
+/* Scans a word field (e.g. "max", "s"); returns its length, 0 if missing. */
+static inline int scan_word(const char **pp, const char **field)
+{
+    const char *p = skip_blanks(*pp);
+    *field = p;
+    while (!ends_field(*p))
+        p++;
+    *pp = p;
+    return (int)(p - *field);
+}
+
+/* ---- numbers with a sign, integer or real ---------------------------- */
+
+enum number_kind {
+    NUMBER_INTEGER, /* optional sign and digits; *integer holds the value */
+    NUMBER_REAL,    /* a decimal point, an exponent, inf or nan; *real */
+    NUMBER_HUGE,    /* an integer beyond int64 */
+    NUMBER_MISSING, /* the line ended first */
+    NUMBER_JUNK,    /* anything else: "x", "0x10", "1.5.2", "1e" */
+};
+
+/* Length of the real-number text at p, 0 if it is not one. The grammar is
+ * C's decimal one without hex: [+-] (D+ [. D*] | . D+) [(e|E) [+-] D+], or
+ * [+-] inf | infinity | nan in any case. strtod alone would also take hex
+ * and "nan(...)", and would stop early inside junk like "1.5x". */
+static inline int real_text_len(const char *p)
+{
+    const char *q = p + (*p == '-' || *p == '+');
+    static const char *const words[] = {"infinity", "inf", "nan"};
+    for (int i = 0; i < 3; i++) {
+        size_t len = strlen(words[i]);
+        if (strncasecmp(q, words[i], len) == 0 && ends_field(q[len]))
+            return (int)(q + len - p);
+    }
+    const char *digits = q;
+    while (is_digit(*q))
+        q++;
+    int mantissa_digits = (int)(q - digits);
+    if (*q == '.') {
+        const char *fraction = ++q;
+        while (is_digit(*q))
+            q++;
+        mantissa_digits += (int)(q - fraction);
+    }
+    if (mantissa_digits == 0)
+        return 0;
+    if (*q == 'e' || *q == 'E') {
+        const char *exponent = q + 1 + (q[1] == '-' || q[1] == '+');
+        q = exponent;
+        while (is_digit(*q))
+            q++;
+        if (q == exponent)
+            return 0;
+    }
+    return ends_field(*q) ? (int)(q - p) : 0;
+}
+
+/* Scans one signed number field after optional blanks; *pp ends just past
+ * it, *field at its first character. Integers take the fast path (no
+ * strtod); reals go through strtod, which rounds correctly, so text written
+ * with "%.17g" reads back as the same double. strtod follows LC_NUMERIC:
+ * the CLI never changes it, a program that does must keep '.' as the
+ * decimal point (a mismatch is reported as NUMBER_JUNK, never misread). */
+static inline enum number_kind scan_number(const char **pp, const char **field,
+                                           int64_t *integer, double *real)
+{
+    const char *p = skip_blanks(*pp);
+    *field = p;
+    if (is_eol(*p)) {
+        *pp = p;
+        return NUMBER_MISSING;
+    }
+    int negative = *p == '-';
+    const char *q = p + (negative || *p == '+');
+    if (is_digit(*q)) {
+        while (*q == '0')
+            q++;
+        const char *digits = q;
+        uint64_t v = 0;
+        while (is_digit(*q))
+            v = v * 10 + (uint64_t)(*q++ - '0');
+        if (ends_field(*q)) {
+            *pp = q;
+            /* 19 digits fit uint64; past INT64_MAX is out of any range we
+             * accept, so -2^63 need not be representable either. */
+            if (q - digits > 19 || v > (uint64_t)INT64_MAX)
+                return NUMBER_HUGE;
+            *integer = negative ? -(int64_t)v : (int64_t)v;
+            return NUMBER_INTEGER;
+        }
+    }
+    int len = real_text_len(p);
+    char *end = NULL;
+    if (len > 0)
+        *real = strtod(p, &end);
+    if (len == 0 || end != p + len) {
+        while (!ends_field(*p))
+            p++;
+        *pp = p;
+        return NUMBER_JUNK;
+    }
+    *pp = p + len;
+    return NUMBER_REAL;
+}
+
+/* ---- line context and shared checks ------------------------------------ */
+
+/* Everything a line parser needs to report an error. */
+typedef struct line_ctx {
+    const char *name;
+    int64_t line;
+    pf_status *st;
+} line_ctx;
+
+/* After the last field: only blanks may remain. Moves *pp past the line. */
+static inline int finish_line(const line_ctx *lc, const char **pp, const char *after)
+{
+    const char *p = skip_blanks(*pp);
+    if (!is_eol(*p))
+        return pf_io_fail(lc->st, lc->name, lc->line, "extra text '%.*s' after the %s",
+                          field_len(p), p, after);
+    *pp = *p == '\n' ? p + 1 : p;
+    return PF_OK;
+}
+
+static inline int id_ok(enum field_kind kind, uint64_t value, int64_t n)
+{
+    return kind == FIELD_NUMBER && value - 1 < (uint64_t)n; /* 0 wraps high */
+}
+
+/* Why a vertex-id field that failed id_ok is wrong. */
+static inline int id_error(const line_ctx *lc, enum field_kind kind, const char *field,
+                           int64_t n, const char *what, const char *usage)
+{
+    if (kind == FIELD_MISSING)
+        return pf_io_fail(lc->st, lc->name, lc->line, "missing %s (expected '%s')",
+                          what, usage);
+    if (kind == FIELD_JUNK)
+        return pf_io_fail(lc->st, lc->name, lc->line, "%s '%.*s' is not a number",
+                          what, field_len(field), field);
+    return pf_io_fail(lc->st, lc->name, lc->line, "%s %.*s is outside 1..%lld",
+                      what, field_len(field), field, (long long)n);
+}
+
+/* N of a p line or a matrix: a number in least..PF_MAX_VERTICES (max-flow
+ * needs a source and a sink, so 2; shortest paths make sense from 1). */
+static inline int check_vertex_count(const line_ctx *lc, enum field_kind kind,
+                                     const char *field, uint64_t n, int64_t least,
+                                     const char *usage)
+{
+    if (kind == FIELD_MISSING)
+        return pf_io_fail(lc->st, lc->name, lc->line, "missing vertex count (expected '%s')",
+                          usage);
+    if (kind == FIELD_JUNK)
+        return pf_io_fail(lc->st, lc->name, lc->line, "vertex count '%.*s' is not a number",
+                          field_len(field), field);
+    if (kind != FIELD_NUMBER || n < (uint64_t)least || n > (uint64_t)PF_MAX_VERTICES)
+        return pf_io_fail(lc->st, lc->name, lc->line, "vertex count %.*s is outside %lld..%lld",
+                          field_len(field), field, (long long)least,
+                          (long long)PF_MAX_VERTICES);
+    return PF_OK;
+}
+
+/* A count field (arcs, entries): a number in 0..INT64_MAX. what names it in
+ * messages ("arc count"). */
+static inline int scan_count(const line_ctx *lc, const char **pp, const char *what,
+                             const char *usage, int64_t *count)
+{
+    const char *field;
+    uint64_t value = 0;
+    enum field_kind kind = scan_uint(pp, &field, &value);
+    if (kind == FIELD_MISSING)
+        return pf_io_fail(lc->st, lc->name, lc->line, "missing %s (expected '%s')", what,
+                          usage);
+    if (kind == FIELD_JUNK)
+        return pf_io_fail(lc->st, lc->name, lc->line, "%s '%.*s' is not a number", what,
+                          field_len(field), field);
+    if (kind != FIELD_NUMBER || value > (uint64_t)INT64_MAX)
+        return pf_io_fail(lc->st, lc->name, lc->line, "%s %.*s is %s", what,
+                          field_len(field), field,
+                          kind == FIELD_NEGATIVE ? "negative" : "too large");
+    *count = (int64_t)value;
+    return PF_OK;
+}
+
+/* The rest of a DIMACS problem line after the 'p': "TYPE N M", where TYPE
+ * must be `type` ("max", "sp") and N at least least_n. *first_p_line is 0
+ * until a p line was read, and must stay alone. usage is the whole line as
+ * the reader expects it ("p max N M"). */
+static inline int scan_problem_line(const line_ctx *lc, const char **pp, int64_t *first_p_line,
+                                    const char *type, const char *usage, int64_t least_n,
+                                    int64_t *n, int64_t *m)
+{
+    if (*first_p_line)
+        return pf_io_fail(lc->st, lc->name, lc->line,
+                          "second p line (the first is on line %lld)", (long long)*first_p_line);
+    const char *p = *pp, *field;
+    int type_len = scan_word(&p, &field);
+    if (type_len == 0)
+        return pf_io_fail(lc->st, lc->name, lc->line,
+                          "missing problem type (expected '%s')", usage);
+    if ((size_t)type_len != strlen(type) || memcmp(field, type, (size_t)type_len) != 0)
+        return pf_io_fail(lc->st, lc->name, lc->line,
+                          "problem type '%.*s' is not '%s' (expected '%s')",
+                          field_len(field), field, type, usage);
+    uint64_t vertices = 0;
+    enum field_kind kind = scan_uint(&p, &field, &vertices);
+    int rc = check_vertex_count(lc, kind, field, vertices, least_n, usage);
+    if (!rc)
+        rc = scan_count(lc, &p, "arc count", usage, m);
+    if (!rc)
+        rc = finish_line(lc, &p, "arc count");
+    if (rc)
+        return rc;
+    *n = (int64_t)vertices;
+    *first_p_line = lc->line;
+    *pp = p;
+    return PF_OK;
+}
+
+/* How many lines from p on have the one-letter type `type` ('a'): says by
+ * how much a file overshoots its declared count (error paths only). */
+static inline int64_t count_lines_of_type(const char *p, char type)
+{
+    int64_t found = 0;
+    for (; *p; p = next_line(p)) {
+        const char *q = skip_blanks(p);
+        if (q[0] == type && ends_field(q[1]))
+            found++;
+    }
+    return found;
+}
+
+/* Matrix files start (after 'c' comments and blank lines) with a number;
+ * DIMACS files with a letter. */
+static inline int looks_like_matrix(const char *text)
+{
+    for (const char *p = text; *p; p = next_line(p)) {
+        const char *q = skip_blanks(p);
+        if (*q == 'c' || *q == '\n')
+            continue;
+        return is_digit(*q) || (*q == '-' && is_digit(q[1]));
+    }
+    return 0;
+}
+
+#endif
