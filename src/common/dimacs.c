@@ -199,18 +199,6 @@ typedef struct dimacs_parser {
     const char *end;        /* the terminating NUL of the text */
 } dimacs_parser;
 
-/* The arc count is wrong on the high side: say by how much, counting the
- * arc lines from here on (cheap, and only on this error path). */
-static int too_many_arcs(dimacs_parser *ps, const char *line_start)
-{
-    int64_t found = ps->declared_arcs + count_lines_of_type(line_start, 'a');
-    return pf_io_fail(ps->lc.st, ps->lc.name, ps->lc.line,
-                      "more arc lines than the p line (line %lld) declares: "
-                      "expected %lld, found %lld",
-                      (long long)ps->p_line, (long long)ps->declared_arcs,
-                      (long long)found);
-}
-
 /* "a U V CAP": the hot path, one call per arc. */
 static int parse_arc_line(dimacs_parser *ps, const char *line_start, const char **pp)
 {
@@ -219,7 +207,7 @@ static int parse_arc_line(dimacs_parser *ps, const char *line_start, const char 
     if (!net)
         return pf_io_fail(lc->st, lc->name, lc->line, "arc line before the p line");
     if (net->m == ps->declared_arcs)
-        return too_many_arcs(ps, line_start);
+        return too_many_arcs(lc, line_start, ps->declared_arcs, ps->p_line);
     if (net->m == net->m_alloc) {
         /* The p line reserved a safe upper bound; growing is a fallback. */
         int64_t want = net->m_alloc * 2 + 64;
@@ -264,10 +252,7 @@ static int parse_problem_line(dimacs_parser *ps, const char **pp)
     if (!ps->net)
         return lc->st ? lc->st->code : PF_E_NOMEM;
     ps->declared_arcs = m;
-    /* An arc line takes at least 7 bytes ("a 1 1 0"), so the rest of the
-     * file bounds the arcs it can hold: a p line that lies about M cannot
-     * make us reserve more memory than the file justifies. */
-    int64_t fit = (int64_t)((size_t)(ps->end - p) / 7) + 1;
+    int64_t fit = lines_that_fit(p, ps->end, sizeof "a 1 1 0" - 1);
     *pp = p;
     return pf_network_reserve(ps->net, ps->declared_arcs < fit ? ps->declared_arcs : fit, lc->st);
 }
@@ -323,11 +308,7 @@ static int finish_dimacs(dimacs_parser *ps, size_t len)
                           len == 0 ? "the file is empty (expected a '" PROBLEM_USAGE "' line)"
                                    : "no '" PROBLEM_USAGE "' line");
     if (ps->net->m < ps->declared_arcs)
-        return pf_io_fail(lc->st, lc->name, eof_line,
-                          "fewer arc lines than the p line (line %lld) declares: "
-                          "expected %lld, found %lld",
-                          (long long)ps->p_line, (long long)ps->declared_arcs,
-                          (long long)ps->net->m);
+        return too_few_arcs(lc, eof_line, ps->declared_arcs, ps->net->m, ps->p_line);
     if (!ps->source_line)
         return pf_io_fail(lc->st, lc->name, eof_line, "no source line ('n ID s')");
     if (!ps->sink_line)
@@ -344,21 +325,15 @@ static pf_network *parse_dimacs(const char *text, size_t len, const char *name, 
     int rc = PF_OK;
     while (*p && !rc) {
         ps.lc.line++;
-        const char *start = skip_blanks(p);
-        char type = start[0];
-        int one_letter = type && ends_field(start[1]); /* never read past the NUL */
-        p = start + 1;
-        if (type == 'a' && one_letter)
+        const char *start;
+        char type = line_type(&p, &start);
+        if (type == 'a')
             rc = parse_arc_line(&ps, start, &p);
-        else if (type == 'c')
-            p = next_line(start);
-        else if (is_eol(type))
-            p = type ? start + 1 : start; /* blank line, or blanks at EOF */
-        else if (type == 'n' && one_letter)
+        else if (type == 'n')
             rc = parse_node_line(&ps, &p);
-        else if (type == 'p' && one_letter)
+        else if (type == 'p')
             rc = parse_problem_line(&ps, &p);
-        else
+        else if (type != 'c')
             rc = pf_io_fail(st, name, ps.lc.line,
                             "unknown line type '%.*s' (expected c, p, n or a)",
                             field_len(start), start);
@@ -433,31 +408,20 @@ static int matrix_entry(matrix_parser *mp, enum field_kind kind, const char *fie
     return PF_OK;
 }
 
+/* One field of the stream: N first, then the capacities. */
+static int matrix_field(void *ctx, const char **pp)
+{
+    matrix_parser *mp = ctx;
+    const char *field;
+    uint64_t value = 0;
+    enum field_kind kind = scan_uint(pp, &field, &value);
+    return mp->net ? matrix_entry(mp, kind, field, value) : matrix_size(mp, kind, field, value);
+}
+
 static pf_network *parse_matrix(const char *text, const char *name, pf_status *st)
 {
     matrix_parser mp = {.lc = {.name = name, .st = st}};
-    const char *p = text;
-    int rc = PF_OK;
-    while (*p && !rc) {
-        mp.lc.line++;
-        p = skip_blanks(p);
-        if (*p == 'c') { /* comment lines, as in DIMACS */
-            p = next_line(p);
-            continue;
-        }
-        /* Rows may wrap or share lines: the values are one stream. */
-        while (!rc) {
-            const char *field;
-            uint64_t value = 0;
-            enum field_kind kind = scan_uint(&p, &field, &value);
-            if (kind == FIELD_MISSING)
-                break;
-            rc = mp.net ? matrix_entry(&mp, kind, field, value)
-                        : matrix_size(&mp, kind, field, value);
-        }
-        if (*p == '\n')
-            p++;
-    }
+    int rc = scan_value_stream(text, &mp.lc, matrix_field, &mp);
     if (!rc && !mp.net)
         rc = pf_io_fail(st, name, mp.lc.line + 1, "no vertex count N (the file is empty)");
     if (!rc && mp.entries < mp.total)

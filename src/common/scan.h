@@ -311,17 +311,86 @@ static inline int scan_problem_line(const line_ctx *lc, const char **pp, int64_t
     return PF_OK;
 }
 
-/* How many lines from p on have the one-letter type `type` ('a'): says by
- * how much a file overshoots its declared count (error paths only). */
-static inline int64_t count_lines_of_type(const char *p, char type)
+/* ---- line-oriented files (DIMACS, solutions) ---------------------------- */
+
+/* Starts the line at *pp and says what it is: its first field when that is
+ * one letter ('a', 'p', ...); 'c' for a comment or a blank line, which is
+ * then already skipped; 0 for anything else. *start is the line's first
+ * field (for messages); *pp ends past the type letter (or at the next line). */
+static inline char line_type(const char **pp, const char **start)
 {
-    int64_t found = 0;
-    for (; *p; p = next_line(p)) {
+    const char *s = skip_blanks(*pp);
+    *start = s;
+    if (*s == 'c') {
+        *pp = next_line(s);
+        return 'c';
+    }
+    if (is_eol(*s)) {
+        *pp = *s ? s + 1 : s; /* blank line, or blanks at EOF */
+        return 'c';
+    }
+    *pp = s + 1;
+    return ends_field(s[1]) ? *s : 0; /* never reads past the NUL */
+}
+
+/* At most how many lines of min_bytes or more (newline included) the text
+ * from p to end can still hold: a declared count that lies cannot make a
+ * reader reserve more memory than the file justifies. */
+static inline int64_t lines_that_fit(const char *p, const char *end, size_t min_bytes)
+{
+    return (int64_t)((size_t)(end - p) / min_bytes) + 1;
+}
+
+/* The arc lines overshoot the count of the p line (on line p_line): says by
+ * how much, counting the 'a' lines from line_start on (error path only). */
+static inline int too_many_arcs(const line_ctx *lc, const char *line_start,
+                                int64_t declared, int64_t p_line)
+{
+    int64_t found = declared;
+    for (const char *p = line_start; *p; p = next_line(p)) {
         const char *q = skip_blanks(p);
-        if (q[0] == type && ends_field(q[1]))
+        if (q[0] == 'a' && ends_field(q[1]))
             found++;
     }
-    return found;
+    return pf_io_fail(lc->st, lc->name, lc->line,
+                      "more arc lines than the p line (line %lld) declares: "
+                      "expected %lld, found %lld",
+                      (long long)p_line, (long long)declared, (long long)found);
+}
+
+/* At end of input (reported on eof_line): fewer arc lines than declared. */
+static inline int too_few_arcs(const line_ctx *lc, int64_t eof_line, int64_t declared,
+                               int64_t found, int64_t p_line)
+{
+    return pf_io_fail(lc->st, lc->name, eof_line,
+                      "fewer arc lines than the p line (line %lld) declares: "
+                      "expected %lld, found %lld",
+                      (long long)p_line, (long long)declared, (long long)found);
+}
+
+/* ---- matrix files ---------------------------------------------------- */
+
+/* Feeds every field of a matrix file to field(ctx, &p), which consumes one.
+ * The values are one stream: rows may wrap or share lines; lines starting
+ * with 'c' are comments. lc->line follows the line being read. */
+static inline int scan_value_stream(const char *text, line_ctx *lc,
+                                    int (*field)(void *ctx, const char **pp), void *ctx)
+{
+    const char *p = text;
+    int rc = PF_OK;
+    while (*p && !rc) {
+        lc->line++;
+        p = skip_blanks(p);
+        if (*p == 'c') {
+            p = next_line(p);
+            continue;
+        }
+        while (!rc && !is_eol(*(p = skip_blanks(p))))
+            rc = field(ctx, &p);
+        if (*p == '\n')
+            p++;
+    }
+    return rc;
 }
 
 /* Matrix files start (after 'c' comments and blank lines) with a number;

@@ -154,23 +154,15 @@ static int parse_solution(solution_parser *sp, const char *text)
     int rc = PF_OK;
     while (*p && !rc) {
         sp->lc.line++;
-        const char *start = skip_blanks(p);
-        char type = start[0];
-        p = start + 1;
-        if (type == 'c') {
-            p = next_line(start);
-        } else if (is_eol(type)) {
-            p = type ? start + 1 : start;
-        } else if (!ends_field(start[1])) {
-            type = '?';
-        }
+        const char *start;
+        char type = line_type(&p, &start);
         if (type == 's')
             rc = parse_value_line(sp, &p);
         else if (type == 'f')
             rc = parse_flow_line(sp, &p);
         else if (type == 'n')
             rc = parse_cut_line(sp, &p);
-        else if (type != 'c' && !is_eol(type))
+        else if (type != 'c')
             rc = pf_io_fail(sp->lc.st, sp->lc.name, sp->lc.line,
                             "unknown line type '%.*s' (expected c, s, f or n)",
                             field_len(start), start);
