@@ -200,49 +200,47 @@ typedef struct dimacs_parser {
 } dimacs_parser;
 
 /* "a U V CAP": the hot path, one call per arc. */
-static int parse_arc_line(dimacs_parser *ps, const char *line_start, const char **pp)
+static int parse_arc_line(void *ctx, const char *line_start, const char **pp)
 {
+    dimacs_parser *ps = ctx;
     const line_ctx *lc = &ps->lc;
     pf_network *net = ps->net;
-    if (!net)
-        return pf_io_fail(lc->st, lc->name, lc->line, "arc line before the p line");
-    if (net->m == ps->declared_arcs)
-        return too_many_arcs(lc, line_start, ps->declared_arcs, ps->p_line);
+    int rc = check_arc_line(lc, line_start, ps->p_line, net ? net->m : 0, ps->declared_arcs);
+    if (rc)
+        return rc;
     if (net->m == net->m_alloc) {
         /* The p line reserved a safe upper bound; growing is a fallback. */
         int64_t want = net->m_alloc * 2 + 64;
-        int rc = pf_network_reserve(net, want < ps->declared_arcs ? want : ps->declared_arcs, lc->st);
+        rc = pf_network_reserve(net, want < ps->declared_arcs ? want : ps->declared_arcs, lc->st);
         if (rc)
             return rc;
     }
-    const char *p = *pp, *tail_f, *head_f, *cap_f;
-    uint64_t tail_v = 0, head_v = 0, cap_v = 0;
-    enum field_kind tail_k = scan_uint(&p, &tail_f, &tail_v);
-    enum field_kind head_k = scan_uint(&p, &head_f, &head_v);
-    enum field_kind cap_k = scan_uint(&p, &cap_f, &cap_v);
-    int rc = PF_OK;
-    if (!id_ok(tail_k, tail_v, net->n))
-        rc = id_error(lc, tail_k, tail_f, net->n, "tail", ARC_USAGE);
-    else if (!id_ok(head_k, head_v, net->n))
-        rc = id_error(lc, head_k, head_f, net->n, "head", ARC_USAGE);
-    else if (cap_k != FIELD_NUMBER || cap_v > (uint64_t)PF_CAP_MAX)
-        rc = check_capacity(lc, cap_k, cap_f, cap_v, ARC_USAGE);
-    if (!rc)
-        rc = finish_line(lc, &p, "capacity");
+    const char *p = *pp, *cap_f;
+    int64_t tail = 0, head = 0;
+    uint64_t cap = 0;
+    rc = scan_arc_ends(lc, &p, net->n, "tail", "head", ARC_USAGE, &tail, &head);
     if (rc)
         return rc;
-    net->tail[net->m] = (int32_t)(tail_v - 1);
-    net->head[net->m] = (int32_t)(head_v - 1);
-    net->cap[net->m] = (int64_t)cap_v;
+    enum field_kind cap_k = scan_uint(&p, &cap_f, &cap);
+    if (cap_k != FIELD_NUMBER || cap > (uint64_t)PF_CAP_MAX)
+        return check_capacity(lc, cap_k, cap_f, cap, ARC_USAGE);
+    rc = finish_line(lc, &p, "capacity");
+    if (rc)
+        return rc;
+    net->tail[net->m] = (int32_t)tail;
+    net->head[net->m] = (int32_t)head;
+    net->cap[net->m] = (int64_t)cap;
     net->m++;
     *pp = p;
     return PF_OK;
 }
 
 /* "p max N M": creates the network and reserves its arcs. */
-static int parse_problem_line(dimacs_parser *ps, const char **pp)
+static int parse_problem_line(void *ctx, const char *start, const char **pp)
 {
+    dimacs_parser *ps = ctx;
     const line_ctx *lc = &ps->lc;
+    (void)start;
     const char *p = *pp;
     int64_t n = 0, m = 0;
     int rc = scan_problem_line(lc, &p, &ps->p_line, "max", PROBLEM_USAGE, 2, &n, &m);
@@ -258,9 +256,11 @@ static int parse_problem_line(dimacs_parser *ps, const char **pp)
 }
 
 /* "n ID s" or "n ID t". */
-static int parse_node_line(dimacs_parser *ps, const char **pp)
+static int parse_node_line(void *ctx, const char *start, const char **pp)
 {
+    dimacs_parser *ps = ctx;
     const line_ctx *lc = &ps->lc;
+    (void)start;
     if (!ps->net)
         return pf_io_fail(lc->st, lc->name, lc->line, "n line before the p line");
     const char *p = *pp, *id_f, *role_f;
@@ -321,23 +321,12 @@ static int finish_dimacs(dimacs_parser *ps, size_t len)
 static pf_network *parse_dimacs(const char *text, size_t len, const char *name, pf_status *st)
 {
     dimacs_parser ps = {.lc = {.name = name, .st = st}, .end = text + len};
-    const char *p = text;
-    int rc = PF_OK;
-    while (*p && !rc) {
-        ps.lc.line++;
-        const char *start;
-        char type = line_type(&p, &start);
-        if (type == 'a')
-            rc = parse_arc_line(&ps, start, &p);
-        else if (type == 'n')
-            rc = parse_node_line(&ps, &p);
-        else if (type == 'p')
-            rc = parse_problem_line(&ps, &p);
-        else if (type != 'c')
-            rc = pf_io_fail(st, name, ps.lc.line,
-                            "unknown line type '%.*s' (expected c, p, n or a)",
-                            field_len(start), start);
-    }
+    static const line_kind kinds[] = {
+        {.type = 'a', .parse = parse_arc_line},
+        {.type = 'n', .parse = parse_node_line},
+        {.type = 'p', .parse = parse_problem_line},
+    };
+    int rc = scan_lines(text, &ps.lc, kinds, 3, "c, p, n or a", &ps);
     if (!rc)
         rc = finish_dimacs(&ps, len);
     if (rc) {
@@ -379,9 +368,7 @@ static int matrix_entry(matrix_parser *mp, enum field_kind kind, const char *fie
     const line_ctx *lc = &mp->lc;
     pf_network *net = mp->net;
     if (mp->entries == mp->total)
-        return pf_io_fail(lc->st, lc->name, lc->line,
-                          "more than N*N = %lld capacities (N = %lld): '%.*s' is one too many",
-                          (long long)mp->total, (long long)net->n, field_len(field), field);
+        return matrix_overflow(lc, net->n, field, "capacities");
     int64_t row = mp->entries / net->n, col = mp->entries % net->n;
     if (kind != FIELD_NUMBER || cap > (uint64_t)PF_CAP_MAX) {
         const char *why = kind == FIELD_JUNK ? "is not a number"
@@ -422,12 +409,8 @@ static pf_network *parse_matrix(const char *text, const char *name, pf_status *s
 {
     matrix_parser mp = {.lc = {.name = name, .st = st}};
     int rc = scan_value_stream(text, &mp.lc, matrix_field, &mp);
-    if (!rc && !mp.net)
-        rc = pf_io_fail(st, name, mp.lc.line + 1, "no vertex count N (the file is empty)");
-    if (!rc && mp.entries < mp.total)
-        rc = pf_io_fail(st, name, mp.lc.line + 1,
-                        "expected N*N = %lld capacities (N = %lld), found %lld",
-                        (long long)mp.total, (long long)mp.net->n, (long long)mp.entries);
+    if (!rc)
+        rc = check_matrix_end(&mp.lc, mp.net ? mp.net->n : 0, mp.entries, "capacities");
     if (rc) {
         pf_network_free(mp.net);
         return NULL;

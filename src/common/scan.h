@@ -47,6 +47,23 @@ static inline int field_len(const char *p)
     return n;
 }
 
+/* Reads the digits at *pp into *value, leading zeros skipped; returns how
+ * many significant digits there were. Any 19 digits fit uint64, so the
+ * loop needs no overflow test: callers treat more as too large. */
+static inline int scan_digits(const char **pp, uint64_t *value)
+{
+    const char *p = *pp;
+    while (*p == '0')
+        p++;
+    const char *digits = p;
+    uint64_t v = 0;
+    while (is_digit(*p))
+        v = v * 10 + (uint64_t)(*p++ - '0');
+    *value = v;
+    *pp = p;
+    return (int)(p - digits);
+}
+
 enum field_kind {
     FIELD_NUMBER,   /* digits only, value fits 19 significant digits */
     FIELD_MISSING,  /* the line ended first */
@@ -56,9 +73,8 @@ enum field_kind {
 };
 
 /* Scans one unsigned decimal field after optional blanks; *pp ends just past
- * it and *field its first character (for messages). Any 19-digit number
- * fits uint64, so the digit loop needs no overflow test: longer ones are
- * FIELD_HUGE (leading zeros do not count). */
+ * it and *field its first character (for messages). More than 19
+ * significant digits is FIELD_HUGE. */
 static inline enum field_kind scan_uint(const char **pp, const char **field,
                                         uint64_t *value)
 {
@@ -70,15 +86,8 @@ static inline enum field_kind scan_uint(const char **pp, const char **field,
         p++;
     }
     if (is_digit(*p)) {
-        while (*p == '0')
-            p++;
-        const char *digits = p;
-        uint64_t v = 0;
-        while (is_digit(*p))
-            v = v * 10 + (uint64_t)(*p++ - '0');
-        if (p - digits > 19 && kind == FIELD_NUMBER)
+        if (scan_digits(&p, value) > 19 && kind == FIELD_NUMBER)
             kind = FIELD_HUGE;
-        *value = v;
     } else if (is_eol(*p)) {
         kind = FIELD_MISSING;
     }
@@ -166,17 +175,13 @@ static inline enum number_kind scan_number(const char **pp, const char **field,
     int negative = *p == '-';
     const char *q = p + (negative || *p == '+');
     if (is_digit(*q)) {
-        while (*q == '0')
-            q++;
-        const char *digits = q;
         uint64_t v = 0;
-        while (is_digit(*q))
-            v = v * 10 + (uint64_t)(*q++ - '0');
+        int digits = scan_digits(&q, &v);
         if (ends_field(*q)) {
             *pp = q;
-            /* 19 digits fit uint64; past INT64_MAX is out of any range we
-             * accept, so -2^63 need not be representable either. */
-            if (q - digits > 19 || v > (uint64_t)INT64_MAX)
+            /* Past INT64_MAX is out of any range we accept, so -2^63 need
+             * not be representable either. */
+            if (digits > 19 || v > (uint64_t)INT64_MAX)
                 return NUMBER_HUGE;
             *integer = negative ? -(int64_t)v : (int64_t)v;
             return NUMBER_INTEGER;
@@ -233,6 +238,26 @@ static inline int id_error(const line_ctx *lc, enum field_kind kind, const char 
                           what, field_len(field), field);
     return pf_io_fail(lc->st, lc->name, lc->line, "%s %.*s is outside 1..%lld",
                       what, field_len(field), field, (long long)n);
+}
+
+/* The two 1-based vertex ids in 1..n that open an arc or entry line
+ * ("U V", "I J"), named tail_name and head_name in messages; *tail and
+ * *head get them 0-based. */
+static inline int scan_arc_ends(const line_ctx *lc, const char **pp, int64_t n,
+                                const char *tail_name, const char *head_name,
+                                const char *usage, int64_t *tail, int64_t *head)
+{
+    const char *tail_f, *head_f;
+    uint64_t tail_v = 0, head_v = 0;
+    enum field_kind tail_k = scan_uint(pp, &tail_f, &tail_v);
+    enum field_kind head_k = scan_uint(pp, &head_f, &head_v);
+    if (!id_ok(tail_k, tail_v, n))
+        return id_error(lc, tail_k, tail_f, n, tail_name, usage);
+    if (!id_ok(head_k, head_v, n))
+        return id_error(lc, head_k, head_f, n, head_name, usage);
+    *tail = (int64_t)tail_v - 1;
+    *head = (int64_t)head_v - 1;
+    return PF_OK;
 }
 
 /* N of a p line or a matrix: a number in least..PF_MAX_VERTICES (max-flow
@@ -333,6 +358,39 @@ static inline char line_type(const char **pp, const char **start)
     return ends_field(s[1]) ? *s : 0; /* never reads past the NUL */
 }
 
+/* The parser of one line type: start is the line's first field, *pp is
+ * past the type letter and must end past the line. */
+typedef struct line_kind {
+    char type;
+    int (*parse)(void *ctx, const char *start, const char **pp);
+} line_kind;
+
+/* Reads a line-oriented file: each line's one-letter type picks its parser
+ * among `kinds` (the most frequent first: it is tried first); comments
+ * and blank lines are skipped; anything else is an unknown line type, with
+ * `expected` listing the known ones ("c, p or a"). lc->line follows the
+ * line being read, so at the end it holds the number of lines. */
+static inline int scan_lines(const char *text, line_ctx *lc, const line_kind *kinds, int count,
+                             const char *expected, void *ctx)
+{
+    const char *p = text;
+    int rc = PF_OK;
+    while (*p && !rc) {
+        lc->line++;
+        const char *start;
+        char type = line_type(&p, &start);
+        int k = 0;
+        while (k < count && kinds[k].type != type)
+            k++;
+        if (k < count)
+            rc = kinds[k].parse(ctx, start, &p);
+        else if (type != 'c')
+            rc = pf_io_fail(lc->st, lc->name, lc->line, "unknown line type '%.*s' (expected %s)",
+                            field_len(start), start, expected);
+    }
+    return rc;
+}
+
 /* At most how many lines of min_bytes or more (newline included) the text
  * from p to end can still hold: a declared count that lies cannot make a
  * reader reserve more memory than the file justifies. */
@@ -341,11 +399,16 @@ static inline int64_t lines_that_fit(const char *p, const char *end, size_t min_
     return (int64_t)((size_t)(end - p) / min_bytes) + 1;
 }
 
-/* The arc lines overshoot the count of the p line (on line p_line): says by
+/* An arc line may come only after the p line (p_line, 0 = none yet) and
+ * while fewer than its `declared` arcs were read. On an overshoot, says by
  * how much, counting the 'a' lines from line_start on (error path only). */
-static inline int too_many_arcs(const line_ctx *lc, const char *line_start,
-                                int64_t declared, int64_t p_line)
+static inline int check_arc_line(const line_ctx *lc, const char *line_start, int64_t p_line,
+                                 int64_t read, int64_t declared)
 {
+    if (!p_line)
+        return pf_io_fail(lc->st, lc->name, lc->line, "arc line before the p line");
+    if (read < declared)
+        return PF_OK;
     int64_t found = declared;
     for (const char *p = line_start; *p; p = next_line(p)) {
         const char *q = skip_blanks(p);
@@ -391,6 +454,31 @@ static inline int scan_value_stream(const char *text, line_ctx *lc,
             p++;
     }
     return rc;
+}
+
+/* The value after the N*N-th of a matrix file (`what` names the values:
+ * "weights"). */
+static inline int matrix_overflow(const line_ctx *lc, int64_t n, const char *field,
+                                  const char *what)
+{
+    return pf_io_fail(lc->st, lc->name, lc->line,
+                      "more than N*N = %lld %s (N = %lld): '%.*s' is one too many",
+                      (long long)(n * n), what, (long long)n, field_len(field), field);
+}
+
+/* At the end of a matrix file: were N (0 = not read) and all N*N values
+ * there? */
+static inline int check_matrix_end(const line_ctx *lc, int64_t n, int64_t entries,
+                                   const char *what)
+{
+    if (n == 0)
+        return pf_io_fail(lc->st, lc->name, lc->line + 1,
+                          "no vertex count N (the file is empty)");
+    if (entries < n * n)
+        return pf_io_fail(lc->st, lc->name, lc->line + 1,
+                          "expected N*N = %lld %s (N = %lld), found %lld", (long long)(n * n),
+                          what, (long long)n, (long long)entries);
+    return PF_OK;
 }
 
 /* Matrix files start (after 'c' comments and blank lines) with a number;

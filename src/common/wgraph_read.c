@@ -87,41 +87,36 @@ typedef struct sp_parser {
 } sp_parser;
 
 /* "a U V W": the hot path, one call per arc. */
-static int parse_sp_arc(sp_parser *ps, const char *line_start, const char **pp)
+static int parse_sp_arc(void *ctx, const char *line_start, const char **pp)
 {
+    sp_parser *ps = ctx;
     const line_ctx *lc = &ps->lc;
     pf_wgraph *g = ps->g;
-    if (!g)
-        return pf_io_fail(lc->st, lc->name, lc->line, "arc line before the p line");
-    if (g->m == ps->declared_arcs)
-        return too_many_arcs(lc, line_start, ps->declared_arcs, ps->p_line);
-    const char *p = *pp, *tail_f, *head_f, *weight_f;
-    uint64_t tail = 0, head = 0;
-    int64_t integer = 0;
+    int rc = check_arc_line(lc, line_start, ps->p_line, g ? g->m : 0, ps->declared_arcs);
+    if (rc)
+        return rc;
+    const char *p = *pp, *weight_f;
+    int64_t tail = 0, head = 0, integer = 0;
     double real = 0;
-    enum field_kind tail_k = scan_uint(&p, &tail_f, &tail);
-    enum field_kind head_k = scan_uint(&p, &head_f, &head);
+    rc = scan_arc_ends(lc, &p, g->n, "tail", "head", SP_ARC_USAGE, &tail, &head);
+    if (rc)
+        return rc;
     enum number_kind weight_k = scan_number(&p, &weight_f, &integer, &real);
-    int rc = PF_OK;
-    if (!id_ok(tail_k, tail, g->n))
-        rc = id_error(lc, tail_k, tail_f, g->n, "tail", SP_ARC_USAGE);
-    else if (!id_ok(head_k, head, g->n))
-        rc = id_error(lc, head_k, head_f, g->n, "head", SP_ARC_USAGE);
-    else if (!weight_ok(weight_k, integer, real))
-        rc = weight_error(lc, weight_k, weight_f, "", SP_ARC_USAGE);
+    if (!weight_ok(weight_k, integer, real))
+        return weight_error(lc, weight_k, weight_f, "", SP_ARC_USAGE);
+    rc = finish_line(lc, &p, "weight");
     if (!rc)
-        rc = finish_line(lc, &p, "weight");
-    if (!rc)
-        rc = add_weighted_arc(g, (int64_t)tail - 1, (int64_t)head - 1, weight_k, integer, real,
-                              lc->st);
+        rc = add_weighted_arc(g, tail, head, weight_k, integer, real, lc->st);
     *pp = p;
     return rc;
 }
 
 /* "p sp N M": creates the graph and reserves its arcs. */
-static int parse_sp_problem(sp_parser *ps, const char **pp)
+static int parse_sp_problem(void *ctx, const char *start, const char **pp)
 {
+    sp_parser *ps = ctx;
     const line_ctx *lc = &ps->lc;
+    (void)start;
     int64_t n = 0, m = 0;
     int rc = scan_problem_line(lc, pp, &ps->p_line, "sp", SP_PROBLEM_USAGE, 1, &n, &m);
     if (rc)
@@ -137,20 +132,11 @@ static int parse_sp_problem(sp_parser *ps, const char **pp)
 static pf_wgraph *parse_sp(const char *text, size_t len, const char *name, pf_status *st)
 {
     sp_parser ps = {.lc = {.name = name, .st = st}, .end = text + len};
-    const char *p = text;
-    int rc = PF_OK;
-    while (*p && !rc) {
-        ps.lc.line++;
-        const char *start;
-        char type = line_type(&p, &start);
-        if (type == 'a')
-            rc = parse_sp_arc(&ps, start, &p);
-        else if (type == 'p')
-            rc = parse_sp_problem(&ps, &p);
-        else if (type != 'c')
-            rc = pf_io_fail(st, name, ps.lc.line, "unknown line type '%.*s' (expected c, p or a)",
-                            field_len(start), start);
-    }
+    static const line_kind kinds[] = {
+        {.type = 'a', .parse = parse_sp_arc},
+        {.type = 'p', .parse = parse_sp_problem},
+    };
+    int rc = scan_lines(text, &ps.lc, kinds, 2, "c, p or a", &ps);
     int64_t eof_line = ps.lc.line + 1;
     if (!rc && !ps.g)
         rc = pf_io_fail(st, name, eof_line,
@@ -297,30 +283,23 @@ static int parse_mm_entry(mm_parser *mp, const char *line_start, const char **pp
     const char *usage = mp->field == MM_PATTERN ? "I J" : "I J WEIGHT";
     if (mp->entries == mp->declared)
         return too_many_entries(mp, line_start);
-    const char *p = *pp, *row_f, *col_f, *weight_f = NULL;
-    uint64_t row = 0, col = 0;
-    int64_t integer = 1; /* pattern entries weigh 1 */
+    const char *p = *pp, *weight_f = NULL;
+    int64_t tail = 0, head = 0, integer = 1; /* pattern entries weigh 1 */
     double real = 0;
-    enum field_kind row_k = scan_uint(&p, &row_f, &row);
-    enum field_kind col_k = scan_uint(&p, &col_f, &col);
     enum number_kind weight_k = NUMBER_INTEGER;
+    int rc = scan_arc_ends(lc, &p, g->n, "row", "column", usage, &tail, &head);
+    if (rc)
+        return rc;
     if (mp->field != MM_PATTERN)
         weight_k = scan_number(&p, &weight_f, &integer, &real);
-    int rc = PF_OK;
-    if (!id_ok(row_k, row, g->n))
-        rc = id_error(lc, row_k, row_f, g->n, "row", usage);
-    else if (!id_ok(col_k, col, g->n))
-        rc = id_error(lc, col_k, col_f, g->n, "column", usage);
-    else if (!weight_ok(weight_k, integer, real))
-        rc = weight_error(lc, weight_k, weight_f, "", usage);
-    else if (mp->field == MM_INTEGER && weight_k != NUMBER_INTEGER)
-        rc = pf_io_fail(lc->st, lc->name, lc->line,
-                        "weight '%.*s' is not an integer (the banner says integer)",
-                        field_len(weight_f), weight_f);
-    if (!rc)
-        rc = finish_line(lc, &p, mp->field == MM_PATTERN ? "column (pattern entries have no weight)"
-                                                         : "weight");
-    int64_t tail = (int64_t)row - 1, head = (int64_t)col - 1;
+    if (!weight_ok(weight_k, integer, real))
+        return weight_error(lc, weight_k, weight_f, "", usage);
+    if (mp->field == MM_INTEGER && weight_k != NUMBER_INTEGER)
+        return pf_io_fail(lc->st, lc->name, lc->line,
+                          "weight '%.*s' is not an integer (the banner says integer)",
+                          field_len(weight_f), weight_f);
+    rc = finish_line(lc, &p,
+                     mp->field == MM_PATTERN ? "column (pattern entries have no weight)" : "weight");
     if (!rc)
         rc = add_weighted_arc(g, tail, head, weight_k, integer, real, lc->st);
     if (!rc && mp->symmetric && tail != head)
@@ -399,9 +378,7 @@ static int matrix_weight(matrix_parser *mp, const char **pp)
     pf_wgraph *g = mp->g;
     const char *field = *pp;
     if (mp->entries == mp->total)
-        return pf_io_fail(lc->st, lc->name, lc->line,
-                          "more than N*N = %lld weights (N = %lld): '%.*s' is one too many",
-                          (long long)mp->total, (long long)g->n, field_len(field), field);
+        return matrix_overflow(lc, g->n, field, "weights");
     int64_t row = mp->entries / g->n, col = mp->entries % g->n;
     mp->entries++;
     if (field[0] == '-' && ends_field(field[1])) {
@@ -434,12 +411,8 @@ static pf_wgraph *parse_matrix(const char *text, const char *name, pf_status *st
 {
     matrix_parser mp = {.lc = {.name = name, .st = st}};
     int rc = scan_value_stream(text, &mp.lc, matrix_field, &mp);
-    if (!rc && !mp.g)
-        rc = pf_io_fail(st, name, mp.lc.line + 1, "no vertex count N (the file is empty)");
-    if (!rc && mp.entries < mp.total)
-        rc = pf_io_fail(st, name, mp.lc.line + 1,
-                        "expected N*N = %lld weights (N = %lld), found %lld",
-                        (long long)mp.total, (long long)mp.g->n, (long long)mp.entries);
+    if (!rc)
+        rc = check_matrix_end(&mp.lc, mp.g ? mp.g->n : 0, mp.entries, "weights");
     if (rc) {
         pf_wgraph_free(mp.g);
         return NULL;
