@@ -85,20 +85,6 @@ static double weight_of(const pf_wgraph *g, int64_t i)
     return g->real_weight ? g->real_weight[i] : (double)g->int_weight[i];
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    ck_assert_ptr_nonnull(f);
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    rewind(f);
-    char *text = malloc((size_t)size + 1);
-    ck_assert_uint_eq(fread(text, 1, (size_t)size, f), (size_t)size);
-    text[size] = '\0';
-    fclose(f);
-    return text;
-}
-
 /* ---- DIMACS shortest-path ------------------------------------------------ */
 
 START_TEST(sp_good)
@@ -363,7 +349,8 @@ START_TEST(writer_exact_text)
     ck_assert_int_eq(pf_wgraph_add_arc_real(g, 1, 2, 0.1, &st), PF_OK);
     ck_assert_int_eq(pf_wgraph_write_dimacs(g, out, NULL, &st), PF_OK);
     fclose(out);
-    char *text = slurp(path);
+    char *text = pf_test_read_file(path);
+    ck_assert_ptr_nonnull(text);
     ck_assert_str_eq(text, "c two\nc lines\np sp 3 4\na 3 1 -7\na 2 2 0\n"
                            "a 1 3 4611686018427387904\na 1 3 -4611686018427387904\n"
                            "p sp 3 5\na 3 1 -7\na 2 2 0\na 1 3 4.6116860184273879e+18\n"
@@ -613,7 +600,8 @@ START_TEST(gen_cli)
     char range[128], line[192];
     pf_wgraph_weight_range(want, range, sizeof range);
     snprintf(line, sizeof line, "\nc weights produced: %s\np sp 40 390\n", range);
-    char *text = slurp(path);
+    char *text = pf_test_read_file(path);
+    ck_assert_ptr_nonnull(text);
     ck_assert_msg(strstr(text, line), "no '%s' in the file", line);
     ck_assert(range[1] == '-'); /* negative weights were produced */
     free(text);
