@@ -200,9 +200,8 @@ typedef struct dimacs_parser {
 } dimacs_parser;
 
 /* "a U V CAP": the hot path, one call per arc. */
-static int parse_arc_line(void *ctx, const char *line_start, const char **pp)
+static int parse_arc_line(dimacs_parser *ps, const char *line_start, const char **pp)
 {
-    dimacs_parser *ps = ctx;
     const line_ctx *lc = &ps->lc;
     pf_network *net = ps->net;
     int rc = check_arc_line(lc, line_start, ps->p_line, net ? net->m : 0, ps->declared_arcs);
@@ -236,11 +235,9 @@ static int parse_arc_line(void *ctx, const char *line_start, const char **pp)
 }
 
 /* "p max N M": creates the network and reserves its arcs. */
-static int parse_problem_line(void *ctx, const char *start, const char **pp)
+static int parse_problem_line(dimacs_parser *ps, const char **pp)
 {
-    dimacs_parser *ps = ctx;
     const line_ctx *lc = &ps->lc;
-    (void)start;
     const char *p = *pp;
     int64_t n = 0, m = 0;
     int rc = scan_problem_line(lc, &p, &ps->p_line, "max", PROBLEM_USAGE, 2, &n, &m);
@@ -256,11 +253,9 @@ static int parse_problem_line(void *ctx, const char *start, const char **pp)
 }
 
 /* "n ID s" or "n ID t". */
-static int parse_node_line(void *ctx, const char *start, const char **pp)
+static int parse_node_line(dimacs_parser *ps, const char **pp)
 {
-    dimacs_parser *ps = ctx;
     const line_ctx *lc = &ps->lc;
-    (void)start;
     if (!ps->net)
         return pf_io_fail(lc->st, lc->name, lc->line, "n line before the p line");
     const char *p = *pp, *id_f, *role_f;
@@ -321,12 +316,21 @@ static int finish_dimacs(dimacs_parser *ps, size_t len)
 static pf_network *parse_dimacs(const char *text, size_t len, const char *name, pf_status *st)
 {
     dimacs_parser ps = {.lc = {.name = name, .st = st}, .end = text + len};
-    static const line_kind kinds[] = {
-        {.type = 'a', .parse = parse_arc_line},
-        {.type = 'n', .parse = parse_node_line},
-        {.type = 'p', .parse = parse_problem_line},
-    };
-    int rc = scan_lines(text, &ps.lc, kinds, 3, "c, p, n or a", &ps);
+    const char *p = text;
+    int rc = PF_OK;
+    while (*p && !rc) {
+        ps.lc.line++;
+        const char *start;
+        char type = line_type(&p, &start);
+        if (type == 'a')
+            rc = parse_arc_line(&ps, start, &p);
+        else if (type == 'n')
+            rc = parse_node_line(&ps, &p);
+        else if (type == 'p')
+            rc = parse_problem_line(&ps, &p);
+        else if (type != 'c')
+            rc = unknown_line(&ps.lc, start, "c, p, n or a");
+    }
     if (!rc)
         rc = finish_dimacs(&ps, len);
     if (rc) {

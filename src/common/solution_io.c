@@ -77,10 +77,8 @@ static int read_id(solution_parser *sp, const char **pp, const char *what,
     return PF_OK;
 }
 
-static int parse_value_line(void *ctx, const char *start, const char **pp)
+static int parse_value_line(solution_parser *sp, const char **pp)
 {
-    solution_parser *sp = ctx;
-    (void)start;
     if (sp->value_line)
         return pf_io_fail(sp->lc.st, sp->lc.name, sp->lc.line,
                           "second s line (the first is on line %lld)", (long long)sp->value_line);
@@ -92,10 +90,8 @@ static int parse_value_line(void *ctx, const char *start, const char **pp)
     return rc;
 }
 
-static int parse_flow_line(void *ctx, const char *start, const char **pp)
+static int parse_flow_line(solution_parser *sp, const char **pp)
 {
-    solution_parser *sp = ctx;
-    (void)start;
     const pf_network *net = sp->net;
     pf_solution_file *sol = sp->sol;
     if (sp->flows == net->m)
@@ -130,10 +126,8 @@ static int parse_flow_line(void *ctx, const char *start, const char **pp)
     return PF_OK;
 }
 
-static int parse_cut_line(void *ctx, const char *start, const char **pp)
+static int parse_cut_line(solution_parser *sp, const char **pp)
 {
-    solution_parser *sp = ctx;
-    (void)start;
     pf_solution_file *sol = sp->sol;
     if (!sol->source_side) {
         sol->source_side = pf_calloc((size_t)sp->net->n, sizeof *sol->source_side, sp->lc.st);
@@ -156,12 +150,21 @@ static int parse_cut_line(void *ctx, const char *start, const char **pp)
 
 static int parse_solution(solution_parser *sp, const char *text)
 {
-    static const line_kind kinds[] = {
-        {.type = 'f', .parse = parse_flow_line},
-        {.type = 'n', .parse = parse_cut_line},
-        {.type = 's', .parse = parse_value_line},
-    };
-    int rc = scan_lines(text, &sp->lc, kinds, 3, "c, s, f or n", sp);
+    const char *p = text;
+    int rc = PF_OK;
+    while (*p && !rc) {
+        sp->lc.line++;
+        const char *start;
+        char type = line_type(&p, &start);
+        if (type == 'f')
+            rc = parse_flow_line(sp, &p);
+        else if (type == 'n')
+            rc = parse_cut_line(sp, &p);
+        else if (type == 's')
+            rc = parse_value_line(sp, &p);
+        else if (type != 'c')
+            rc = unknown_line(&sp->lc, start, "c, s, f or n");
+    }
     if (rc)
         return rc;
     int64_t eof_line = sp->lc.line + 1;

@@ -87,9 +87,8 @@ typedef struct sp_parser {
 } sp_parser;
 
 /* "a U V W": the hot path, one call per arc. */
-static int parse_sp_arc(void *ctx, const char *line_start, const char **pp)
+static int parse_sp_arc(sp_parser *ps, const char *line_start, const char **pp)
 {
-    sp_parser *ps = ctx;
     const line_ctx *lc = &ps->lc;
     pf_wgraph *g = ps->g;
     int rc = check_arc_line(lc, line_start, ps->p_line, g ? g->m : 0, ps->declared_arcs);
@@ -112,11 +111,9 @@ static int parse_sp_arc(void *ctx, const char *line_start, const char **pp)
 }
 
 /* "p sp N M": creates the graph and reserves its arcs. */
-static int parse_sp_problem(void *ctx, const char *start, const char **pp)
+static int parse_sp_problem(sp_parser *ps, const char **pp)
 {
-    sp_parser *ps = ctx;
     const line_ctx *lc = &ps->lc;
-    (void)start;
     int64_t n = 0, m = 0;
     int rc = scan_problem_line(lc, pp, &ps->p_line, "sp", SP_PROBLEM_USAGE, 1, &n, &m);
     if (rc)
@@ -132,11 +129,19 @@ static int parse_sp_problem(void *ctx, const char *start, const char **pp)
 static pf_wgraph *parse_sp(const char *text, size_t len, const char *name, pf_status *st)
 {
     sp_parser ps = {.lc = {.name = name, .st = st}, .end = text + len};
-    static const line_kind kinds[] = {
-        {.type = 'a', .parse = parse_sp_arc},
-        {.type = 'p', .parse = parse_sp_problem},
-    };
-    int rc = scan_lines(text, &ps.lc, kinds, 2, "c, p or a", &ps);
+    const char *p = text;
+    int rc = PF_OK;
+    while (*p && !rc) {
+        ps.lc.line++;
+        const char *start;
+        char type = line_type(&p, &start);
+        if (type == 'a')
+            rc = parse_sp_arc(&ps, start, &p);
+        else if (type == 'p')
+            rc = parse_sp_problem(&ps, &p);
+        else if (type != 'c')
+            rc = unknown_line(&ps.lc, start, "c, p or a");
+    }
     int64_t eof_line = ps.lc.line + 1;
     if (!rc && !ps.g)
         rc = pf_io_fail(st, name, eof_line,
@@ -298,8 +303,9 @@ static int parse_mm_entry(mm_parser *mp, const char *line_start, const char **pp
         return pf_io_fail(lc->st, lc->name, lc->line,
                           "weight '%.*s' is not an integer (the banner says integer)",
                           field_len(weight_f), weight_f);
-    rc = finish_line(lc, &p,
-                     mp->field == MM_PATTERN ? "column (pattern entries have no weight)" : "weight");
+    const char *last = mp->field == MM_PATTERN ? "column (pattern entries have no weight)"
+                                               : "weight";
+    rc = finish_line(lc, &p, last);
     if (!rc)
         rc = add_weighted_arc(g, tail, head, weight_k, integer, real, lc->st);
     if (!rc && mp->symmetric && tail != head)
