@@ -117,7 +117,8 @@ START_TEST(sp_reals)
     expect_arcs(g, 2, 0, (const arc[]){{1, 2, 2}, {2, 1, 1000}, {1, 1, -50}}, 3);
     pf_wgraph_free(g);
     /* ...the first fractional one makes every weight a real. */
-    g = read_text("p sp 3 5\na 1 2 7\na 2 3 -2.5\na 3 1 1e-3\na 1 3 .5\na 3 2 -4611686018427387904.0\n");
+    g = read_text("p sp 3 5\na 1 2 7\na 2 3 -2.5\na 3 1 1e-3\na 1 3 .5\n"
+                  "a 3 2 -4611686018427387904.0\n");
     expect_arcs(g, 3, 1,
                 (const arc[]){{1, 2, 7}, {2, 3, -2.5}, {3, 1, 1e-3}, {1, 3, 0.5},
                               {3, 2, -0x1p62}}, 5);
