@@ -129,7 +129,7 @@ static inline int real_text_len(const char *p)
 {
     const char *q = p + (*p == '-' || *p == '+');
     static const char *const words[] = {"infinity", "inf", "nan"};
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 3 && !is_digit(*q) && *q != '.'; i++) {
         size_t len = strlen(words[i]);
         if (strncasecmp(q, words[i], len) == 0 && ends_field(q[len]))
             return (int)(q + len - p);
