@@ -12,10 +12,10 @@
 #ifndef PF_SCAN_H
 #define PF_SCAN_H
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "io.h"
 
@@ -121,19 +121,12 @@ enum number_kind {
     NUMBER_JUNK,    /* anything else: "x", "0x10", "1.5.2", "1e" */
 };
 
-/* Length of the real-number text at p, 0 if it is not one. The grammar is
- * C's decimal one without hex: [+-] (D+ [. D*] | . D+) [(e|E) [+-] D+], or
- * [+-] inf | infinity | nan in any case. strtod alone would also take hex
- * and "nan(...)", and would stop early inside junk like "1.5x". */
+/* Length of the decimal real at p, 0 if there is none. The grammar is C's
+ * decimal one without hex: [+-] (D+ [. D*] | . D+) [(e|E) [+-] D+]. strtod
+ * alone would also take hex, and would stop early inside junk like "1.5x". */
 static inline int real_text_len(const char *p)
 {
     const char *q = p + (*p == '-' || *p == '+');
-    static const char *const words[] = {"infinity", "inf", "nan"};
-    for (int i = 0; i < 3 && !is_digit(*q) && *q != '.'; i++) {
-        size_t len = strlen(words[i]);
-        if (strncasecmp(q, words[i], len) == 0 && ends_field(q[len]))
-            return (int)(q + len - p);
-    }
     const char *digits = q;
     while (is_digit(*q))
         q++;
@@ -157,12 +150,73 @@ static inline int real_text_len(const char *p)
     return ends_field(*q) ? (int)(q - p) : 0;
 }
 
+/* Length of `word` (lower case) standing alone at p in any case, else 0.
+ * ORing 0x20 lower-cases a letter and maps nothing else onto one. */
+static inline int word_len(const char *p, const char *word)
+{
+    int i = 0;
+    while (word[i] && (p[i] | 0x20) == word[i])
+        i++;
+    return !word[i] && ends_field(p[i]) ? i : 0;
+}
+
+/* inf, infinity or nan at p (after the sign): its length, and its value in
+ * *real; 0 if none. Known values: no strtod needed. */
+static inline int spelled_real_len(const char *p, int negative, double *real)
+{
+    int len = word_len(p, "infinity");
+    if (!len)
+        len = word_len(p, "inf");
+    if (len) {
+        *real = negative ? -INFINITY : INFINITY;
+        return len;
+    }
+    len = word_len(p, "nan");
+    if (len)
+        *real = NAN;
+    return len;
+}
+
+/* What scan_real found: the kind, where the field ends, the value. */
+typedef struct scanned_real {
+    enum number_kind kind; /* NUMBER_REAL or NUMBER_JUNK */
+    const char *end;
+    double value;
+} scanned_real;
+
+/* The rest of scan_number, for fields that are not plain integers: a real
+ * at p (its digits or word at unsigned_text), or junk. Out of line, so
+ * that scan_number's integer path stays small enough to inline; returned
+ * by value, so that the caller's cursor and value need no address. */
+static __attribute__((noinline)) scanned_real scan_real(const char *p, const char *unsigned_text,
+                                                        int negative)
+{
+    scanned_real found = {.kind = NUMBER_REAL, .end = p};
+    if (is_digit(*unsigned_text) || *unsigned_text == '.') {
+        int len = real_text_len(p);
+        char *parsed = (char *)p;
+        if (len > 0)
+            found.value = strtod(p, &parsed);
+        found.end = parsed == p + len ? p + len : p;
+    } else {
+        found.end = unsigned_text + spelled_real_len(unsigned_text, negative, &found.value);
+    }
+    if (found.end == p || found.end == unsigned_text) {
+        found.kind = NUMBER_JUNK;
+        found.end = p;
+        while (!ends_field(*found.end))
+            found.end++;
+    }
+    return found;
+}
+
 /* Scans one signed number field after optional blanks; *pp ends just past
  * it, *field at its first character. Integers take the fast path (no
- * strtod); reals go through strtod, which rounds correctly, so text written
- * with "%.17g" reads back as the same double. strtod follows LC_NUMERIC:
- * the CLI never changes it, a program that does must keep '.' as the
- * decimal point (a mismatch is reported as NUMBER_JUNK, never misread). */
+ * strtod), and so do inf, infinity and nan (any case, signed); other reals
+ * go through strtod, which rounds correctly, so text written with "%.17g"
+ * reads back as the same double. strtod follows LC_NUMERIC: the CLI never
+ * changes it, a program that does must keep '.' as the decimal point (a
+ * mismatch is reported as NUMBER_JUNK, never misread). */
 static inline enum number_kind scan_number(const char **pp, const char **field,
                                            int64_t *integer, double *real)
 {
@@ -173,8 +227,9 @@ static inline enum number_kind scan_number(const char **pp, const char **field,
         return NUMBER_MISSING;
     }
     int negative = *p == '-';
-    const char *q = p + (negative || *p == '+');
-    if (is_digit(*q)) {
+    const char *unsigned_text = p + (negative || *p == '+');
+    if (is_digit(*unsigned_text)) {
+        const char *q = unsigned_text;
         uint64_t v = 0;
         int digits = scan_digits(&q, &v);
         if (ends_field(*q)) {
@@ -187,18 +242,10 @@ static inline enum number_kind scan_number(const char **pp, const char **field,
             return NUMBER_INTEGER;
         }
     }
-    int len = real_text_len(p);
-    char *end = NULL;
-    if (len > 0)
-        *real = strtod(p, &end);
-    if (len == 0 || end != p + len) {
-        while (!ends_field(*p))
-            p++;
-        *pp = p;
-        return NUMBER_JUNK;
-    }
-    *pp = p + len;
-    return NUMBER_REAL;
+    scanned_real found = scan_real(p, unsigned_text, negative);
+    *pp = found.end;
+    *real = found.value;
+    return found.kind;
 }
 
 /* ---- line context and shared checks ------------------------------------ */
