@@ -6,9 +6,11 @@
  * compare against an end pointer. Fields are separated by blanks; '\r'
  * counts as a blank so that CRLF files need no special case.
  *
- * Everything here is static inline: the hot helpers are called once per
- * field of files with tens of millions of lines, and a reader that does not
- * use one pays nothing for it. */
+ * Everything here is static: the hot helpers are inline, since they run
+ * once per field of files with tens of millions of lines; the paths that
+ * are rare (errors) or slow anyway (strtod) are kept out of line, so that
+ * the hot loops they sit in stay small. A reader that does not use a
+ * helper pays nothing for it. */
 #ifndef PF_SCAN_H
 #define PF_SCAN_H
 
