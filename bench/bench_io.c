@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench_tmp.h"
 #include "common/io.h"
 #include "common/residual.h"
 #include "common/timer.h"
@@ -76,15 +77,9 @@ int main(int argc, char **argv)
     if (vertices < 2)
         vertices = 2;
 
-    const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     char path[4096];
-    snprintf(path, sizeof path, "%s/bench_io_XXXXXX", dir);
-    int fd = mkstemp(path);
-    if (fd < 0) {
-        perror("bench_io: mkstemp");
+    if (bench_tmpfile("bench_io", path, sizeof path))
         return 1;
-    }
-    close(fd);
 
     pf_status st;
     double t0 = pf_now();

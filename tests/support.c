@@ -62,6 +62,16 @@ static char *slurp_fd(int fd)
     return buf;
 }
 
+char *pf_test_read_file(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return NULL;
+    char *text = slurp_fd(fd);
+    close(fd);
+    return text;
+}
+
 int pf_test_run_cli(const char *const *args, const char *in_path, char **out, char **err)
 {
     const char *bin = getenv("PF_BIN");

@@ -17,6 +17,10 @@ const char *pf_test_tmpfile(const char *text);
 /* Path of a new empty temporary file (the caller may write it). */
 const char *pf_test_tmpname(void);
 
+/* The whole file as a malloc'ed NUL-terminated string (caller frees);
+ * NULL if it cannot be opened. */
+char *pf_test_read_file(const char *path);
+
 /* Runs the portaflow binary ($PF_BIN) with argv[] (NULL-terminated, without
  * argv[0]), stdin from `in_path` (NULL = /dev/null). Captures stdout and
  * stderr into malloc'ed strings (caller frees). Returns the exit status. */

@@ -1,10 +1,11 @@
 /* DIMACS max-flow and adjacency-matrix readers, and the DIMACS writer.
  *
  * Inputs are loaded whole (mapped, or read in one big fread) as text with a
- * NUL after the last byte, and parsed by a hand-written scanner: a 300 MB
- * file costs one pass over its bytes instead of tens of millions of stdio
- * calls. The trailing NUL is a sentinel, so the inner loops never compare
- * against an end pointer (the loader rejects text that holds a NUL itself).
+ * NUL after the last byte, and parsed by a hand-written scanner (scan.h,
+ * shared with the weighted-graph reader): a 300 MB file costs one pass over
+ * its bytes instead of tens of millions of stdio calls. The trailing NUL is
+ * a sentinel, so the inner loops never compare against an end pointer (the
+ * loader rejects text that holds a NUL itself).
  *
  * Errors are PF_E_INPUT with "FILE:LINE: what is wrong" (FILE is the path or
  * <stdin>). A problem noticed at end of input (no p line, too few arcs, no
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "io.h"
+#include "scan.h"
 #include "status.h"
 
 /* ---- loading -------------------------------------------------------- */
@@ -154,144 +156,7 @@ void pf_io_unload(char *text, size_t len, int mapped)
         free(text);
 }
 
-/* ---- scanning ------------------------------------------------------- */
-
-/* '\r' counts as a blank so that CRLF files need no special case. */
-static inline int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-static inline int is_eol(char c) { return c == '\n' || c == '\0'; }
-static inline int ends_field(char c) { return is_blank(c) || is_eol(c); }
-static inline int is_digit(char c) { return (unsigned char)(c - '0') < 10; }
-
-static inline const char *skip_blanks(const char *p)
-{
-    while (is_blank(*p))
-        p++;
-    return p;
-}
-
-/* Past the '\n' that ends the line holding p (or at the final NUL). */
-static const char *next_line(const char *p)
-{
-    const char *nl = strchr(p, '\n');
-    return nl ? nl + 1 : p + strlen(p);
-}
-
-/* Length of the field at p, capped so messages stay readable. */
-static int field_len(const char *p)
-{
-    int n = 0;
-    while (!ends_field(p[n]) && n < 40)
-        n++;
-    return n;
-}
-
-enum field_kind {
-    FIELD_NUMBER,   /* digits only, value fits 19 significant digits */
-    FIELD_MISSING,  /* the line ended first */
-    FIELD_NEGATIVE, /* '-' then digits */
-    FIELD_HUGE,     /* more than 19 significant digits */
-    FIELD_JUNK,     /* anything else: "x", "1.5", "12ab" */
-};
-
-/* Scans one unsigned decimal field after optional blanks; *pp ends just past
- * it and *field its first character (for messages). Any 19-digit number
- * fits uint64, so the digit loop needs no overflow test: longer ones are
- * FIELD_HUGE (leading zeros do not count). */
-static inline enum field_kind scan_uint(const char **pp, const char **field,
-                                        uint64_t *value)
-{
-    const char *p = skip_blanks(*pp);
-    *field = p;
-    enum field_kind kind = FIELD_NUMBER;
-    if (*p == '-' && is_digit(p[1])) {
-        kind = FIELD_NEGATIVE;
-        p++;
-    }
-    if (is_digit(*p)) {
-        while (*p == '0')
-            p++;
-        const char *digits = p;
-        uint64_t v = 0;
-        while (is_digit(*p))
-            v = v * 10 + (uint64_t)(*p++ - '0');
-        if (p - digits > 19 && kind == FIELD_NUMBER)
-            kind = FIELD_HUGE;
-        *value = v;
-    } else if (is_eol(*p)) {
-        kind = FIELD_MISSING;
-    }
-    if (kind != FIELD_MISSING && !ends_field(*p)) {
-        kind = FIELD_JUNK;
-        while (!ends_field(*p))
-            p++;
-    }
-    *pp = p;
-    return kind;
-}
-
-/* Scans a word field (e.g. "max", "s"); returns its length, 0 if missing. */
-static int scan_word(const char **pp, const char **field)
-{
-    const char *p = skip_blanks(*pp);
-    *field = p;
-    while (!ends_field(*p))
-        p++;
-    *pp = p;
-    return (int)(p - *field);
-}
-
-/* Everything a line parser needs to report an error. */
-typedef struct line_ctx {
-    const char *name;
-    int64_t line;
-    pf_status *st;
-} line_ctx;
-
-/* After the last field: only blanks may remain. Moves *pp past the line. */
-static int finish_line(const line_ctx *lc, const char **pp, const char *after)
-{
-    const char *p = skip_blanks(*pp);
-    if (!is_eol(*p))
-        return pf_io_fail(lc->st, lc->name, lc->line, "extra text '%.*s' after the %s",
-                          field_len(p), p, after);
-    *pp = *p == '\n' ? p + 1 : p;
-    return PF_OK;
-}
-
-static inline int id_ok(enum field_kind kind, uint64_t value, int64_t n)
-{
-    return kind == FIELD_NUMBER && value - 1 < (uint64_t)n; /* 0 wraps high */
-}
-
-/* Why a vertex-id field that failed id_ok is wrong. */
-static int id_error(const line_ctx *lc, enum field_kind kind, const char *field,
-                    int64_t n, const char *what, const char *usage)
-{
-    if (kind == FIELD_MISSING)
-        return pf_io_fail(lc->st, lc->name, lc->line, "missing %s (expected '%s')",
-                          what, usage);
-    if (kind == FIELD_JUNK)
-        return pf_io_fail(lc->st, lc->name, lc->line, "%s '%.*s' is not a number",
-                          what, field_len(field), field);
-    return pf_io_fail(lc->st, lc->name, lc->line, "%s %.*s is outside 1..%lld",
-                      what, field_len(field), field, (long long)n);
-}
-
-/* N of a p line or a matrix: a number in 2..PF_MAX_VERTICES. */
-static int check_vertex_count(const line_ctx *lc, enum field_kind kind,
-                              const char *field, uint64_t n, const char *usage)
-{
-    if (kind == FIELD_MISSING)
-        return pf_io_fail(lc->st, lc->name, lc->line, "missing vertex count (expected '%s')",
-                          usage);
-    if (kind == FIELD_JUNK)
-        return pf_io_fail(lc->st, lc->name, lc->line, "vertex count '%.*s' is not a number",
-                          field_len(field), field);
-    if (kind != FIELD_NUMBER || n < 2 || n > (uint64_t)PF_MAX_VERTICES)
-        return pf_io_fail(lc->st, lc->name, lc->line, "vertex count %.*s is outside 2..%lld",
-                          field_len(field), field, (long long)PF_MAX_VERTICES);
-    return PF_OK;
-}
+/* ---- checks -------------------------------------------------------- */
 
 /* Checks a capacity field: an integer in 0..PF_CAP_MAX. */
 static int check_capacity(const line_ctx *lc, enum field_kind kind,
@@ -334,58 +199,36 @@ typedef struct dimacs_parser {
     const char *end;        /* the terminating NUL of the text */
 } dimacs_parser;
 
-/* The arc count is wrong on the high side: say by how much, counting the
- * arc lines from here on (cheap, and only on this error path). */
-static int too_many_arcs(dimacs_parser *ps, const char *line_start)
-{
-    int64_t found = ps->declared_arcs;
-    for (const char *p = line_start; *p; p = next_line(p)) {
-        const char *q = skip_blanks(p);
-        if (q[0] == 'a' && ends_field(q[1]))
-            found++;
-    }
-    return pf_io_fail(ps->lc.st, ps->lc.name, ps->lc.line,
-                      "more arc lines than the p line (line %lld) declares: "
-                      "expected %lld, found %lld",
-                      (long long)ps->p_line, (long long)ps->declared_arcs,
-                      (long long)found);
-}
-
 /* "a U V CAP": the hot path, one call per arc. */
 static int parse_arc_line(dimacs_parser *ps, const char *line_start, const char **pp)
 {
     const line_ctx *lc = &ps->lc;
     pf_network *net = ps->net;
-    if (!net)
-        return pf_io_fail(lc->st, lc->name, lc->line, "arc line before the p line");
-    if (net->m == ps->declared_arcs)
-        return too_many_arcs(ps, line_start);
+    int rc = check_arc_line(lc, line_start, ps->p_line, net ? net->m : 0, ps->declared_arcs);
+    if (rc)
+        return rc;
     if (net->m == net->m_alloc) {
         /* The p line reserved a safe upper bound; growing is a fallback. */
         int64_t want = net->m_alloc * 2 + 64;
-        int rc = pf_network_reserve(net, want < ps->declared_arcs ? want : ps->declared_arcs, lc->st);
+        rc = pf_network_reserve(net, want < ps->declared_arcs ? want : ps->declared_arcs, lc->st);
         if (rc)
             return rc;
     }
-    const char *p = *pp, *tail_f, *head_f, *cap_f;
-    uint64_t tail_v = 0, head_v = 0, cap_v = 0;
-    enum field_kind tail_k = scan_uint(&p, &tail_f, &tail_v);
-    enum field_kind head_k = scan_uint(&p, &head_f, &head_v);
-    enum field_kind cap_k = scan_uint(&p, &cap_f, &cap_v);
-    int rc = PF_OK;
-    if (!id_ok(tail_k, tail_v, net->n))
-        rc = id_error(lc, tail_k, tail_f, net->n, "tail", ARC_USAGE);
-    else if (!id_ok(head_k, head_v, net->n))
-        rc = id_error(lc, head_k, head_f, net->n, "head", ARC_USAGE);
-    else if (cap_k != FIELD_NUMBER || cap_v > (uint64_t)PF_CAP_MAX)
-        rc = check_capacity(lc, cap_k, cap_f, cap_v, ARC_USAGE);
-    if (!rc)
-        rc = finish_line(lc, &p, "capacity");
+    const char *p = *pp, *cap_f;
+    int64_t tail = 0, head = 0;
+    uint64_t cap = 0;
+    rc = scan_arc_ends(lc, &p, net->n, "tail", "head", ARC_USAGE, &tail, &head);
     if (rc)
         return rc;
-    net->tail[net->m] = (int32_t)(tail_v - 1);
-    net->head[net->m] = (int32_t)(head_v - 1);
-    net->cap[net->m] = (int64_t)cap_v;
+    enum field_kind cap_k = scan_uint(&p, &cap_f, &cap);
+    if (cap_k != FIELD_NUMBER || cap > (uint64_t)PF_CAP_MAX)
+        return check_capacity(lc, cap_k, cap_f, cap, ARC_USAGE);
+    rc = finish_line(lc, &p, "capacity");
+    if (rc)
+        return rc;
+    net->tail[net->m] = (int32_t)tail;
+    net->head[net->m] = (int32_t)head;
+    net->cap[net->m] = (int64_t)cap;
     net->m++;
     *pp = p;
     return PF_OK;
@@ -395,48 +238,16 @@ static int parse_arc_line(dimacs_parser *ps, const char *line_start, const char 
 static int parse_problem_line(dimacs_parser *ps, const char **pp)
 {
     const line_ctx *lc = &ps->lc;
-    if (ps->p_line)
-        return pf_io_fail(lc->st, lc->name, lc->line,
-                          "second p line (the first is on line %lld)", (long long)ps->p_line);
-    const char *p = *pp, *field;
-    int type_len = scan_word(&p, &field);
-    if (type_len == 0)
-        return pf_io_fail(lc->st, lc->name, lc->line,
-                          "missing problem type (expected '" PROBLEM_USAGE "')");
-    if (type_len != 3 || memcmp(field, "max", 3) != 0)
-        return pf_io_fail(lc->st, lc->name, lc->line,
-                          "problem type '%.*s' is not 'max' (expected '" PROBLEM_USAGE "')",
-                          field_len(field), field);
-
-    uint64_t n = 0, m = 0;
-    enum field_kind kind = scan_uint(&p, &field, &n);
-    int rc = check_vertex_count(lc, kind, field, n, PROBLEM_USAGE);
+    const char *p = *pp;
+    int64_t n = 0, m = 0;
+    int rc = scan_problem_line(lc, &p, &ps->p_line, "max", PROBLEM_USAGE, 2, &n, &m);
     if (rc)
         return rc;
-    kind = scan_uint(&p, &field, &m);
-    if (kind == FIELD_MISSING)
-        return pf_io_fail(lc->st, lc->name, lc->line,
-                          "missing arc count (expected '" PROBLEM_USAGE "')");
-    if (kind == FIELD_JUNK)
-        return pf_io_fail(lc->st, lc->name, lc->line, "arc count '%.*s' is not a number",
-                          field_len(field), field);
-    if (kind != FIELD_NUMBER || m > (uint64_t)INT64_MAX)
-        return pf_io_fail(lc->st, lc->name, lc->line, "arc count %.*s is %s",
-                          field_len(field), field,
-                          kind == FIELD_NEGATIVE ? "negative" : "too large");
-    rc = finish_line(lc, &p, "arc count");
-    if (rc)
-        return rc;
-
-    ps->net = pf_network_new((int64_t)n, 0, 1, lc->st);
+    ps->net = pf_network_new(n, 0, 1, lc->st);
     if (!ps->net)
         return lc->st ? lc->st->code : PF_E_NOMEM;
-    ps->p_line = lc->line;
-    ps->declared_arcs = (int64_t)m;
-    /* An arc line takes at least 7 bytes ("a 1 1 0"), so the rest of the
-     * file bounds the arcs it can hold: a p line that lies about M cannot
-     * make us reserve more memory than the file justifies. */
-    int64_t fit = (int64_t)((size_t)(ps->end - p) / 7) + 1;
+    ps->declared_arcs = m;
+    int64_t fit = lines_that_fit(p, ps->end, sizeof "a 1 1 0" - 1);
     *pp = p;
     return pf_network_reserve(ps->net, ps->declared_arcs < fit ? ps->declared_arcs : fit, lc->st);
 }
@@ -492,11 +303,7 @@ static int finish_dimacs(dimacs_parser *ps, size_t len)
                           len == 0 ? "the file is empty (expected a '" PROBLEM_USAGE "' line)"
                                    : "no '" PROBLEM_USAGE "' line");
     if (ps->net->m < ps->declared_arcs)
-        return pf_io_fail(lc->st, lc->name, eof_line,
-                          "fewer arc lines than the p line (line %lld) declares: "
-                          "expected %lld, found %lld",
-                          (long long)ps->p_line, (long long)ps->declared_arcs,
-                          (long long)ps->net->m);
+        return too_few_arcs(lc, eof_line, ps->declared_arcs, ps->net->m, ps->p_line);
     if (!ps->source_line)
         return pf_io_fail(lc->st, lc->name, eof_line, "no source line ('n ID s')");
     if (!ps->sink_line)
@@ -513,24 +320,16 @@ static pf_network *parse_dimacs(const char *text, size_t len, const char *name, 
     int rc = PF_OK;
     while (*p && !rc) {
         ps.lc.line++;
-        const char *start = skip_blanks(p);
-        char type = start[0];
-        int one_letter = type && ends_field(start[1]); /* never read past the NUL */
-        p = start + 1;
-        if (type == 'a' && one_letter)
+        const char *start;
+        char type = line_type(&p, &start);
+        if (type == 'a')
             rc = parse_arc_line(&ps, start, &p);
-        else if (type == 'c')
-            p = next_line(start);
-        else if (is_eol(type))
-            p = type ? start + 1 : start; /* blank line, or blanks at EOF */
-        else if (type == 'n' && one_letter)
+        else if (type == 'n')
             rc = parse_node_line(&ps, &p);
-        else if (type == 'p' && one_letter)
+        else if (type == 'p')
             rc = parse_problem_line(&ps, &p);
-        else
-            rc = pf_io_fail(st, name, ps.lc.line,
-                            "unknown line type '%.*s' (expected c, p, n or a)",
-                            field_len(start), start);
+        else if (type != 'c')
+            rc = unknown_line(&ps.lc, start, "c, p, n or a");
     }
     if (!rc)
         rc = finish_dimacs(&ps, len);
@@ -556,7 +355,7 @@ static int matrix_size(matrix_parser *mp, enum field_kind kind, const char *fiel
                        uint64_t n)
 {
     const line_ctx *lc = &mp->lc;
-    int rc = check_vertex_count(lc, kind, field, n, "N");
+    int rc = check_vertex_count(lc, kind, field, n, 2, "N");
     if (rc)
         return rc;
     mp->net = pf_network_new((int64_t)n, 0, (int64_t)n - 1, lc->st);
@@ -573,9 +372,7 @@ static int matrix_entry(matrix_parser *mp, enum field_kind kind, const char *fie
     const line_ctx *lc = &mp->lc;
     pf_network *net = mp->net;
     if (mp->entries == mp->total)
-        return pf_io_fail(lc->st, lc->name, lc->line,
-                          "more than N*N = %lld capacities (N = %lld): '%.*s' is one too many",
-                          (long long)mp->total, (long long)net->n, field_len(field), field);
+        return matrix_overflow(lc, net->n, field, "capacities");
     int64_t row = mp->entries / net->n, col = mp->entries % net->n;
     if (kind != FIELD_NUMBER || cap > (uint64_t)PF_CAP_MAX) {
         const char *why = kind == FIELD_JUNK ? "is not a number"
@@ -602,37 +399,22 @@ static int matrix_entry(matrix_parser *mp, enum field_kind kind, const char *fie
     return PF_OK;
 }
 
+/* One field of the stream: N first, then the capacities. */
+static int matrix_field(void *ctx, const char **pp)
+{
+    matrix_parser *mp = ctx;
+    const char *field;
+    uint64_t value = 0;
+    enum field_kind kind = scan_uint(pp, &field, &value);
+    return mp->net ? matrix_entry(mp, kind, field, value) : matrix_size(mp, kind, field, value);
+}
+
 static pf_network *parse_matrix(const char *text, const char *name, pf_status *st)
 {
     matrix_parser mp = {.lc = {.name = name, .st = st}};
-    const char *p = text;
-    int rc = PF_OK;
-    while (*p && !rc) {
-        mp.lc.line++;
-        p = skip_blanks(p);
-        if (*p == 'c') { /* comment lines, as in DIMACS */
-            p = next_line(p);
-            continue;
-        }
-        /* Rows may wrap or share lines: the values are one stream. */
-        while (!rc) {
-            const char *field;
-            uint64_t value = 0;
-            enum field_kind kind = scan_uint(&p, &field, &value);
-            if (kind == FIELD_MISSING)
-                break;
-            rc = mp.net ? matrix_entry(&mp, kind, field, value)
-                        : matrix_size(&mp, kind, field, value);
-        }
-        if (*p == '\n')
-            p++;
-    }
-    if (!rc && !mp.net)
-        rc = pf_io_fail(st, name, mp.lc.line + 1, "no vertex count N (the file is empty)");
-    if (!rc && mp.entries < mp.total)
-        rc = pf_io_fail(st, name, mp.lc.line + 1,
-                        "expected N*N = %lld capacities (N = %lld), found %lld",
-                        (long long)mp.total, (long long)mp.net->n, (long long)mp.entries);
+    int rc = scan_value_stream(text, &mp.lc, matrix_field, &mp);
+    if (!rc)
+        rc = check_matrix_end(&mp.lc, mp.net ? mp.net->n : 0, mp.entries, "capacities");
     if (rc) {
         pf_network_free(mp.net);
         return NULL;
@@ -642,18 +424,6 @@ static pf_network *parse_matrix(const char *text, const char *name, pf_status *s
 }
 
 /* ---- public readers ------------------------------------------------- */
-
-/* Matrix files start (after comments) with a number; DIMACS with a letter. */
-static int looks_like_matrix(const char *text)
-{
-    for (const char *p = text; *p; p = next_line(p)) {
-        const char *q = skip_blanks(p);
-        if (*q == 'c' || *q == '\n')
-            continue;
-        return is_digit(*q) || (*q == '-' && is_digit(q[1]));
-    }
-    return 0;
-}
 
 enum text_format { FORMAT_DIMACS, FORMAT_MATRIX, FORMAT_GUESS };
 

@@ -1,5 +1,6 @@
-/* The fast DIMACS writer: integers formatted by hand into a large buffer,
- * written in big chunks (a 10M-arc graph in about a second). */
+/* The fast DIMACS writers, max-flow ("p max") and shortest-path ("p sp"):
+ * integers formatted by hand into a large buffer, written in big chunks (a
+ * 10M-arc graph in about a second). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,13 +8,15 @@
 
 #include "io.h"
 #include "status.h"
+#include "wgraph.h"
+#include "wgraph_io.h"
 
 /* ---- DIMACS writer ------------------------------------------------- */
 
 /* Arc lines are formatted by hand into this buffer and written in big
  * chunks: printf per arc would cost several times the whole write. */
 #define WRITE_BUFFER ((size_t)1 << 20)
-#define WRITE_LINE_MAX 64 /* "a " + 2 ids + a capacity + blanks, with room */
+#define WRITE_LINE_MAX 64 /* "a " + 2 ids + a weight or capacity + blanks, with room */
 
 static const char digit_pairs[] =
     "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
@@ -72,32 +75,27 @@ static int put_comment(FILE *out, const char *comment)
     return 0;
 }
 
-static int write_dimacs(const pf_network *net, FILE *out, const char *comment,
-                        const char *name, pf_status *st)
+/* Formats line i of an arc list at out (WRITE_LINE_MAX bytes of room) and
+ * returns the end. */
+typedef char *(*arc_formatter)(char *out, const void *graph, int64_t i);
+
+/* The comment, the header lines, then one formatted line per arc. */
+static int write_arc_lines(FILE *out, const char *comment, const char *header,
+                           const void *graph, int64_t arcs, arc_formatter put_arc,
+                           const char *name, pf_status *st)
 {
     char *buf = pf_alloc(WRITE_BUFFER, 1, st);
     if (!buf)
         return PF_E_NOMEM;
     int ok = !comment || put_comment(out, comment) == 0;
-    ok = ok && fprintf(out, "p max %lld %lld\nn %lld s\nn %lld t\n", (long long)net->n,
-                       (long long)net->m, (long long)net->source + 1,
-                       (long long)net->sink + 1) >= 0;
+    ok = ok && fputs(header, out) >= 0;
     size_t used = 0;
-    for (int64_t i = 0; i < net->m && ok; i++) {
+    for (int64_t i = 0; i < arcs && ok; i++) {
         if (WRITE_BUFFER - used < WRITE_LINE_MAX) {
             ok = fwrite(buf, 1, used, out) == used;
             used = 0;
         }
-        char *o = buf + used;
-        *o++ = 'a';
-        *o++ = ' ';
-        o = put_uint(o, (uint64_t)net->tail[i] + 1);
-        *o++ = ' ';
-        o = put_uint(o, (uint64_t)net->head[i] + 1);
-        *o++ = ' ';
-        o = put_uint(o, (uint64_t)net->cap[i]); /* >= 0: pf_network_add_arc checks */
-        *o++ = '\n';
-        used = (size_t)(o - buf);
+        used = (size_t)(put_arc(buf + used, graph, i) - buf);
     }
     /* Flushing here surfaces a full disk now, not at some later fclose. */
     ok = ok && fwrite(buf, 1, used, out) == used && fflush(out) == 0;
@@ -107,6 +105,62 @@ static int write_dimacs(const pf_network *net, FILE *out, const char *comment,
         return pf_fail(st, PF_E_INPUT, "%s: write failed: %s", name, strerror(write_errno));
     pf_status_ok(st);
     return PF_OK;
+}
+
+/* "a U V " with 1-based ids. */
+static inline char *put_arc_ends(char *o, int32_t tail, int32_t head)
+{
+    *o++ = 'a';
+    *o++ = ' ';
+    o = put_uint(o, (uint64_t)tail + 1);
+    *o++ = ' ';
+    o = put_uint(o, (uint64_t)head + 1);
+    *o++ = ' ';
+    return o;
+}
+
+static char *put_capacity_arc(char *o, const void *graph, int64_t i)
+{
+    const pf_network *net = graph;
+    o = put_arc_ends(o, net->tail[i], net->head[i]);
+    o = put_uint(o, (uint64_t)net->cap[i]); /* >= 0: pf_network_add_arc checks */
+    *o++ = '\n';
+    return o;
+}
+
+static int write_dimacs(const pf_network *net, FILE *out, const char *comment,
+                        const char *name, pf_status *st)
+{
+    char header[128];
+    snprintf(header, sizeof header, "p max %lld %lld\nn %lld s\nn %lld t\n", (long long)net->n,
+             (long long)net->m, (long long)net->source + 1, (long long)net->sink + 1);
+    return write_arc_lines(out, comment, header, net, net->m, put_capacity_arc, name, st);
+}
+
+static char *put_weight_arc(char *o, const void *graph, int64_t i)
+{
+    const pf_wgraph *g = graph;
+    o = put_arc_ends(o, g->tail[i], g->head[i]);
+    if (g->real_weight) {
+        /* 17 significant digits: strtod reads back the same double. At
+         * most 24 characters ("-2.2250738585072014e-308"), well within the
+         * room left after two ids. */
+        o += snprintf(o, WRITE_LINE_MAX - 24, "%.17g", g->real_weight[i]);
+    } else {
+        int64_t w = g->int_weight[i]; /* |w| <= 2^62: negating cannot overflow */
+        if (w < 0)
+            *o++ = '-';
+        o = put_uint(o, (uint64_t)(w < 0 ? -w : w));
+    }
+    *o++ = '\n';
+    return o;
+}
+
+int pf_wgraph_write_dimacs(const pf_wgraph *g, FILE *out, const char *comment, pf_status *st)
+{
+    char header[64];
+    snprintf(header, sizeof header, "p sp %lld %lld\n", (long long)g->n, (long long)g->m);
+    return write_arc_lines(out, comment, header, g, g->m, put_weight_arc, "<output stream>", st);
 }
 
 int pf_network_write_dimacs_stream(const pf_network *net, FILE *out,

@@ -12,36 +12,15 @@
 #include <string.h>
 
 #include "io.h"
+#include "scan.h"
 #include "status.h"
 
 #define FLOW_USAGE "f U V FLOW"
 #define CUT_USAGE "n ID"
 #define VALUE_USAGE "s VALUE"
 
-static inline int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-static inline int is_eol(char c) { return c == '\n' || c == '\0'; }
-static inline int ends_field(char c) { return is_blank(c) || is_eol(c); }
-static inline int is_digit(char c) { return (unsigned char)(c - '0') < 10; }
-
-static const char *skip_blanks(const char *p)
-{
-    while (is_blank(*p))
-        p++;
-    return p;
-}
-
-static int field_len(const char *p)
-{
-    int n = 0;
-    while (!ends_field(p[n]) && n < 40)
-        n++;
-    return n;
-}
-
 typedef struct solution_parser {
-    const char *name;
-    int64_t line;
-    pf_status *st;
+    line_ctx lc;
     const pf_network *net;
     pf_solution_file *sol;
     int64_t value_line;  /* line of the s line, 0 = none yet */
@@ -56,7 +35,8 @@ static int read_int(solution_parser *sp, const char **pp, const char *what,
 {
     const char *p = skip_blanks(*pp), *field = p;
     if (is_eol(*p))
-        return pf_io_fail(sp->st, sp->name, sp->line, "missing %s (expected '%s')", what, usage);
+        return pf_io_fail(sp->lc.st, sp->lc.name, sp->lc.line, "missing %s (expected '%s')",
+                          what, usage);
     int negative = *p == '-';
     if (negative)
         p++;
@@ -72,10 +52,10 @@ static int read_int(solution_parser *sp, const char **pp, const char *what,
             v = v * 10 - d;
     }
     if (p == digits || !ends_field(*p))
-        return pf_io_fail(sp->st, sp->name, sp->line, "%s '%.*s' is not a number",
+        return pf_io_fail(sp->lc.st, sp->lc.name, sp->lc.line, "%s '%.*s' is not a number",
                           what, field_len(field), field);
     if (overflow || (!negative && v == INT64_MIN))
-        return pf_io_fail(sp->st, sp->name, sp->line, "%s %.*s does not fit 64 bits",
+        return pf_io_fail(sp->lc.st, sp->lc.name, sp->lc.line, "%s %.*s does not fit 64 bits",
                           what, field_len(field), field);
     *value = negative ? v : -v;
     *pp = p;
@@ -91,32 +71,22 @@ static int read_id(solution_parser *sp, const char **pp, const char *what,
     if (rc)
         return rc;
     if (*id < 1 || *id > sp->net->n)
-        return pf_io_fail(sp->st, sp->name, sp->line, "%s %.*s is outside 1..%lld",
+        return pf_io_fail(sp->lc.st, sp->lc.name, sp->lc.line, "%s %.*s is outside 1..%lld",
                           what, field_len(field), field, (long long)sp->net->n);
     (*id)--;
-    return PF_OK;
-}
-
-static int finish_line(solution_parser *sp, const char **pp, const char *after)
-{
-    const char *p = skip_blanks(*pp);
-    if (!is_eol(*p))
-        return pf_io_fail(sp->st, sp->name, sp->line, "extra text '%.*s' after the %s",
-                          field_len(p), p, after);
-    *pp = *p == '\n' ? p + 1 : p;
     return PF_OK;
 }
 
 static int parse_value_line(solution_parser *sp, const char **pp)
 {
     if (sp->value_line)
-        return pf_io_fail(sp->st, sp->name, sp->line,
+        return pf_io_fail(sp->lc.st, sp->lc.name, sp->lc.line,
                           "second s line (the first is on line %lld)", (long long)sp->value_line);
     int rc = read_int(sp, pp, "flow value", VALUE_USAGE, &sp->sol->value);
     if (!rc)
-        rc = finish_line(sp, pp, "flow value");
+        rc = finish_line(&sp->lc, pp, "flow value");
     if (!rc)
-        sp->value_line = sp->line;
+        sp->value_line = sp->lc.line;
     return rc;
 }
 
@@ -125,14 +95,14 @@ static int parse_flow_line(solution_parser *sp, const char **pp)
     const pf_network *net = sp->net;
     pf_solution_file *sol = sp->sol;
     if (sp->flows == net->m)
-        return pf_io_fail(sp->st, sp->name, sp->line,
+        return pf_io_fail(sp->lc.st, sp->lc.name, sp->lc.line,
                           "more f lines than the network's %lld arcs", (long long)net->m);
     if (!sol->arc_flow) {
-        sol->arc_flow = pf_alloc((size_t)net->m, sizeof *sol->arc_flow, sp->st);
+        sol->arc_flow = pf_alloc((size_t)net->m, sizeof *sol->arc_flow, sp->lc.st);
         if (!sol->arc_flow)
             return PF_E_NOMEM;
         sol->has_flow = 1;
-        sp->first_flow_line = sp->line;
+        sp->first_flow_line = sp->lc.line;
     }
     int64_t tail, head, flow;
     int rc = read_id(sp, pp, "tail", FLOW_USAGE, &tail);
@@ -141,12 +111,12 @@ static int parse_flow_line(solution_parser *sp, const char **pp)
     if (!rc)
         rc = read_int(sp, pp, "flow", FLOW_USAGE, &flow);
     if (!rc)
-        rc = finish_line(sp, pp, "flow");
+        rc = finish_line(&sp->lc, pp, "flow");
     if (rc)
         return rc;
     int64_t arc = sp->flows;
     if (tail != net->tail[arc] || head != net->head[arc])
-        return pf_io_fail(sp->st, sp->name, sp->line,
+        return pf_io_fail(sp->lc.st, sp->lc.name, sp->lc.line,
                           "f line %lld names arc %lld -> %lld, but input arc %lld is %lld -> %lld",
                           (long long)arc + 1, (long long)tail + 1, (long long)head + 1,
                           (long long)arc + 1, (long long)net->tail[arc] + 1,
@@ -160,7 +130,7 @@ static int parse_cut_line(solution_parser *sp, const char **pp)
 {
     pf_solution_file *sol = sp->sol;
     if (!sol->source_side) {
-        sol->source_side = pf_calloc((size_t)sp->net->n, sizeof *sol->source_side, sp->st);
+        sol->source_side = pf_calloc((size_t)sp->net->n, sizeof *sol->source_side, sp->lc.st);
         if (!sol->source_side)
             return PF_E_NOMEM;
         sol->has_cut = 1;
@@ -168,11 +138,11 @@ static int parse_cut_line(solution_parser *sp, const char **pp)
     int64_t id;
     int rc = read_id(sp, pp, "vertex id", CUT_USAGE, &id);
     if (!rc)
-        rc = finish_line(sp, pp, "vertex id");
+        rc = finish_line(&sp->lc, pp, "vertex id");
     if (rc)
         return rc;
     if (sol->source_side[id])
-        return pf_io_fail(sp->st, sp->name, sp->line,
+        return pf_io_fail(sp->lc.st, sp->lc.name, sp->lc.line,
                           "vertex %lld is listed twice in the cut", (long long)id + 1);
     sol->source_side[id] = 1;
     return PF_OK;
@@ -183,36 +153,25 @@ static int parse_solution(solution_parser *sp, const char *text)
     const char *p = text;
     int rc = PF_OK;
     while (*p && !rc) {
-        sp->line++;
-        const char *start = skip_blanks(p);
-        char type = start[0];
-        p = start + 1;
-        if (type == 'c') {
-            const char *nl = strchr(start, '\n');
-            p = nl ? nl + 1 : start + strlen(start);
-        } else if (is_eol(type)) {
-            p = type ? start + 1 : start;
-        } else if (!ends_field(start[1])) {
-            type = '?';
-        }
-        if (type == 's')
-            rc = parse_value_line(sp, &p);
-        else if (type == 'f')
+        sp->lc.line++;
+        const char *start;
+        char type = line_type(&p, &start);
+        if (type == 'f')
             rc = parse_flow_line(sp, &p);
         else if (type == 'n')
             rc = parse_cut_line(sp, &p);
-        else if (type != 'c' && !is_eol(type))
-            rc = pf_io_fail(sp->st, sp->name, sp->line,
-                            "unknown line type '%.*s' (expected c, s, f or n)",
-                            field_len(start), start);
+        else if (type == 's')
+            rc = parse_value_line(sp, &p);
+        else if (type != 'c')
+            rc = unknown_line(&sp->lc, start, "c, s, f or n");
     }
     if (rc)
         return rc;
-    int64_t eof_line = sp->line + 1;
+    int64_t eof_line = sp->lc.line + 1;
     if (!sp->value_line)
-        return pf_io_fail(sp->st, sp->name, eof_line, "no '" VALUE_USAGE "' line");
+        return pf_io_fail(sp->lc.st, sp->lc.name, eof_line, "no '" VALUE_USAGE "' line");
     if (sp->sol->has_flow && sp->flows != sp->net->m)
-        return pf_io_fail(sp->st, sp->name, eof_line,
+        return pf_io_fail(sp->lc.st, sp->lc.name, eof_line,
                           "found %lld f lines (from line %lld), the network has %lld arcs",
                           (long long)sp->flows, (long long)sp->first_flow_line,
                           (long long)sp->net->m);
@@ -223,10 +182,10 @@ int pf_solution_read(const char *path, const pf_network *net,
                      pf_solution_file *sol, pf_status *st)
 {
     memset(sol, 0, sizeof *sol);
-    solution_parser sp = {.st = st, .net = net, .sol = sol};
+    solution_parser sp = {.lc = {.st = st}, .net = net, .sol = sol};
     size_t len;
     int mapped;
-    char *text = pf_io_load(path, &sp.name, &len, &mapped, st);
+    char *text = pf_io_load(path, &sp.lc.name, &len, &mapped, st);
     if (!text)
         return st ? st->code : PF_E_INPUT;
     int rc = parse_solution(&sp, text);
