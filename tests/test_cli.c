@@ -142,6 +142,55 @@ START_TEST(exit_statuses)
 }
 END_TEST
 
+/* apsp: the rows, next hops, stats, and its exit statuses (a negative
+ * cycle is bad input, named on stderr, with nothing on stdout). */
+START_TEST(apsp_contract)
+{
+    const char *graph = pf_test_tmpfile("c small\np sp 4 4\na 1 2 5\na 2 3 -2\na 3 1 1\na 1 2 7\n");
+    char *out, *err;
+    const char *rows[] = {"apsp", "--backend", "seq", "--verify", graph, NULL};
+    ck_assert_int_eq(run(rows, NULL, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "\n0 5 3 inf\n-1 0 -2 inf\n1 6 0 inf\ninf inf inf 0\n"));
+    ck_assert_ptr_nonnull(strstr(out, "c verified: 4 of 4 sources"));
+    free(out), free(err);
+
+    const char *paths[] = {"apsp", "--paths", graph, NULL};
+    ck_assert_int_eq(run(paths, NULL, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "\n\n1 2 2 -\n3 2 3 -\n1 1 3 -\n- - - 4\n"));
+    free(out), free(err);
+
+    const char *stats[] = {"apsp", "--stats", graph, NULL};
+    ck_assert_int_eq(run(stats, NULL, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "s reachable_pairs 6\ns diameter 6\ns checksum 12\n"));
+    ck_assert_ptr_null(strstr(out, "inf"));
+    free(out), free(err);
+
+    const char *cycle = pf_test_tmpfile("p sp 3 3\na 1 2 -1\na 2 3 -2\na 3 1 1\n");
+    const char *negative[] = {"apsp", cycle, NULL};
+    ck_assert_int_eq(run(negative, NULL, &out, &err), 2);
+    ck_assert_str_eq(out, "");
+    ck_assert_msg(strstr(err, "negative cycle of 3 arcs, weight -2") != NULL, "%s", err);
+    free(out), free(err);
+
+    const char *bad = pf_test_tmpfile("p sp 3 1\na 1 4 2\n");
+    const char *bad_input[] = {"apsp", bad, NULL};
+    ck_assert_int_eq(run(bad_input, NULL, &out, &err), 2);
+    ck_assert_str_eq(out, "");
+    ck_assert_msg(strstr(err, ":2:") != NULL, "error names the line: %s", err);
+    free(out), free(err);
+
+    const char *binary_needs_out[] = {"apsp", "--binary", graph, NULL};
+    ck_assert_int_eq(run(binary_needs_out, NULL, &out, &err), 1);
+    free(out), free(err);
+
+    const char *forced[] = {"apsp", "--type", "i32", "--backend", "seq", pf_test_tmpfile(
+        "p sp 3 2\na 1 2 400000000\na 2 3 400000000\n"), NULL};
+    ck_assert_int_eq(run(forced, NULL, &out, &err), 1);
+    ck_assert_msg(strstr(err, "int32 cannot hold") != NULL, "%s", err);
+    free(out), free(err);
+}
+END_TEST
+
 START_TEST(check_rejects_corrupted_solution)
 {
     const char *graph = pf_test_tmpfile(clrs);
@@ -206,6 +255,7 @@ int main(void)
     tcase_add_test(tc, json_output);
     tcase_add_test(tc, exit_statuses);
     tcase_add_test(tc, check_rejects_corrupted_solution);
+    tcase_add_test(tc, apsp_contract);
     tcase_add_test(tc, gen_counts_and_backends);
     tcase_add_test(tc, compare_agrees);
     suite_add_tcase(s, tc);
