@@ -8,6 +8,7 @@
  *   cuda_steps.cu    __global__ wrappers of the shared kernel bodies
  *   cuda_scan.cu     scan / filter through CUB (the default)
  *   cuda_scan_simple.cu  the same with plain kernels (PF_CUDA_SCAN=simple)
+ *   cuda_apsp.cu     fw_tile / fw_phase: blocked Floyd-Warshall kernels
  *   cuda_internal.h  pf_dev / pf_buf and helpers for the .cu files
  *
  * Kernels are built for one SASS target plus the PTX of the same
@@ -66,6 +67,12 @@ int pf_cuda_cancel_violations(pf_dev *dev, const pf_dev_graph *g, pf_buf *list,
 int pf_cuda_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[2],
                        int32_t level, int32_t levels, int32_t excluded, int64_t *count,
                        pf_status *st);
+
+/* ---- cuda_apsp.cu ------------------------------------------------------ */
+
+int32_t pf_cuda_fw_tile(pf_dev *dev, int32_t kind, int paths);
+int pf_cuda_fw_phase(pf_dev *dev, const pf_dev_apsp *a, int32_t round, int32_t phase,
+                     pf_status *st);
 
 /* ---- cuda_probe.c ------------------------------------------------------ */
 

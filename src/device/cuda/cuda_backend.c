@@ -22,4 +22,6 @@ const pf_device_ops pf_backend_cuda = {
     .push_relabel = pf_cuda_push_relabel,
     .cancel_violations = pf_cuda_cancel_violations,
     .bfs_levels = pf_cuda_bfs_levels,
+    .fw_tile = pf_cuda_fw_tile,
+    .fw_phase = pf_cuda_fw_phase,
 };

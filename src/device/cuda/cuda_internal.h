@@ -44,6 +44,12 @@ struct pf_dev {
     int simple_scan;
     int64_t *tile_sums;
     size_t tile_sums_cap; /* elements */
+    /* Floyd-Warshall limits, queried at first use (cuda_apsp.cu), 0 until
+     * then: the shared memory one block may opt into, and per distance
+     * kind and paths off/on the most threads the phase 1/2 kernel runs in
+     * a block (its registers decide). */
+    int fw_smem_optin;
+    int fw_dep_threads[3][2];
 };
 
 /* PF_E_DEVICE with "CALL: error string (cudaErrorName)". Also clears the
