@@ -62,10 +62,11 @@ static void set_dist(void *m, int32_t kind, int64_t at, int64_t v)
 }
 
 /* Random weights without negative cycles: w(u,v) = c + p(u) - p(v) with
- * c >= 0, so every cycle weighs the sum of its c's. Some rows and columns
- * stay empty (unreachable parts); the last `pad` vertices have no arcs, as
- * the host's padding. */
-static void random_weights(int64_t *w, int32_t n, int32_t pad, uint64_t seed)
+ * c >= c_min, so every cycle weighs the sum of its c's (c_min = 1 for next
+ * hops: fw_phase promises loop-free hops only when no cycle weighs zero).
+ * Some rows and columns stay empty (unreachable parts); the last `pad`
+ * vertices have no arcs, as the host's padding. */
+static void random_weights(int64_t *w, int32_t n, int32_t pad, int c_min, uint64_t seed)
 {
     pf_rng rng;
     pf_rng_seed(&rng, seed);
@@ -81,7 +82,7 @@ static void random_weights(int64_t *w, int32_t n, int32_t pad, uint64_t seed)
             if (u == v)
                 w[at] = 0;
             else if (u < live && v < live && u % 17 != 5 && pf_rng_range(&rng, 0, 99) < percent)
-                w[at] = pf_rng_range(&rng, 0, 100) + potential[u] - potential[v];
+                w[at] = pf_rng_range(&rng, c_min, 100) + potential[u] - potential[v];
         }
     free(potential);
 }
@@ -123,7 +124,7 @@ START_TEST(fw_matches_triple_loop)
     int64_t *w = malloc((size_t)cells * sizeof *w), *want = malloc((size_t)cells * sizeof *want);
     void *dist = malloc((size_t)cells * kind_bytes(kind));
     int32_t *next = malloc((size_t)cells * sizeof *next);
-    random_weights(w, n, pad, 1000u + (uint64_t)_i);
+    random_weights(w, n, pad, paths, 1000u + (uint64_t)_i);
     for (int64_t at = 0; at < cells; at++) {
         set_dist(dist, kind, at, w[at]);
         next[at] = w[at] == INF_REF ? -1 : (int32_t)(at % n);
