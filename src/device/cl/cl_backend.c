@@ -140,7 +140,7 @@ static void why_append(char *why, size_t why_len, const char *fmt, ...)
     va_end(ap);
 }
 
-static int has_extension(cl_device_id device, const char *ext)
+int pf_cl_has_extension(cl_device_id device, const char *ext)
 {
     size_t need = 0;
     if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &need) != CL_SUCCESS || !need)
@@ -178,7 +178,7 @@ static const char *unusable_reason(cl_device_id device)
     if (sscanf(version, "OpenCL %d.%d", &major, &minor) != 2 ||
         major * 100 + minor < 102)
         return "supports less than OpenCL 1.2";
-    if (!has_extension(device, "cl_khr_int64_base_atomics"))
+    if (!pf_cl_has_extension(device, "cl_khr_int64_base_atomics"))
         return "lacks cl_khr_int64_base_atomics";
     return NULL;
 }

@@ -106,6 +106,8 @@ void pf_cl_describe(cl_device_id device, int index, pf_device_desc *desc);
 void pf_cl_device_string(cl_device_id device, cl_device_info what, char *buf, size_t len);
 void pf_cl_platform_string(cl_platform_id platform, cl_platform_info what, char *buf,
                            size_t len);
+/* Whether the device lists `ext` among its extensions. */
+int pf_cl_has_extension(cl_device_id device, const char *ext);
 
 /* ---- cl_program.c ----------------------------------------------------- */
 
@@ -115,6 +117,12 @@ extern const char *const pf_cl_kernel_names[PF_CLK_COUNT];
  * possible) and creates every kernel. Sets dev->group_size, scan_rows and
  * stride_groups. */
 int pf_cl_build(pf_dev *dev, pf_status *st);
+/* Builds `source` with `options` for dev->device, from the binary cache
+ * when it holds a match (else from source, then cached), and creates the
+ * `count` kernels named. On failure nothing is left to release. */
+int pf_cl_build_program(pf_dev *dev, const char *source, size_t source_len,
+                        const char *options, const char *const *names, int count,
+                        cl_program *program, cl_kernel *kernels, pf_status *st);
 
 /* ---- cl_cache.c ------------------------------------------------------- */
 
@@ -136,6 +144,22 @@ void pf_cl_cache_store(const char *path, const char *key, const unsigned char *b
                        size_t len);
 
 /* ---- cl_steps.c ------------------------------------------------------- */
+
+/* One kernel argument: a value of `size` bytes, or (value NULL) a __local
+ * buffer of `size` bytes. */
+typedef struct cl_arg {
+    size_t size;
+    const void *value;
+} cl_arg;
+
+#define ARG(v) {sizeof(v), &(v)}
+#define LOCAL_ARG(bytes) {(bytes), NULL}
+#define NARGS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* Sets a kernel's arguments; a failure names the kernel (`name`) and the
+ * argument. */
+int pf_cl_set_args(cl_kernel kernel, const char *name, const cl_arg *args, int nargs,
+                   pf_status *st);
 
 int pf_cl_scan_i32(pf_dev *dev, pf_buf *in, pf_buf *out, int64_t count, int64_t *total,
                    pf_status *st);
