@@ -303,6 +303,7 @@ static void cl_close(pf_dev *dev)
     if (!dev)
         return;
     pf_cl_steps_release(dev);
+    pf_cl_fw_release(dev);
     for (int k = 0; k < PF_CLK_COUNT; k++)
         if (dev->kernels[k])
             clReleaseKernel(dev->kernels[k]);
@@ -540,4 +541,6 @@ const pf_device_ops pf_backend_opencl = {
     .push_relabel = pf_cl_push_relabel,
     .cancel_violations = pf_cl_cancel_violations,
     .bfs_levels = pf_cl_bfs_levels,
+    .fw_tile = pf_cl_fw_tile,
+    .fw_phase = pf_cl_fw_phase,
 };
