@@ -140,7 +140,7 @@ static void why_append(char *why, size_t why_len, const char *fmt, ...)
     va_end(ap);
 }
 
-static int has_extension(cl_device_id device, const char *ext)
+int pf_cl_has_extension(cl_device_id device, const char *ext)
 {
     size_t need = 0;
     if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &need) != CL_SUCCESS || !need)
@@ -178,7 +178,7 @@ static const char *unusable_reason(cl_device_id device)
     if (sscanf(version, "OpenCL %d.%d", &major, &minor) != 2 ||
         major * 100 + minor < 102)
         return "supports less than OpenCL 1.2";
-    if (!has_extension(device, "cl_khr_int64_base_atomics"))
+    if (!pf_cl_has_extension(device, "cl_khr_int64_base_atomics"))
         return "lacks cl_khr_int64_base_atomics";
     return NULL;
 }
@@ -303,6 +303,7 @@ static void cl_close(pf_dev *dev)
     if (!dev)
         return;
     pf_cl_steps_release(dev);
+    pf_cl_fw_release(dev);
     for (int k = 0; k < PF_CLK_COUNT; k++)
         if (dev->kernels[k])
             clReleaseKernel(dev->kernels[k]);
@@ -540,4 +541,6 @@ const pf_device_ops pf_backend_opencl = {
     .push_relabel = pf_cl_push_relabel,
     .cancel_violations = pf_cl_cancel_violations,
     .bfs_levels = pf_cl_bfs_levels,
+    .fw_tile = pf_cl_fw_tile,
+    .fw_phase = pf_cl_fw_phase,
 };

@@ -90,18 +90,17 @@ static void log_excerpt(const char *log, char *out, size_t out_len)
 
 /* ---- building --------------------------------------------------------- */
 
-static int build_from_source(pf_dev *dev, const char *options, pf_status *st)
+static int build_from_source(pf_dev *dev, const char *text, size_t len,
+                             const char *options, cl_program *program, pf_status *st)
 {
     cl_int err;
-    const char *text = pf_cl_program_source;
-    size_t len = pf_cl_program_source_len;
-    dev->program = clCreateProgramWithSource(dev->context, 1, &text, &len, &err);
-    if (!dev->program)
+    *program = clCreateProgramWithSource(dev->context, 1, &text, &len, &err);
+    if (!*program)
         return pf_cl_fail(st, "clCreateProgramWithSource", err);
-    err = clBuildProgram(dev->program, 1, &dev->device, options, NULL, NULL);
+    err = clBuildProgram(*program, 1, &dev->device, options, NULL, NULL);
     if (err == CL_SUCCESS)
         return PF_OK;
-    char *log = build_log(dev->program, dev->device);
+    char *log = build_log(*program, dev->device);
     char excerpt[LOG_EXCERPT + 8] = "";
     if (log)
         log_excerpt(log, excerpt, sizeof excerpt);
@@ -109,48 +108,49 @@ static int build_from_source(pf_dev *dev, const char *options, pf_status *st)
     const char *name = pf_cl_error_name(err);
     pf_fail(st, PF_E_DEVICE, "clBuildProgram(%s): %s%s%s", dev->desc.name,
             name ? name : "unknown OpenCL error", excerpt[0] ? ": " : "", excerpt);
-    clReleaseProgram(dev->program);
-    dev->program = NULL;
+    clReleaseProgram(*program);
+    *program = NULL;
     return PF_E_DEVICE;
 }
 
 /* 0 if the cached binary was accepted and built; else leaves no program. */
 static int build_from_binary(pf_dev *dev, const unsigned char *bin, size_t len,
-                             const char *options)
+                             const char *options, cl_program *program)
 {
     cl_int err, binary_status = CL_SUCCESS;
-    dev->program = clCreateProgramWithBinary(dev->context, 1, &dev->device, &len, &bin,
-                                             &binary_status, &err);
-    if (!dev->program)
+    *program = clCreateProgramWithBinary(dev->context, 1, &dev->device, &len, &bin,
+                                         &binary_status, &err);
+    if (!*program)
         return -1;
     if (err != CL_SUCCESS || binary_status != CL_SUCCESS ||
-        clBuildProgram(dev->program, 1, &dev->device, options, NULL, NULL) != CL_SUCCESS) {
-        clReleaseProgram(dev->program);
-        dev->program = NULL;
+        clBuildProgram(*program, 1, &dev->device, options, NULL, NULL) != CL_SUCCESS) {
+        clReleaseProgram(*program);
+        *program = NULL;
         return -1;
     }
     return 0;
 }
 
-static void store_binary(pf_dev *dev, const char *path, const char *key)
+static void store_binary(cl_program program, const char *path, const char *key)
 {
     size_t size = 0;
-    if (clGetProgramInfo(dev->program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size,
-                         NULL) != CL_SUCCESS || size == 0)
+    if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) !=
+            CL_SUCCESS || size == 0)
         return;
     unsigned char *bin = malloc(size);
     if (!bin)
         return;
     unsigned char *binaries[1] = {bin};
-    if (clGetProgramInfo(dev->program, CL_PROGRAM_BINARIES, sizeof binaries, binaries,
-                         NULL) == CL_SUCCESS)
+    if (clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof binaries, binaries, NULL) ==
+        CL_SUCCESS)
         pf_cl_cache_store(path, key, bin, size);
     free(bin);
 }
 
 /* The cache key: everything that can change the binary. NULL when the
  * cache is turned off (or out of memory). */
-static char *cache_key(pf_dev *dev, const char *options)
+static char *cache_key(pf_dev *dev, const char *source, size_t source_len,
+                       const char *options)
 {
     if (!pf_cl_cache_wanted())
         return NULL;
@@ -161,8 +161,7 @@ static char *cache_key(pf_dev *dev, const char *options)
     pf_cl_device_string(dev->device, CL_DEVICE_VERSION, device_version,
                         sizeof device_version);
     pf_cl_device_string(dev->device, CL_DRIVER_VERSION, driver, sizeof driver);
-    uint64_t source_hash =
-        pf_cl_hash(pf_cl_program_source, pf_cl_program_source_len, PF_CL_HASH_SEED);
+    uint64_t source_hash = pf_cl_hash(source, source_len, PF_CL_HASH_SEED);
     size_t len = 256 + strlen(platform) + strlen(platform_version) +
                  strlen(dev->desc.name) + strlen(device_version) + strlen(driver) +
                  strlen(options);
@@ -173,7 +172,7 @@ static char *cache_key(pf_dev *dev, const char *options)
                  "device: %s\ndevice version: %s\ndriver version: %s\noptions: %s\n"
                  "source: %016llx %zu\n",
                  platform, platform_version, dev->desc.name, device_version, driver,
-                 options, (unsigned long long)source_hash, pf_cl_program_source_len);
+                 options, (unsigned long long)source_hash, source_len);
     return key;
 }
 
@@ -233,27 +232,63 @@ static int choose_geometry(pf_dev *dev, pf_status *st)
 
 /* ---- entry ------------------------------------------------------------ */
 
-static void release_program(pf_dev *dev)
+static void release_kernels(cl_program *program, cl_kernel *kernels, int count)
 {
-    for (int k = 0; k < PF_CLK_COUNT; k++) {
-        if (dev->kernels[k])
-            clReleaseKernel(dev->kernels[k]);
-        dev->kernels[k] = NULL;
+    for (int k = 0; k < count; k++) {
+        if (kernels[k])
+            clReleaseKernel(kernels[k]);
+        kernels[k] = NULL;
     }
-    if (dev->program)
-        clReleaseProgram(dev->program);
-    dev->program = NULL;
+    if (*program)
+        clReleaseProgram(*program);
+    *program = NULL;
 }
 
-static int create_kernels(pf_dev *dev, pf_status *st)
+static int create_kernels(cl_program program, const char *const *names, int count,
+                          cl_kernel *kernels, pf_status *st)
 {
-    for (int k = 0; k < PF_CLK_COUNT; k++) {
+    for (int k = 0; k < count; k++) {
         cl_int err;
-        dev->kernels[k] = clCreateKernel(dev->program, pf_cl_kernel_names[k], &err);
-        if (!dev->kernels[k])
-            return pf_cl_fail_on(st, "clCreateKernel", pf_cl_kernel_names[k], err);
+        kernels[k] = clCreateKernel(program, names[k], &err);
+        if (!kernels[k])
+            return pf_cl_fail_on(st, "clCreateKernel", names[k], err);
     }
     return PF_OK;
+}
+
+int pf_cl_build_program(pf_dev *dev, const char *source, size_t source_len,
+                        const char *options, const char *const *names, int count,
+                        cl_program *program, cl_kernel *kernels, pf_status *st)
+{
+    *program = NULL;
+    for (int k = 0; k < count; k++)
+        kernels[k] = NULL;
+    char *key = cache_key(dev, source, source_len, options);
+    char *path = key ? pf_cl_cache_path(key) : NULL;
+    if (path) {
+        size_t len = 0;
+        unsigned char *bin = pf_cl_cache_load(path, key, &len);
+        if (bin)
+            build_from_binary(dev, bin, len, options, program); /* none on failure */
+        free(bin);
+    }
+    int rc = PF_OK;
+    if (*program && create_kernels(*program, names, count, kernels, NULL) != PF_OK) {
+        /* A cached binary that builds but lacks a kernel: distrust it. */
+        release_kernels(program, kernels, count);
+    }
+    if (!*program) {
+        rc = build_from_source(dev, source, source_len, options, program, st);
+        if (rc == PF_OK && path)
+            store_binary(*program, path, key);
+        if (rc == PF_OK)
+            rc = create_kernels(*program, names, count, kernels, st);
+        if (rc)
+            release_kernels(program, kernels, count);
+    }
+    free(path);
+    free(key);
+    return rc;
 }
 
 int pf_cl_build(pf_dev *dev, pf_status *st)
@@ -262,30 +297,9 @@ int pf_cl_build(pf_dev *dev, pf_status *st)
     char options[160];
     snprintf(options, sizeof options,
              "-cl-std=CL1.2 -DPF_CTR_WORK_SLOT=%d", (int)PF_CTR_WORK);
-
-    char *key = cache_key(dev, options);
-    char *path = key ? pf_cl_cache_path(key) : NULL;
-    if (path) {
-        size_t len = 0;
-        unsigned char *bin = pf_cl_cache_load(path, key, &len);
-        if (bin)
-            build_from_binary(dev, bin, len, options); /* no program on failure */
-        free(bin);
-    }
-    int rc = PF_OK;
-    if (dev->program && create_kernels(dev, NULL) != PF_OK) {
-        /* A cached binary that builds but lacks a kernel: distrust it. */
-        release_program(dev);
-    }
-    if (!dev->program) {
-        rc = build_from_source(dev, options, st);
-        if (rc == PF_OK && path)
-            store_binary(dev, path, key);
-        if (rc == PF_OK)
-            rc = create_kernels(dev, st);
-    }
-    free(path);
-    free(key);
+    int rc = pf_cl_build_program(dev, pf_cl_program_source, pf_cl_program_source_len,
+                                 options, pf_cl_kernel_names, PF_CLK_COUNT, &dev->program,
+                                 dev->kernels, st);
     if (rc)
         return rc;
     return choose_geometry(dev, st);

@@ -11,30 +11,28 @@
 
 #include "common/status.h"
 
-/* One kernel argument: a value of `size` bytes, or (value NULL) a __local
- * buffer of `size` bytes. */
-typedef struct cl_arg {
-    size_t size;
-    const void *value;
-} cl_arg;
-
-#define ARG(v) {sizeof(v), &(v)}
-#define LOCAL_ARG(bytes) {(bytes), NULL}
-#define NARGS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+int pf_cl_set_args(cl_kernel kernel, const char *name, const cl_arg *args, int nargs,
+                   pf_status *st)
+{
+    for (int i = 0; i < nargs; i++) {
+        cl_int err = clSetKernelArg(kernel, (cl_uint)i, args[i].size, args[i].value);
+        if (err != CL_SUCCESS) {
+            char what[80];
+            snprintf(what, sizeof what, "%s, argument %d", name, i);
+            return pf_cl_fail_on(st, "clSetKernelArg", what, err);
+        }
+    }
+    return PF_OK;
+}
 
 /* Sets the arguments and enqueues `groups` work-groups of kernel k. */
 static int launch(pf_dev *dev, int k, size_t groups, const cl_arg *args, int nargs,
                   pf_status *st)
 {
     cl_kernel kernel = dev->kernels[k];
-    for (int i = 0; i < nargs; i++) {
-        cl_int err = clSetKernelArg(kernel, (cl_uint)i, args[i].size, args[i].value);
-        if (err != CL_SUCCESS) {
-            char what[80];
-            snprintf(what, sizeof what, "%s, argument %d", pf_cl_kernel_names[k], i);
-            return pf_cl_fail_on(st, "clSetKernelArg", what, err);
-        }
-    }
+    int rc = pf_cl_set_args(kernel, pf_cl_kernel_names[k], args, nargs, st);
+    if (rc)
+        return rc;
     size_t local = dev->group_size, global = groups * local;
     cl_int err =
         clEnqueueNDRangeKernel(dev->queue, kernel, 1, NULL, &global, &local, 0, NULL, NULL);
