@@ -126,7 +126,10 @@ START_TEST(matches_triple_loop)
     int rc = pf_apsp(g, &opt, &res, &st);
     PF_EXPECT(rc == PF_OK, "n=%lld: %s", (long long)c->n, st.message);
     ck_assert_int_eq(res.kind, kind == PF_DIST_AUTO ? PF_DIST_I32 : kind);
-    ck_assert_str_eq(res.backend, backend);
+    /* Real-valued next hops that loop on a zero-weight cycle are redone by
+     * the one-thread engine (apsp.c); nothing else may fall back. */
+    if (!(kind == PF_DIST_F32 && paths && !strcmp(res.backend, "seq")))
+        ck_assert_str_eq(res.backend, backend);
     for (int64_t at = 0; at < c->n * c->n; at++)
         PF_EXPECT(result_at(&res, at) == want[at], "n=%lld kind %d: d(%lld,%lld) = %lld, want %lld",
                   (long long)c->n, res.kind, (long long)(at / c->n + 1),
