@@ -320,7 +320,7 @@ START_TEST(next_hops_on_zero_cycles)
         }
     }
     pf_apsp_options opt = options(PF_DIST_AUTO, 1);
-    opt.tile = 32; /* many rounds: the loops need a later k of the same tile */
+    opt.tile = 64; /* several rounds (every backend runs 64): loops need a later k of a tile */
     pf_apsp_result res;
     ck_assert_msg(pf_apsp(g, &opt, &res, &st) == PF_OK, "%s", st.message);
     /* Integers never need the one-thread redo (their ties are broken by
