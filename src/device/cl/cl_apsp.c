@@ -17,9 +17,10 @@
  * or int64) in registers. A CPU (PoCL) gets 64-wide tiles and work-items
  * that own whole vector rows, which PoCL turns into SIMD code.
  *
- * PORTAFLOW_CL_FW (tuning): "vec=4,rows=8,cols=8,chunk=32,unroll=32,pivot=4"
+ * PORTAFLOW_CL_FW (tuning): "vec=4,rows=8,cols=8,chunk=32,unroll=16,pivot=4"
  * or any subset overrides the preferred shape (still fitted to the tile
- * and the device's limits). */
+ * and the device's limits); "show" prints the shape each program is built
+ * with (after any rebuild for work-group limits). */
 #include "cl_internal.h"
 
 #include <stdio.h>
@@ -151,10 +152,12 @@ static void preferred_shape(const fw_limits *lim, int paths, fw_shape *want)
     }
 }
 
-/* Applies PORTAFLOW_CL_FW ("key=value,..."); PF_E_USAGE on a bad entry. */
-static int apply_tuning(fw_shape *want, pf_status *st)
+/* Applies PORTAFLOW_CL_FW ("key=value,..." and "show"); PF_E_USAGE on a
+ * bad entry. *show: print each program's shape when it is built. */
+static int apply_tuning(fw_shape *want, int *show, pf_status *st)
 {
     const char *env = getenv("PORTAFLOW_CL_FW");
+    *show = 0;
     if (!env || !*env)
         return PF_OK;
     static const struct {
@@ -168,6 +171,11 @@ static int apply_tuning(fw_shape *want, pf_status *st)
     for (const char *p = env; *p;) {
         size_t len = strcspn(p, "=,");
         int found = 0;
+        if (len == 4 && strncmp(p, "show", 4) == 0 && (p[4] == ',' || !p[4])) {
+            *show = 1;
+            p += p[4] ? 5 : 4;
+            continue;
+        }
         for (size_t k = 0; k < sizeof keys / sizeof keys[0] && !found; k++) {
             if (strlen(keys[k].key) != len || strncmp(p, keys[k].key, len) != 0 ||
                 p[len] != '=')
@@ -182,8 +190,8 @@ static int apply_tuning(fw_shape *want, pf_status *st)
         }
         if (!found)
             return pf_fail(st, PF_E_USAGE,
-                           "PORTAFLOW_CL_FW=\"%s\": expected key=value pairs, keys vec, rows, "
-                           "cols, chunk, unroll, pivot, values 1..1024",
+                           "PORTAFLOW_CL_FW=\"%s\": expected \"show\" and key=value pairs, "
+                           "keys vec, rows, cols, chunk, unroll, pivot, values 1..1024",
                            env);
     }
     return PF_OK;
@@ -275,8 +283,9 @@ int32_t pf_cl_fw_tile(pf_dev *dev, int32_t kind, int paths)
     fw_limits lim;
     fw_shape want, s;
     query_limits(dev, kind, &lim);
+    int show;
     preferred_shape(&lim, paths, &want);
-    apply_tuning(&want, NULL); /* a bad variable is reported by fw_phase */
+    apply_tuning(&want, &show, NULL); /* a bad variable is reported by fw_phase */
     for (int tile = lim.gpu ? FW_TILE_GPU : FW_TILE_CPU; tile > FW_TILE_MIN; tile /= 2)
         if (fit_shape(&lim, paths, tile, 0, 0, &want, &s) == 0)
             return tile;
@@ -375,9 +384,10 @@ static int get_program(pf_dev *dev, int32_t kind, int paths, int32_t tile, fw_pr
 
     fw_limits lim;
     fw_shape want, s;
+    int show;
     query_limits(dev, kind, &lim);
     preferred_shape(&lim, paths, &want);
-    int rc = apply_tuning(&want, st);
+    int rc = apply_tuning(&want, &show, st);
     if (rc)
         return rc;
     if (fit_shape(&lim, paths, tile, 0, 0, &want, &s) != 0) {
@@ -400,8 +410,16 @@ static int get_program(pf_dev *dev, int32_t kind, int paths, int32_t tile, fw_pr
                 grow[k]++;
                 fits = 0;
             }
-        if (fits)
+        if (fits) {
+            if (show)
+                fprintf(stderr,
+                        "portaflow: OpenCL APSP on %s, %s%s, tile %d: vec=%d rows=%d cols=%d "
+                        "chunk=%d unroll=%d pivot=%d (groups of %zu and %zu work-items)\n",
+                        dev->desc.name, kind_name(kind), paths ? " with next hops" : "",
+                        (int)tile, s.vec, s.rows, s.cols, s.chunk, s.unroll, s.pivot,
+                        group_items(&s, FW_KERNEL_PIVOT), group_items(&s, FW_KERNEL_REST));
             return PF_OK;
+        }
         release_program(p);
         if (fit_shape(&lim, paths, tile, grow[FW_KERNEL_PIVOT], grow[FW_KERNEL_REST], &want,
                       &s) != 0)
