@@ -80,6 +80,7 @@ typedef struct fw_limits {
 
 typedef struct fw_program {
     fw_shape shape; /* shape.tile == 0: nothing built */
+    int capped;     /* built with the NVIDIA register cap */
     cl_program program;
     cl_kernel kernels[FW_KERNELS];
 } fw_program;
@@ -354,13 +355,15 @@ static int build_shape(pf_dev *dev, int32_t kind, int paths, const fw_shape *s, 
     char options[360];
     fw_options(kind, paths, s, options, sizeof options);
     p->shape = *s;
+    p->capped = 0;
     if (nv) {
         size_t used = strlen(options);
         snprintf(options + used, sizeof options - used, " -cl-nv-maxrregcount=%d",
                  FW_NV_REGISTERS);
-        if (pf_cl_build_program(dev, pf_cl_apsp_source, pf_cl_apsp_source_len, options,
-                                fw_kernel_names, FW_KERNELS, &p->program, p->kernels,
-                                NULL) == PF_OK)
+        p->capped = pf_cl_build_program(dev, pf_cl_apsp_source, pf_cl_apsp_source_len,
+                                        options, fw_kernel_names, FW_KERNELS, &p->program,
+                                        p->kernels, NULL) == PF_OK;
+        if (p->capped)
             return PF_OK;
         options[used] = '\0';
     }
@@ -414,10 +417,11 @@ static int get_program(pf_dev *dev, int32_t kind, int paths, int32_t tile, fw_pr
             if (show)
                 fprintf(stderr,
                         "portaflow: OpenCL APSP on %s, %s%s, tile %d: vec=%d rows=%d cols=%d "
-                        "chunk=%d unroll=%d pivot=%d (groups of %zu and %zu work-items)\n",
+                        "chunk=%d unroll=%d pivot=%d (groups of %zu and %zu work-items)%s\n",
                         dev->desc.name, kind_name(kind), paths ? " with next hops" : "",
                         (int)tile, s.vec, s.rows, s.cols, s.chunk, s.unroll, s.pivot,
-                        group_items(&s, FW_KERNEL_PIVOT), group_items(&s, FW_KERNEL_REST));
+                        group_items(&s, FW_KERNEL_PIVOT), group_items(&s, FW_KERNEL_REST),
+                        p->capped ? ", NVIDIA register cap" : "");
             return PF_OK;
         }
         release_program(p);
