@@ -27,6 +27,14 @@ typedef FW_CAT(PF_FW_T, PF_FW_VB) fw_v;   /* PF_FW_VB adjacent columns */
 typedef FW_CAT(int, PF_FW_VB) fw_iv;      /* k indices of those columns */
 typedef FW_CAT(PF_FW_T, PF_FW_P) fw_pv;   /* a pivot work-item's block row */
 typedef FW_CAT(int, PF_FW_P) fw_ipv;      /* its next hops */
+/* Comparisons give integer lanes as wide as the elements. */
+#if PF_FW_FLOAT
+typedef FW_CAT(int, PF_FW_VB) fw_mv;
+typedef FW_CAT(int, PF_FW_P) fw_mpv;
+#else
+typedef FW_CAT(PF_FW_T, PF_FW_VB) fw_mv;
+typedef FW_CAT(PF_FW_T, PF_FW_P) fw_mpv;
+#endif
 
 /* vstoreN is overloaded: these store distances and hops alike. */
 #define FW_VSTORE FW_CAT(vstore, PF_FW_VB)
@@ -42,6 +50,16 @@ typedef FW_CAT(int, PF_FW_P) fw_ipv;      /* its next hops */
 #else
 #define FW_MIN(a, b) min((a), (b))
 #endif
+
+/* With next hops: where sum < d (strictly), d = sum and hop = its hop.
+ * mask_t is the comparison's type, to_int converts its lanes to the hops'
+ * int lanes. */
+#define FW_TAKE_SHORTER(d, hop, sum, sum_hop, mask_t, to_int) \
+    do {                                                      \
+        const mask_t shorter = (sum) < (d);                   \
+        (hop) = select((hop), (sum_hop), to_int(shorter));    \
+        (d) = select((d), (sum), shorter);                    \
+    } while (0)
 
 #define FW_TILE PF_FW_TILE
 
@@ -137,9 +155,10 @@ void pf_k_fw_pivot(__global fw_t *dist, __global int *next, int n, int round, in
                 const fw_pv via_k = col_k + row_k;
 #if PF_FW_PATHS
                 const int hop_k = col_is_own ? pivot_hop[buf][i] : diag_next[i * n + k];
-                hop[r] = select(hop[r], (fw_ipv)(hop_k), FW_PMASK(via_k < acc[r]));
-#endif
+                FW_TAKE_SHORTER(acc[r], hop[r], via_k, (fw_ipv)(hop_k), fw_mpv, FW_PMASK);
+#else
                 acc[r] = FW_MIN(acc[r], via_k);
+#endif
             }
         }
     }
@@ -240,10 +259,11 @@ void pf_k_fw_rest(__global fw_t *dist, __global int *next, int n, int round)
                 for (int g = 0; g < FW_NG; g++) {
                     const fw_v via_k = a + b[g];
 #if PF_FW_PATHS
-                    via[m][g] = select(via[m][g], (fw_iv)(k0 + kk),
-                                       FW_IMASK(via_k < acc[m][g]));
-#endif
+                    FW_TAKE_SHORTER(acc[m][g], via[m][g], via_k, (fw_iv)(k0 + kk), fw_mv,
+                                    FW_IMASK);
+#else
                     acc[m][g] = FW_MIN(acc[m][g], via_k);
+#endif
                 }
             }
         }
