@@ -4,9 +4,15 @@
 #   bench/gpu/run.sh tests                 full test suite + compute-sanitizer
 #   bench/gpu/run.sh matrix SET "BACKENDS" LIMIT_S   instances x backends table
 #   bench/gpu/run.sh compare SET [REPEAT]  portaflow compare on each instance
+#   bench/gpu/run.sh suite ONLY [REPS] [LIMIT_S] [suite.sh options]
+#       the benchmark suite (bench/suite.sh) on ONLY (sets or instance names,
+#       comma-separated); CSV and table in $OUT/suite/. Rows of earlier suite
+#       calls on this machine (while it stays warm) are carried forward, so
+#       the latest call's suite.csv holds them all. No plot here (no
+#       matplotlib): bench/suite_report.py makes it from the fetched CSVs.
 # Logs and tables go to $OUT (the device tool brings them back) or ./bench/out.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 out=${OUT:-bench/out}
 mkdir -p "$out"
 bash bench/gpu/setup.sh 2>&1 | tee "$out/setup.log" | tail -n 25
@@ -42,6 +48,20 @@ compare)
     "$bin" compare --repeat "$repeat" "$f" 2>&1 | tee -a "$out/compare_${set_name}.md"
     echo | tee -a "$out/compare_${set_name}.md"
   done
+  ;;
+suite)
+  only=${1:-all} reps=${2:-3} limit=${3:-120}
+  shift $(($# < 3 ? $# : 3))
+  keep=bench/out/suite
+  mkdir -p "$out/suite" "$keep"
+  same=0
+  [ "$out/suite" -ef "$keep" ] && same=1
+  [ $same = 0 ] && [ -s "$keep/suite.csv" ] && cp "$keep/suite.csv" "$out/suite/suite.csv"
+  bash bench/suite.sh --build build-gpu --out "$out/suite" --only "$only" --reps "$reps" \
+    --limit "$limit" --no-png "$@" 2>&1 | tee "$out/suite_${only//[^a-z0-9_]/_}.log"
+  rc=${PIPESTATUS[0]}
+  [ $same = 0 ] && cp "$out/suite/suite.csv" "$keep/suite.csv"
+  exit "$rc"
   ;;
 *) echo "unknown stage $stage" >&2; exit 1 ;;
 esac
