@@ -335,6 +335,10 @@ def plot(instances, solvers_b, path, title, machines):
     ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda y, _: f"{y:g}x"))
     ax.set_xlim(-0.6, len(names) - 0.4)
     ax.margins(y=0.15)
+    low, high = ax.get_ylim()
+    if high / low < 30:  # under two decades: label the 2x, 3x, ... ticks too
+        ax.yaxis.set_minor_formatter(matplotlib.ticker.FuncFormatter(lambda y, _: f"{y:g}x"))
+        ax.tick_params(axis="y", which="minor", labelsize=7)
     ax.set_xticks(range(len(names)))
     ax.set_xticklabels(names, rotation=30, ha="right")
     ax.set_ylabel("speedup over the fastest CPU peer (log)")
