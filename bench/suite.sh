@@ -11,7 +11,7 @@
 #                       [--peer-jobs J] [--no-png] [--no-report]
 #
 #   --build DIR     meson build holding portaflow, bench/bench_solve and
-#                   bench/bench_peers (default: build)
+#                   bench/bench_peers (default: build in the checkout)
 #   --out DIR       where suite.csv (appended to), suite.md and suite.png go
 #                   (default: bench/out/suite)
 #   --only LIST     instance sets or names of bench/instances.sh (default all)
@@ -40,8 +40,8 @@
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=build
-out=bench/out/suite
+build=$root/build
+out=$root/bench/out/suite
 only=all
 backends=""
 peers="boost_pr boost_bk lemon_preflow maxflow_bk"
@@ -77,6 +77,9 @@ done
 [[ $jobs =~ ^[0-9]+$ && $jobs -ge 1 ]] || die "--peer-jobs takes a positive count"
 [ "$peers" = none ] && peers=""
 
+# Paths given are from where the script was called; then it works in root.
+build=$(realpath -m "$build")
+out=$(realpath -m "$out")
 cd "$root" || exit 1
 portaflow=$build/portaflow
 bench_solve=$build/bench/bench_solve
