@@ -1,8 +1,8 @@
-// bench_peers FILE [--only NAME] [--reps K] [--no-warmup]: times the installed CPU max-flow peers on
-// one DIMACS max-flow file, read with portaflow's own reader so that every
-// peer sees the identical network.
+// bench_peers FILE [--only NAME] [--reps K] [--no-warmup] [--once S] [--limit S]: times the
+// installed CPU max-flow peers on one DIMACS max-flow file, read with
+// portaflow's own reader so that every peer sees the identical network.
 //
-//   peer NAME value VALUE solve_s SECONDS
+//   peer NAME value VALUE solve_s SECONDS runs K
 //
 // Peers (each only if its headers were found at build time):
 //   boost_pr      Boost.Graph push_relabel_max_flow
@@ -12,9 +12,13 @@
 //
 // Building each peer's graph is not timed. Every peer runs once as a
 // warm-up and then K times (default 3); the median of the K is printed.
-// --no-warmup skips the warm-up (for slow peers on large instances).
+// --no-warmup skips the warm-up (for slow peers on large instances);
+// --once S makes a warm-up longer than S seconds the only measurement
+// (runs 1). --limit S bounds each solve: past it the program prints
+// "peer NAME timeout" and exits 124 (as timeout(1) does) at once.
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -23,6 +27,8 @@
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "portaflow.h"
 
@@ -63,30 +69,47 @@ double now()
 struct result {
     int64_t value;
     double seconds;
+    int runs;
 };
 
 int g_reps = 3, g_warmup = 1;
+double g_once = 0;     // a warm-up longer than this is the one measurement
+unsigned g_limit = 0;  // seconds per solve, 0: none
+char g_timeout_line[64];
 
-result measure(const std::function<void()> &prepare, const std::function<int64_t()> &solve)
+void on_alarm(int)
 {
+    ssize_t ignored = write(STDOUT_FILENO, g_timeout_line, std::strlen(g_timeout_line));
+    (void)ignored;
+    _exit(124);
+}
+
+result measure(const char *name, const std::function<void()> &prepare,
+               const std::function<int64_t()> &solve)
+{
+    std::snprintf(g_timeout_line, sizeof g_timeout_line, "peer %s timeout\n", name);
     std::vector<double> times;
     int64_t value = -1;
     for (int rep = 0; rep < g_reps + g_warmup; rep++) {
         prepare();
+        alarm(g_limit);
         double t0 = now();
         value = solve();
         double t1 = now();
+        alarm(0);
         if (rep >= g_warmup)
             times.push_back(t1 - t0);
+        else if (g_once > 0 && t1 - t0 > g_once)
+            return {value, t1 - t0, 1};
     }
     std::sort(times.begin(), times.end());
-    return {value, times[times.size() / 2]};
+    return {value, times[times.size() / 2], static_cast<int>(times.size())};
 }
 
 void report(const char *name, const result &r)
 {
-    std::printf("peer %s value %lld solve_s %.6f\n", name, static_cast<long long>(r.value),
-                r.seconds);
+    std::printf("peer %s value %lld solve_s %.6f runs %d\n", name,
+                static_cast<long long>(r.value), r.seconds, r.runs);
     std::fflush(stdout);
 }
 
@@ -125,11 +148,11 @@ void run_boost(const arc_list &net, bool pr, bool bk)
     std::unique_ptr<boost_graph> g = boost_build(net);
     auto s = boost::vertex(net.source, *g), t = boost::vertex(net.sink, *g);
     if (pr)
-        report("boost_pr", measure([] {}, [&] {
+        report("boost_pr", measure("boost_pr", [] {}, [&] {
                    return static_cast<int64_t>(boost::push_relabel_max_flow(*g, s, t));
                }));
     if (bk)
-        report("boost_bk", measure([] {}, [&] {
+        report("boost_bk", measure("boost_bk", [] {}, [&] {
                    return static_cast<int64_t>(boost::boykov_kolmogorov_max_flow(*g, s, t));
                }));
 }
@@ -155,7 +178,7 @@ void run_lemon(const arc_list &net)
         cap[g.arc(static_cast<int>(i))] = net.cap[order[i]];
     typedef lemon::Preflow<lemon::StaticDigraph, lemon::StaticDigraph::ArcMap<int64_t>> preflow;
     std::unique_ptr<preflow> alg;
-    report("lemon_preflow", measure(
+    report("lemon_preflow", measure("lemon_preflow",
                                 [&] {
                                     alg.reset(new preflow(g, cap,
                                                           g.node(static_cast<int>(net.source)),
@@ -194,7 +217,7 @@ template <typename T> int64_t maxflow_run(const arc_list &net, result *r)
                 g->add_edge(static_cast<int>(u), static_cast<int>(v), c, 0);
         }
     };
-    *r = measure(prepare, [&] { return static_cast<int64_t>(g->maxflow()) + direct; });
+    *r = measure("maxflow_bk", prepare, [&] { return static_cast<int64_t>(g->maxflow()) + direct; });
     return 0;
 }
 
@@ -224,7 +247,7 @@ void run_maxflow(const arc_list &net)
 int usage()
 {
     std::fprintf(stderr, "usage: bench_peers FILE [--only boost_pr|boost_bk|lemon_preflow|"
-                         "maxflow_bk] [--reps K] [--no-warmup]\n");
+                         "maxflow_bk] [--reps K] [--no-warmup] [--once S] [--limit S]\n");
     return 1;
 }
 
@@ -242,6 +265,10 @@ int main(int argc, char **argv)
                 return usage();
         } else if (!std::strcmp(argv[i], "--no-warmup"))
             g_warmup = 0;
+        else if (!std::strcmp(argv[i], "--once") && i + 1 < argc)
+            g_once = std::atof(argv[++i]);
+        else if (!std::strcmp(argv[i], "--limit") && i + 1 < argc)
+            g_limit = static_cast<unsigned>(std::atoi(argv[++i]));
         else if (argv[i][0] == '-' && argv[i][1] != '\0')
             return usage();
         else if (!path)
@@ -252,6 +279,7 @@ int main(int argc, char **argv)
     if (!path)
         return usage();
     auto wanted = [&](const char *name) { return !only || !std::strcmp(only, name); };
+    std::signal(SIGALRM, on_alarm);
 
     pf_status st;
     pf_network *pnet = pf_network_read_dimacs(path, &st);

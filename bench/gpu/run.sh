@@ -6,9 +6,15 @@
 #   bench/gpu/run.sh compare SET [REPEAT]  portaflow compare on each instance
 #   bench/gpu/run.sh apsp "BACKENDS" "SIZES" [REPS [bench_apsp options]]
 #                                          APSP suites, then bench_apsp
+#   bench/gpu/run.sh suite ONLY [REPS] [LIMIT_S] [suite.sh options]
+#       the benchmark suite (bench/suite.sh) on ONLY (sets or instance names,
+#       comma-separated); CSV and table in $OUT/suite/. Rows of earlier suite
+#       calls on this machine (while it stays warm) are carried forward, so
+#       the latest call's suite.csv holds them all. No plot here (no
+#       matplotlib): bench/suite_report.py makes it from the fetched CSVs.
 # Logs and tables go to $OUT (the device tool brings them back) or ./bench/out.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 out=${OUT:-bench/out}
 mkdir -p "$out"
 bash bench/gpu/setup.sh 2>&1 | tee "$out/setup.log" | tail -n 25
@@ -52,6 +58,20 @@ apsp)
   for b in cuda opencl omp; do suites+=("fwsteps-$b" "apsp-$b"); done
   meson test -C build-gpu --print-errorlogs "${suites[@]}" apsp-seq 2>&1 | tee "$out/apsp_tests.log" | grep -E "^ *[0-9]+/|Ok:|Fail:|Skipped:"
   build-gpu/bench/bench_apsp --backends "$backends" --sizes "$sizes" --reps "$reps" "$@" | tee "$out/apsp.md"
+  ;;
+suite)
+  only=${1:-all} reps=${2:-3} limit=${3:-120}
+  shift $(($# < 3 ? $# : 3))
+  keep=bench/out/suite
+  mkdir -p "$out/suite" "$keep"
+  same=0
+  [ "$out/suite" -ef "$keep" ] && same=1
+  [ $same = 0 ] && [ -s "$keep/suite.csv" ] && cp "$keep/suite.csv" "$out/suite/suite.csv"
+  bash bench/suite.sh --build build-gpu --out "$out/suite" --only "$only" --reps "$reps" \
+    --limit "$limit" --no-png "$@" 2>&1 | tee "$out/suite_${only//[^a-z0-9_]/_}.log"
+  rc=${PIPESTATUS[0]}
+  [ $same = 0 ] && cp "$out/suite/suite.csv" "$keep/suite.csv"
+  exit "$rc"
   ;;
 *) echo "unknown stage $stage" >&2; exit 1 ;;
 esac
