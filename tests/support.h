@@ -36,6 +36,15 @@ int64_t pf_peer_lemon_value(const pf_network *net);
  * Returns how many devices `backend` has; 0 with *why filled when it is
  * not compiled in or has none (the suite then exits 77 = SKIP). */
 int pf_test_backend_devices(const char *backend, char *why, size_t why_len);
+/* Like ck_assert_msg, but silent when it holds: Check records a location
+ * for every passing assertion, which costs a write per check in loops.
+ * (Expands to ck_abort_msg: include <check.h> first.) */
+#define PF_EXPECT(cond, ...)           \
+    do {                               \
+        if (!(cond))                   \
+            ck_abort_msg(__VA_ARGS__); \
+    } while (0)
+
 /* Exit status meson reads as "skipped". */
 #define PF_TEST_SKIP 77
 

@@ -14,12 +14,6 @@
 #include "host/registry.h"
 #include "support.h"
 
-#define PF_EXPECT(cond, ...)           \
-    do {                               \
-        if (!(cond))                   \
-            ck_abort_msg(__VA_ARGS__); \
-    } while (0)
-
 static const char *backend;
 #define NO_PATH INT64_MAX
 

@@ -12,12 +12,6 @@
 #include "host/registry.h"
 #include "support.h"
 
-#define PF_EXPECT(cond, ...)           \
-    do {                               \
-        if (!(cond))                   \
-            ck_abort_msg(__VA_ARGS__); \
-    } while (0)
-
 static const pf_device_ops *ops;
 static int device_count;
 

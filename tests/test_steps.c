@@ -11,14 +11,6 @@
 #include "host/registry.h"
 #include "support.h"
 
-/* Like ck_assert_msg, but silent when it holds: Check records a location
- * for every passing assertion, which costs a write per check in loops. */
-#define PF_EXPECT(cond, ...)              \
-    do {                                  \
-        if (!(cond))                      \
-            ck_abort_msg(__VA_ARGS__);    \
-    } while (0)
-
 static const pf_device_ops *ops;
 static int device_count;
 

@@ -93,6 +93,44 @@ int pf_cli_parse_int(const char *text, int64_t *value)
     return 0;
 }
 
+int pf_cli_device_option(int argc, char **argv, int *i, const pf_cli_device_args *d)
+{
+    const char *arg = argv[*i];
+    int64_t number;
+    if (*i + 1 >= argc)
+        return 0;
+    if (!strcmp(arg, "--backend")) {
+        *d->backend = argv[++*i];
+    } else if (!strcmp(arg, "--device")) {
+        if (pf_cli_parse_int(argv[++*i], &number) || number > 1000) {
+            pf_cli_usage_error("--device takes a device index (see portaflow backends)");
+            return -1;
+        }
+        *d->device_index = (int)number;
+    } else if (!strcmp(arg, "--threads")) {
+        if (pf_cli_parse_int(argv[++*i], &number) || number < 1 || number > 4096) {
+            pf_cli_usage_error("--threads takes a positive thread count");
+            return -1;
+        }
+        *d->threads = (int)number;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+int pf_cli_check_backend(const char *backend)
+{
+    static const char *const names[] = {"auto", "seq", "omp", "opencl", "cuda"};
+    if (!backend)
+        return 0;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (!strcmp(backend, names[i]))
+            return 0;
+    pf_cli_usage_error("unknown backend '%s' (auto, seq, omp, opencl, cuda)", backend);
+    return -1;
+}
+
 int pf_cli_backends(int argc, char **argv)
 {
     (void)argv;

@@ -23,6 +23,19 @@ int pf_cli_exit_code(int code);
 /* Prints "portaflow: MESSAGE" on stderr and returns the exit status. */
 int pf_cli_error(const pf_status *st);
 int pf_cli_usage_error(const char *fmt, ...);
+/* The device options solve and apsp share. */
+typedef struct pf_cli_device_args {
+    const char **backend; /* where --backend's value goes */
+    int *device_index;
+    int *threads;
+} pf_cli_device_args;
+/* If argv[*i] is --backend, --device or --threads (with its value), stores
+ * it, advances *i past the value and returns 1; 0 if it is none of them;
+ * -1 after reporting a bad value (exit with PF_EXIT_USAGE). */
+int pf_cli_device_option(int argc, char **argv, int *i, const pf_cli_device_args *d);
+/* NULL/"auto" or a backend name portaflow knows; else reports it, -1. */
+int pf_cli_check_backend(const char *backend);
+
 /* Parses a whole non-negative integer argument; 0 on success. */
 int pf_cli_parse_int(const char *text, int64_t *value);
 

@@ -20,19 +20,16 @@ static int parse_solve_args(int argc, char **argv, solve_args *a)
     memset(a, 0, sizeof *a);
     pf_solve_options_init(&a->opt);
     a->progress_flag = -1;
+    pf_cli_device_args device = {.backend = &a->opt.backend,
+                                 .device_index = &a->opt.device_index,
+                                 .threads = &a->opt.threads};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
-        int64_t number;
-        if (!strcmp(arg, "--backend") && i + 1 < argc) {
-            a->opt.backend = argv[++i];
-        } else if (!strcmp(arg, "--device") && i + 1 < argc) {
-            if (pf_cli_parse_int(argv[++i], &number) || number > 1000)
-                return pf_cli_usage_error("--device takes a device index (see portaflow backends)");
-            a->opt.device_index = (int)number;
-        } else if (!strcmp(arg, "--threads") && i + 1 < argc) {
-            if (pf_cli_parse_int(argv[++i], &number) || number < 1 || number > 4096)
-                return pf_cli_usage_error("--threads takes a positive thread count");
-            a->opt.threads = (int)number;
+        int taken = pf_cli_device_option(argc, argv, &i, &device);
+        if (taken < 0)
+            return PF_EXIT_USAGE;
+        if (taken) {
+            continue;
         } else if (!strcmp(arg, "--flow")) {
             a->print_flow = 1;
         } else if (!strcmp(arg, "--cut")) {
@@ -53,11 +50,8 @@ static int parse_solve_args(int argc, char **argv, solve_args *a)
             return pf_cli_usage_error("solve: more than one input file given");
         }
     }
-    if (a->opt.backend && strcmp(a->opt.backend, "auto") && strcmp(a->opt.backend, "seq") &&
-        strcmp(a->opt.backend, "omp") && strcmp(a->opt.backend, "opencl") &&
-        strcmp(a->opt.backend, "cuda"))
-        return pf_cli_usage_error("unknown backend '%s' (auto, seq, omp, opencl, cuda)",
-                                  a->opt.backend);
+    if (pf_cli_check_backend(a->opt.backend))
+        return PF_EXIT_USAGE;
     a->opt.want_flow = a->print_flow || a->verify;
     a->opt.want_cut = a->print_cut || a->verify;
     a->opt.progress = a->progress_flag == 1 || (a->progress_flag == -1 && isatty(2));
