@@ -9,6 +9,7 @@
  *   cuda_scan.cu     scan / filter through CUB (the default)
  *   cuda_scan_simple.cu  the same with plain kernels (PF_CUDA_SCAN=simple)
  *   cuda_apsp.cu     fw_tile / fw_phase: blocked Floyd-Warshall kernels
+ *   cuda_apsp_ops.cuh  their element operations and vector moves
  *   cuda_internal.h  pf_dev / pf_buf and helpers for the .cu files
  *
  * Kernels are built for one SASS target plus the PTX of the same

@@ -18,65 +18,19 @@
  *   BK k's, double-buffered with cp.async so the next chunk's copy overlaps
  *   this one's arithmetic. Phase 3 reads nothing it writes, so its order
  *   over k only matters for next-hop ties, and each thread still takes k
- *   in increasing order.
+ *   in increasing order. Without paths it may instead start from "no
+ *   path" and merge the output block (min) only at the end, its load
+ *   prefetched into L2 meanwhile (PF_CUDA_FW_VARIANT, fw_p3_variant).
  *
  * The int32 update is one DPX instruction (VIADDMNMX, __viaddmin_s32);
  * float is FADD + FMNMX, int64 a 64-bit add and compare. */
 #include "cuda_internal.h"
+#include "cuda_apsp_ops.cuh"
 
 #include <cuda_pipeline.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-
-/* ---- element operations ---------------------------------------------------- */
-
-/* min(d, a + b). The host keeps finite values within (-INF/2, INF/2) and
- * "no path" at INF, so no sum overflows and no INF guard is needed. */
-static __device__ __forceinline__ int fw_min_plus(int a, int b, int d)
-{
-    return __viaddmin_s32(a, b, d);
-}
-
-static __device__ __forceinline__ long long fw_min_plus(long long a, long long b, long long d)
-{
-    long long s = a + b;
-    return s < d ? s : d;
-}
-
-static __device__ __forceinline__ float fw_min_plus(float a, float b, float d)
-{
-    return fminf(a + b, d);
-}
-
-/* The next-hop variant: only a strictly shorter path moves the hop, so the
- * first k (in increasing order) that reaches the minimum keeps it. The
- * minimum changes exactly when a + b < d, so testing it keeps int32 at
- * three instructions (min-plus, compare, select) instead of four. */
-template <typename T>
-static __device__ __forceinline__ void fw_relax_hop(T &d, int &hop, T a, T b, int a_hop)
-{
-    T shorter = fw_min_plus(a, b, d);
-    hop = shorter != d ? a_hop : hop;
-    d = shorter;
-}
-
-/* N elements moved as one aligned unit: 16-byte (or 8-byte) shared and
- * global accesses instead of N scalar ones. */
-template <typename U, int N>
-struct alignas(N * sizeof(U) < 16 ? N * sizeof(U) : 16) fw_vec {
-    U v[N];
-};
-
-template <int N, typename U> static __device__ __forceinline__ fw_vec<U, N> fw_load(const U *p)
-{
-    return *reinterpret_cast<const fw_vec<U, N> *>(p);
-}
-
-template <int N, typename U>
-static __device__ __forceinline__ void fw_store(U *p, const fw_vec<U, N> &x)
-{
-    *reinterpret_cast<fw_vec<U, N> *>(p) = x;
-}
 
 /* ---- shapes ---------------------------------------------------------------- */
 
@@ -421,11 +375,80 @@ static __device__ __forceinline__ void fw_p3_chunk(fw_acc<T, PATHS, RG, CG> &acc
     }
 }
 
+/* Phase 3's variants, PF_CUDA_FW_VARIANT (read at open; paths always run
+ * FW_P3_LOAD):
+ * - FW_P3_LOAD: the block loads its output block into the accumulators
+ *   first, and waits for it (DRAM) before the first update.
+ * - FW_P3_LATE_START, FW_P3_LATE_HALF: the accumulators start at "no path"
+ *   and the output block is merged, min(C, acc), after the k loop: the
+ *   same result bit for bit, min being exact. The block asks L2 for the
+ *   output block at its start, or (HALF) before chunk chunks-2, about
+ *   half a block's time ahead, so that L2 keeps it until then.
+ * - FW_P3_LATE_HALF_CS: HALF with streaming (evict-first) stores of the
+ *   output, so that L2 keeps the panels and prefetched blocks instead. */
+enum { FW_P3_LOAD, FW_P3_LATE_START, FW_P3_LATE_HALF, FW_P3_LATE_HALF_CS, FW_P3_VARIANTS };
+#define FW_P3_DEFAULT FW_P3_LATE_HALF
+
+static __device__ __forceinline__ void fw_prefetch_l2(const void *p)
+{
+#ifdef __CUDA_ARCH__
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+#endif
+}
+
+/* Asks L2 for the BM x BN output block at `at` (128-byte lines; rows of
+ * BN elements are 256-byte aligned). */
+template <typename T, int BM, int BN>
+static __device__ __forceinline__ void fw_p3_prefetch(const T *at, int n, int tid)
+{
+    constexpr int LINES = BN * (int)sizeof(T) / 128, LINE = 128 / (int)sizeof(T);
+#pragma unroll 1
+    for (int p = tid; p < BM * LINES; p += FW_P3_THREADS)
+        fw_prefetch_l2(at + (p / LINES) * n + (p % LINES) * LINE);
+}
+
+/* out = min(out, acc) over the thread's sub-tile (laid out as
+ * fw_acc_move's with steps 64), one group of 4 rows at a time so that
+ * the loaded values need no more registers than half the accumulators. */
+template <bool CS, typename T, int RG, int CG>
+static __device__ __forceinline__ void fw_p3_merge(const fw_acc<T, false, RG, CG> &acc, T *at,
+                                                   int n)
+{
+#pragma unroll
+    for (int g = 0; g < RG; ++g) {
+        fw_vec<T, 4> c[4][CG];
+#pragma unroll
+        for (int u = 0; u < 4; ++u)
+#pragma unroll
+            for (int h = 0; h < CG; ++h)
+                c[u][h] = fw_load<4>(at + (g * 64 + u) * n + h * 64);
+#pragma unroll
+        for (int u = 0; u < 4; ++u)
+#pragma unroll
+            for (int h = 0; h < CG; ++h) {
+#pragma unroll
+                for (int v = 0; v < 4; ++v)
+                    c[u][h].v[v] = fw_min(c[u][h].v[v], acc.d[4 * g + u][4 * h + v]);
+                T *out = at + (g * 64 + u) * n + h * 64;
+                if constexpr (CS) {
+#pragma unroll
+                    for (int q = 0; q < (int)sizeof(c[u][h]) / 16; ++q) {
+                        int4 x;
+                        memcpy(&x, reinterpret_cast<const char *>(&c[u][h]) + 16 * q, 16);
+                        __stcs(reinterpret_cast<int4 *>(out) + q, x);
+                    }
+                } else {
+                    fw_store<4>(out, c[u][h]);
+                }
+            }
+    }
+}
+
 /* Grid: ((n - tile)/BN, (n - tile)/BM) blocks of 16 x 16 threads: every
  * output block outside tile row and column `round`, which the block
  * indices skip. Two blocks per SM, so that one block's loads and stores
  * overlap the other's arithmetic. */
-template <typename T, bool PATHS, int RG, int CG, int AK>
+template <typename T, bool PATHS, int RG, int CG, int AK, int VAR>
 __global__ void __launch_bounds__(FW_P3_THREADS, 2)
 pf_k_fw_phase3(T *dist, int *next, int n, int tile, int round)
 {
@@ -447,11 +470,23 @@ pf_k_fw_phase3(T *dist, int *next, int n, int tile, int round)
     const int *hop_panel = PATHS ? next + row0 * nn + k0 : NULL;
 
     /* The output block comes from DRAM, the panels mostly from L2: its
-     * loads go out first, the first two chunks' copies behind them. */
+     * loads (or, late, its prefetch) go out first, the first two chunks'
+     * copies behind them. */
+    static_assert(VAR == FW_P3_LOAD || !PATHS, "paths merge the output block first");
+    constexpr bool LATE = VAR != FW_P3_LOAD;
     const size_t first = (row0 + 4 * ty) * nn + col0 + 4 * tx;
     fw_acc<T, PATHS, RG, CG> acc;
-    fw_acc_move<false>(acc, dist + first, PATHS ? next + first : NULL, n, 64, 64);
+    if constexpr (LATE) {
+#pragma unroll
+        for (int i = 0; i < 4 * RG; ++i)
+#pragma unroll
+            for (int j = 0; j < 4 * CG; ++j)
+                acc.d[i][j] = fw_no_path<T>();
+    } else {
+        fw_acc_move<false>(acc, dist + first, PATHS ? next + first : NULL, n, 64, 64);
+    }
     const int chunks = tile / P::BK;
+    const int prefetch_at = VAR == FW_P3_LATE_START || chunks < 2 ? 0 : chunks - 2;
     fw_p3_fetch<T, PATHS, RG, CG>(fw_smem, a_panel, b_panel, hop_panel, n, tid);
     if (chunks > 1)
         fw_p3_fetch<T, PATHS, RG, CG>(fw_smem + P::STAGE_BYTES, a_panel + P::BK,
@@ -465,6 +500,8 @@ pf_k_fw_phase3(T *dist, int *next, int n, int tile, int round)
         else
             __pipeline_wait_prior(0);
         __syncthreads();
+        if (LATE && c == prefetch_at)
+            fw_p3_prefetch<T, P::BM, P::BN>(dist + row0 * nn + col0, n, tid);
         fw_p3_chunk<T, PATHS, RG, CG, AK>(acc, stage, tx, ty);
         __syncthreads(); /* stage free for chunk c+2 */
         if (c + 2 < chunks) {
@@ -473,7 +510,10 @@ pf_k_fw_phase3(T *dist, int *next, int n, int tile, int round)
                                           PATHS ? hop_panel + kc : NULL, n, tid);
         }
     }
-    fw_acc_move<true>(acc, dist + first, PATHS ? next + first : NULL, n, 64, 64);
+    if constexpr (LATE)
+        fw_p3_merge<VAR == FW_P3_LATE_HALF_CS>(acc, dist + first, n);
+    else
+        fw_acc_move<true>(acc, dist + first, PATHS ? next + first : NULL, n, 64, 64);
 }
 
 /* ---- host side ------------------------------------------------------------- */
@@ -601,21 +641,47 @@ static int fw_check_launch(const char *name, int32_t kind, int phase, pf_status 
 
 /* Phase 3 with RG x CG sub-tiles: the shape's own when its blocks divide
  * the tile, else 4 x 4 (64 x 64 blocks, which divide every tile that runs). */
-template <typename T, bool PATHS, int RG, int CG, int AK>
-static int fw_launch_phase3(pf_dev *dev, const pf_dev_apsp *a, int round, pf_status *st)
+template <typename T, bool PATHS, int RG, int CG, int AK, int VAR>
+static int fw_launch_phase3_as(pf_dev *dev, const pf_dev_apsp *a, int round, pf_status *st)
 {
     typedef fw_p3<T, PATHS, RG, CG> P;
     dim3 grid((unsigned)((a->n - a->tile) / P::BN), (unsigned)((a->n - a->tile) / P::BM));
     if (grid.y > 65535)
         return pf_fail(st, PF_E_DEVICE, "cuda fw_phase: %d rows of blocks (limit 65535)",
                        (int)grid.y);
-    auto kernel = pf_k_fw_phase3<T, PATHS, RG, CG, AK>;
+    auto kernel = pf_k_fw_phase3<T, PATHS, RG, CG, AK, VAR>;
     int rc = fw_prepare(kernel, P::SMEM, "pf_k_fw_phase3", st);
     if (rc != PF_OK)
         return rc;
     kernel<<<grid, dim3(16, 16), P::SMEM, dev->stream>>>(
         pf_cuda_ptr<T>(a->dist), PATHS ? pf_cuda_ptr<int>(a->next) : NULL, a->n, a->tile, round);
     return fw_check_launch("pf_k_fw_phase3", a->kind, 3, st);
+}
+
+/* The device's phase-3 variant (fw_p3_variant), paths always FW_P3_LOAD. */
+template <typename T, bool PATHS, int RG, int CG, int AK>
+static int fw_launch_phase3(pf_dev *dev, const pf_dev_apsp *a, int round, pf_status *st)
+{
+    if constexpr (!PATHS)
+        switch (dev->fw_variant) {
+        case FW_P3_LATE_START:
+            return fw_launch_phase3_as<T, PATHS, RG, CG, AK, FW_P3_LATE_START>(dev, a, round, st);
+        case FW_P3_LATE_HALF:
+            return fw_launch_phase3_as<T, PATHS, RG, CG, AK, FW_P3_LATE_HALF>(dev, a, round, st);
+        case FW_P3_LATE_HALF_CS:
+            return fw_launch_phase3_as<T, PATHS, RG, CG, AK, FW_P3_LATE_HALF_CS>(dev, a, round,
+                                                                               st);
+        }
+    return fw_launch_phase3_as<T, PATHS, RG, CG, AK, FW_P3_LOAD>(dev, a, round, st);
+}
+
+int pf_cuda_fw_variant(void)
+{
+    const char *text = getenv("PF_CUDA_FW_VARIANT");
+    char *end;
+    long v = text && *text ? strtol(text, &end, 10) : -1;
+    return text && *text && *end == '\0' && v >= 0 && v < FW_P3_VARIANTS ? (int)v
+                                                                         : FW_P3_DEFAULT;
 }
 
 template <typename T, bool PATHS>

@@ -227,6 +227,7 @@ int pf_cuda_open(const pf_open_params *params, pf_dev **devp, pf_device_desc *de
     dev->ordinal = ordinal;
     const char *scan_impl = getenv("PF_CUDA_SCAN");
     dev->simple_scan = scan_impl && strcmp(scan_impl, "simple") == 0;
+    dev->fw_variant = pf_cuda_fw_variant();
     dev->sm_count = prop.multiProcessorCount > 0 ? prop.multiProcessorCount : 1;
     rc = open_on(dev, st);
     if (rc != PF_OK) {

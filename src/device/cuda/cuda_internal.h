@@ -50,6 +50,8 @@ struct pf_dev {
      * a block (its registers decide). */
     int fw_smem_optin;
     int fw_dep_threads[3][2];
+    /* Phase 3's kernel variant, PF_CUDA_FW_VARIANT at open (cuda_apsp.cu). */
+    int fw_variant;
 };
 
 /* PF_E_DEVICE with "CALL: error string (cudaErrorName)". Also clears the
@@ -60,6 +62,9 @@ int pf_cuda_fail(pf_status *st, const char *call, cudaError_t err);
 /* Makes dev's device current for the calling thread: the runtime keeps
  * the current device per thread and streams belong to one device. */
 int pf_cuda_enter(pf_dev *dev, pf_status *st);
+
+/* PF_CUDA_FW_VARIANT (0..3, cuda_apsp.cu's FW_P3_*), else the default. */
+int pf_cuda_fw_variant(void);
 
 /* Returns through pf_cuda_fail when a runtime call fails. */
 #define PF_CUDA_TRY(st, call_text, expr)                     \
