@@ -7,7 +7,8 @@
 #
 # usage: bench/suite.sh [--build DIR] [--out DIR] [--only "SET|NAME ..."]
 #                       [--backends "B[:DEV] ..."] [--peers "NAME ..."|none]
-#                       [--reps K] [--limit S] [--once S] [--threads T]
+#                       [--reps K] [--limit S] [--limit-for "NAME=S ..."]
+#                       [--once S] [--threads T]
 #                       [--peer-jobs J] [--no-png] [--no-report]
 #
 #   --build DIR     meson build holding portaflow, bench/bench_solve and
@@ -22,6 +23,8 @@
 #   --reps K        timed runs after one warm-up; the median is kept (3)
 #   --limit S       per solve, warm-up included: a solve past it is cut off
 #                   and recorded as "timeout" (default 300)
+#   --limit-for L   other limits for some backends or peers, e.g.
+#                   "boost_pr=200 seq=60" (the CSV keeps each row's limit)
 #   --once S        a warm-up longer than S seconds is the only measurement,
 #                   shown as "1 run" (default 5)
 #   --threads T     OpenMP threads (default: the runtime's, all cores)
@@ -46,7 +49,8 @@ only=all
 backends=""
 peers="boost_pr boost_bk lemon_preflow maxflow_bk"
 reps=3
-limit=300
+default_limit=300
+limit_for=""
 once=5
 threads=""
 jobs=1
@@ -62,7 +66,8 @@ while [ $# -gt 0 ]; do
   --backends) backends=$2; shift 2 ;;
   --peers) peers=$2; shift 2 ;;
   --reps) reps=$2; shift 2 ;;
-  --limit) limit=$2; shift 2 ;;
+  --limit) default_limit=$2; shift 2 ;;
+  --limit-for) limit_for=$2; shift 2 ;;
   --once) once=$2; shift 2 ;;
   --threads) threads=$2; shift 2 ;;
   --peer-jobs) jobs=$2; shift 2 ;;
@@ -73,7 +78,10 @@ while [ $# -gt 0 ]; do
   esac
 done
 [[ $reps =~ ^[0-9]+$ && $reps -ge 1 ]] || die "--reps takes a positive count"
-[[ $limit =~ ^[0-9]+$ && $limit -ge 1 ]] || die "--limit takes whole seconds"
+[[ $default_limit =~ ^[0-9]+$ && $default_limit -ge 1 ]] || die "--limit takes whole seconds"
+for pair in $limit_for; do
+  [[ $pair =~ ^[a-z0-9_:]+=[0-9]+$ && ${pair#*=} -ge 1 ]] || die "--limit-for takes NAME=SECONDS words, not '$pair'"
+done
 [[ $jobs =~ ^[0-9]+$ && $jobs -ge 1 ]] || die "--peer-jobs takes a positive count"
 [ "$peers" = none ] && peers=""
 
@@ -116,7 +124,7 @@ cpu=$(grep -m 1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
 machine=$(clean "$(hostname): $(nproc) x $cpu${gpu:+; $gpu}")
 
-# ROW: appends one CSV line. Arguments: instance n m kind solver status,
+# ROW: appends one CSV line (limit: the caller's, see limit_of). Arguments: instance n m kind solver status,
 # then "key value" words (bench_solve's / bench_peers' result line), device
 # text and a note. One write per line, so peers running at once can append.
 row() {
@@ -132,11 +140,21 @@ row() {
   printf '%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ),$machine,$instance,$n,$m,$kind,$solver,$status,$line,$reps,$limit,$once,$jobs,$(clean "$device"),$(clean "$note")" >>"$csv"
 }
 
-# Outer guard only: the programs enforce --limit per solve themselves.
-guard=$((limit * (reps + 1) + 120))
+limit_of() { # SOLVER: its --limit-for, else --limit
+  local pair
+  for pair in $limit_for; do
+    [ "${pair%=*}" = "$1" ] && { echo "${pair#*=}"; return; }
+  done
+  echo "$default_limit"
+}
 
+# Each runner shadows limit (row() records it) and sets an outer guard
+# only: the programs enforce the limit per solve themselves.
 run_backend() { # FILE NAME N M SPEC
   local file=$1 name=$2 n=$3 m=$4 spec=$5 backend=${5%%:*} args=() output rc result
+  local limit guard
+  limit=$(limit_of "$spec")
+  guard=$((limit * (reps + 1) + 120))
   [[ $spec == *:* ]] && args+=(--device "${spec#*:}")
   [ -n "$threads" ] && args+=(--threads "$threads")
   echo "suite: $name: $spec" >&2
@@ -161,6 +179,9 @@ run_backend() { # FILE NAME N M SPEC
 
 run_peer() { # FILE NAME N M PEER (runs in the background with --peer-jobs)
   local file=$1 name=$2 n=$3 m=$4 peer=$5 output rc line
+  local limit guard
+  limit=$(limit_of "$peer")
+  guard=$((limit * (reps + 1) + 120))
   output=$(timeout -k 10 "$guard" "$bench_peers" "$file" --only "$peer" --reps "$reps" \
     --once "$once" --limit "$limit" 2>&1)
   rc=$?

@@ -2,7 +2,7 @@
 """Turns the suite's CSV file(s) (bench/suite.sh) into a markdown report and
 a PNG plot.
 
-usage: python3 bench/suite_report.py [--out DIR] [--no-png] [--title TEXT] CSV...
+usage: python3 bench/suite_report.py [--out DIR] [--no-png] [--title TEXT] [--note TEXT] CSV...
 
 Several CSVs (the split calls of a GPU-machine run, each fetched from its
 $OUT) make one result: of all rows for one (instance, backend or peer) the
@@ -162,8 +162,8 @@ def fit_bytes(points):
     return (smb * snn - snb * smn) / det, (snb * smm - smb * smn) / det
 
 
-def build_report(instances, solvers_b, solvers_p, rows, title):
-    out = [f"# {title}", ""]
+def build_report(instances, solvers_b, solvers_p, rows, title, note):
+    out = [f"# {title}", ""] + ([note, ""] if note else [])
     machines = sorted({r["machine"] for r in rows})
     stamps = sorted(r["stamp"] for r in rows)
     out.append("Machine: " + "; ".join(f"`{m}`" for m in machines) +
@@ -357,6 +357,7 @@ def main():
     ap.add_argument("--out")
     ap.add_argument("--no-png", action="store_true")
     ap.add_argument("--title", default="portaflow benchmark suite")
+    ap.add_argument("--note", help="a paragraph under the title (commands, machine)")
     args = ap.parse_args()
     if not args.no_png and not ensure_matplotlib():
         args.no_png = "failed"
@@ -382,7 +383,7 @@ def main():
     solvers_p = [p for p in PEERS if p in present] + sorted(
         {r["solver"] for r in rows if r["kind"] == "peer"} - set(PEERS))
 
-    text = build_report(instances, solvers_b, solvers_p, rows, args.title)
+    text = build_report(instances, solvers_b, solvers_p, rows, args.title, args.note)
     md = os.path.join(out_dir, "suite.md")
     with open(md, "w") as f:
         f.write(text)
