@@ -6,6 +6,9 @@
 #   bench/gpu/run.sh compare SET [REPEAT]  portaflow compare on each instance
 #   bench/gpu/run.sh apsp "BACKENDS" "SIZES" [REPS [bench_apsp options]]
 #                                          APSP suites, then bench_apsp
+#   bench/gpu/run.sh apsp-check            compute-sanitizer on the CUDA APSP
+#       kernels, phase-3 variants (PF_CUDA_FW_VARIANT 0-3) at n=16384, and
+#       the other kinds (int64, float, next hops) at n=8192 on both GPU backends
 #   bench/gpu/run.sh suite ONLY [REPS] [LIMIT_S] [suite.sh options]
 #       the benchmark suite (bench/suite.sh) on ONLY (sets or instance names,
 #       comma-separated); CSV and table in $OUT/suite/. Rows of earlier suite
@@ -58,6 +61,27 @@ apsp)
   for b in cuda opencl omp; do suites+=("fwsteps-$b" "apsp-$b"); done
   meson test -C build-gpu --print-errorlogs "${suites[@]}" apsp-seq 2>&1 | tee "$out/apsp_tests.log" | grep -E "^ *[0-9]+/|Ok:|Fail:|Skipped:"
   build-gpu/bench/bench_apsp --backends "$backends" --sizes "$sizes" --reps "$reps" "$@" | tee "$out/apsp.md"
+  ;;
+apsp-check)
+  sp=$(mktemp --suffix=.gr)
+  "$bin" gen sp 300 --negative --seed 5 -o "$sp"
+  for tool in memcheck racecheck synccheck initcheck; do
+    for paths in "" --paths; do
+      log="$out/sanitizer_apsp_${tool}${paths}.log"
+      compute-sanitizer --tool $tool --error-exitcode 9 "$bin" apsp --backend cuda --verify --stats $paths "$sp" > "$log" 2>&1
+      echo "compute-sanitizer $tool apsp $paths: exit $?, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -n 1)"
+    done
+  done
+  for v in 0 1 2 3; do
+    echo "PF_CUDA_FW_VARIANT=$v"
+    PF_CUDA_FW_VARIANT=$v build-gpu/bench/bench_apsp --backends cuda --sizes 16384 --reps 3 | tail -n 1
+  done | tee "$out/apsp_variants.md"
+  for kind in i64 f32; do
+    build-gpu/bench/bench_apsp --backends "cuda opencl" --sizes 8192 --reps 2 --type $kind | tail -n 2
+  done | tee "$out/apsp_kinds.md"
+  for kind in i32 i64; do
+    build-gpu/bench/bench_apsp --backends "cuda opencl" --sizes 8192 --reps 2 --type $kind --paths | tail -n 2
+  done | tee -a "$out/apsp_kinds.md"
   ;;
 suite)
   only=${1:-all} reps=${2:-3} limit=${3:-120}
