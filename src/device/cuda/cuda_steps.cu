@@ -51,6 +51,100 @@ pf_k_push_relabel(const pf_i32 *list, pf_i32 count, const pf_i64 *first, const p
         PF_ATOMIC_ADD_I64(work_counter, work);
 }
 
+/* The same step with one warp per listed vertex, for dense graphs (AC: a
+ * few thousand vertices of degree thousands): one thread per vertex would
+ * leave the GPU nearly idle and scan each arc list serially. The lanes
+ * split the lowest-neighbour search; lane 0 does what the body does with
+ * the result (push, relabel, follow), so the operations are those of
+ * pf_body_push_relabel(_follow), in the same order. */
+#define PF_WARP 32
+#define PF_WARP_ALL 0xffffffffu
+
+static __device__ __forceinline__ void warp_lowest_neighbour(
+    pf_i64 begin, pf_i64 end, pf_i32 lane, const pf_i32 *head, const pf_i64 *res,
+    const pf_i32 *height, pf_i32 n, pf_i32 *best_h, pf_i64 *best_arc)
+{
+    pf_i32 h = n;
+    pf_i64 arc = -1;
+    for (pf_i64 a = begin + lane; a < end; a += PF_WARP)
+        if (PF_LOAD_I64(&res[a]) > 0) {
+            pf_i32 hv = PF_LOAD_I32(&height[head[a]]);
+            if (hv < h) {
+                h = hv;
+                arc = a;
+            }
+        }
+    /* Butterfly: every lane ends with the lowest height, ties to the first
+     * arc (as the serial scan would pick). */
+    for (int offset = PF_WARP / 2; offset > 0; offset /= 2) {
+        pf_i32 other_h = __shfl_xor_sync(PF_WARP_ALL, h, offset);
+        pf_i64 other_arc = __shfl_xor_sync(PF_WARP_ALL, arc, offset);
+        if (other_h < h || (other_h == h && other_arc >= 0 && (arc < 0 || other_arc < arc))) {
+            h = other_h;
+            arc = other_arc;
+        }
+    }
+    *best_h = h;
+    *best_arc = arc;
+}
+
+__global__ void __launch_bounds__(PF_CUDA_BLOCK)
+pf_k_push_relabel_warp(const pf_i32 *list, pf_i32 count, const pf_i64 *first, const pf_i32 *head,
+                       const pf_i32 *rev, pf_i64 *res, pf_i64 *excess, pf_i32 *height,
+                       pf_i32 *owner, pf_i32 n, pf_i32 source, pf_i32 sink, pf_i32 follow,
+                       pf_i32 cycles, pf_i64 *work_counter)
+{
+    pf_i64 i = thread_index() / PF_WARP; /* the same for the whole warp */
+    pf_i32 lane = (pf_i32)(threadIdx.x % PF_WARP);
+    if (i >= count)
+        return;
+    pf_i32 u = list[i];
+    if (follow) {
+        pf_i32 claimed = lane == 0 ? PF_ATOMIC_CAS_I32(&owner[u], 0, 1) == 0 : 0;
+        if (!__shfl_sync(PF_WARP_ALL, claimed, 0))
+            return; /* a worker following its excess got here first */
+    }
+    pf_i64 work = 0;
+    for (pf_i32 c = 0; c < cycles; c++) {
+        /* Lane 0's reads stand for the warp: the lanes must agree. */
+        pf_i64 e = __shfl_sync(PF_WARP_ALL, PF_LOAD_I64(&excess[u]), 0);
+        pf_i32 hu = __shfl_sync(PF_WARP_ALL, PF_LOAD_I32(&height[u]), 0);
+        if (e <= 0 || hu >= n)
+            break;
+        pf_i64 begin = first[u], end = first[u + 1], best_arc;
+        pf_i32 best_h;
+        warp_lowest_neighbour(begin, end, lane, head, res, height, n, &best_h, &best_arc);
+        if (best_arc < 0 || hu <= best_h) {
+            if (lane == 0)
+                PF_STORE_I32(&height[u], best_h + 1 < n ? best_h + 1 : n);
+            work += end - begin;
+            continue;
+        }
+        pf_i32 v = head[best_arc], moved = 0;
+        if (lane == 0) {
+            pf_i64 r = PF_LOAD_I64(&res[best_arc]);
+            pf_i64 d = e < r ? e : r;
+            pf_push_units(res, excess, best_arc, PF_REV_ARC(first, rev, best_arc, v), u, v, d);
+            if (follow && d == e && v != source && v != sink &&
+                PF_ATOMIC_CAS_I32(&owner[v], 0, 1) == 0) {
+                PF_FENCE();
+                PF_STORE_I32(&owner[u], 0);
+                moved = 1;
+            }
+        }
+        if (__shfl_sync(PF_WARP_ALL, moved, 0))
+            u = v;
+    }
+    if (lane != 0)
+        return;
+    if (follow) {
+        PF_FENCE();
+        PF_STORE_I32(&owner[u], 0);
+    }
+    if (work != 0)
+        PF_ATOMIC_ADD_I64(work_counter, work);
+}
+
 __global__ void __launch_bounds__(PF_CUDA_BLOCK)
 pf_k_cancel_violations(const pf_i32 *list, pf_i32 count, const pf_i64 *first,
                        const pf_i32 *head, const pf_i32 *rev, pf_i64 *res, pf_i64 *excess,
@@ -191,7 +285,14 @@ int pf_cuda_push_relabel(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64
         rc = zero_counter(dev, &p, PF_CTR_WORK, st);
     if (rc != PF_OK)
         return rc;
-    if (count > 0 && cycles > 0) {
+    if (count > 0 && cycles > 0 && g->arcs >= (int64_t)dev->warp_degree * g->n) {
+        pf_k_push_relabel_warp<<<pf_cuda_blocks(count * PF_WARP), PF_CUDA_BLOCK, 0,
+                                 dev->stream>>>(
+            pf_cuda_ptr<const pf_i32>(list), (pf_i32)count, p.first, p.head, p.rev, p.res,
+            p.excess, p.height, pf_cuda_ptr<pf_i32>(g->owner), p.n, g->source, g->sink,
+            g->follow_excess, cycles, &p.counters[PF_CTR_WORK]);
+        PF_CUDA_CHECK_LAUNCH(st, "pf_k_push_relabel_warp");
+    } else if (count > 0 && cycles > 0) {
         pf_k_push_relabel<<<pf_cuda_blocks(count), PF_CUDA_BLOCK, 0, dev->stream>>>(
             pf_cuda_ptr<const pf_i32>(list), (pf_i32)count, p.first, p.head, p.rev, p.res,
             p.excess, p.height, pf_cuda_ptr<pf_i32>(g->owner), p.n, g->source, g->sink,
