@@ -52,10 +52,9 @@ struct pf_dev {
     int fw_dep_threads[3][2];
     /* Phase 3's kernel variant, PF_CUDA_FW_VARIANT at open (cuda_apsp.cu). */
     int fw_variant;
-    /* push_relabel gives each listed vertex a whole warp once the graph's
-     * mean degree (arcs / n) reaches this (PF_CUDA_WARP_DEGREE at open;
-     * cuda_steps.cu). */
-    int warp_degree;
+    /* Threads per listed vertex in push_relabel: 1 (the shared body as
+     * is), 4, 8, 16 or 32; PF_CUDA_PUSH_LANES at open (cuda_steps.cu). */
+    int push_lanes;
 };
 
 /* PF_E_DEVICE with "CALL: error string (cudaErrorName)". Also clears the
