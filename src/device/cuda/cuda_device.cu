@@ -236,7 +236,6 @@ int pf_cuda_open(const pf_open_params *params, pf_dev **devp, pf_device_desc *de
         pf_cuda_close(dev);
         return rc;
     }
-    dev->bfs_coop_blocks = pf_cuda_bfs_coop_blocks(dev);
     if (desc)
         describe(&prop, ordinal, desc);
     *devp = dev;

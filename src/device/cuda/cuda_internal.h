@@ -55,13 +55,7 @@ struct pf_dev {
     /* Threads per listed vertex in push_relabel: 1 (the shared body as
      * is), 4, 8, 16 or 32; PF_CUDA_PUSH_LANES at open (cuda_steps.cu). */
     int push_lanes;
-    /* Grid of the cooperative BFS (all levels of a batch in one launch), or
-     * 0 for a launch per level; pf_cuda_bfs_coop_blocks at open. */
-    int bfs_coop_blocks;
 };
-
-/* See cuda_steps.cu. */
-int pf_cuda_bfs_coop_blocks(pf_dev *dev);
 
 /* PF_E_DEVICE with "CALL: error string (cudaErrorName)". Also clears the
  * runtime's last-error slot, so a later launch check does not report this

@@ -3,10 +3,6 @@
  * (src/device/shared/pf_kernels.h); the algorithm lives there only. */
 #include "cuda_internal.h"
 
-#include <cooperative_groups.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "device/shared/pf_vendor.h"
 #include "device/shared/pf_kernels.h"
 
@@ -190,37 +186,6 @@ pf_k_bfs_level(const pf_i32 *in, const pf_i64 *first, const pf_i32 *head, const 
                               level, excluded);
 }
 
-/* A whole bfs_levels batch in one cooperative launch: the grid meets at a
- * grid-wide barrier between levels instead of ending and relaunching. Deep
- * residual graphs (grids: thousands of levels per global relabel) paid a
- * launch per level. Same slots and order as the launches above; once a
- * level finds nothing the batch stops, and the slot the host reads
- * (levels % 3) is set to the empty frontier's 0. */
-__global__ void __launch_bounds__(PF_CUDA_BLOCK)
-pf_k_bfs_levels_coop(pf_i32 *frontier_a, pf_i32 *frontier_b, const pf_i64 *first,
-                     const pf_i32 *head, const pf_i32 *rev, const pf_i64 *res, pf_i32 *height,
-                     pf_i64 *counts, pf_i32 n, pf_i32 level, pf_i32 levels, pf_i32 excluded)
-{
-    cooperative_groups::grid_group grid = cooperative_groups::this_grid();
-    pf_i64 worker = (pf_i64)grid.thread_rank(), workers = (pf_i64)grid.size();
-    for (pf_i32 k = 0; k < levels; k++) {
-        const pf_i32 *in = k % 2 ? frontier_b : frontier_a;
-        pf_i32 *out = k % 2 ? frontier_a : frontier_b;
-        pf_i32 out_slot = PF_CTR_BFS + (k + 1) % 3;
-        pf_body_bfs_level_strided(worker, workers, PF_CUDA_BFS_LANES, in, first, head, rev, res,
-                                  height, out, counts, PF_CTR_BFS + k % 3, out_slot,
-                                  PF_CTR_BFS + (k + 2) % 3, n, level + k, excluded);
-        grid.sync();
-        /* Nobody writes out_slot again before level k + 2: every thread
-         * reads the same size and leaves together. */
-        if (PF_LOAD_I64(&counts[out_slot]) == 0) {
-            if (k + 1 < levels && worker == 0)
-                counts[PF_CTR_BFS + levels % 3] = 0;
-            return;
-        }
-    }
-}
-
 /* ---- host side ----------------------------------------------------------- */
 
 /* Typed device pointers of the graph (pf_i64 is long long in CUDA C++,
@@ -395,19 +360,6 @@ int pf_cuda_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontie
     PF_CUDA_TRY(st, "cudaMemcpyAsync(BFS counts)",
                 cudaMemcpyAsync(&p.counters[PF_CTR_BFS], start, sizeof start,
                                 cudaMemcpyHostToDevice, dev->stream));
-    if (dev->bfs_coop_blocks > 0) {
-        pf_i32 *frontier_a = pf_cuda_ptr<pf_i32>(frontier[0]);
-        pf_i32 *frontier_b = pf_cuda_ptr<pf_i32>(frontier[1]);
-        pf_i32 n = p.n, first_level = level, batch = levels;
-        void *args[] = {&frontier_a, &frontier_b, (void *)&p.first, (void *)&p.head,
-                        (void *)&p.rev, (void *)&p.res, (void *)&p.height, (void *)&p.counters,
-                        &n, &first_level, &batch, &excluded};
-        PF_CUDA_TRY(st, "cudaLaunchCooperativeKernel(pf_k_bfs_levels_coop)",
-                    cudaLaunchCooperativeKernel((const void *)pf_k_bfs_levels_coop,
-                                                dim3((unsigned)dev->bfs_coop_blocks),
-                                                dim3(PF_CUDA_BLOCK), args, 0, dev->stream));
-        return read_counter(dev, &p, PF_CTR_BFS + levels % 3, count, st);
-    }
     /* A fixed grid: the frontier size is only known on the device. */
     int64_t blocks = pf_cuda_blocks(p.n);
     if (blocks > 2LL * dev->sm_count)
@@ -420,25 +372,4 @@ int pf_cuda_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontie
         PF_CUDA_CHECK_LAUNCH(st, "pf_k_bfs_level");
     }
     return read_counter(dev, &p, PF_CTR_BFS + levels % 3, count, st);
-}
-
-/* Blocks of the cooperative BFS: every block must be resident at once, so
- * the occupancy limit times the SMs; 0 (use a launch per level) when the
- * device cannot launch cooperatively or PF_CUDA_BFS=levels. */
-int pf_cuda_bfs_coop_blocks(pf_dev *dev)
-{
-    const char *mode = getenv("PF_CUDA_BFS");
-    if (mode && strcmp(mode, "levels") == 0)
-        return 0;
-    int cooperative = 0, per_sm = 0;
-    if (cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, dev->ordinal) !=
-            cudaSuccess ||
-        !cooperative ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pf_k_bfs_levels_coop,
-                                                      PF_CUDA_BLOCK, 0) != cudaSuccess ||
-        per_sm <= 0) {
-        cudaGetLastError(); /* a failed query is no error of the next call */
-        return 0;
-    }
-    return per_sm * dev->sm_count;
 }
