@@ -33,6 +33,11 @@ typedef struct driver {
     int64_t gr_max_rounds; /* ... or after this many rounds, whichever first */
     uint64_t bytes;       /* device memory held */
     int64_t active;       /* size of the active list in g.list_a */
+    /* PORTAFLOW_TRACE=1: where a global relabel's time goes (each part
+     * waited for, so tracing itself slows the solve); printed at the end. */
+    int trace;
+    double trace_collect, trace_cancel, trace_bfs, trace_saturate;
+    int64_t trace_levels;
 } driver;
 
 static double env_double(const char *name, double fallback)
@@ -134,14 +139,30 @@ static int collect_active(driver *d, pf_status *st)
  * (and `excluded`) keep height n: dead for this phase (the gap heuristic).
  * Uses list_b and flags as the two frontiers so list_a (the active list)
  * survives. */
+/* With tracing on: waits for the device and adds the time since *since
+ * to *total. */
+static void trace_lap(driver *d, double *since, double *total)
+{
+    if (!d->trace)
+        return;
+    pf_status ignored;
+    d->ops->sync(d->dev, &ignored);
+    double now = pf_now();
+    *total += now - *since;
+    *since = now;
+}
+
 static int global_relabel(driver *d, int32_t target, int32_t excluded, int32_t resaturate,
                           pf_status *st)
 {
     const pf_device_ops *ops = d->ops;
     pf_dev_graph *g = &d->g;
+    double lap = pf_now();
     int rc = collect_active(d, st);
+    trace_lap(d, &lap, &d->trace_collect);
     if (!rc && d->active > 0)
         rc = ops->cancel_violations(d->dev, g, g->list_a, d->active, st);
+    trace_lap(d, &lap, &d->trace_cancel);
     int32_t zero = 0;
     if (!rc)
         rc = ops->fill_i32(d->dev, g->height, (int32_t)g->n, g->n, st);
@@ -154,7 +175,8 @@ static int global_relabel(driver *d, int32_t target, int32_t excluded, int32_t r
     pf_buf *frontier[2] = {g->list_b, g->flags};
     int64_t count = 1;
     int32_t batch = 4;
-    for (int32_t level = 0; !rc && count > 0; level += batch, batch *= batch < 64 ? 2 : 1) {
+    int32_t level = 0;
+    for (; !rc && count > 0; level += batch, batch *= batch < 64 ? 2 : 1) {
         rc = ops->bfs_levels(d->dev, g, frontier, level, batch, excluded, &count, st);
         if (batch % 2) {
             pf_buf *t = frontier[0];
@@ -162,10 +184,13 @@ static int global_relabel(driver *d, int32_t target, int32_t excluded, int32_t r
             frontier[1] = t;
         }
     }
+    d->trace_levels += level;
+    trace_lap(d, &lap, &d->trace_bfs);
     /* The source has unlimited supply: whatever it can newly reach gets
      * saturated, so the source never reaches the sink at the end. */
     if (!rc && resaturate >= 0)
         rc = ops->saturate_from(d->dev, g, resaturate, st);
+    trace_lap(d, &lap, &d->trace_saturate);
     d->out->global_relabels++;
     return rc;
 }
@@ -290,6 +315,7 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
         d.cycles = 1;
     d.gr_alpha = env_double("PORTAFLOW_GR_ALPHA", 6);
     d.gr_max_rounds = (int64_t)env_double("PORTAFLOW_GR_ROUNDS", 256);
+    d.trace = env_double("PORTAFLOW_TRACE", 0) != 0;
     pf_progress_begin(&d.progress, opt->progress);
 
     double t0 = pf_now();
@@ -324,6 +350,12 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
         out->times.download += pf_now() - t0;
     }
     pf_progress_end(&d.progress);
+    if (d.trace)
+        fprintf(stderr,
+                "portaflow trace: %lld global relabels: collect %.4f s, cancel %.4f s, "
+                "bfs %.4f s (%lld levels, batches rounded up), saturate %.4f s\n",
+                (long long)out->global_relabels, d.trace_collect, d.trace_cancel, d.trace_bfs,
+                (long long)d.trace_levels, d.trace_saturate);
     release_graph(&d);
     ops->close(d.dev);
     return rc;
