@@ -191,12 +191,18 @@ PF_FN void pf_body_bfs_level_strided(pf_i64 worker, pf_i64 workers, pf_i32 lanes
                                      pf_i32 in_slot, pf_i32 out_slot, pf_i32 clear_slot, pf_i32 n,
                                      pf_i32 level, pf_i32 excluded)
 {
-    pf_i64 count = counts[in_slot] * lanes;
+    pf_i64 frontier = counts[in_slot];
+    /* A short frontier gets every worker: level 0 is the target alone, and
+     * on the vision grids it has an arc to every pixel (one vertex of
+     * degree ~n crawled by `lanes` workers took ~35 ms a level on an H100). */
+    pf_i64 spread = frontier > 0 ? workers / frontier : 1;
+    pf_i64 width = spread > lanes ? spread : lanes;
+    pf_i64 count = frontier * width;
     if (worker == 0)
         counts[clear_slot] = 0;
     for (pf_i64 i = worker; i < count; i += workers)
-        pf_body_bfs_vertex(in[i / lanes], (pf_i32)(i % lanes), lanes, first, head, rev, res,
-                           height, out, &counts[out_slot], n, level, excluded);
+        pf_body_bfs_vertex(in[i / width], (pf_i32)(i % width), (pf_i32)width, first, head, rev,
+                           res, height, out, &counts[out_slot], n, level, excluded);
 }
 
 #endif
