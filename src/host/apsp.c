@@ -217,11 +217,9 @@ static int run_engine(const char *name, const pf_apsp_options *opt, apsp_job *jo
     snprintf(res->backend, sizeof res->backend, "%s", name);
     if (strcmp(name, "seq") == 0)
         return run_seq(job, res, st);
-    const pf_device_ops *ops = pf_backend_find(name);
+    const pf_device_ops *ops = pf_backend_require(name, st);
     if (!ops)
-        return pf_fail(st, PF_E_DEVICE, "backend '%s' is %s", name,
-                       pf_backend_name_known(name) ? "not compiled into this build"
-                                                   : "unknown (use auto, seq, omp, opencl, cuda)");
+        return PF_E_DEVICE;
     return run_device(ops, opt, job, res, st);
 }
 

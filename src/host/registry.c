@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../common/status.h"
 #include "pf_config.h"
 
 static const pf_device_ops *const compiled_backends[] = {
@@ -38,6 +39,16 @@ const pf_device_ops *pf_backend_find(const char *name)
         if (strcmp(compiled_backends[i]->name, name) == 0)
             return compiled_backends[i];
     return NULL;
+}
+
+const pf_device_ops *pf_backend_require(const char *name, pf_status *st)
+{
+    const pf_device_ops *ops = pf_backend_find(name);
+    if (!ops)
+        pf_fail(st, PF_E_DEVICE, "backend '%s' is %s", name,
+                pf_backend_name_known(name) ? "not compiled into this build"
+                                            : "unknown (use auto, seq, omp, opencl, cuda)");
+    return ops;
 }
 
 int pf_backend_name_known(const char *name)

@@ -11,6 +11,9 @@ int pf_backend_count(void);
 const pf_device_ops *pf_backend_at(int i);
 /* NULL if `name` is not compiled in (or is "seq", which has no ops). */
 const pf_device_ops *pf_backend_find(const char *name);
+/* pf_backend_find, or NULL with PF_E_DEVICE saying whether `name` is not
+ * compiled in or not a backend at all. */
+const pf_device_ops *pf_backend_require(const char *name, pf_status *st);
 /* Whether a backend name is known to portaflow at all. */
 int pf_backend_name_known(const char *name);
 

@@ -26,11 +26,9 @@ static int run_engine(const char *name, const pf_residual *g, const pf_solve_opt
         snprintf(out->device, sizeof out->device, "host CPU, 1 thread");
         return pf_seq_solve(g, opt, out, st);
     }
-    const pf_device_ops *ops = pf_backend_find(name);
+    const pf_device_ops *ops = pf_backend_require(name, st);
     if (!ops)
-        return pf_fail(st, PF_E_DEVICE, "backend '%s' is %s", name,
-                       pf_backend_name_known(name) ? "not compiled into this build"
-                                                   : "unknown (use auto, seq, omp, opencl, cuda)");
+        return PF_E_DEVICE;
     /* No probe here: opening the device reports its absence with the API's
      * own text, and a CUDA probe costs a second driver start-up. */
     return pf_parallel_solve(ops, g, opt, out, st);
