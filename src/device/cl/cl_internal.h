@@ -38,6 +38,7 @@ enum pf_cl_kernel_id {
     PF_CLK_SATURATE_FROM,
     PF_CLK_PUSH_RELABEL,
     PF_CLK_PUSH_RELABEL_FOLLOW,
+    PF_CLK_PUSH_RELABEL_GROUP,
     PF_CLK_CANCEL_VIOLATIONS,
     PF_CLK_BFS_LEVEL,
     PF_CLK_REDUCE_I32,
@@ -67,6 +68,8 @@ struct pf_dev {
     cl_kernel kernels[PF_CLK_COUNT];
 
     size_t group_size;     /* work-group size of every launch, power of two */
+    int push_lanes;        /* work-items per listed vertex in push_relabel: 1, or a
+                              power of two for pf_k_push_relabel_group (GPUs) */
     int scan_rows;         /* scan tile = group_size * scan_rows elements */
     size_t stride_groups;  /* groups of grid-stride kernels (saturate_from) */
     cl_ulong max_alloc;    /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */

@@ -15,6 +15,7 @@ const char *const pf_cl_kernel_names[PF_CLK_COUNT] = {
     [PF_CLK_SATURATE_FROM] = "pf_k_saturate_from",
     [PF_CLK_PUSH_RELABEL] = "pf_k_push_relabel",
     [PF_CLK_PUSH_RELABEL_FOLLOW] = "pf_k_push_relabel_follow",
+    [PF_CLK_PUSH_RELABEL_GROUP] = "pf_k_push_relabel_group",
     [PF_CLK_CANCEL_VIOLATIONS] = "pf_k_cancel_violations",
     [PF_CLK_BFS_LEVEL] = "pf_k_bfs_level",
     [PF_CLK_REDUCE_I32] = "pf_k_reduce_i32",
@@ -224,6 +225,13 @@ static int choose_geometry(pf_dev *dev, pf_status *st)
         }
     }
     dev->group_size = floor_pow2(limit ? limit : 1);
+    /* A work-group per active vertex pays on GPUs (latency-bound rounds);
+     * on CPUs one work-item per vertex is the faster mapping. */
+    const char *lanes_env = getenv("PORTAFLOW_CL_PUSH_LANES");
+    size_t lanes = lanes_env && *lanes_env ? (size_t)atoi(lanes_env)
+                   : strcmp(dev->desc.kind, "gpu") == 0 ? 32 : 1;
+    lanes = lanes < 1 ? 1 : floor_pow2(lanes);
+    dev->push_lanes = (int)(lanes < dev->group_size ? lanes : dev->group_size);
     dev->scan_rows = dev->group_size >= 2 ? SCAN_ROWS : 2 * SCAN_ROWS;
     int units = dev->desc.compute_units > 0 ? dev->desc.compute_units : 1;
     dev->stride_groups = (size_t)units * 4;

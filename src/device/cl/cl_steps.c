@@ -26,19 +26,25 @@ int pf_cl_set_args(cl_kernel kernel, const char *name, const cl_arg *args, int n
 }
 
 /* Sets the arguments and enqueues `groups` work-groups of kernel k. */
-static int launch(pf_dev *dev, int k, size_t groups, const cl_arg *args, int nargs,
-                  pf_status *st)
+static int launch_sized(pf_dev *dev, int k, size_t groups, size_t local, const cl_arg *args,
+                        int nargs, pf_status *st)
 {
     cl_kernel kernel = dev->kernels[k];
     int rc = pf_cl_set_args(kernel, pf_cl_kernel_names[k], args, nargs, st);
     if (rc)
         return rc;
-    size_t local = dev->group_size, global = groups * local;
+    size_t global = groups * local;
     cl_int err =
         clEnqueueNDRangeKernel(dev->queue, kernel, 1, NULL, &global, &local, 0, NULL, NULL);
     if (err != CL_SUCCESS)
         return pf_cl_fail_on(st, "clEnqueueNDRangeKernel", pf_cl_kernel_names[k], err);
     return PF_OK;
+}
+
+static int launch(pf_dev *dev, int k, size_t groups, const cl_arg *args, int nargs,
+                  pf_status *st)
+{
+    return launch_sized(dev, k, groups, dev->group_size, args, nargs, st);
 }
 
 /* Work-groups to cover count items, one per work-item. */
@@ -277,7 +283,21 @@ int pf_cl_push_relabel(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t
         cl_long n_list = count;
         cl_int n = (cl_int)g->n, cycle_count = cycles, source = g->source, sink = g->sink;
         size_t scratch = dev->group_size * sizeof(cl_long);
-        if (g->follow_excess) {
+        /* GPUs: a work-group of PF_CL_PUSH_LANES per listed vertex (see
+         * pf_k_push_relabel_group); CPUs keep one work-item per vertex. */
+        if (dev->push_lanes > 1) {
+            cl_int follow = g->follow_excess;
+            size_t lanes = (size_t)dev->push_lanes;
+            cl_arg args[] = {ARG(list->mem),      ARG(n_list),          ARG(g->first->mem),
+                             ARG(g->head->mem),   ARG(g->rev->mem),     ARG(g->res->mem),
+                             ARG(g->excess->mem), ARG(g->height->mem),  ARG(g->owner->mem),
+                             ARG(n),              ARG(source),          ARG(sink),
+                             ARG(follow),         ARG(cycle_count),     ARG(g->counters->mem),
+                             LOCAL_ARG(lanes * sizeof(cl_int)),
+                             LOCAL_ARG(lanes * sizeof(cl_long)),   LOCAL_ARG(4 * sizeof(cl_long))};
+            rc = launch_sized(dev, PF_CLK_PUSH_RELABEL_GROUP, (size_t)count, lanes, args,
+                              NARGS(args), st);
+        } else if (g->follow_excess) {
             cl_arg args[] = {ARG(list->mem),      ARG(n_list),         ARG(g->first->mem),
                              ARG(g->head->mem),   ARG(g->rev->mem),    ARG(g->res->mem),
                              ARG(g->excess->mem), ARG(g->height->mem), ARG(g->owner->mem),
