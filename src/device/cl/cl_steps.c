@@ -294,7 +294,7 @@ int pf_cl_push_relabel(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t
                              ARG(n),              ARG(source),          ARG(sink),
                              ARG(follow),         ARG(cycle_count),     ARG(g->counters->mem),
                              LOCAL_ARG(lanes * sizeof(cl_int)),
-                             LOCAL_ARG(lanes * sizeof(cl_long)),   LOCAL_ARG(4 * sizeof(cl_long))};
+                             LOCAL_ARG(lanes * sizeof(cl_long)),   LOCAL_ARG(sizeof(cl_long))};
             rc = launch_sized(dev, PF_CLK_PUSH_RELABEL_GROUP, (size_t)count, lanes, args,
                               NARGS(args), st);
         } else if (g->follow_excess) {

@@ -228,8 +228,11 @@ int pf_cuda_open(const pf_open_params *params, pf_dev **devp, pf_device_desc *de
     const char *scan_impl = getenv("PF_CUDA_SCAN");
     dev->simple_scan = scan_impl && strcmp(scan_impl, "simple") == 0;
     dev->fw_variant = pf_cuda_fw_variant();
+    /* A power of two up to a warp (the shuffles' group); anything else
+     * falls back to the measured default. */
     const char *push_lanes = getenv("PF_CUDA_PUSH_LANES");
-    dev->push_lanes = push_lanes && *push_lanes ? atoi(push_lanes) : 32;
+    int lanes = push_lanes && *push_lanes ? atoi(push_lanes) : 32;
+    dev->push_lanes = lanes >= 1 && lanes <= 32 && (lanes & (lanes - 1)) == 0 ? lanes : 32;
     dev->sm_count = prop.multiProcessorCount > 0 ? prop.multiProcessorCount : 1;
     rc = open_on(dev, st);
     if (rc != PF_OK) {

@@ -52,8 +52,8 @@ struct pf_dev {
     int fw_dep_threads[3][2];
     /* Phase 3's kernel variant, PF_CUDA_FW_VARIANT at open (cuda_apsp.cu). */
     int fw_variant;
-    /* Threads per listed vertex in push_relabel: 1 (the shared body as
-     * is), 4, 8, 16 or 32; PF_CUDA_PUSH_LANES at open (cuda_steps.cu). */
+    /* Threads per listed vertex in push_relabel: 1 (pf_body_push_relabel)
+     * or 2..32 (pf_body_push_relabel_lanes); PF_CUDA_PUSH_LANES at open. */
     int push_lanes;
 };
 

@@ -51,112 +51,24 @@ pf_k_push_relabel(const pf_i32 *list, pf_i32 count, const pf_i64 *first, const p
         PF_ATOMIC_ADD_I64(work_counter, work);
 }
 
-/* The same step with LANES threads (a warp or a part of one) per listed
- * vertex. The lanes split the lowest-neighbour search, so a vertex's
- * neighbour heights are loaded in parallel rather than one after another:
- * the round is latency-bound, and this cuts it ~3x on the sparse families
- * and ~25x on AC's dense lists (bench/NOTES.md 13). Lane 0 of the group
- * does what the body does with the result (push, relabel, follow), so the
- * operations are those of pf_body_push_relabel(_follow), in the same order. */
-template <int LANES> struct lane_group {
-    unsigned mask; /* this group's lanes within the warp */
-    pf_i32 lane;   /* 0..LANES-1 */
-    __device__ lane_group()
-    {
-        unsigned warp_lane = threadIdx.x % 32;
-        lane = (pf_i32)(warp_lane % LANES);
-        unsigned group_bits = LANES == 32 ? 0xffffffffu : ((1u << LANES) - 1u);
-        mask = group_bits << (warp_lane - (unsigned)lane);
-    }
-    template <typename T> __device__ T from_lane0(T value) const
-    {
-        return __shfl_sync(mask, value, 0, LANES);
-    }
-};
-
-template <int LANES>
-static __device__ __forceinline__ void group_lowest_neighbour(
-    const lane_group<LANES> &grp, pf_i64 begin, pf_i64 end, const pf_i32 *head,
-    const pf_i64 *res, const pf_i32 *height, pf_i32 n, pf_i32 *best_h, pf_i64 *best_arc)
-{
-    pf_i32 h = n;
-    pf_i64 arc = -1;
-    for (pf_i64 a = begin + grp.lane; a < end; a += LANES)
-        if (PF_LOAD_I64(&res[a]) > 0) {
-            pf_i32 hv = PF_LOAD_I32(&height[head[a]]);
-            if (hv < h) {
-                h = hv;
-                arc = a;
-            }
-        }
-    /* Butterfly: every lane ends with the lowest height, ties to the first
-     * arc (as the serial scan would pick). */
-    for (int offset = LANES / 2; offset > 0; offset /= 2) {
-        pf_i32 other_h = __shfl_xor_sync(grp.mask, h, offset, LANES);
-        pf_i64 other_arc = __shfl_xor_sync(grp.mask, arc, offset, LANES);
-        if (other_h < h || (other_h == h && other_arc >= 0 && (arc < 0 || other_arc < arc))) {
-            h = other_h;
-            arc = other_arc;
-        }
-    }
-    *best_h = h;
-    *best_arc = arc;
-}
-
-template <int LANES>
+/* pf_body_push_relabel_lanes: `lanes` threads of a warp per listed vertex
+ * (a power of two dividing 32; see PF_CUDA_PUSH_LANES). */
 __global__ void __launch_bounds__(PF_CUDA_BLOCK)
 pf_k_push_relabel_lanes(const pf_i32 *list, pf_i32 count, const pf_i64 *first,
                         const pf_i32 *head, const pf_i32 *rev, pf_i64 *res, pf_i64 *excess,
                         pf_i32 *height, pf_i32 *owner, pf_i32 n, pf_i32 source, pf_i32 sink,
-                        pf_i32 follow, pf_i32 cycles, pf_i64 *work_counter)
+                        pf_i32 follow, pf_i32 cycles, pf_i32 lanes, pf_i64 *work_counter)
 {
-    pf_i64 i = thread_index() / LANES; /* the same for the whole group */
+    pf_i64 i = thread_index() / lanes; /* the same for the whole group */
     if (i >= count)
         return;
-    lane_group<LANES> grp;
-    pf_i32 u = list[i];
-    if (follow) {
-        pf_i32 claimed = grp.lane == 0 ? PF_ATOMIC_CAS_I32(&owner[u], 0, 1) == 0 : 0;
-        if (!grp.from_lane0(claimed))
-            return; /* a worker following its excess got here first */
-    }
-    pf_i64 work = 0;
-    for (pf_i32 c = 0; c < cycles; c++) {
-        /* Lane 0's reads stand for the group: the lanes must agree. */
-        pf_i64 e = grp.from_lane0(PF_LOAD_I64(&excess[u]));
-        pf_i32 hu = grp.from_lane0(PF_LOAD_I32(&height[u]));
-        if (e <= 0 || hu >= n)
-            break;
-        pf_i64 begin = first[u], end = first[u + 1], best_arc;
-        pf_i32 best_h;
-        group_lowest_neighbour(grp, begin, end, head, res, height, n, &best_h, &best_arc);
-        if (best_arc < 0 || hu <= best_h) {
-            if (grp.lane == 0)
-                PF_STORE_I32(&height[u], best_h + 1 < n ? best_h + 1 : n);
-            work += end - begin;
-            continue;
-        }
-        pf_i32 v = head[best_arc], moved = 0;
-        if (grp.lane == 0) {
-            pf_i64 r = PF_LOAD_I64(&res[best_arc]);
-            pf_i64 d = e < r ? e : r;
-            pf_push_units(res, excess, best_arc, PF_REV_ARC(first, rev, best_arc, v), u, v, d);
-            if (follow && d == e && v != source && v != sink &&
-                PF_ATOMIC_CAS_I32(&owner[v], 0, 1) == 0) {
-                PF_FENCE();
-                PF_STORE_I32(&owner[u], 0);
-                moved = 1;
-            }
-        }
-        if (grp.from_lane0(moved))
-            u = v;
-    }
-    if (grp.lane != 0)
-        return;
-    if (follow) {
-        PF_FENCE();
-        PF_STORE_I32(&owner[u], 0);
-    }
+    unsigned warp_lane = threadIdx.x % 32;
+    pf_lanes grp;
+    grp.lanes = lanes;
+    grp.lane = (int)(warp_lane % (unsigned)lanes);
+    grp.mask = (lanes == 32 ? 0xffffffffu : ((1u << lanes) - 1u)) << (warp_lane - grp.lane);
+    pf_i64 work = pf_body_push_relabel_lanes(&grp, list[i], first, head, rev, res, excess,
+                                             height, owner, n, source, sink, follow, cycles);
     if (work != 0)
         PF_ATOMIC_ADD_I64(work_counter, work);
 }
@@ -306,21 +218,15 @@ int pf_cuda_push_relabel(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64
         pf_i32 *owner = pf_cuda_ptr<pf_i32>(g->owner);
         pf_i64 *work_counter = &p.counters[PF_CTR_WORK];
         int lanes = dev->push_lanes;
-#define PF_PUSH_LAUNCH(kernel, width)                                                         \
-    kernel<<<pf_cuda_blocks(count * (width)), PF_CUDA_BLOCK, 0, dev->stream>>>(               \
-        vertices, (pf_i32)count, p.first, p.head, p.rev, p.res, p.excess, p.height, owner,   \
-        p.n, g->source, g->sink, g->follow_excess, cycles, work_counter)
-        if (lanes == 32)
-            PF_PUSH_LAUNCH(pf_k_push_relabel_lanes<32>, 32);
-        else if (lanes == 16)
-            PF_PUSH_LAUNCH(pf_k_push_relabel_lanes<16>, 16);
-        else if (lanes == 8)
-            PF_PUSH_LAUNCH(pf_k_push_relabel_lanes<8>, 8);
-        else if (lanes == 4)
-            PF_PUSH_LAUNCH(pf_k_push_relabel_lanes<4>, 4);
+        if (lanes > 1)
+            pf_k_push_relabel_lanes<<<pf_cuda_blocks(count * lanes), PF_CUDA_BLOCK, 0,
+                                      dev->stream>>>(
+                vertices, (pf_i32)count, p.first, p.head, p.rev, p.res, p.excess, p.height,
+                owner, p.n, g->source, g->sink, g->follow_excess, cycles, lanes, work_counter);
         else
-            PF_PUSH_LAUNCH(pf_k_push_relabel, 1);
-#undef PF_PUSH_LAUNCH
+            pf_k_push_relabel<<<pf_cuda_blocks(count), PF_CUDA_BLOCK, 0, dev->stream>>>(
+                vertices, (pf_i32)count, p.first, p.head, p.rev, p.res, p.excess, p.height,
+                owner, p.n, g->source, g->sink, g->follow_excess, cycles, work_counter);
         PF_CUDA_CHECK_LAUNCH(st, "pf_k_push_relabel");
     } else if (work) {
         *work = 0; /* nothing ran: no need to wait for the zeroed counter */

@@ -138,6 +138,72 @@ PF_FN pf_i64 pf_body_push_relabel_follow(pf_i32 start, PF_GLOBAL const pf_i64 *f
     return work;
 }
 
+#ifdef PF_HAVE_LANES
+/* pf_body_push_relabel(_follow) with a group of workers (pf_lanes) on one
+ * vertex: the lanes split the lowest-neighbour search, lane 0 does the
+ * rest, in the same order. A vertex's neighbour heights then load in
+ * parallel instead of one after another; rounds are latency-bound, so this
+ * pays even on sparse graphs (bench/NOTES.md 13, 16). Every decision comes
+ * through pf_lanes_bcast / pf_lanes_lowest, so the whole group takes the
+ * same path. Returns the relabel work on lane 0, 0 on the others. */
+PF_FN pf_i64 pf_body_push_relabel_lanes(pf_lanes *grp, pf_i32 u, PF_GLOBAL const pf_i64 *first,
+                                        PF_GLOBAL const pf_i32 *head,
+                                        PF_GLOBAL const pf_i32 *rev, PF_GLOBAL pf_i64 *res,
+                                        PF_GLOBAL pf_i64 *excess, PF_GLOBAL pf_i32 *height,
+                                        PF_GLOBAL pf_i32 *owner, pf_i32 n, pf_i32 source,
+                                        pf_i32 sink, pf_i32 follow, pf_i32 cycles)
+{
+    const int leader = grp->lane == 0;
+    if (follow && !pf_lanes_bcast(grp, leader && PF_ATOMIC_CAS_I32(&owner[u], 0, 1) == 0))
+        return 0; /* a worker following its excess got here first */
+    pf_i64 work = 0;
+    for (pf_i32 c = 0; c < cycles; c++) {
+        pf_i64 e = pf_lanes_bcast(grp, leader ? PF_LOAD_I64(&excess[u]) : 0);
+        pf_i32 hu = (pf_i32)pf_lanes_bcast(grp, leader ? PF_LOAD_I32(&height[u]) : 0);
+        if (e <= 0 || hu >= n)
+            break;
+        pf_i64 begin = first[u], end = first[u + 1], best_arc = -1;
+        pf_i32 best_h = n;
+        for (pf_i64 a = begin + grp->lane; a < end; a += grp->lanes)
+            if (PF_LOAD_I64(&res[a]) > 0) {
+                pf_i32 hv = PF_LOAD_I32(&height[head[a]]);
+                if (hv < best_h) {
+                    best_h = hv;
+                    best_arc = a;
+                }
+            }
+        pf_lanes_lowest(grp, &best_h, &best_arc);
+        if (best_arc < 0 || hu <= best_h) {
+            if (leader)
+                PF_STORE_I32(&height[u], best_h + 1 < n ? best_h + 1 : n);
+            work += end - begin;
+            continue;
+        }
+        pf_i32 v = head[best_arc], moved = 0;
+        if (leader) {
+            pf_i64 r = PF_LOAD_I64(&res[best_arc]);
+            pf_i64 d = e < r ? e : r;
+            pf_push_units(res, excess, best_arc, PF_REV_ARC(first, rev, best_arc, v), u, v, d);
+            if (follow && d == e && v != source && v != sink &&
+                PF_ATOMIC_CAS_I32(&owner[v], 0, 1) == 0) {
+                PF_FENCE();
+                PF_STORE_I32(&owner[u], 0);
+                moved = 1;
+            }
+        }
+        if (pf_lanes_bcast(grp, moved))
+            u = v;
+    }
+    if (!leader)
+        return 0;
+    if (follow) {
+        PF_FENCE();
+        PF_STORE_I32(&owner[u], 0);
+    }
+    return work;
+}
+#endif
+
 /* Pushes u's excess along arcs that violate height[u] <= height[v] + 1. */
 PF_FN void pf_body_cancel_violations(pf_i32 u, PF_GLOBAL const pf_i64 *first,
                                      PF_GLOBAL const pf_i32 *head, PF_GLOBAL const pf_i32 *rev,

@@ -22,6 +22,50 @@ typedef int pf_i32;
 #define PF_ATOMIC_CAS_I32(p, expect, v) atomic_cmpxchg((volatile __global int *)(p), (expect), (v))
 #define PF_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
 
+/* A group of workers sharing one vertex (pf_body_push_relabel_lanes): the
+ * work-group, talking through local memory. Every call is a barrier, so
+ * the whole group must make it: values it returns are the same for all. */
+#define PF_HAVE_LANES 1
+typedef struct pf_lanes {
+    int lane, lanes;          /* lanes = the work-group size, a power of two */
+    __local long *word;       /* 1 */
+    __local int *lane_h;      /* lanes */
+    __local long *lane_arc;   /* lanes */
+} pf_lanes;
+
+/* Lane 0's value, for every lane. */
+PF_FN long pf_lanes_bcast(pf_lanes *g, long value)
+{
+    barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read the last one */
+    if (g->lane == 0)
+        g->word[0] = value;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return g->word[0];
+}
+
+/* The lowest height over the lanes, ties to the first arc; for every lane. */
+PF_FN void pf_lanes_lowest(pf_lanes *g, int *h, long *arc)
+{
+    barrier(CLK_LOCAL_MEM_FENCE);
+    g->lane_h[g->lane] = *h;
+    g->lane_arc[g->lane] = *arc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int stride = g->lanes / 2; stride > 0; stride /= 2) {
+        if (g->lane < stride) {
+            int oh = g->lane_h[g->lane + stride];
+            long oa = g->lane_arc[g->lane + stride], a = g->lane_arc[g->lane];
+            if (oh < g->lane_h[g->lane] ||
+                (oh == g->lane_h[g->lane] && oa >= 0 && (a < 0 || oa < a))) {
+                g->lane_h[g->lane] = oh;
+                g->lane_arc[g->lane] = oa;
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    *h = g->lane_h[0];
+    *arc = g->lane_arc[0];
+}
+
 #elif defined(__CUDACC__)
 typedef long long pf_i64;
 typedef int pf_i32;
@@ -34,6 +78,34 @@ typedef int pf_i32;
     ((pf_i64)atomicAdd((unsigned long long *)(p), (unsigned long long)(pf_i64)(v)))
 #define PF_ATOMIC_CAS_I32(p, expect, v) atomicCAS((int *)(p), (expect), (v))
 #define PF_FENCE() __threadfence()
+
+/* A group of workers sharing one vertex (pf_body_push_relabel_lanes):
+ * `lanes` consecutive lanes of a warp (a power of two up to 32), talking
+ * through shuffles. */
+#define PF_HAVE_LANES 1
+typedef struct pf_lanes {
+    unsigned mask; /* this group's lanes within the warp */
+    int lane, lanes;
+} pf_lanes;
+
+/* Lane 0's value, for every lane. */
+static __device__ __forceinline__ pf_i64 pf_lanes_bcast(pf_lanes *g, pf_i64 value)
+{
+    return __shfl_sync(g->mask, value, 0, g->lanes);
+}
+
+/* The lowest height over the lanes, ties to the first arc; for every lane. */
+static __device__ __forceinline__ void pf_lanes_lowest(pf_lanes *g, pf_i32 *h, pf_i64 *arc)
+{
+    for (int offset = g->lanes / 2; offset > 0; offset /= 2) {
+        pf_i32 oh = __shfl_xor_sync(g->mask, *h, offset, g->lanes);
+        pf_i64 oa = __shfl_xor_sync(g->mask, *arc, offset, g->lanes);
+        if (oh < *h || (oh == *h && oa >= 0 && (*arc < 0 || oa < *arc))) {
+            *h = oh;
+            *arc = oa;
+        }
+    }
+}
 
 #else /* host C: the OpenMP backend */
 #include <stdint.h>

@@ -71,14 +71,8 @@ __kernel void pf_k_push_relabel_follow(__global const int *list, long count,
         PF_ATOMIC_ADD_I64(&counters[PF_CTR_WORK_SLOT], group_work);
 }
 
-/* The same step with a work-group per listed vertex (GPUs; the host picks
- * it): the work-items split the lowest-neighbour search and reduce it in
- * local memory, and item 0 does what the body does with the result (push,
- * relabel, follow), so the operations are those of pf_body_push_relabel
- * (_follow), in the same order. A vertex's neighbour heights then load in
- * parallel rather than one after another (bench/NOTES.md 13, 16). Every
- * decision is read from local memory after a barrier, so the whole group
- * takes the same path and reaches every barrier. */
+/* pf_body_push_relabel_lanes with a work-group per listed vertex (GPUs;
+ * the host picks it). */
 __kernel void pf_k_push_relabel_group(__global const int *list, long count,
                                       __global const long *first, __global const int *head,
                                       __global const int *rev, __global long *res,
@@ -86,89 +80,15 @@ __kernel void pf_k_push_relabel_group(__global const int *list, long count,
                                       __global int *owner, int n, int source, int sink,
                                       int follow, int cycles, __global long *counters,
                                       __local int *lane_h, __local long *lane_arc,
-                                      __local long *shared)
+                                      __local long *word)
 {
     long i = (long)get_group_id(0);
-    int lane = (int)get_local_id(0), lanes = (int)get_local_size(0);
     if (i >= count)
         return; /* the whole group */
-    int u = list[i];
-    if (follow) {
-        if (lane == 0)
-            shared[0] = PF_ATOMIC_CAS_I32(&owner[u], 0, 1) == 0;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (!shared[0])
-            return; /* a worker following its excess got here first */
-    }
-    long work = 0;
-    for (int c = 0; c < cycles; c++) {
-        barrier(CLK_LOCAL_MEM_FENCE); /* everyone has read last round's shared[] */
-        if (lane == 0) {
-            shared[1] = PF_LOAD_I64(&excess[u]);
-            shared[2] = PF_LOAD_I32(&height[u]);
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        long e = shared[1];
-        int hu = (int)shared[2];
-        if (e <= 0 || hu >= n)
-            break;
-        long begin = first[u], end = first[u + 1];
-        int h = n;
-        long arc = -1;
-        for (long a = begin + lane; a < end; a += lanes)
-            if (PF_LOAD_I64(&res[a]) > 0) {
-                int hv = PF_LOAD_I32(&height[head[a]]);
-                if (hv < h) {
-                    h = hv;
-                    arc = a;
-                }
-            }
-        lane_h[lane] = h;
-        lane_arc[lane] = arc;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        /* Tree reduction: lowest height, ties to the first arc. */
-        for (int stride = lanes / 2; stride > 0; stride /= 2) {
-            if (lane < stride) {
-                int oh = lane_h[lane + stride];
-                long oa = lane_arc[lane + stride];
-                if (oh < lane_h[lane] ||
-                    (oh == lane_h[lane] && oa >= 0 && (lane_arc[lane] < 0 || oa < lane_arc[lane]))) {
-                    lane_h[lane] = oh;
-                    lane_arc[lane] = oa;
-                }
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
-        }
-        int best_h = lane_h[0];
-        long best_arc = lane_arc[0];
-        if (best_arc < 0 || hu <= best_h) {
-            if (lane == 0)
-                PF_STORE_I32(&height[u], best_h + 1 < n ? best_h + 1 : n);
-            work += end - begin;
-            continue;
-        }
-        int v = head[best_arc];
-        if (lane == 0) {
-            long r = PF_LOAD_I64(&res[best_arc]);
-            long d = e < r ? e : r;
-            pf_push_units(res, excess, best_arc, PF_REV_ARC(first, rev, best_arc, v), u, v, d);
-            shared[3] = follow && d == e && v != source && v != sink &&
-                        PF_ATOMIC_CAS_I32(&owner[v], 0, 1) == 0;
-            if (shared[3]) {
-                PF_FENCE();
-                PF_STORE_I32(&owner[u], 0);
-            }
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (shared[3])
-            u = v;
-    }
-    if (lane != 0)
-        return;
-    if (follow) {
-        PF_FENCE();
-        PF_STORE_I32(&owner[u], 0);
-    }
+    pf_lanes grp = {.lane = (int)get_local_id(0), .lanes = (int)get_local_size(0),
+                    .word = word, .lane_h = lane_h, .lane_arc = lane_arc};
+    long work = pf_body_push_relabel_lanes(&grp, list[i], first, head, rev, res, excess,
+                                           height, owner, n, source, sink, follow, cycles);
     if (work != 0)
         PF_ATOMIC_ADD_I64(&counters[PF_CTR_WORK_SLOT], work);
 }
