@@ -51,22 +51,25 @@ pf_k_push_relabel(const pf_i32 *list, pf_i32 count, const pf_i64 *first, const p
         PF_ATOMIC_ADD_I64(work_counter, work);
 }
 
-/* pf_body_push_relabel_lanes: `lanes` threads of a warp per listed vertex
- * (a power of two dividing 32; see PF_CUDA_PUSH_LANES). */
+/* pf_body_push_relabel_lanes: LANES threads of a warp per listed vertex.
+ * LANES is a template argument so that, with the body inlined, the group's
+ * width, strides and shuffle widths are constants (a run-time width cost
+ * 10-25% of the push time on the H100: bench/NOTES.md 13). */
+template <int LANES>
 __global__ void __launch_bounds__(PF_CUDA_BLOCK)
 pf_k_push_relabel_lanes(const pf_i32 *list, pf_i32 count, const pf_i64 *first,
                         const pf_i32 *head, const pf_i32 *rev, pf_i64 *res, pf_i64 *excess,
                         pf_i32 *height, pf_i32 *owner, pf_i32 n, pf_i32 source, pf_i32 sink,
-                        pf_i32 follow, pf_i32 cycles, pf_i32 lanes, pf_i64 *work_counter)
+                        pf_i32 follow, pf_i32 cycles, pf_i64 *work_counter)
 {
-    pf_i64 i = thread_index() / lanes; /* the same for the whole group */
+    pf_i64 i = thread_index() / LANES; /* the same for the whole group */
     if (i >= count)
         return;
     unsigned warp_lane = threadIdx.x % 32;
     pf_lanes grp;
-    grp.lanes = lanes;
-    grp.lane = (int)(warp_lane % (unsigned)lanes);
-    grp.mask = (lanes == 32 ? 0xffffffffu : ((1u << lanes) - 1u)) << (warp_lane - grp.lane);
+    grp.lanes = LANES;
+    grp.lane = (int)(warp_lane % LANES);
+    grp.mask = (LANES == 32 ? 0xffffffffu : ((1u << LANES) - 1u)) << (warp_lane - grp.lane);
     pf_i64 work = pf_body_push_relabel_lanes(&grp, list[i], first, head, rev, res, excess,
                                              height, owner, n, source, sink, follow, cycles);
     if (work != 0)
@@ -218,15 +221,19 @@ int pf_cuda_push_relabel(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64
         pf_i32 *owner = pf_cuda_ptr<pf_i32>(g->owner);
         pf_i64 *work_counter = &p.counters[PF_CTR_WORK];
         int lanes = dev->push_lanes;
-        if (lanes > 1)
-            pf_k_push_relabel_lanes<<<pf_cuda_blocks(count * lanes), PF_CUDA_BLOCK, 0,
-                                      dev->stream>>>(
-                vertices, (pf_i32)count, p.first, p.head, p.rev, p.res, p.excess, p.height,
-                owner, p.n, g->source, g->sink, g->follow_excess, cycles, lanes, work_counter);
-        else
-            pf_k_push_relabel<<<pf_cuda_blocks(count), PF_CUDA_BLOCK, 0, dev->stream>>>(
-                vertices, (pf_i32)count, p.first, p.head, p.rev, p.res, p.excess, p.height,
-                owner, p.n, g->source, g->sink, g->follow_excess, cycles, work_counter);
+#define PF_PUSH_LAUNCH(kernel, width)                                                         \
+    kernel<<<pf_cuda_blocks(count * (width)), PF_CUDA_BLOCK, 0, dev->stream>>>(               \
+        vertices, (pf_i32)count, p.first, p.head, p.rev, p.res, p.excess, p.height, owner,   \
+        p.n, g->source, g->sink, g->follow_excess, cycles, work_counter)
+        switch (lanes) {
+        case 32: PF_PUSH_LAUNCH(pf_k_push_relabel_lanes<32>, 32); break;
+        case 16: PF_PUSH_LAUNCH(pf_k_push_relabel_lanes<16>, 16); break;
+        case 8: PF_PUSH_LAUNCH(pf_k_push_relabel_lanes<8>, 8); break;
+        case 4: PF_PUSH_LAUNCH(pf_k_push_relabel_lanes<4>, 4); break;
+        case 2: PF_PUSH_LAUNCH(pf_k_push_relabel_lanes<2>, 2); break;
+        default: PF_PUSH_LAUNCH(pf_k_push_relabel, 1);
+        }
+#undef PF_PUSH_LAUNCH
         PF_CUDA_CHECK_LAUNCH(st, "pf_k_push_relabel");
     } else if (work) {
         *work = 0; /* nothing ran: no need to wait for the zeroed counter */
