@@ -306,20 +306,75 @@ static void seq_init(seq *S, const pf_residual *g)
     S->vx[s].excess = 0;
 }
 
+/* Highest label first, except for one stretch of SWEEP_SHARE * n discharges
+ * in every (HL_SHARE + SWEEP_SHARE) * n: there a cursor walks down the
+ * labels and takes the active vertices it meets, so excess lifted above
+ * the cursor waits for the next sweep instead of being chased at once.
+ * Pure highest-label sends excess that trickles into a long path down it
+ * one unit at a time (AK: k^2/2 pushes for k units); the waiting units
+ * gather and go down together (AK 20000: 200M -> 0.9M pushes). Sweeps
+ * alone lose 2-4x on RMFGEN and RLG, where the mix changes nothing. The
+ * idea of alternating the two orders comes from LEMON's Preflow. */
+#ifndef HL_SHARE
+#define HL_SHARE 20
+#endif
+#ifndef SWEEP_SHARE
+#define SWEEP_SHARE 1
+#endif
+
+/* Resumes from a preflow that another engine left: its residuals are in
+ * S->res already, its excesses in `excess`. Arcs out of the source that
+ * regained residual are saturated, as at a fresh start, so the source
+ * keeps its blocking label; the source's own excess is not tracked. */
+static void seq_resume_init(seq *S, const pf_residual *g, const int64_t *excess)
+{
+    const int32_t s = S->source;
+    for (int32_t v = 0; v < S->n; v++) {
+        S->vx[v].excess = excess[v];
+        S->vx[v].cur = 0;
+    }
+    for (int32_t k = 0; k <= S->n; k++)
+        S->bucket[k].active = S->bucket[k].inactive = -1;
+    S->max_label = 0;
+    for (int64_t a = g->first[s]; a < g->first[s + 1]; a++) {
+        int64_t c = S->res[a];
+        if (c > 0) {
+            S->res[a] = 0;
+            S->res[S->rev[a]] += c;
+            S->vx[S->head[a]].excess += c;
+        }
+    }
+    S->vx[s].excess = 0;
+}
+
 static void phase1(seq *S)
 {
     global_relabel(S);
+    const int64_t hl_stretch = HL_SHARE * (int64_t)S->n;
+    const int64_t period = (HL_SHARE + SWEEP_SHARE) * (int64_t)S->n;
+    int64_t steps = 0; /* discharges and empty buckets passed */
+    int32_t cursor = 0; /* the sweep's label; 0: start at the top */
     while (S->max_active > 0) {
+        int sweeping = steps++ % period >= hl_stretch;
         int32_t k = S->max_active;
+        if (sweeping) {
+            if (cursor <= 0 || cursor > S->max_active)
+                cursor = S->max_active;
+            k = cursor;
+        }
         int32_t v = S->bucket[k].active;
         if (v < 0) {
-            S->max_active = k - 1;
+            if (k == S->max_active)
+                S->max_active = k - 1;
+            cursor = k - 1;
             continue;
         }
         S->bucket[k].active = S->link[v].next;
         discharge(S, v);
-        if (S->work > S->work_limit)
+        if (S->work > S->work_limit) {
             global_relabel(S);
+            cursor = 0;
+        }
     }
 }
 
@@ -443,8 +498,9 @@ static void seq_free(seq *S)
     free(S->queue);
 }
 
-int pf_seq_solve(const pf_residual *g, const pf_solve_options *opt, pf_engine_out *out,
-                 pf_status *st)
+/* A fresh solve (resume_excess NULL) or the rest of one (see pf_seq_resume). */
+static int seq_solve(const pf_residual *g, const int64_t *resume_excess,
+                     const pf_solve_options *opt, pf_engine_out *out, pf_status *st)
 {
     double t_start = pf_now();
     if (g->n < 2 || g->n > INT32_MAX - 1 || g->source < 0 || g->sink < 0 || g->source >= g->n ||
@@ -481,7 +537,10 @@ int pf_seq_solve(const pf_residual *g, const pf_solve_options *opt, pf_engine_ou
                        (long long)g->n);
     }
 
-    seq_init(&S, g);
+    if (resume_excess)
+        seq_resume_init(&S, g, resume_excess);
+    else
+        seq_init(&S, g);
     double t_phase1 = pf_now();
     phase1(&S);
 
@@ -522,4 +581,16 @@ int pf_seq_solve(const pf_residual *g, const pf_solve_options *opt, pf_engine_ou
     if (rc == PF_OK)
         pf_status_ok(st);
     return rc;
+}
+
+int pf_seq_solve(const pf_residual *g, const pf_solve_options *opt, pf_engine_out *out,
+                 pf_status *st)
+{
+    return seq_solve(g, NULL, opt, out, st);
+}
+
+int pf_seq_resume(const pf_residual *g, const int64_t *excess, const pf_solve_options *opt,
+                  pf_engine_out *out, pf_status *st)
+{
+    return seq_solve(g, excess, opt, out, st);
 }
