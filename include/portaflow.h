@@ -101,6 +101,8 @@ typedef struct pf_solution {
     pf_phase_times times;
     int64_t pushes_rounds;  /* parallel rounds (or pushes for seq) */
     int64_t global_relabels;
+    int64_t host_pushes;    /* parallel: pushes of the sequential engine that
+                               finished phase 1 on the host (0: none) */
     uint64_t device_bytes;  /* device memory held for the solve */
 } pf_solution;
 

@@ -27,19 +27,29 @@ static void solve_verified(const pf_network *net, const char *name, int index, p
                   "%s certificate: %s", name, st.message);
 }
 
+/* Both ways a parallel solve can end: on the device all along
+ * (PORTAFLOW_HANDOFF=0), and with phase 1 handed to the host's sequential
+ * engine at the first chance (after one batch of rounds). */
+static const char *const handoff_modes[] = {"0", "4611686018427387904"};
+
 static void agree_with_seq(pf_network *net, int device_index)
 {
     ck_assert_ptr_nonnull(net);
     pf_solution want, got;
     solve_verified(net, "seq", -1, &want);
-    solve_verified(net, backend, device_index, &got);
-    PF_EXPECT(got.value == want.value, "%s value %lld, seq %lld", backend,
-                  (long long)got.value, (long long)want.value);
-    for (int64_t v = 0; v < pf_network_vertices(net); v++)
-        PF_EXPECT(got.source_side[v] == want.source_side[v],
-                      "vertex %lld on different cut sides", (long long)v + 1);
+    for (size_t mode = 0; mode < sizeof handoff_modes / sizeof *handoff_modes; mode++) {
+        setenv("PORTAFLOW_HANDOFF", handoff_modes[mode], 1);
+        solve_verified(net, backend, device_index, &got);
+        PF_EXPECT(got.value == want.value, "%s (handoff %s) value %lld, seq %lld", backend,
+                  handoff_modes[mode], (long long)got.value, (long long)want.value);
+        for (int64_t v = 0; v < pf_network_vertices(net); v++)
+            PF_EXPECT(got.source_side[v] == want.source_side[v],
+                      "vertex %lld on different cut sides (handoff %s)", (long long)v + 1,
+                      handoff_modes[mode]);
+        pf_solution_free(&got);
+    }
+    unsetenv("PORTAFLOW_HANDOFF");
     pf_solution_free(&want);
-    pf_solution_free(&got);
     pf_network_free(net);
 }
 

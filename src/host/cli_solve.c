@@ -90,9 +90,9 @@ static void print_json(FILE *out, const solve_args *a, const pf_network *net,
             (long long)pf_network_vertices(net), (long long)pf_network_arcs(net), read_s,
             sol->times.total);
     print_times_json(out, &sol->times);
-    fprintf(out, ",\"rounds\":%lld,\"global_relabels\":%lld,\"device_bytes\":%llu",
+    fprintf(out, ",\"rounds\":%lld,\"global_relabels\":%lld,\"host_pushes\":%lld,\"device_bytes\":%llu",
             (long long)sol->pushes_rounds, (long long)sol->global_relabels,
-            (unsigned long long)sol->device_bytes);
+            (long long)sol->host_pushes, (unsigned long long)sol->device_bytes);
     if (a->verify)
         fputs(",\"verified\":true", out);
     if (a->print_flow) {
@@ -130,6 +130,9 @@ static void print_dimacs(FILE *out, const solve_args *a, const pf_network *net,
     fprintf(out, "c rounds %lld global_relabels %lld device_bytes %llu\n",
             (long long)sol->pushes_rounds, (long long)sol->global_relabels,
             (unsigned long long)sol->device_bytes);
+    if (sol->host_pushes)
+        fprintf(out, "c host_finish pushes %lld (phase 1 ended on the host's sequential engine)\n",
+                (long long)sol->host_pushes);
     if (a->verify)
         fputs("c verify ok (capacity, conservation, value, cut = value)\n", out);
     fprintf(out, "s %lld\n", (long long)sol->value);

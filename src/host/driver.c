@@ -33,6 +33,10 @@ typedef struct driver {
     int64_t gr_max_rounds; /* ... or after this many rounds, whichever first */
     uint64_t bytes;       /* device memory held */
     int64_t active;       /* size of the active list in g.list_a */
+    /* Phase 1 moves to the host's sequential engine once a global relabel
+     * leaves this many active vertices or fewer (0: never); set when it did. */
+    int64_t handoff_active;
+    int handed_off;
     /* PORTAFLOW_TRACE=1: where a global relabel's time goes (each part
      * waited for, so tracing itself slows the solve); printed at the end. */
     int trace;
@@ -206,13 +210,22 @@ static int draw_progress(driver *d, const char *phase, int32_t target, int64_t g
     return PF_OK;
 }
 
-/* One phase: push-relabel toward `target`, never through `excluded`. */
+/* One phase: push-relabel toward `target`, never through `excluded`.
+ * With `may_hand_off`, stops early (d->handed_off) when few vertices are
+ * active: the rest is sequential work that costs the device a round per
+ * hop, the host a few nanoseconds (AK: a handful of active vertices whose
+ * excess crawls along paths tens of thousands of arcs long). */
 static int run_phase(driver *d, const char *phase, int32_t target, int32_t excluded,
-                     int32_t resaturate, double *pr_time, double *gr_time, pf_status *st)
+                     int32_t resaturate, int may_hand_off, double *pr_time, double *gr_time,
+                     pf_status *st)
 {
     const pf_device_ops *ops = d->ops;
     const double gr_work = d->gr_alpha * (double)d->g.n + (double)d->g.arcs / 2;
     int rc = PF_OK;
+    /* The most vertices active in a round since the last global relabel;
+     * -1 before the first rounds (a solve starts with few active vertices
+     * and fans out: that is no reason to hand off). */
+    int64_t peak_active = -1;
     for (;;) {
         double t0 = pf_now();
         rc = global_relabel(d, target, excluded, resaturate, st);
@@ -221,8 +234,13 @@ static int run_phase(driver *d, const char *phase, int32_t target, int32_t exclu
         *gr_time += pf_now() - t0;
         if (rc || d->active == 0)
             break;
+        if (may_hand_off && peak_active >= 0 && peak_active <= d->handoff_active) {
+            d->handed_off = 1;
+            break;
+        }
         t0 = pf_now();
         double work = 0;
+        peak_active = d->active;
         /* The round cap catches excess bouncing between a few vertices with
          * little relabel work (seen with the one-hop body): heights go stale
          * while the work measure stays low. */
@@ -234,6 +252,8 @@ static int run_phase(driver *d, const char *phase, int32_t target, int32_t exclu
             if (!rc)
                 rc = collect_active(d, st);
             work += (double)round_work;
+            if (d->active > peak_active)
+                peak_active = d->active;
             d->out->rounds++;
             draw_progress(d, phase, target, d->out->global_relabels);
         }
@@ -263,6 +283,36 @@ static int download_results(driver *d, pf_status *st)
     }
     out->times.download += pf_now() - t0;
     return rc;
+}
+
+/* The host's sequential engine takes the preflow over (see run_phase) and
+ * does the rest: phase 1, the cut, and phase 2 when a flow is wanted. */
+static int finish_on_host(driver *d, const pf_solve_options *opt, pf_status *st)
+{
+    const pf_residual *h = d->host;
+    pf_engine_out *out = d->out;
+    int64_t *excess = pf_alloc((size_t)h->n, sizeof *excess, st);
+    if (!excess)
+        return PF_E_NOMEM;
+    double t0 = pf_now();
+    int rc = d->ops->download(d->dev, d->g.res, 0, out->res, (size_t)h->arcs * 8, st);
+    if (!rc)
+        rc = d->ops->download(d->dev, d->g.excess, 0, excess, (size_t)h->n * 8, st);
+    out->times.download += pf_now() - t0;
+    pf_engine_out host = {.res = out->res, .source_side = out->source_side};
+    if (!rc)
+        rc = pf_seq_resume(h, excess, opt, &host, st);
+    free(excess);
+    if (rc)
+        return rc;
+    out->value = host.value;
+    out->global_relabels += host.global_relabels;
+    out->host_pushes = host.rounds;
+    out->times.setup += host.times.setup;
+    out->times.push_relabel += host.times.push_relabel;
+    out->times.global_relabel += host.times.global_relabel;
+    out->times.phase2 += host.times.phase2;
+    return PF_OK;
 }
 
 /* After phase 2 every vertex but the terminals must balance; anything else
@@ -316,6 +366,7 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
     d.gr_alpha = env_double("PORTAFLOW_GR_ALPHA", 6);
     d.gr_max_rounds = (int64_t)env_double("PORTAFLOW_GR_ROUNDS", 256);
     d.trace = env_double("PORTAFLOW_TRACE", 0) != 0;
+    d.handoff_active = (int64_t)env_double("PORTAFLOW_HANDOFF", 64);
     pf_progress_begin(&d.progress, opt->progress);
 
     double t0 = pf_now();
@@ -333,14 +384,19 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
     out->times.upload += pf_now() - t0;
     out->device_bytes = d.bytes;
 
+    /* The host engine needs the residuals in out->res, which a caller may
+     * leave out when it wants no flow. */
+    int may_hand_off = out->res != NULL;
     if (!rc)
-        rc = run_phase(&d, "phase 1", h->sink, h->source, h->source, &out->times.push_relabel,
-                       &out->times.global_relabel, st);
-    if (!rc)
+        rc = run_phase(&d, "phase 1", h->sink, h->source, h->source, may_hand_off,
+                       &out->times.push_relabel, &out->times.global_relabel, st);
+    if (!rc && d.handed_off)
+        rc = finish_on_host(&d, opt, st);
+    else if (!rc)
         rc = download_results(&d, st);
-    if (!rc && opt->want_flow) {
+    if (!rc && opt->want_flow && !d.handed_off) {
         double p2_pr = 0, p2_gr = 0;
-        rc = run_phase(&d, "phase 2", h->source, h->sink, -1, &p2_pr, &p2_gr, st);
+        rc = run_phase(&d, "phase 2", h->source, h->sink, -1, 0, &p2_pr, &p2_gr, st);
         out->times.phase2 += p2_pr + p2_gr;
         if (!rc)
             rc = check_balanced(&d, st);

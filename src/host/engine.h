@@ -17,6 +17,7 @@ typedef struct pf_engine_out {
     pf_phase_times times;
     int64_t rounds;        /* pushes (seq) or push-relabel rounds (parallel) */
     int64_t global_relabels;
+    int64_t host_pushes;   /* parallel: pushes of the host engine that finished it */
     uint64_t device_bytes;
     char device[160];
 } pf_engine_out;
@@ -24,6 +25,13 @@ typedef struct pf_engine_out {
 /* Highest-label push-relabel with global and gap relabeling (src/host/engine_seq.c). */
 int pf_seq_solve(const pf_residual *g, const pf_solve_options *opt,
                  pf_engine_out *out, pf_status *st);
+
+/* The same engine finishing a solve that another engine began: out->res
+ * holds the residual capacities of a preflow (and is updated in place),
+ * `excess` its n excesses, with the source's arcs' total below 2^63.
+ * Phase 1 goes on from there; the rest is as pf_seq_solve. */
+int pf_seq_resume(const pf_residual *g, const int64_t *excess, const pf_solve_options *opt,
+                  pf_engine_out *out, pf_status *st);
 
 struct pf_device_ops;
 /* The parallel push-relabel driver over a device backend (src/host/driver.c).

@@ -96,6 +96,7 @@ int pf_solve(const pf_network *net, const pf_solve_options *opt_in, pf_solution 
     sol->times.setup += t_built - t_start;
     sol->pushes_rounds = out.rounds;
     sol->global_relabels = out.global_relabels;
+    sol->host_pushes = out.host_pushes;
     sol->device_bytes = out.device_bytes;
     snprintf(sol->device, sizeof sol->device, "%s", out.device);
     if (opt.want_flow) {
