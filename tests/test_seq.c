@@ -72,7 +72,7 @@ static int64_t check_engine(const pf_network *net)
 {
     pf_status st;
     pf_residual g;
-    ck_assert_int_eq(pf_residual_build(net, &g, &st), PF_OK);
+    ck_assert_int_eq(pf_residual_build(net, &g, 1, &st), PF_OK);
     int64_t *cap_copy = malloc((size_t)g.arcs * sizeof *cap_copy + 8);
     memcpy(cap_copy, g.cap, (size_t)g.arcs * sizeof *cap_copy);
     int64_t value = -1;
@@ -105,7 +105,7 @@ static int64_t check_engine(const pf_network *net)
         ck_assert(strlen(out.device) > 0);
         if (want_flow) {
             int64_t *flow = malloc((size_t)g.input_arcs * sizeof *flow + 8);
-            pf_residual_arc_flows(&g, out.res, flow);
+            pf_residual_arc_flows(&g, out.res, flow, 1);
             check_flow(net, value, flow);
             free(flow);
         }
@@ -293,7 +293,7 @@ START_TEST(source_overflow)
     net = make_net(2, 0, 1, too_big, 2);
     pf_residual g;
     pf_status st;
-    ck_assert_int_eq(pf_residual_build(net, &g, &st), PF_OK);
+    ck_assert_int_eq(pf_residual_build(net, &g, 1, &st), PF_OK);
     pf_solve_options opt;
     pf_solve_options_init(&opt);
     opt.want_flow = 1;
@@ -473,7 +473,7 @@ START_TEST(no_cut_array)
     pf_network *net = make_net(6, 0, 5, arcs, 9);
     pf_residual g;
     pf_status st;
-    ck_assert_int_eq(pf_residual_build(net, &g, &st), PF_OK);
+    ck_assert_int_eq(pf_residual_build(net, &g, 1, &st), PF_OK);
     pf_engine_out out;
     memset(&out, 0, sizeof out);
     out.res = malloc((size_t)g.arcs * sizeof *out.res);
