@@ -1,10 +1,11 @@
 /* bench_io: speed of the DIMACS writer and reader and of the residual build.
  *
- * Usage: bench_io [ARCS [VERTICES]]   (defaults: 10,000,000 arcs, ARCS/10
- * vertices). Builds a random network in memory (own xorshift generator, so
- * the numbers do not depend on the generator module), writes it to a temp
- * file in $TMPDIR (or /tmp), reads it back, checks it is identical, builds
- * the residual graph, and prints one table row. Capacities are below 2^40,
+ * Usage: bench_io [ARCS [VERTICES [THREADS]]]   (defaults: 10,000,000 arcs,
+ * ARCS/10 vertices, all OpenMP threads for the residual build). Builds a
+ * random network in memory (own xorshift generator, so the numbers do not
+ * depend on the generator module), writes it to a temp file in $TMPDIR (or
+ * /tmp), reads it back, checks it is identical, builds the residual graph,
+ * and prints one table row. Capacities are below 2^40,
  * so 10M arcs make a file of about 300 MB. The read comes from the page
  * cache (the file was just written): it measures parsing, not the disk. */
 #define _GNU_SOURCE
@@ -76,6 +77,7 @@ int main(int argc, char **argv)
     int64_t vertices = argc > 2 ? parse_count(argv[2], "VERTICES") : arcs / 10;
     if (vertices < 2)
         vertices = 2;
+    int threads = argc > 3 ? (int)parse_count(argv[3], "THREADS") : 0;
 
     char path[4096];
     if (bench_tmpfile("bench_io", path, sizeof path))
@@ -111,7 +113,7 @@ int main(int argc, char **argv)
     if (ok) {
         pf_residual g;
         t0 = pf_now();
-        ok = pf_residual_build(back, &g, &st) == PF_OK;
+        ok = pf_residual_build(back, &g, threads, &st) == PF_OK;
         t_residual = pf_now() - t0;
         pf_residual_free(&g);
     }

@@ -72,7 +72,7 @@ static int64_t check_engine(const pf_network *net)
 {
     pf_status st;
     pf_residual g;
-    ck_assert_int_eq(pf_residual_build(net, &g, &st), PF_OK);
+    ck_assert_int_eq(pf_residual_build(net, &g, 1, &st), PF_OK);
     int64_t *cap_copy = malloc((size_t)g.arcs * sizeof *cap_copy + 8);
     memcpy(cap_copy, g.cap, (size_t)g.arcs * sizeof *cap_copy);
     int64_t value = -1;
@@ -105,7 +105,7 @@ static int64_t check_engine(const pf_network *net)
         ck_assert(strlen(out.device) > 0);
         if (want_flow) {
             int64_t *flow = malloc((size_t)g.input_arcs * sizeof *flow + 8);
-            pf_residual_arc_flows(&g, out.res, flow);
+            pf_residual_arc_flows(&g, out.res, flow, 1);
             check_flow(net, value, flow);
             free(flow);
         }
@@ -293,7 +293,7 @@ START_TEST(source_overflow)
     net = make_net(2, 0, 1, too_big, 2);
     pf_residual g;
     pf_status st;
-    ck_assert_int_eq(pf_residual_build(net, &g, &st), PF_OK);
+    ck_assert_int_eq(pf_residual_build(net, &g, 1, &st), PF_OK);
     pf_solve_options opt;
     pf_solve_options_init(&opt);
     opt.want_flow = 1;
@@ -416,6 +416,100 @@ START_TEST(random_larger)
 }
 END_TEST
 
+/* ---- the residual build on several threads ------------------------------ */
+
+/* A network for the layout check: a hub on about a fifth of the arcs (as a
+ * grid's source is), runs of parallel arcs, self-loops, and vertices that
+ * never get an arc (every id = 1 mod 4, and all above `used`). Seed 1 has
+ * no arcs, seed 2 only self-loops. */
+static pf_network *layout_net(uint64_t seed)
+{
+    uint64_t r = seed * 0x9E3779B97F4A7C15ull + 7;
+    int64_t n = rng_range(&r, 2, seed % 3 == 0 ? 12 : 3000);
+    int64_t m = seed == 1 ? 0 : rng_range(&r, 1, 8 * n);
+    int64_t used = rng_range(&r, 1, n), hub = rng_range(&r, 0, used - 1);
+    pf_status st;
+    pf_network *net = pf_network_new(n, 0, n - 1, &st);
+    ck_assert_ptr_nonnull(net);
+    int64_t u = 0, v = 0;
+    for (int64_t i = 0; i < m; i++) {
+        int64_t kind = seed == 2 ? 0 : rng_range(&r, 0, 9);
+        if (kind != 1 || i == 0) { /* kind 1 repeats the previous arc */
+            u = rng_range(&r, 0, used - 1);
+            v = rng_range(&r, 0, used - 1);
+            u -= u % 4 == 1;
+            v -= v % 4 == 1;
+        }
+        if (kind == 0)
+            v = u;
+        else if (kind == 2)
+            u = hub;
+        else if (kind == 3)
+            v = hub;
+        ck_assert_int_eq(pf_network_add_arc(net, u, v, rng_range(&r, 0, 1000), &st), PF_OK);
+    }
+    return net;
+}
+
+static void check_same_residual(const pf_residual *want, const pf_residual *got)
+{
+    ck_assert_int_eq(got->n, want->n);
+    ck_assert_int_eq(got->arcs, want->arcs);
+    ck_assert_int_eq(got->input_arcs, want->input_arcs);
+    ck_assert_int_eq(got->source, want->source);
+    ck_assert_int_eq(got->sink, want->sink);
+    size_t arcs = (size_t)want->arcs;
+    ck_assert(!memcmp(got->first, want->first, ((size_t)want->n + 1) * sizeof *want->first));
+    ck_assert(!memcmp(got->head, want->head, arcs * sizeof *want->head));
+    ck_assert(!memcmp(got->rev, want->rev, arcs * sizeof *want->rev));
+    ck_assert(!memcmp(got->cap, want->cap, arcs * sizeof *want->cap));
+    ck_assert(!memcmp(got->fwd_of_input, want->fwd_of_input,
+                      (size_t)want->input_arcs * sizeof *want->fwd_of_input));
+}
+
+/* Any thread count must give the one-thread layout bit for bit (solvers'
+ * choices and printed flows depend on it), and the same rev offsets and
+ * arc flows. */
+START_TEST(residual_any_threads)
+{
+    static const int thread_counts[] = {2, 3, 7};
+    for (uint64_t seed = 1; seed <= 60; seed++) {
+        pf_network *net = layout_net(seed);
+        pf_status st;
+        pf_residual want;
+        ck_assert_int_eq(pf_residual_build(net, &want, 1, &st), PF_OK);
+        ck_assert_int_eq(want.input_arcs, pf_network_arcs(net));
+        size_t arcs = (size_t)want.arcs, m = (size_t)want.input_arcs;
+        int64_t *res = malloc(arcs * sizeof *res + 8);
+        int64_t *want_flow = malloc(m * sizeof *want_flow + 8);
+        int64_t *got_flow = malloc(m * sizeof *got_flow + 8);
+        int32_t *want_off = malloc(arcs * sizeof *want_off + 4);
+        int32_t *got_off = malloc(arcs * sizeof *got_off + 4);
+        for (size_t a = 0; a < arcs; a++)
+            res[a] = (int64_t)(a * 7919 % 1009);
+        pf_residual_arc_flows(&want, res, want_flow, 1);
+        ck_assert_int_eq(pf_residual_rev_offsets(&want, want_off, 1, &st), PF_OK);
+        for (size_t k = 0; k < sizeof thread_counts / sizeof *thread_counts; k++) {
+            pf_residual got;
+            ck_assert_int_eq(pf_residual_build(net, &got, thread_counts[k], &st), PF_OK);
+            check_same_residual(&want, &got);
+            pf_residual_arc_flows(&got, res, got_flow, thread_counts[k]);
+            ck_assert(!memcmp(got_flow, want_flow, m * sizeof *got_flow));
+            ck_assert_int_eq(pf_residual_rev_offsets(&got, got_off, thread_counts[k], &st), PF_OK);
+            ck_assert(!memcmp(got_off, want_off, arcs * sizeof *got_off));
+            pf_residual_free(&got);
+        }
+        free(res);
+        free(want_flow);
+        free(got_flow);
+        free(want_off);
+        free(got_off);
+        pf_residual_free(&want);
+        pf_network_free(net);
+    }
+}
+END_TEST
+
 /* The generator families the benchmarks use, small: AK (built to be hard
  * for push-relabel), RMFGEN, RLG and the generator's random networks. */
 START_TEST(families)
@@ -473,7 +567,7 @@ START_TEST(no_cut_array)
     pf_network *net = make_net(6, 0, 5, arcs, 9);
     pf_residual g;
     pf_status st;
-    ck_assert_int_eq(pf_residual_build(net, &g, &st), PF_OK);
+    ck_assert_int_eq(pf_residual_build(net, &g, 1, &st), PF_OK);
     pf_engine_out out;
     memset(&out, 0, sizeof out);
     out.res = malloc((size_t)g.arcs * sizeof *out.res);
@@ -515,6 +609,7 @@ int main(void)
     tcase_add_test(random, random_small);
     tcase_add_test(random, random_larger);
     tcase_add_test(random, families);
+    tcase_add_test(random, residual_any_threads);
     suite_add_tcase(s, random);
 
     SRunner *sr = srunner_create(s);

@@ -116,7 +116,7 @@ static void build_graph(fixture *f, test_graph *t, int64_t n, int64_t m, uint64_
     pf_status st;
     t->net = pf_gen_random(n, m, 50, seed, &st);
     ck_assert_ptr_nonnull(t->net);
-    ck_assert_int_eq(pf_residual_build(t->net, &t->h, &st), PF_OK);
+    ck_assert_int_eq(pf_residual_build(t->net, &t->h, 0, &st), PF_OK);
     pf_dev_graph *g = &t->g;
     memset(g, 0, sizeof *g);
     g->n = t->h.n;
@@ -127,7 +127,7 @@ static void build_graph(fixture *f, test_graph *t, int64_t n, int64_t m, uint64_
     g->first = upload_new(f, t->h.first, (nn + 1) * 8);
     g->head = upload_new(f, t->h.head, arcs * 4);
     int32_t *rev_offsets = malloc(arcs * 4 + 4);
-    ck_assert_int_eq(pf_residual_rev_offsets(&t->h, rev_offsets, &f->st), PF_OK);
+    ck_assert_int_eq(pf_residual_rev_offsets(&t->h, rev_offsets, 0, &f->st), PF_OK);
     g->rev = upload_new(f, rev_offsets, arcs * 4);
     free(rev_offsets);
     g->res = upload_new(f, t->h.cap, arcs * 8);

@@ -23,17 +23,24 @@ typedef struct pf_residual {
     int64_t input_arcs;
 } pf_residual;
 
-int pf_residual_build(const pf_network *net, pf_residual *g, pf_status *st);
+/* Builds g from net with `threads` OpenMP threads (<= 0: all of them, 1:
+ * serial; always serial without OpenMP). The result is the same, bit for
+ * bit, whatever the thread count, and so is the memory it takes. */
+int pf_residual_build(const pf_network *net, pf_residual *g, int threads, pf_status *st);
 void pf_residual_free(pf_residual *g);
 
-/* Flow on every input arc, from residual capacities `res` (arcs long). */
+/* Flow on every input arc, from residual capacities `res` (arcs long);
+ * `threads` as for pf_residual_build. */
 void pf_residual_arc_flows(const pf_residual *g, const int64_t *res,
-                           int64_t *arc_flow);
+                           int64_t *arc_flow, int threads);
 
 /* The device form of rev (device.h): for every arc a = (u,v), the position
  * of its reverse arc in v's list, rev[a] - first[v], as int32 (`out` has
- * g->arcs entries). PF_E_INPUT if a vertex has 2^31 or more arcs. */
-int pf_residual_rev_offsets(const pf_residual *g, int32_t *out, pf_status *st);
+ * g->arcs entries). PF_E_INPUT if a vertex has 2^31 or more arcs (the
+ * message names the head of the lowest such arc). `threads` as for
+ * pf_residual_build. */
+int pf_residual_rev_offsets(const pf_residual *g, int32_t *out, int threads,
+                            pf_status *st);
 
 /* Exit-side helper: vertices that can reach `target` in the residual
  * graph given residual capacities `res`; reach[v] = 1 if so. Sequential

@@ -33,10 +33,12 @@ typedef struct driver {
     int64_t gr_max_rounds; /* ... or after this many rounds, whichever first */
     uint64_t bytes;       /* device memory held */
     int64_t active;       /* size of the active list in g.list_a */
-    /* Phase 1 moves to the host's sequential engine once a global relabel
-     * leaves this many active vertices or fewer (0: never); set when it did. */
+    /* Phase 1 moves to the host's sequential engine once a batch of rounds
+     * never had more than this many active vertices (0: never); set when
+     * it did. */
     int64_t handoff_active;
     int handed_off;
+    int host_threads;     /* OpenMP threads for host-side steps (opt->threads) */
     /* PORTAFLOW_TRACE=1: where a global relabel's time goes (each part
      * waited for, so tracing itself slows the solve); printed at the end. */
     int trace;
@@ -114,7 +116,7 @@ static int upload_graph(driver *d, pf_status *st)
     int32_t *rev_offsets = pf_alloc(arcs ? arcs : 1, sizeof *rev_offsets, st);
     if (!rev_offsets)
         return PF_E_NOMEM;
-    int rc = pf_residual_rev_offsets(h, rev_offsets, st);
+    int rc = pf_residual_rev_offsets(h, rev_offsets, d->host_threads, st);
     if (!rc)
         rc = ops->upload(d->dev, d->g.rev, 0, rev_offsets, arcs * 4, st);
     free(rev_offsets);
@@ -355,7 +357,7 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
     int rc = check_capacity_total(ops, h, st);
     if (rc)
         return rc;
-    driver d = {.ops = ops, .host = h, .out = out};
+    driver d = {.ops = ops, .host = h, .out = out, .host_threads = opt->threads};
     /* Operations per worker per round. Short budgets win on GPUs (a warp
      * waits for its longest chain: H100, RLG 512x1024 1.6 s at 64, 2.8 s at
      * 1024) and, overall, on CPUs too (16 cores: RLG 1024x1536 8.8 s at 64,

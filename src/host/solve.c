@@ -53,9 +53,11 @@ int pf_solve(const pf_network *net, const pf_solve_options *opt_in, pf_solution 
         requested = env && *env ? env : "auto";
     }
 
+    /* The seq engine is timed as one thread end to end, host steps too. */
+    int host_threads = strcmp(requested, "seq") == 0 ? 1 : opt.threads;
     double t_start = pf_now();
     pf_residual g;
-    int rc = pf_residual_build(net, &g, st);
+    int rc = pf_residual_build(net, &g, host_threads, st);
     if (rc)
         return rc;
     double t_built = pf_now();
@@ -105,7 +107,7 @@ int pf_solve(const pf_network *net, const pf_solve_options *opt_in, pf_solution 
             rc = PF_E_NOMEM;
             goto done;
         }
-        pf_residual_arc_flows(&g, res, sol->arc_flow);
+        pf_residual_arc_flows(&g, res, sol->arc_flow, host_threads);
     }
     sol->source_side = side;
     side = NULL;
