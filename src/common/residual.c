@@ -68,13 +68,13 @@ static void prefault(void *p, size_t bytes)
 
 /* first has n + 2 entries, not yet zeroed: the degree of u goes to
  * first[u + 2], so that after the prefix sum first[u + 1] is where u's arcs
- * start and can serve as u's cursor during the scatter; each cursor then
- * ends where the next vertex starts, which is exactly first[] of the result.
+ * start and can serve as the cursor of u's out-arcs during the scatter;
+ * out_deg[u] (n entries) gets u's out-degree, where its in-arcs start.
  *
  * Each thread zeroes and counts only the ends at its own range of vertices,
  * walking all arcs: no atomics, since a vertex joined to most others (the
  * source of a grid2d graph) would bounce one cache line between all cores. */
-static void count_degrees(const pf_network *net, int64_t *first, int threads)
+static void count_degrees(const pf_network *net, int64_t *first, int64_t *out_deg, int threads)
 {
     const int32_t *tail = net->tail, *head = net->head;
     const int64_t m = net->m;
@@ -87,12 +87,16 @@ static void count_degrees(const pf_network *net, int64_t *first, int threads)
         split_range(net->n, t, count, &lo, &hi);
         prefault(first + lo + 2, (size_t)(hi - lo) * sizeof *first);
         memset(first + lo + 2, 0, (size_t)(hi - lo) * sizeof *first);
+        prefault(out_deg + lo, (size_t)(hi - lo) * sizeof *out_deg);
+        memset(out_deg + lo, 0, (size_t)(hi - lo) * sizeof *out_deg);
         for (int64_t i = 0; lo < hi && i < m; i++) {
             int32_t u = tail[i], v = head[i];
             if (u == v)
                 continue;
-            if (u >= lo && u < hi)
+            if (u >= lo && u < hi) {
                 first[u + 2]++;
+                out_deg[u]++;
+            }
             if (v >= lo && v < hi)
                 first[v + 2]++;
         }
@@ -131,7 +135,7 @@ static void prefix_sum(int64_t *x, int64_t len, int threads, int64_t *chunk_base
 }
 
 /* One pass in input order, pairing each arc with its reverse at once. */
-static void scatter_serial(const pf_network *net, pf_residual *g)
+static void scatter_serial(const pf_network *net, pf_residual *g, int64_t *in_cursor)
 {
     int64_t *cursor = g->first + 1;
     for (int64_t i = 0; i < net->m; i++) {
@@ -140,7 +144,7 @@ static void scatter_serial(const pf_network *net, pf_residual *g)
             g->fwd_of_input[i] = -1; /* self-loops carry no flow */
             continue;
         }
-        int64_t a = cursor[u]++, b = cursor[v]++;
+        int64_t a = cursor[u]++, b = in_cursor[v]++;
         g->head[a] = v;
         g->cap[a] = net->cap[i];
         g->rev[a] = b;
@@ -169,7 +173,8 @@ static int64_t vertex_at_arc(const int64_t *cursor, int64_t n, int64_t arc)
 /* Every thread owns a contiguous range of vertices holding about the same
  * number of arcs, and walks all input arcs in order, placing only the arc
  * ends at its own vertices. Each list is thus filled in input order by one
- * thread, the same layout as the serial pass, whatever the thread count.
+ * thread (out-arcs, then in-arcs), the same layout as the serial pass,
+ * whatever the thread count.
  *
  * The walk writes only inside the thread's own range: in rev it leaves the
  * input arc's number, as i at a forward arc and -1 - i at a reverse one.
@@ -183,7 +188,8 @@ static int64_t vertex_at_arc(const int64_t *cursor, int64_t n, int64_t arc)
  * relaxed atomics make the overlap defined. No m-sized scratch array is
  * needed, whose faulting in would cost about as much (see prefault).
  * `bounds` has room for threads + 1 entries. */
-static void scatter_parallel(const pf_network *net, pf_residual *g, int threads, int64_t *bounds)
+static void scatter_parallel(const pf_network *net, pf_residual *g, int64_t *in_cursor,
+                             int threads, int64_t *bounds)
 {
     const int32_t *tail = net->tail, *head = net->head;
     const int64_t m = net->m, n = g->n;
@@ -225,7 +231,7 @@ static void scatter_parallel(const pf_network *net, pf_residual *g, int threads,
                 rev[a] = i;
             }
             if (own_head) {
-                int64_t b = cursor[v]++;
+                int64_t b = in_cursor[v]++;
                 g->head[b] = u;
                 g->cap[b] = 0;
                 rev[b] = -1 - i;
@@ -247,7 +253,8 @@ static void scatter_parallel(const pf_network *net, pf_residual *g, int threads,
 }
 
 /* Counting sort by tail, O(n + m): count the arc ends per vertex, prefix
- * sum, scatter. */
+ * sum, scatter. Each list holds the vertex's out-arcs first, then its
+ * in-arcs (see residual.h for why). */
 int pf_residual_build(const pf_network *net, pf_residual *g, int threads, pf_status *st)
 {
     memset(g, 0, sizeof *g);
@@ -260,13 +267,18 @@ int pf_residual_build(const pf_network *net, pf_residual *g, int threads, pf_sta
     g->first = pf_alloc((size_t)n + 2, sizeof *g->first, st); /* + 1: count_degrees */
     g->fwd_of_input = pf_alloc((size_t)m, sizeof *g->fwd_of_input, st);
     int64_t *scratch = pf_alloc((size_t)threads + 1, sizeof *scratch, st);
-    if (!g->first || !g->fwd_of_input || !scratch)
+    /* Out-degrees, then where each vertex's in-arcs go next. */
+    int64_t *in_cursor = pf_alloc((size_t)n + 1, sizeof *in_cursor, st);
+    if (!g->first || !g->fwd_of_input || !scratch || !in_cursor)
         goto fail;
 
     g->first[0] = g->first[1] = 0;
-    count_degrees(net, g->first, threads);
+    count_degrees(net, g->first, in_cursor, threads);
     prefix_sum(g->first, n + 2, threads, scratch);
     g->arcs = g->first[n + 1];
+    PF_OMP(omp parallel for num_threads(threads) if (threads > 1))
+    for (int64_t u = 0; u < n; u++)
+        in_cursor[u] += g->first[u + 1];
 
     g->head = pf_alloc((size_t)g->arcs, sizeof *g->head, st);
     g->rev = pf_alloc((size_t)g->arcs, sizeof *g->rev, st);
@@ -274,17 +286,23 @@ int pf_residual_build(const pf_network *net, pf_residual *g, int threads, pf_sta
     if (!g->head || !g->rev || !g->cap)
         goto fail;
     if (threads > 1) {
-        scatter_parallel(net, g, threads, scratch);
+        scatter_parallel(net, g, in_cursor, threads, scratch);
     } else {
         prefault(g->fwd_of_input, (size_t)m * sizeof *g->fwd_of_input);
         prefault(g->head, (size_t)g->arcs * sizeof *g->head);
         prefault(g->rev, (size_t)g->arcs * sizeof *g->rev);
         prefault(g->cap, (size_t)g->arcs * sizeof *g->cap);
-        scatter_serial(net, g);
+        scatter_serial(net, g, in_cursor);
     }
+    /* The in-arc cursors stopped at the end of each list: the next start. */
+    PF_OMP(omp parallel for num_threads(threads) if (threads > 1))
+    for (int64_t u = 0; u < n; u++)
+        g->first[u + 1] = in_cursor[u];
+    free(in_cursor);
     free(scratch);
     return PF_OK;
 fail:
+    free(in_cursor);
     free(scratch);
     pf_residual_free(g);
     return st ? st->code : PF_E_NOMEM;

@@ -2,8 +2,14 @@
  *
  * Each non-self-loop input arc i = (u,v,c) becomes a forward residual arc at
  * u (capacity c) and a reverse residual arc at v (capacity 0); rev[] pairs
- * them. Within a vertex, arcs keep input order. Residual capacities of a
- * pair always sum to c, so flow(i) = residual of the reverse arc. */
+ * them. A vertex's list holds its forward arcs first, then its reverse
+ * arcs, each part in input order. Engines that pick the lowest neighbour
+ * take the first arc among equals, so this order breaks ties toward the
+ * input's own arcs rather than back along the arc the excess came in by:
+ * with input order instead, the sequential engine bounced excess back and
+ * forth on RLG (3x the pushes) and along AK's second chain (quadratic).
+ * Residual capacities of a pair always sum to c, so flow(i) = residual of
+ * the reverse arc. */
 #ifndef PF_RESIDUAL_H
 #define PF_RESIDUAL_H
 
