@@ -63,10 +63,11 @@ static void print_phases(const pf_solution *sol)
     const pf_phase_times *t = &sol->times;
     printf("value %lld solve_s %.6f upload_s %.6f setup_s %.6f push_relabel_s %.6f "
            "global_relabel_s %.6f phase2_s %.6f download_s %.6f rounds %lld global_relabels "
-           "%lld device_bytes %llu",
+           "%lld host_pushes %lld device_bytes %llu",
            (long long)sol->value, t->total, t->upload, t->setup, t->push_relabel,
            t->global_relabel, t->phase2, t->download, (long long)sol->pushes_rounds,
-           (long long)sol->global_relabels, (unsigned long long)sol->device_bytes);
+           (long long)sol->global_relabels, (long long)sol->host_pushes,
+           (unsigned long long)sol->device_bytes);
 }
 
 /* One solve under the alarm, verified. 0, or the exit status to return. */

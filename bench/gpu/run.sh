@@ -15,6 +15,9 @@
 #       calls on this machine (while it stays warm) are carried forward, so
 #       the latest call's suite.csv holds them all. No plot here (no
 #       matplotlib): bench/suite_report.py makes it from the fetched CSVs.
+#   bench/gpu/run.sh sweep SET "BACKENDS" "VAR=V1 V2 ..." [REPS [LIMIT_S]]
+#       each instance x backend x value of one environment variable through
+#       bench_solve (in-process warm-up, median of REPS): one table row each
 # Logs and tables go to $OUT (the device tool brings them back) or ./bench/out.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -96,6 +99,28 @@ suite)
   rc=${PIPESTATUS[0]}
   [ $same = 0 ] && cp "$out/suite/suite.csv" "$keep/suite.csv"
   exit "$rc"
+  ;;
+sweep)
+  set_name=$1 backends=$2 var=${3%%=*} values=${3#*=} reps=${4:-3} limit=${5:-60}
+  mapfile -t files < <(bash bench/instances.sh "$bin" "$set_name")
+  {
+    echo "| instance | backend | $var | value | solve_s | setup_s | upload_s | push_relabel_s | global_relabel_s | phase2_s | rounds | global_relabels | host_pushes |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+    for f in "${files[@]}"; do
+      for b in $backends; do
+        for v in $values; do
+          line=$(env "$var=$v" build-gpu/bench/bench_solve "$f" --backend "$b" --reps "$reps" \
+                 --once 10 --limit "$limit" 2>&1 | grep -E '^result|^timeout|rror' | tail -n 1)
+          awk -v name="$(basename "$f" .max)" -v b="$b" -v v="$v" '
+            $1 == "result" { for (i = 2; i < NF; i += 2) r[$i] = $(i + 1)
+              printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", name, b, v,
+                r["value"], r["solve_s"], r["setup_s"], r["upload_s"], r["push_relabel_s"],
+                r["global_relabel_s"], r["phase2_s"], r["rounds"], r["global_relabels"], r["host_pushes"]; next }
+            { printf "| %s | %s | %s | %s |\n", name, b, v, $0 }' <<<"$line"
+        done
+      done
+    done
+  } | tee "$out/sweep_${set_name//[^a-z0-9_]/_}_${var}.md"
   ;;
 *) echo "unknown stage $stage" >&2; exit 1 ;;
 esac
