@@ -279,6 +279,14 @@ int pf_residual_build(const pf_network *net, pf_residual *g, int threads, pf_sta
     PF_OMP(omp parallel for num_threads(threads) if (threads > 1))
     for (int64_t u = 0; u < n; u++)
         in_cursor[u] += g->first[u + 1];
+    /* PORTAFLOW_ARC_ORDER=input keeps each list in plain input order (both
+     * kinds of arc through one cursor): the parallel driver on GPUs took
+     * RMFGEN 2-2.6x fewer rounds that way, and RLG 2x more (bench/NOTES.md
+     * 17), so it stays a choice for RMFGEN-like graphs. */
+    int64_t *in_cursor_mem = in_cursor;
+    const char *order = getenv("PORTAFLOW_ARC_ORDER");
+    if (order && !strcmp(order, "input"))
+        in_cursor = g->first + 1;
 
     g->head = pf_alloc((size_t)g->arcs, sizeof *g->head, st);
     g->rev = pf_alloc((size_t)g->arcs, sizeof *g->rev, st);
@@ -298,7 +306,8 @@ int pf_residual_build(const pf_network *net, pf_residual *g, int threads, pf_sta
     PF_OMP(omp parallel for num_threads(threads) if (threads > 1))
     for (int64_t u = 0; u < n; u++)
         g->first[u + 1] = in_cursor[u];
-    free(in_cursor);
+    in_cursor = in_cursor_mem;
+    free(in_cursor); /* in_cursor_mem: the fail path frees in_cursor too */
     free(scratch);
     return PF_OK;
 fail:

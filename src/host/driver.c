@@ -33,9 +33,9 @@ typedef struct driver {
     int64_t gr_max_rounds; /* ... or after this many rounds, whichever first */
     uint64_t bytes;       /* device memory held */
     int64_t active;       /* size of the active list in g.list_a */
-    /* Phase 1 moves to the host's sequential engine once a batch of rounds
-     * never had more than this many active vertices (0: never); set when
-     * it did. */
+    /* Phase 1 moves to the host's sequential engine once the excess crawls
+     * (see run_phase) with at most this many active vertices (0: never);
+     * set when it did. */
     int64_t handoff_active;
     int handed_off;
     int host_threads;     /* OpenMP threads for host-side steps (opt->threads) */
@@ -213,10 +213,10 @@ static int draw_progress(driver *d, const char *phase, int32_t target, int64_t g
 }
 
 /* One phase: push-relabel toward `target`, never through `excluded`.
- * With `may_hand_off`, stops early (d->handed_off) when few vertices are
- * active: the rest is sequential work that costs the device a round per
- * hop, the host a few nanoseconds (AK: a handful of active vertices whose
- * excess crawls along paths tens of thousands of arcs long). */
+ * With `may_hand_off`, stops early (d->handed_off) when the excess crawls:
+ * the rest is sequential work that costs the device a round per hop and
+ * the host a few nanoseconds (AK: a few hundred active vertices whose
+ * excess creeps along paths tens of thousands of arcs long). */
 static int run_phase(driver *d, const char *phase, int32_t target, int32_t excluded,
                      int32_t resaturate, int may_hand_off, double *pr_time, double *gr_time,
                      pf_status *st)
@@ -224,10 +224,14 @@ static int run_phase(driver *d, const char *phase, int32_t target, int32_t exclu
     const pf_device_ops *ops = d->ops;
     const double gr_work = d->gr_alpha * (double)d->g.n + (double)d->g.arcs / 2;
     int rc = PF_OK;
-    /* The most vertices active in a round since the last global relabel;
-     * -1 before the first rounds (a solve starts with few active vertices
-     * and fans out: that is no reason to hand off). */
-    int64_t peak_active = -1;
+    /* Since the last global relabel: the most vertices active in a round,
+     * and whether the rounds ran to the round cap before doing the work
+     * that calls for a relabel. Both together say the excess crawls: few
+     * vertices, little work per round, many rounds (AK: 256 rounds, a few
+     * hundred active vertices). RMFGEN and RLG relabel every 5-60 rounds,
+     * and a solve's start, with few active vertices, is no crawl either. */
+    int64_t peak_active = 0;
+    int crawled = 0;
     for (;;) {
         double t0 = pf_now();
         rc = global_relabel(d, target, excluded, resaturate, st);
@@ -236,7 +240,7 @@ static int run_phase(driver *d, const char *phase, int32_t target, int32_t exclu
         *gr_time += pf_now() - t0;
         if (rc || d->active == 0)
             break;
-        if (may_hand_off && peak_active >= 0 && peak_active <= d->handoff_active) {
+        if (may_hand_off && crawled && peak_active <= d->handoff_active) {
             d->handed_off = 1;
             break;
         }
@@ -246,8 +250,8 @@ static int run_phase(driver *d, const char *phase, int32_t target, int32_t exclu
         /* The round cap catches excess bouncing between a few vertices with
          * little relabel work (seen with the one-hop body): heights go stale
          * while the work measure stays low. */
-        for (int64_t rounds = 0; !rc && d->active > 0 && work < gr_work && rounds < d->gr_max_rounds;
-             rounds++) {
+        int64_t rounds = 0;
+        for (; !rc && d->active > 0 && work < gr_work && rounds < d->gr_max_rounds; rounds++) {
             int64_t round_work = 0;
             rc = ops->push_relabel(d->dev, &d->g, d->g.list_a, d->active, d->cycles, &round_work,
                                    st);
@@ -259,6 +263,7 @@ static int run_phase(driver *d, const char *phase, int32_t target, int32_t exclu
             d->out->rounds++;
             draw_progress(d, phase, target, d->out->global_relabels);
         }
+        crawled = rounds == d->gr_max_rounds;
         *pr_time += pf_now() - t0;
         if (rc)
             break;
@@ -368,7 +373,7 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
     d.gr_alpha = env_double("PORTAFLOW_GR_ALPHA", 6);
     d.gr_max_rounds = (int64_t)env_double("PORTAFLOW_GR_ROUNDS", 256);
     d.trace = env_double("PORTAFLOW_TRACE", 0) != 0;
-    d.handoff_active = (int64_t)env_double("PORTAFLOW_HANDOFF", 64);
+    d.handoff_active = (int64_t)env_double("PORTAFLOW_HANDOFF", 1024);
     pf_progress_begin(&d.progress, opt->progress);
 
     double t0 = pf_now();
