@@ -266,6 +266,22 @@ static void discharge(seq *S, int32_t v)
     vx[v].excess = ex;
 }
 
+/* Pushes all it can along every arc out of the source; the source itself
+ * keeps no excess count. */
+static void saturate_source(seq *S, const pf_residual *g)
+{
+    const int32_t s = S->source;
+    for (int64_t a = g->first[s]; a < g->first[s + 1]; a++) {
+        int64_t c = S->res[a];
+        if (c > 0) {
+            S->res[a] = 0;
+            S->res[S->rev[a]] += c;
+            S->vx[S->head[a]].excess += c;
+        }
+    }
+    S->vx[s].excess = 0;
+}
+
 /* Saturates the source's arcs (or hands it a budget: see `source_free`). */
 static void seq_init(seq *S, const pf_residual *g)
 {
@@ -295,15 +311,23 @@ static void seq_init(seq *S, const pf_residual *g)
         S->vx[s].excess = INT64_MAX;
         return;
     }
-    for (int64_t a = g->first[s]; a < g->first[s + 1]; a++) {
-        int64_t c = S->res[a];
-        if (c > 0) {
-            S->res[a] = 0;
-            S->res[S->rev[a]] += c;
-            S->vx[S->head[a]].excess += c;
-        }
+    saturate_source(S, g);
+}
+
+/* Resumes from a preflow that another engine left: its residuals are in
+ * S->res already, its excesses in `excess`. Arcs out of the source that
+ * regained residual are saturated, as at a fresh start, so the source
+ * keeps its blocking label; the source's own excess is not tracked. */
+static void seq_resume_init(seq *S, const pf_residual *g, const int64_t *excess)
+{
+    for (int32_t v = 0; v < S->n; v++) {
+        S->vx[v].excess = excess[v];
+        S->vx[v].cur = 0;
     }
-    S->vx[s].excess = 0;
+    for (int32_t k = 0; k <= S->n; k++)
+        S->bucket[k].active = S->bucket[k].inactive = -1;
+    S->max_label = 0;
+    saturate_source(S, g);
 }
 
 /* Highest label first, except for one stretch of SWEEP_SHARE * n discharges
@@ -321,31 +345,6 @@ static void seq_init(seq *S, const pf_residual *g)
 #ifndef SWEEP_SHARE
 #define SWEEP_SHARE 1
 #endif
-
-/* Resumes from a preflow that another engine left: its residuals are in
- * S->res already, its excesses in `excess`. Arcs out of the source that
- * regained residual are saturated, as at a fresh start, so the source
- * keeps its blocking label; the source's own excess is not tracked. */
-static void seq_resume_init(seq *S, const pf_residual *g, const int64_t *excess)
-{
-    const int32_t s = S->source;
-    for (int32_t v = 0; v < S->n; v++) {
-        S->vx[v].excess = excess[v];
-        S->vx[v].cur = 0;
-    }
-    for (int32_t k = 0; k <= S->n; k++)
-        S->bucket[k].active = S->bucket[k].inactive = -1;
-    S->max_label = 0;
-    for (int64_t a = g->first[s]; a < g->first[s + 1]; a++) {
-        int64_t c = S->res[a];
-        if (c > 0) {
-            S->res[a] = 0;
-            S->res[S->rev[a]] += c;
-            S->vx[S->head[a]].excess += c;
-        }
-    }
-    S->vx[s].excess = 0;
-}
 
 static void phase1(seq *S)
 {
