@@ -3,6 +3,7 @@
 #include "cl_internal.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -298,9 +299,58 @@ static int cl_probe(pf_device_desc *descs, int max, char *why, size_t why_len)
 
 /* ---- open / close ----------------------------------------------------- */
 
+/* Closed devices wait here, context, queue and built program included, for
+ * the next open of the same device in this process: creating the context
+ * and loading the program cost 0.1-0.15 s on the H100 (bench/NOTES.md 22),
+ * more than a whole solve of the small suite instances on a GPU. A solve
+ * takes a device out of the pool and so has it to itself; nothing else
+ * waits here (graph buffers are freed before close). The pool is never
+ * emptied: it stays reachable until the process ends, when the driver
+ * frees everything. PORTAFLOW_CL_REUSE=0 turns it off. */
+enum { POOL_SLOTS = 8 };
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static pf_dev *pool[POOL_SLOTS];
+
+static int pool_enabled(void)
+{
+    const char *v = getenv("PORTAFLOW_CL_REUSE");
+    return !v || strcmp(v, "0") != 0;
+}
+
+/* An idle device for `device`, or NULL. */
+static pf_dev *pool_take(cl_device_id device)
+{
+    pf_dev *found = NULL;
+    pthread_mutex_lock(&pool_lock);
+    for (int k = 0; k < POOL_SLOTS && !found; k++)
+        if (pool[k] && pool[k]->device == device) {
+            found = pool[k];
+            pool[k] = NULL;
+        }
+    pthread_mutex_unlock(&pool_lock);
+    return found;
+}
+
+/* Whether dev went into the pool; a queue that cannot finish (a device
+ * fault) never does. */
+static int pool_put(pf_dev *dev)
+{
+    if (!pool_enabled() || !dev->queue || !dev->program || clFinish(dev->queue) != CL_SUCCESS)
+        return 0;
+    int stored = 0;
+    pthread_mutex_lock(&pool_lock);
+    for (int k = 0; k < POOL_SLOTS && !stored; k++)
+        if (!pool[k]) {
+            pool[k] = dev;
+            stored = 1;
+        }
+    pthread_mutex_unlock(&pool_lock);
+    return stored;
+}
+
 static void cl_close(pf_dev *dev)
 {
-    if (!dev)
+    if (!dev || pool_put(dev))
         return;
     pf_cl_steps_release(dev);
     pf_cl_fw_release(dev);
@@ -336,7 +386,15 @@ static int cl_open(const pf_open_params *params, pf_dev **out, pf_device_desc *d
                        "OpenCL device %d does not exist (%d usable device%s, 0..%d)",
                        index, count, count == 1 ? "" : "s", count - 1);
     }
-    pf_dev *dev = pf_calloc(1, sizeof *dev, st);
+    pf_dev *dev = pool_enabled() ? pool_take(refs[index].device) : NULL;
+    if (dev) {
+        free(refs);
+        if (desc)
+            *desc = dev->desc;
+        *out = dev;
+        return PF_OK;
+    }
+    dev = pf_calloc(1, sizeof *dev, st);
     if (!dev) {
         free(refs);
         return PF_E_NOMEM;
