@@ -113,7 +113,7 @@ int main(int argc, char **argv)
     if (ok) {
         pf_residual g;
         t0 = pf_now();
-        ok = pf_residual_build(back, &g, threads, &st) == PF_OK;
+        ok = pf_residual_build(back, &g, PF_ARCS_INPUT, threads, &st) == PF_OK;
         t_residual = pf_now() - t0;
         pf_residual_free(&g);
     }

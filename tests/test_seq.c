@@ -65,14 +65,15 @@ static void check_flow(const pf_network *net, int64_t value, const int64_t *flow
     free(balance);
 }
 
-/* The engine on the residual graph, with and without phase 2: residuals
- * within capacity, a cut equal to the complement of the vertices that
- * reach the sink, the graph left untouched, the same value both times. */
-static int64_t check_engine(const pf_network *net)
+/* The engine on the residual graph in both arc orders, with and without
+ * phase 2: residuals within capacity, a cut equal to the complement of the
+ * vertices that reach the sink, the graph left untouched, the same value
+ * all four times. */
+static int64_t check_engine_order(const pf_network *net, pf_arc_order order)
 {
     pf_status st;
     pf_residual g;
-    ck_assert_int_eq(pf_residual_build(net, &g, 1, &st), PF_OK);
+    ck_assert_int_eq(pf_residual_build(net, &g, order, 1, &st), PF_OK);
     int64_t *cap_copy = malloc((size_t)g.arcs * sizeof *cap_copy + 8);
     memcpy(cap_copy, g.cap, (size_t)g.arcs * sizeof *cap_copy);
     int64_t value = -1;
@@ -116,6 +117,13 @@ static int64_t check_engine(const pf_network *net)
     ck_assert(memcmp(cap_copy, g.cap, (size_t)g.arcs * sizeof *cap_copy) == 0);
     free(cap_copy);
     pf_residual_free(&g);
+    return value;
+}
+
+static int64_t check_engine(const pf_network *net)
+{
+    int64_t value = check_engine_order(net, PF_ARCS_FORWARD_FIRST);
+    ck_assert_int_eq(check_engine_order(net, PF_ARCS_INPUT), value);
     return value;
 }
 
@@ -293,7 +301,7 @@ START_TEST(source_overflow)
     net = make_net(2, 0, 1, too_big, 2);
     pf_residual g;
     pf_status st;
-    ck_assert_int_eq(pf_residual_build(net, &g, 1, &st), PF_OK);
+    ck_assert_int_eq(pf_residual_build(net, &g, PF_ARCS_FORWARD_FIRST, 1, &st), PF_OK);
     pf_solve_options opt;
     pf_solve_options_init(&opt);
     opt.want_flow = 1;
@@ -469,15 +477,16 @@ static void check_same_residual(const pf_residual *want, const pf_residual *got)
 
 /* Any thread count must give the one-thread layout bit for bit (solvers'
  * choices and printed flows depend on it), and the same rev offsets and
- * arc flows. */
+ * arc flows; in both orders. */
 START_TEST(residual_any_threads)
 {
     static const int thread_counts[] = {2, 3, 7};
-    for (uint64_t seed = 1; seed <= 60; seed++) {
-        pf_network *net = layout_net(seed);
+    for (uint64_t seed = 1; seed <= 120; seed++) {
+        pf_network *net = layout_net((seed + 1) / 2);
+        pf_arc_order order = seed % 2 ? PF_ARCS_INPUT : PF_ARCS_FORWARD_FIRST;
         pf_status st;
         pf_residual want;
-        ck_assert_int_eq(pf_residual_build(net, &want, 1, &st), PF_OK);
+        ck_assert_int_eq(pf_residual_build(net, &want, order, 1, &st), PF_OK);
         ck_assert_int_eq(want.input_arcs, pf_network_arcs(net));
         size_t arcs = (size_t)want.arcs, m = (size_t)want.input_arcs;
         int64_t *res = malloc(arcs * sizeof *res + 8);
@@ -491,7 +500,7 @@ START_TEST(residual_any_threads)
         ck_assert_int_eq(pf_residual_rev_offsets(&want, want_off, 1, &st), PF_OK);
         for (size_t k = 0; k < sizeof thread_counts / sizeof *thread_counts; k++) {
             pf_residual got;
-            ck_assert_int_eq(pf_residual_build(net, &got, thread_counts[k], &st), PF_OK);
+            ck_assert_int_eq(pf_residual_build(net, &got, order, thread_counts[k], &st), PF_OK);
             check_same_residual(&want, &got);
             pf_residual_arc_flows(&got, res, got_flow, thread_counts[k]);
             ck_assert(!memcmp(got_flow, want_flow, m * sizeof *got_flow));
@@ -505,6 +514,51 @@ START_TEST(residual_any_threads)
         free(want_off);
         free(got_off);
         pf_residual_free(&want);
+        pf_network_free(net);
+    }
+}
+END_TEST
+
+/* The handoff's conversion: an input-order graph made forward-first equals
+ * the forward-first build, bit for bit, for any thread count, and per-arc
+ * values go there and back unchanged. */
+START_TEST(residual_forward_first_copy)
+{
+    static const int thread_counts[] = {1, 2, 3, 7};
+    for (uint64_t seed = 1; seed <= 60; seed++) {
+        pf_network *net = layout_net(seed);
+        pf_status st;
+        pf_residual want, input;
+        ck_assert_int_eq(pf_residual_build(net, &want, PF_ARCS_FORWARD_FIRST, 1, &st), PF_OK);
+        ck_assert_int_eq(pf_residual_build(net, &input, PF_ARCS_INPUT, 1, &st), PF_OK);
+        size_t arcs = (size_t)want.arcs;
+        int64_t *values = malloc(arcs * sizeof *values + 8);
+        int64_t *moved = malloc(arcs * sizeof *moved + 8);
+        int64_t *back = malloc(arcs * sizeof *back + 8);
+        for (size_t a = 0; a < arcs; a++)
+            values[a] = (int64_t)(a * 7919 % 1009);
+        for (size_t k = 0; k < sizeof thread_counts / sizeof *thread_counts; k++) {
+            pf_residual got;
+            int64_t *moved_to;
+            ck_assert_int_eq(pf_residual_forward_first(&input, &got, &moved_to, thread_counts[k], &st),
+                             PF_OK);
+            check_same_residual(&want, &got);
+            ck_assert_int_eq(got.order, PF_ARCS_FORWARD_FIRST);
+            for (size_t a = 0; a < arcs; a++) {
+                ck_assert_int_eq(got.head[moved_to[a]], input.head[a]);
+                ck_assert_int_eq(got.rev[moved_to[a]], moved_to[input.rev[a]]);
+            }
+            pf_residual_move_values(moved_to, want.arcs, values, moved, 0, thread_counts[k]);
+            pf_residual_move_values(moved_to, want.arcs, moved, back, 1, thread_counts[k]);
+            ck_assert(!memcmp(values, back, arcs * sizeof *back));
+            free(moved_to);
+            pf_residual_free(&got);
+        }
+        free(values);
+        free(moved);
+        free(back);
+        pf_residual_free(&want);
+        pf_residual_free(&input);
         pf_network_free(net);
     }
 }
@@ -567,7 +621,7 @@ START_TEST(no_cut_array)
     pf_network *net = make_net(6, 0, 5, arcs, 9);
     pf_residual g;
     pf_status st;
-    ck_assert_int_eq(pf_residual_build(net, &g, 1, &st), PF_OK);
+    ck_assert_int_eq(pf_residual_build(net, &g, PF_ARCS_FORWARD_FIRST, 1, &st), PF_OK);
     pf_engine_out out;
     memset(&out, 0, sizeof out);
     out.res = malloc((size_t)g.arcs * sizeof *out.res);
@@ -610,6 +664,7 @@ int main(void)
     tcase_add_test(random, random_larger);
     tcase_add_test(random, families);
     tcase_add_test(random, residual_any_threads);
+    tcase_add_test(random, residual_forward_first_copy);
     suite_add_tcase(s, random);
 
     SRunner *sr = srunner_create(s);

@@ -116,7 +116,7 @@ static void build_graph(fixture *f, test_graph *t, int64_t n, int64_t m, uint64_
     pf_status st;
     t->net = pf_gen_random(n, m, 50, seed, &st);
     ck_assert_ptr_nonnull(t->net);
-    ck_assert_int_eq(pf_residual_build(t->net, &t->h, 0, &st), PF_OK);
+    ck_assert_int_eq(pf_residual_build(t->net, &t->h, PF_ARCS_INPUT, 0, &st), PF_OK);
     pf_dev_graph *g = &t->g;
     memset(g, 0, sizeof *g);
     g->n = t->h.n;

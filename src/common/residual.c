@@ -253,11 +253,12 @@ static void scatter_parallel(const pf_network *net, pf_residual *g, int64_t *in_
 }
 
 /* Counting sort by tail, O(n + m): count the arc ends per vertex, prefix
- * sum, scatter. Each list holds the vertex's out-arcs first, then its
- * in-arcs (see residual.h for why). */
-int pf_residual_build(const pf_network *net, pf_residual *g, int threads, pf_status *st)
+ * sum, scatter. */
+int pf_residual_build(const pf_network *net, pf_residual *g, pf_arc_order order, int threads,
+                      pf_status *st)
 {
     memset(g, 0, sizeof *g);
+    g->order = order;
     const int64_t n = net->n, m = net->m;
     threads = resolve_threads(threads);
     g->n = n;
@@ -279,13 +280,9 @@ int pf_residual_build(const pf_network *net, pf_residual *g, int threads, pf_sta
     PF_OMP(omp parallel for num_threads(threads) if (threads > 1))
     for (int64_t u = 0; u < n; u++)
         in_cursor[u] += g->first[u + 1];
-    /* PORTAFLOW_ARC_ORDER=input keeps each list in plain input order (both
-     * kinds of arc through one cursor): the parallel driver on GPUs took
-     * RMFGEN 2-2.6x fewer rounds that way, and RLG 2x more (bench/NOTES.md
-     * 17), so it stays a choice for RMFGEN-like graphs. */
+    /* Input order: both kinds of arc go through one cursor. */
     int64_t *in_cursor_mem = in_cursor;
-    const char *order = getenv("PORTAFLOW_ARC_ORDER");
-    if (order && !strcmp(order, "input"))
+    if (order == PF_ARCS_INPUT)
         in_cursor = g->first + 1;
 
     g->head = pf_alloc((size_t)g->arcs, sizeof *g->head, st);
@@ -315,6 +312,93 @@ fail:
     free(scratch);
     pf_residual_free(g);
     return st ? st->code : PF_E_NOMEM;
+}
+
+pf_arc_order pf_residual_order_for(int sequential_engine)
+{
+    const char *order = getenv("PORTAFLOW_ARC_ORDER");
+    if (order && !strcmp(order, "input"))
+        return PF_ARCS_INPUT;
+    if (order && !strcmp(order, "forward"))
+        return PF_ARCS_FORWARD_FIRST;
+    return sequential_engine ? PF_ARCS_FORWARD_FIRST : PF_ARCS_INPUT;
+}
+
+/* A stable partition of every list: moved_to[a] first marks a's kind (-1
+ * forward, -2 reverse), then, list by list, takes the arc's new place. */
+int pf_residual_forward_first(const pf_residual *in, pf_residual *out, int64_t **moved_to,
+                              int threads, pf_status *st)
+{
+    memset(out, 0, sizeof *out);
+    *moved_to = NULL;
+    threads = resolve_threads(threads);
+    const int64_t n = in->n, arcs = in->arcs, m = in->input_arcs;
+    out->order = PF_ARCS_FORWARD_FIRST;
+    out->n = n;
+    out->arcs = arcs;
+    out->source = in->source;
+    out->sink = in->sink;
+    out->input_arcs = m;
+    out->first = pf_alloc((size_t)n + 2, sizeof *out->first, st);
+    out->head = pf_alloc((size_t)arcs, sizeof *out->head, st);
+    out->rev = pf_alloc((size_t)arcs, sizeof *out->rev, st);
+    out->cap = pf_alloc((size_t)arcs, sizeof *out->cap, st);
+    out->fwd_of_input = pf_alloc((size_t)m, sizeof *out->fwd_of_input, st);
+    int64_t *to = pf_alloc((size_t)arcs, sizeof *to, st);
+    if (!out->first || !out->head || !out->rev || !out->cap || !out->fwd_of_input || !to) {
+        free(to);
+        pf_residual_free(out);
+        return st ? st->code : PF_E_NOMEM;
+    }
+    memcpy(out->first, in->first, ((size_t)n + 1) * sizeof *out->first);
+    PF_OMP(omp parallel num_threads(threads) if (threads > 1))
+    {
+        PF_OMP(omp for schedule(static))
+        for (int64_t a = 0; a < arcs; a++)
+            to[a] = -2;
+        PF_OMP(omp for schedule(static))
+        for (int64_t i = 0; i < m; i++)
+            if (in->fwd_of_input[i] >= 0)
+                to[in->fwd_of_input[i]] = -1;
+        /* Chunks of vertices: one may hold most arcs (a grid's source). */
+        PF_OMP(omp for schedule(dynamic, 1024))
+        for (int64_t u = 0; u < n; u++) {
+            int64_t next = in->first[u];
+            for (int64_t a = in->first[u]; a < in->first[u + 1]; a++)
+                if (to[a] == -1)
+                    to[a] = next++;
+            for (int64_t a = in->first[u]; a < in->first[u + 1]; a++)
+                if (to[a] == -2)
+                    to[a] = next++;
+        }
+        PF_OMP(omp for schedule(static))
+        for (int64_t a = 0; a < arcs; a++) {
+            int64_t b = to[a];
+            out->head[b] = in->head[a];
+            out->cap[b] = in->cap[a];
+            out->rev[b] = to[in->rev[a]];
+        }
+        PF_OMP(omp for schedule(static))
+        for (int64_t i = 0; i < m; i++) {
+            int64_t a = in->fwd_of_input[i];
+            out->fwd_of_input[i] = a < 0 ? -1 : to[a];
+        }
+    }
+    *moved_to = to;
+    return PF_OK;
+}
+
+void pf_residual_move_values(const int64_t *moved_to, int64_t arcs, const int64_t *from,
+                             int64_t *to, int back, int threads)
+{
+    threads = resolve_threads(threads);
+    PF_OMP(omp parallel for num_threads(threads) schedule(static) if (threads > 1))
+    for (int64_t a = 0; a < arcs; a++) {
+        if (back)
+            to[a] = from[moved_to[a]];
+        else
+            to[moved_to[a]] = from[a];
+    }
 }
 
 void pf_residual_free(pf_residual *g)

@@ -56,8 +56,16 @@ int pf_solve(const pf_network *net, const pf_solve_options *opt_in, pf_solution 
     /* The seq engine is timed as one thread end to end, host steps too. */
     int host_threads = strcmp(requested, "seq") == 0 ? 1 : opt.threads;
     double t_start = pf_now();
+    const char *order[8];
+    char why[1024];
+    int candidates = 1;
+    if (strcmp(requested, "auto") != 0)
+        order[0] = requested;
+    else
+        candidates = pf_backend_auto_order(order, 8, why, sizeof why);
     pf_residual g;
-    int rc = pf_residual_build(net, &g, host_threads, st);
+    int rc = pf_residual_build(net, &g, pf_residual_order_for(strcmp(order[0], "seq") == 0),
+                               host_threads, st);
     if (rc)
         return rc;
     double t_built = pf_now();
@@ -76,10 +84,14 @@ int pf_solve(const pf_network *net, const pf_solve_options *opt_in, pf_solution 
     } else {
         /* Best first; a device that fails to open falls through to the next
          * candidate with a message, never a crash. */
-        const char *order[8];
-        char why[1024];
-        int candidates = pf_backend_auto_order(order, 8, why, sizeof why);
         for (int i = 0; i < candidates; i++) {
+            pf_arc_order wanted = pf_residual_order_for(strcmp(order[i], "seq") == 0);
+            if (g.order != wanted) { /* falling back from a device to seq */
+                pf_residual_free(&g);
+                rc = pf_residual_build(net, &g, wanted, host_threads, st);
+                if (rc)
+                    break;
+            }
             reset_out(&out, res, side);
             rc = run_engine(order[i], &g, &opt, &out, st);
             snprintf(sol->backend, sizeof sol->backend, "%s", order[i]);
