@@ -411,8 +411,12 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
     if (rc)
         return rc;
     snprintf(out->device, sizeof out->device, "%s", desc.name);
+    double t_opened = pf_now();
     rc = alloc_graph(&d, &desc, st);
     out->times.setup += pf_now() - t0;
+    if (d.trace)
+        fprintf(stderr, "portaflow trace: device open %.4f s, graph buffers %.4f s\n",
+                t_opened - t0, pf_now() - t_opened);
     t0 = pf_now();
     if (!rc)
         rc = upload_graph(&d, st);

@@ -69,6 +69,8 @@ int pf_solve(const pf_network *net, const pf_solve_options *opt_in, pf_solution 
     if (rc)
         return rc;
     double t_built = pf_now();
+    if (getenv("PORTAFLOW_TRACE") && strcmp(getenv("PORTAFLOW_TRACE"), "0") != 0)
+        fprintf(stderr, "portaflow trace: residual build %.4f s\n", t_built - t_start);
     int64_t *res = pf_alloc((size_t)g.arcs, sizeof *res, st);
     uint8_t *side = opt.want_cut ? pf_calloc((size_t)g.n, 1, st) : NULL;
     if (!res || (opt.want_cut && !side)) {
