@@ -123,6 +123,7 @@ static int64_t check_engine_order(const pf_network *net, pf_arc_order order)
 static int64_t check_engine(const pf_network *net)
 {
     int64_t value = check_engine_order(net, PF_ARCS_FORWARD_FIRST);
+    ck_assert_int_eq(check_engine_order(net, PF_ARCS_FORWARD_SHUFFLED), value);
     ck_assert_int_eq(check_engine_order(net, PF_ARCS_INPUT), value);
     return value;
 }
@@ -483,7 +484,7 @@ START_TEST(residual_any_threads)
     static const int thread_counts[] = {2, 3, 7};
     for (uint64_t seed = 1; seed <= 120; seed++) {
         pf_network *net = layout_net((seed + 1) / 2);
-        pf_arc_order order = seed % 2 ? PF_ARCS_INPUT : PF_ARCS_FORWARD_FIRST;
+        pf_arc_order order = seed % 2 ? PF_ARCS_FORWARD_SHUFFLED : PF_ARCS_FORWARD_FIRST;
         pf_status st;
         pf_residual want;
         ck_assert_int_eq(pf_residual_build(net, &want, order, 1, &st), PF_OK);
@@ -519,46 +520,84 @@ START_TEST(residual_any_threads)
 }
 END_TEST
 
-/* The handoff's conversion: an input-order graph made forward-first equals
- * the forward-first build, bit for bit, for any thread count, and per-arc
- * values go there and back unchanged. */
-START_TEST(residual_forward_first_copy)
+/* The handoff's relayout: a graph in any order laid out again equals the
+ * direct build in the new order, bit for bit, for any thread count, and
+ * residuals go there and back unchanged. */
+START_TEST(residual_relayout)
 {
     static const int thread_counts[] = {1, 2, 3, 7};
+    static const pf_arc_order orders[] = {PF_ARCS_FORWARD_FIRST, PF_ARCS_INPUT,
+                                          PF_ARCS_INPUT_REVERSED, PF_ARCS_FORWARD_SHUFFLED};
     for (uint64_t seed = 1; seed <= 60; seed++) {
         pf_network *net = layout_net(seed);
+        pf_arc_order from_order = orders[seed % 4], to_order = orders[(seed / 4) % 4];
         pf_status st;
-        pf_residual want, input;
-        ck_assert_int_eq(pf_residual_build(net, &want, PF_ARCS_FORWARD_FIRST, 1, &st), PF_OK);
-        ck_assert_int_eq(pf_residual_build(net, &input, PF_ARCS_INPUT, 1, &st), PF_OK);
+        pf_residual want, from;
+        ck_assert_int_eq(pf_residual_build(net, &want, to_order, 1, &st), PF_OK);
+        ck_assert_int_eq(pf_residual_build(net, &from, from_order, 1, &st), PF_OK);
         size_t arcs = (size_t)want.arcs;
-        int64_t *values = malloc(arcs * sizeof *values + 8);
+        int64_t *res = malloc(arcs * sizeof *res + 8);
         int64_t *moved = malloc(arcs * sizeof *moved + 8);
         int64_t *back = malloc(arcs * sizeof *back + 8);
         for (size_t a = 0; a < arcs; a++)
-            values[a] = (int64_t)(a * 7919 % 1009);
+            res[a] = (int64_t)(a * 7919 % 1009);
         for (size_t k = 0; k < sizeof thread_counts / sizeof *thread_counts; k++) {
             pf_residual got;
-            int64_t *moved_to;
-            ck_assert_int_eq(pf_residual_forward_first(&input, &got, &moved_to, thread_counts[k], &st),
+            ck_assert_int_eq(pf_residual_relayout(&from, to_order, &got, thread_counts[k], &st),
                              PF_OK);
             check_same_residual(&want, &got);
-            ck_assert_int_eq(got.order, PF_ARCS_FORWARD_FIRST);
-            for (size_t a = 0; a < arcs; a++) {
-                ck_assert_int_eq(got.head[moved_to[a]], input.head[a]);
-                ck_assert_int_eq(got.rev[moved_to[a]], moved_to[input.rev[a]]);
-            }
-            pf_residual_move_values(moved_to, want.arcs, values, moved, 0, thread_counts[k]);
-            pf_residual_move_values(moved_to, want.arcs, moved, back, 1, thread_counts[k]);
-            ck_assert(!memcmp(values, back, arcs * sizeof *back));
-            free(moved_to);
+            ck_assert_int_eq(got.order, to_order);
+            memset(back, 0, arcs * sizeof *back);
+            pf_residual_copy_residuals(&from, res, &got, moved, thread_counts[k]);
+            pf_residual_copy_residuals(&got, moved, &from, back, thread_counts[k]);
+            ck_assert(!memcmp(res, back, arcs * sizeof *back));
             pf_residual_free(&got);
         }
-        free(values);
+        free(res);
         free(moved);
         free(back);
         pf_residual_free(&want);
-        pf_residual_free(&input);
+        pf_residual_free(&from);
+        pf_network_free(net);
+    }
+}
+END_TEST
+
+/* Every order holds the same arcs: each list is a permutation of the
+ * forward-first one, and the shuffled order keeps forward arcs first. */
+START_TEST(residual_orders_permute)
+{
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        pf_network *net = layout_net(seed);
+        pf_status st;
+        pf_residual ff, other;
+        ck_assert_int_eq(pf_residual_build(net, &ff, PF_ARCS_FORWARD_FIRST, 1, &st), PF_OK);
+        for (int order = PF_ARCS_INPUT; order <= PF_ARCS_FORWARD_SHUFFLED; order++) {
+            ck_assert_int_eq(pf_residual_build(net, &other, (pf_arc_order)order, 2, &st), PF_OK);
+            ck_assert(!memcmp(ff.first, other.first, ((size_t)ff.n + 1) * sizeof *ff.first));
+            for (int64_t i = 0; i < ff.input_arcs; i++) {
+                int64_t a = ff.fwd_of_input[i], b = other.fwd_of_input[i];
+                ck_assert_int_eq(a < 0, b < 0);
+                if (a < 0)
+                    continue;
+                ck_assert_int_eq(ff.head[a], other.head[b]);
+                ck_assert_int_eq(ff.cap[a], other.cap[b]);
+                ck_assert_int_eq(ff.head[ff.rev[a]], other.head[other.rev[b]]);
+                ck_assert_int_eq(other.rev[other.rev[b]], b);
+            }
+            if (order == PF_ARCS_FORWARD_SHUFFLED) { /* forward arcs still lead each list */
+                uint8_t *forward = calloc((size_t)ff.arcs + 1, 1);
+                for (int64_t i = 0; i < ff.input_arcs; i++)
+                    if (other.fwd_of_input[i] >= 0)
+                        forward[other.fwd_of_input[i]] = 1;
+                for (int64_t u = 0; u < ff.n; u++)
+                    for (int64_t b = other.first[u] + 1; b < other.first[u + 1]; b++)
+                        ck_assert(forward[b] <= forward[b - 1]);
+                free(forward);
+            }
+            pf_residual_free(&other);
+        }
+        pf_residual_free(&ff);
         pf_network_free(net);
     }
 }
@@ -664,7 +703,8 @@ int main(void)
     tcase_add_test(random, random_larger);
     tcase_add_test(random, families);
     tcase_add_test(random, residual_any_threads);
-    tcase_add_test(random, residual_forward_first_copy);
+    tcase_add_test(random, residual_relayout);
+    tcase_add_test(random, residual_orders_permute);
     suite_add_tcase(s, random);
 
     SRunner *sr = srunner_create(s);

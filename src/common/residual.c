@@ -252,6 +252,88 @@ static void scatter_parallel(const pf_network *net, pf_residual *g, int64_t *in_
     }
 }
 
+/* A deterministic shuffle of a[0..len): Fisher-Yates driven by a hash of
+ * (seed, step), so the layout is the same whatever the thread count. */
+static void shuffle_span(int64_t *a, int64_t len, uint64_t seed)
+{
+    for (int64_t k = len - 1; k > 0; k--) {
+        uint64_t x = (seed * 0x100000001B3ull + (uint64_t)k) * 0x9E3779B97F4A7C15ull;
+        x ^= x >> 31;
+        x *= 0xBF58476D1CE4E5B9ull;
+        x ^= x >> 29;
+        int64_t j = (int64_t)(x % (uint64_t)(k + 1));
+        int64_t held = a[k];
+        a[k] = a[j];
+        a[j] = held;
+    }
+}
+
+/* Reorders every list of g (new arrays, same offsets): INPUT_REVERSED
+ * turns each list around; FORWARD_SHUFFLED (g built forward-first)
+ * shuffles each list's forward part and its reverse part. rev and
+ * fwd_of_input follow the arcs. */
+static int permute_lists(pf_residual *g, pf_arc_order order, int threads, pf_status *st)
+{
+    const int64_t n = g->n, arcs = g->arcs, m = g->input_arcs;
+    int64_t *to = pf_alloc((size_t)arcs + 1, sizeof *to, st);
+    int32_t *head = pf_alloc((size_t)arcs + 1, sizeof *head, st);
+    int64_t *rev = pf_alloc((size_t)arcs + 1, sizeof *rev, st);
+    int64_t *cap = pf_alloc((size_t)arcs + 1, sizeof *cap, st);
+    if (!to || !head || !rev || !cap) {
+        free(to);
+        free(head);
+        free(rev);
+        free(cap);
+        return st ? st->code : PF_E_NOMEM;
+    }
+    (void)threads; /* read by the directives only */
+    PF_OMP(omp parallel num_threads(threads) if (threads > 1))
+    {
+        /* to[a] = 1 marks a forward arc: a list's forward part ends at
+         * its first unmarked arc. */
+        PF_OMP(omp for schedule(static))
+        for (int64_t a = 0; a < arcs; a++)
+            to[a] = 0;
+        PF_OMP(omp for schedule(static))
+        for (int64_t i = 0; i < m; i++)
+            if (g->fwd_of_input[i] >= 0)
+                to[g->fwd_of_input[i]] = 1;
+        /* Chunks of vertices: one may hold most arcs (a grid's source). */
+        PF_OMP(omp for schedule(dynamic, 1024))
+        for (int64_t u = 0; u < n; u++) {
+            int64_t lo = g->first[u], hi = g->first[u + 1], split = lo;
+            while (split < hi && to[split] == 1)
+                split++;
+            for (int64_t a = lo; a < hi; a++)
+                to[a] = order == PF_ARCS_INPUT_REVERSED ? lo + hi - 1 - a : a;
+            if (order == PF_ARCS_FORWARD_SHUFFLED) {
+                shuffle_span(to + lo, split - lo, (uint64_t)u * 2);
+                shuffle_span(to + split, hi - split, (uint64_t)u * 2 + 1);
+            }
+        }
+        PF_OMP(omp for schedule(static))
+        for (int64_t a = 0; a < arcs; a++) {
+            int64_t b = to[a];
+            head[b] = g->head[a];
+            cap[b] = g->cap[a];
+            rev[b] = to[g->rev[a]];
+        }
+        PF_OMP(omp for schedule(static))
+        for (int64_t i = 0; i < m; i++) {
+            int64_t a = g->fwd_of_input[i];
+            g->fwd_of_input[i] = a < 0 ? -1 : to[a];
+        }
+    }
+    free(to);
+    free(g->head);
+    free(g->rev);
+    free(g->cap);
+    g->head = head;
+    g->rev = rev;
+    g->cap = cap;
+    return PF_OK;
+}
+
 /* Counting sort by tail, O(n + m): count the arc ends per vertex, prefix
  * sum, scatter. */
 int pf_residual_build(const pf_network *net, pf_residual *g, pf_arc_order order, int threads,
@@ -282,7 +364,7 @@ int pf_residual_build(const pf_network *net, pf_residual *g, pf_arc_order order,
         in_cursor[u] += g->first[u + 1];
     /* Input order: both kinds of arc go through one cursor. */
     int64_t *in_cursor_mem = in_cursor;
-    if (order == PF_ARCS_INPUT)
+    if (order == PF_ARCS_INPUT || order == PF_ARCS_INPUT_REVERSED)
         in_cursor = g->first + 1;
 
     g->head = pf_alloc((size_t)g->arcs, sizeof *g->head, st);
@@ -305,6 +387,10 @@ int pf_residual_build(const pf_network *net, pf_residual *g, pf_arc_order order,
         g->first[u + 1] = in_cursor[u];
     in_cursor = in_cursor_mem;
     free(in_cursor); /* in_cursor_mem: the fail path frees in_cursor too */
+    in_cursor = NULL;
+    if (order == PF_ARCS_INPUT_REVERSED || order == PF_ARCS_FORWARD_SHUFFLED)
+        if (permute_lists(g, order, threads, st))
+            goto fail;
     free(scratch);
     return PF_OK;
 fail:
@@ -316,88 +402,61 @@ fail:
 
 pf_arc_order pf_residual_order_for(int sequential_engine)
 {
+    static const char *const names[] = {
+        [PF_ARCS_FORWARD_FIRST] = "forward",
+        [PF_ARCS_INPUT] = "input",
+        [PF_ARCS_INPUT_REVERSED] = "input-reversed",
+        [PF_ARCS_FORWARD_SHUFFLED] = "shuffled",
+    };
     const char *order = getenv("PORTAFLOW_ARC_ORDER");
-    if (order && !strcmp(order, "input"))
-        return PF_ARCS_INPUT;
-    if (order && !strcmp(order, "forward"))
-        return PF_ARCS_FORWARD_FIRST;
-    return sequential_engine ? PF_ARCS_FORWARD_FIRST : PF_ARCS_INPUT;
+    for (int k = 0; order && k < (int)(sizeof names / sizeof *names); k++)
+        if (!strcmp(order, names[k]))
+            return (pf_arc_order)k;
+    return sequential_engine ? PF_ARCS_FORWARD_FIRST : PF_ARCS_FORWARD_SHUFFLED;
 }
 
-/* A stable partition of every list: moved_to[a] first marks a's kind (-1
- * forward, -2 reverse), then, list by list, takes the arc's new place. */
-int pf_residual_forward_first(const pf_residual *in, pf_residual *out, int64_t **moved_to,
-                              int threads, pf_status *st)
+/* Through a network view of `in` (its arcs in input order), so the result
+ * is exactly what a build from the original network gives. */
+int pf_residual_relayout(const pf_residual *in, pf_arc_order order, pf_residual *out,
+                         int threads, pf_status *st)
 {
     memset(out, 0, sizeof *out);
-    *moved_to = NULL;
-    threads = resolve_threads(threads);
-    const int64_t n = in->n, arcs = in->arcs, m = in->input_arcs;
-    out->order = PF_ARCS_FORWARD_FIRST;
-    out->n = n;
-    out->arcs = arcs;
-    out->source = in->source;
-    out->sink = in->sink;
-    out->input_arcs = m;
-    out->first = pf_alloc((size_t)n + 2, sizeof *out->first, st);
-    out->head = pf_alloc((size_t)arcs, sizeof *out->head, st);
-    out->rev = pf_alloc((size_t)arcs, sizeof *out->rev, st);
-    out->cap = pf_alloc((size_t)arcs, sizeof *out->cap, st);
-    out->fwd_of_input = pf_alloc((size_t)m, sizeof *out->fwd_of_input, st);
-    int64_t *to = pf_alloc((size_t)arcs, sizeof *to, st);
-    if (!out->first || !out->head || !out->rev || !out->cap || !out->fwd_of_input || !to) {
-        free(to);
-        pf_residual_free(out);
-        return st ? st->code : PF_E_NOMEM;
-    }
-    memcpy(out->first, in->first, ((size_t)n + 1) * sizeof *out->first);
-    PF_OMP(omp parallel num_threads(threads) if (threads > 1))
-    {
-        PF_OMP(omp for schedule(static))
-        for (int64_t a = 0; a < arcs; a++)
-            to[a] = -2;
-        PF_OMP(omp for schedule(static))
-        for (int64_t i = 0; i < m; i++)
-            if (in->fwd_of_input[i] >= 0)
-                to[in->fwd_of_input[i]] = -1;
-        /* Chunks of vertices: one may hold most arcs (a grid's source). */
-        PF_OMP(omp for schedule(dynamic, 1024))
-        for (int64_t u = 0; u < n; u++) {
-            int64_t next = in->first[u];
-            for (int64_t a = in->first[u]; a < in->first[u + 1]; a++)
-                if (to[a] == -1)
-                    to[a] = next++;
-            for (int64_t a = in->first[u]; a < in->first[u + 1]; a++)
-                if (to[a] == -2)
-                    to[a] = next++;
-        }
-        PF_OMP(omp for schedule(static))
-        for (int64_t a = 0; a < arcs; a++) {
-            int64_t b = to[a];
-            out->head[b] = in->head[a];
-            out->cap[b] = in->cap[a];
-            out->rev[b] = to[in->rev[a]];
-        }
-        PF_OMP(omp for schedule(static))
+    const int64_t m = in->input_arcs;
+    pf_network view = {.n = in->n, .m = m, .m_alloc = m, .source = in->source,
+                       .sink = in->sink};
+    view.tail = pf_alloc((size_t)m + 1, sizeof *view.tail, st);
+    view.head = pf_alloc((size_t)m + 1, sizeof *view.head, st);
+    view.cap = pf_alloc((size_t)m + 1, sizeof *view.cap, st);
+    int rc = view.tail && view.head && view.cap ? PF_OK : PF_E_NOMEM;
+    if (!rc) {
+        threads = resolve_threads(threads);
+        PF_OMP(omp parallel for num_threads(threads) schedule(static) if (threads > 1))
         for (int64_t i = 0; i < m; i++) {
             int64_t a = in->fwd_of_input[i];
-            out->fwd_of_input[i] = a < 0 ? -1 : to[a];
+            /* A self-loop stays one (on vertex 0): it has no residual arcs. */
+            view.tail[i] = a < 0 ? 0 : in->head[in->rev[a]];
+            view.head[i] = a < 0 ? 0 : in->head[a];
+            view.cap[i] = a < 0 ? 0 : in->cap[a];
         }
+        rc = pf_residual_build(&view, out, order, threads, st);
     }
-    *moved_to = to;
-    return PF_OK;
+    free(view.tail);
+    free(view.head);
+    free(view.cap);
+    return rc;
 }
 
-void pf_residual_move_values(const int64_t *moved_to, int64_t arcs, const int64_t *from,
-                             int64_t *to, int back, int threads)
+void pf_residual_copy_residuals(const pf_residual *from, const int64_t *from_res,
+                                const pf_residual *to, int64_t *to_res, int threads)
 {
     threads = resolve_threads(threads);
     PF_OMP(omp parallel for num_threads(threads) schedule(static) if (threads > 1))
-    for (int64_t a = 0; a < arcs; a++) {
-        if (back)
-            to[a] = from[moved_to[a]];
-        else
-            to[moved_to[a]] = from[a];
+    for (int64_t i = 0; i < from->input_arcs; i++) {
+        int64_t a = from->fwd_of_input[i], b = to->fwd_of_input[i];
+        if (a >= 0) {
+            to_res[b] = from_res[a];
+            to_res[to->rev[b]] = from_res[from->rev[a]];
+        }
     }
 }
 

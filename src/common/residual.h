@@ -6,17 +6,22 @@
  * of the reverse arc.
  *
  * The order of a vertex's list decides which arc wins a tie for the lowest
- * neighbour, and the engines want different orders (bench/NOTES.md 17, 21):
- * - PF_ARCS_FORWARD_FIRST: the vertex's forward arcs, then its reverse arcs,
- *   each part in input order. The sequential engine takes the first
- *   admissible arc, so ties go on along the input's own arcs rather than
- *   back along the arc the excess came in by; with input order it bounced
- *   excess back and forth on RLG (3x the pushes) and along AK's second
- *   chain (quadratic).
- * - PF_ARCS_INPUT: plain input order. The parallel driver's bodies take the
- *   LAST lowest arc; in this order that took the OpenMP driver through
- *   RMFGEN 64x64 in 264 rounds (forward-first, first of equals: 812) and
- *   RLG 512x1024 in 157 (159). */
+ * neighbour: every engine takes the first among equals (bench/NOTES.md 17,
+ * 21).
+ * - PF_ARCS_FORWARD_FIRST: the vertex's forward arcs, then its reverse
+ *   arcs, each part in input order: the sequential engine's. Ties go on
+ *   along the input's own arcs rather than back along the arc the excess
+ *   came in by; with input order the sequential engine bounced excess back
+ *   and forth on RLG (3x the pushes) and along AK's second chain
+ *   (quadratic).
+ * - PF_ARCS_FORWARD_SHUFFLED: the same two parts, each in an order
+ *   shuffled per vertex (deterministic): the parallel driver's. Many
+ *   vertices relabel and choose at once there, and any fixed rule sends
+ *   them the same way: on RMFGEN into the frame's own arcs (forward-first:
+ *   3x the rounds), on AC all to one vertex (input order, last of equals:
+ *   15x the rounds on the H100).
+ * - PF_ARCS_INPUT, PF_ARCS_INPUT_REVERSED: plain input order, and the same
+ *   backwards; for measuring. */
 #ifndef PF_RESIDUAL_H
 #define PF_RESIDUAL_H
 
@@ -25,8 +30,10 @@
 #include "network.h"
 
 typedef enum pf_arc_order {
-    PF_ARCS_FORWARD_FIRST = 0,
-    PF_ARCS_INPUT = 1,
+    PF_ARCS_FORWARD_FIRST,
+    PF_ARCS_INPUT,
+    PF_ARCS_INPUT_REVERSED,
+    PF_ARCS_FORWARD_SHUFFLED,
 } pf_arc_order;
 
 typedef struct pf_residual {
@@ -50,20 +57,17 @@ int pf_residual_build(const pf_network *net, pf_residual *g, pf_arc_order order,
                       pf_status *st);
 
 /* The order an engine wants (see above), unless PORTAFLOW_ARC_ORDER names
- * one ("input" or "forward"): for measuring one engine in the other order. */
+ * one ("forward", "shuffled", "input", "input-reversed"): for measuring. */
 pf_arc_order pf_residual_order_for(int sequential_engine);
 
-/* `out` = `in` in forward-first order, with the same vertex offsets, and
- * *moved_to (allocated, in->arcs long) = where each of in's arcs went. The
- * same, bit for bit, as pf_residual_build(..., PF_ARCS_FORWARD_FIRST, ...)
- * on in's network. */
-int pf_residual_forward_first(const pf_residual *in, pf_residual *out, int64_t **moved_to,
-                              int threads, pf_status *st);
+/* `out` = `in` in another order: exactly what pf_residual_build gives on
+ * in's network. */
+int pf_residual_relayout(const pf_residual *in, pf_arc_order order, pf_residual *out,
+                         int threads, pf_status *st);
 
-/* Per-arc values between two layouts (moved_to from the above): with
- * `back` 0, to[moved_to[a]] = from[a]; with `back` 1, to[a] = from[moved_to[a]]. */
-void pf_residual_move_values(const int64_t *moved_to, int64_t arcs, const int64_t *from,
-                             int64_t *to, int back, int threads);
+/* Residual capacities of one layout in another of the same network. */
+void pf_residual_copy_residuals(const pf_residual *from, const int64_t *from_res,
+                                const pf_residual *to, int64_t *to_res, int threads);
 void pf_residual_free(pf_residual *g);
 
 /* Flow on every input arc, from residual capacities `res` (arcs long);

@@ -294,9 +294,8 @@ static int download_results(driver *d, pf_status *st)
 
 /* The host's sequential engine takes the preflow over (see run_phase) and
  * does the rest: phase 1, the cut, and phase 2 when a flow is wanted. It
- * runs on its own arc order (residual.h): on AK, which the handoff gives
- * it nearly whole, input order would make its work quadratic. The copy
- * costs about one residual build, once. */
+ * runs on its own arc order (residual.h), which AK, handed over nearly
+ * whole, needs. The relayout costs about one residual build, once. */
 static int finish_on_host(driver *d, const pf_solve_options *opt, pf_status *st)
 {
     const pf_residual *h = d->host;
@@ -312,16 +311,16 @@ static int finish_on_host(driver *d, const pf_solve_options *opt, pf_status *st)
 
     t0 = pf_now();
     pf_residual seq_graph;
-    int64_t *moved_to = NULL, *seq_res = out->res;
+    int64_t *seq_res = out->res;
     const pf_residual *host_graph = h;
-    int own_order = !rc && h->order != pf_residual_order_for(1);
-    if (own_order) {
-        rc = pf_residual_forward_first(h, &seq_graph, &moved_to, d->host_threads, st);
-        seq_res = rc ? NULL : pf_alloc((size_t)h->arcs, sizeof *seq_res, st);
+    int relaid = !rc && h->order != pf_residual_order_for(1);
+    if (relaid) {
+        rc = pf_residual_relayout(h, pf_residual_order_for(1), &seq_graph, d->host_threads, st);
+        seq_res = rc ? NULL : pf_alloc((size_t)h->arcs + 1, sizeof *seq_res, st);
         if (!rc && !seq_res)
             rc = PF_E_NOMEM;
         if (!rc) {
-            pf_residual_move_values(moved_to, h->arcs, out->res, seq_res, 0, d->host_threads);
+            pf_residual_copy_residuals(h, out->res, &seq_graph, seq_res, d->host_threads);
             host_graph = &seq_graph;
         }
     }
@@ -329,12 +328,10 @@ static int finish_on_host(driver *d, const pf_solve_options *opt, pf_status *st)
     pf_engine_out host = {.res = seq_res, .source_side = out->source_side};
     if (!rc)
         rc = pf_seq_resume(host_graph, excess, opt, &host, st);
-    if (own_order && !rc)
-        pf_residual_move_values(moved_to, h->arcs, seq_res, out->res, 1, d->host_threads);
-    if (own_order) {
-        if (moved_to) /* the copy was made */
-            pf_residual_free(&seq_graph);
-        free(moved_to);
+    if (relaid && !rc)
+        pf_residual_copy_residuals(&seq_graph, seq_res, h, out->res, d->host_threads);
+    if (relaid) {
+        pf_residual_free(&seq_graph); /* zeroed when the relayout failed */
         free(seq_res);
     }
     free(excess);

@@ -19,11 +19,8 @@ PF_FN void pf_push_units(PF_GLOBAL pf_i64 *res, PF_GLOBAL pf_i64 *excess, pf_i64
     PF_ATOMIC_ADD_I64(&excess[v], d);
 }
 
-/* The residual arc in [begin, end) to the lowest live neighbour: its index,
- * or -1 with *best_h = n when there is none. Ties go to the LAST such arc:
- * on the input-order lists the driver uploads (residual.h) that took the
- * OpenMP driver through RMFGEN in 3x fewer rounds than the first arc on
- * forward-first lists, at the same rounds on RLG (bench/NOTES.md 17, 21). */
+/* The residual arc in [begin, end) to the lowest neighbour: its index, or
+ * -1 with *best_h = n when no arc has residual capacity. */
 PF_FN pf_i64 pf_lowest_neighbour(pf_i64 begin, pf_i64 end, PF_GLOBAL const pf_i32 *head,
                                  PF_GLOBAL const pf_i64 *res, PF_GLOBAL const pf_i32 *height,
                                  pf_i32 n, pf_i32 *best_h)
@@ -33,7 +30,7 @@ PF_FN pf_i64 pf_lowest_neighbour(pf_i64 begin, pf_i64 end, PF_GLOBAL const pf_i3
     for (pf_i64 a = begin; a < end; a++) {
         if (PF_LOAD_I64(&res[a]) > 0) {
             pf_i32 hv = PF_LOAD_I32(&height[head[a]]);
-            if (hv <= *best_h && hv < n) {
+            if (hv < *best_h) {
                 *best_h = hv;
                 best_arc = a;
             }
@@ -170,7 +167,7 @@ PF_FN pf_i64 pf_body_push_relabel_lanes(pf_lanes *grp, pf_i32 u, PF_GLOBAL const
         for (pf_i64 a = begin + grp->lane; a < end; a += grp->lanes)
             if (PF_LOAD_I64(&res[a]) > 0) {
                 pf_i32 hv = PF_LOAD_I32(&height[head[a]]);
-                if (hv <= best_h && hv < n) { /* ties: pf_lowest_neighbour */
+                if (hv < best_h) {
                     best_h = hv;
                     best_arc = a;
                 }

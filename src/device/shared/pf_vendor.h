@@ -43,8 +43,7 @@ PF_FN long pf_lanes_bcast(pf_lanes *g, long value)
     return g->word[0];
 }
 
-/* The lowest height over the lanes, ties to the last arc (as
- * pf_lowest_neighbour); for every lane. An arc of -1 loses every tie. */
+/* The lowest height over the lanes, ties to the first arc; for every lane. */
 PF_FN void pf_lanes_lowest(pf_lanes *g, int *h, long *arc)
 {
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -56,7 +55,7 @@ PF_FN void pf_lanes_lowest(pf_lanes *g, int *h, long *arc)
             int oh = g->lane_h[g->lane + stride];
             long oa = g->lane_arc[g->lane + stride], a = g->lane_arc[g->lane];
             if (oh < g->lane_h[g->lane] ||
-                (oh == g->lane_h[g->lane] && oa > a)) {
+                (oh == g->lane_h[g->lane] && oa >= 0 && (a < 0 || oa < a))) {
                 g->lane_h[g->lane] = oh;
                 g->lane_arc[g->lane] = oa;
             }
@@ -95,14 +94,13 @@ static __device__ __forceinline__ pf_i64 pf_lanes_bcast(pf_lanes *g, pf_i64 valu
     return __shfl_sync(g->mask, value, 0, g->lanes);
 }
 
-/* The lowest height over the lanes, ties to the last arc (as
- * pf_lowest_neighbour); for every lane. An arc of -1 loses every tie. */
+/* The lowest height over the lanes, ties to the first arc; for every lane. */
 static __device__ __forceinline__ void pf_lanes_lowest(pf_lanes *g, pf_i32 *h, pf_i64 *arc)
 {
     for (int offset = g->lanes / 2; offset > 0; offset /= 2) {
         pf_i32 oh = __shfl_xor_sync(g->mask, *h, offset, g->lanes);
         pf_i64 oa = __shfl_xor_sync(g->mask, *arc, offset, g->lanes);
-        if (oh < *h || (oh == *h && oa > *arc)) {
+        if (oh < *h || (oh == *h && oa >= 0 && (*arc < 0 || oa < *arc))) {
             *h = oh;
             *arc = oa;
         }
