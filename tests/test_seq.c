@@ -123,7 +123,7 @@ static int64_t check_engine_order(const pf_network *net, pf_arc_order order)
 static int64_t check_engine(const pf_network *net)
 {
     int64_t value = check_engine_order(net, PF_ARCS_FORWARD_FIRST);
-    ck_assert_int_eq(check_engine_order(net, PF_ARCS_FORWARD_SHUFFLED), value);
+    ck_assert_int_eq(check_engine_order(net, PF_ARCS_FORWARD_ROTATED), value);
     ck_assert_int_eq(check_engine_order(net, PF_ARCS_INPUT), value);
     return value;
 }
@@ -484,7 +484,7 @@ START_TEST(residual_any_threads)
     static const int thread_counts[] = {2, 3, 7};
     for (uint64_t seed = 1; seed <= 120; seed++) {
         pf_network *net = layout_net((seed + 1) / 2);
-        pf_arc_order order = seed % 2 ? PF_ARCS_FORWARD_SHUFFLED : PF_ARCS_FORWARD_FIRST;
+        pf_arc_order order = seed % 2 ? PF_ARCS_FORWARD_ROTATED : PF_ARCS_FORWARD_FIRST;
         pf_status st;
         pf_residual want;
         ck_assert_int_eq(pf_residual_build(net, &want, order, 1, &st), PF_OK);
@@ -527,7 +527,7 @@ START_TEST(residual_relayout)
 {
     static const int thread_counts[] = {1, 2, 3, 7};
     static const pf_arc_order orders[] = {PF_ARCS_FORWARD_FIRST, PF_ARCS_INPUT,
-                                          PF_ARCS_INPUT_REVERSED, PF_ARCS_FORWARD_SHUFFLED};
+                                          PF_ARCS_INPUT_REVERSED, PF_ARCS_FORWARD_ROTATED};
     for (uint64_t seed = 1; seed <= 60; seed++) {
         pf_network *net = layout_net(seed);
         pf_arc_order from_order = orders[seed % 4], to_order = orders[(seed / 4) % 4];
@@ -572,7 +572,7 @@ START_TEST(residual_orders_permute)
         pf_status st;
         pf_residual ff, other;
         ck_assert_int_eq(pf_residual_build(net, &ff, PF_ARCS_FORWARD_FIRST, 1, &st), PF_OK);
-        for (int order = PF_ARCS_INPUT; order <= PF_ARCS_FORWARD_SHUFFLED; order++) {
+        for (int order = PF_ARCS_INPUT; order <= PF_ARCS_FORWARD_ROTATED; order++) {
             ck_assert_int_eq(pf_residual_build(net, &other, (pf_arc_order)order, 2, &st), PF_OK);
             ck_assert(!memcmp(ff.first, other.first, ((size_t)ff.n + 1) * sizeof *ff.first));
             for (int64_t i = 0; i < ff.input_arcs; i++) {
@@ -585,7 +585,7 @@ START_TEST(residual_orders_permute)
                 ck_assert_int_eq(ff.head[ff.rev[a]], other.head[other.rev[b]]);
                 ck_assert_int_eq(other.rev[other.rev[b]], b);
             }
-            if (order == PF_ARCS_FORWARD_SHUFFLED) { /* forward arcs still lead each list */
+            if (order == PF_ARCS_FORWARD_ROTATED) { /* forward arcs still lead each list */
                 uint8_t *forward = calloc((size_t)ff.arcs + 1, 1);
                 for (int64_t i = 0; i < ff.input_arcs; i++)
                     if (other.fwd_of_input[i] >= 0)

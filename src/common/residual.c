@@ -134,8 +134,37 @@ static void prefix_sum(int64_t *x, int64_t len, int threads, int64_t *chunk_base
     }
 }
 
+/* Where each arc goes within its list. The scatter counts the arcs of a
+ * list (or of its forward and reverse parts) in input order; `start` NULL
+ * keeps that order, else the count is mapped: INPUT_REVERSED turns the
+ * list around, FORWARD_ROTATED turns each part by a pseudo-random offset
+ * of the vertex's own (residual.h says why). A per-vertex mapping keeps the
+ * layout independent of the thread count and costs no extra pass. */
+typedef struct arc_placer {
+    pf_arc_order order;
+    const int64_t *start;  /* n + 1: where each list starts */
+    const int64_t *rstart; /* n: where each list's reverse part starts */
+} arc_placer;
+
+/* The position of the arc counted at `slot` in u's list (`reverse`: in its
+ * reverse part). */
+static inline int64_t place(const arc_placer *p, int64_t slot, int32_t u, int reverse)
+{
+    if (!p->start)
+        return slot;
+    if (p->order == PF_ARCS_INPUT_REVERSED)
+        return p->start[u] + p->start[u + 1] - 1 - slot;
+    int64_t lo = reverse ? p->rstart[u] : p->start[u];
+    int64_t hi = reverse ? p->start[u + 1] : p->rstart[u];
+    uint64_t turn = ((uint64_t)u * 2 + (uint64_t)reverse + 1) * 0x9E3779B97F4A7C15ull;
+    turn ^= turn >> 29;
+    int64_t len = hi - lo, at = slot - lo + (int64_t)(turn % (uint64_t)len);
+    return lo + (at < len ? at : at - len);
+}
+
 /* One pass in input order, pairing each arc with its reverse at once. */
-static void scatter_serial(const pf_network *net, pf_residual *g, int64_t *in_cursor)
+static void scatter_serial(const pf_network *net, pf_residual *g, int64_t *in_cursor,
+                           const arc_placer *placer)
 {
     int64_t *cursor = g->first + 1;
     for (int64_t i = 0; i < net->m; i++) {
@@ -144,7 +173,8 @@ static void scatter_serial(const pf_network *net, pf_residual *g, int64_t *in_cu
             g->fwd_of_input[i] = -1; /* self-loops carry no flow */
             continue;
         }
-        int64_t a = cursor[u]++, b = in_cursor[v]++;
+        int64_t a = place(placer, cursor[u]++, u, 0);
+        int64_t b = place(placer, in_cursor[v]++, v, in_cursor != cursor);
         g->head[a] = v;
         g->cap[a] = net->cap[i];
         g->rev[a] = b;
@@ -189,7 +219,7 @@ static int64_t vertex_at_arc(const int64_t *cursor, int64_t n, int64_t arc)
  * needed, whose faulting in would cost about as much (see prefault).
  * `bounds` has room for threads + 1 entries. */
 static void scatter_parallel(const pf_network *net, pf_residual *g, int64_t *in_cursor,
-                             int threads, int64_t *bounds)
+                             const arc_placer *placer, int threads, int64_t *bounds)
 {
     const int32_t *tail = net->tail, *head = net->head;
     const int64_t m = net->m, n = g->n;
@@ -225,13 +255,13 @@ static void scatter_parallel(const pf_network *net, pf_residual *g, int64_t *in_
                 continue;
             }
             if (own_tail) {
-                int64_t a = cursor[u]++;
+                int64_t a = place(placer, cursor[u]++, u, 0);
                 g->head[a] = v;
                 g->cap[a] = net->cap[i];
                 rev[a] = i;
             }
             if (own_head) {
-                int64_t b = in_cursor[v]++;
+                int64_t b = place(placer, in_cursor[v]++, v, in_cursor != cursor);
                 g->head[b] = u;
                 g->cap[b] = 0;
                 rev[b] = -1 - i;
@@ -252,88 +282,6 @@ static void scatter_parallel(const pf_network *net, pf_residual *g, int64_t *in_
     }
 }
 
-/* A deterministic shuffle of a[0..len): Fisher-Yates driven by a hash of
- * (seed, step), so the layout is the same whatever the thread count. */
-static void shuffle_span(int64_t *a, int64_t len, uint64_t seed)
-{
-    for (int64_t k = len - 1; k > 0; k--) {
-        uint64_t x = (seed * 0x100000001B3ull + (uint64_t)k) * 0x9E3779B97F4A7C15ull;
-        x ^= x >> 31;
-        x *= 0xBF58476D1CE4E5B9ull;
-        x ^= x >> 29;
-        int64_t j = (int64_t)(x % (uint64_t)(k + 1));
-        int64_t held = a[k];
-        a[k] = a[j];
-        a[j] = held;
-    }
-}
-
-/* Reorders every list of g (new arrays, same offsets): INPUT_REVERSED
- * turns each list around; FORWARD_SHUFFLED (g built forward-first)
- * shuffles each list's forward part and its reverse part. rev and
- * fwd_of_input follow the arcs. */
-static int permute_lists(pf_residual *g, pf_arc_order order, int threads, pf_status *st)
-{
-    const int64_t n = g->n, arcs = g->arcs, m = g->input_arcs;
-    int64_t *to = pf_alloc((size_t)arcs + 1, sizeof *to, st);
-    int32_t *head = pf_alloc((size_t)arcs + 1, sizeof *head, st);
-    int64_t *rev = pf_alloc((size_t)arcs + 1, sizeof *rev, st);
-    int64_t *cap = pf_alloc((size_t)arcs + 1, sizeof *cap, st);
-    if (!to || !head || !rev || !cap) {
-        free(to);
-        free(head);
-        free(rev);
-        free(cap);
-        return st ? st->code : PF_E_NOMEM;
-    }
-    (void)threads; /* read by the directives only */
-    PF_OMP(omp parallel num_threads(threads) if (threads > 1))
-    {
-        /* to[a] = 1 marks a forward arc: a list's forward part ends at
-         * its first unmarked arc. */
-        PF_OMP(omp for schedule(static))
-        for (int64_t a = 0; a < arcs; a++)
-            to[a] = 0;
-        PF_OMP(omp for schedule(static))
-        for (int64_t i = 0; i < m; i++)
-            if (g->fwd_of_input[i] >= 0)
-                to[g->fwd_of_input[i]] = 1;
-        /* Chunks of vertices: one may hold most arcs (a grid's source). */
-        PF_OMP(omp for schedule(dynamic, 1024))
-        for (int64_t u = 0; u < n; u++) {
-            int64_t lo = g->first[u], hi = g->first[u + 1], split = lo;
-            while (split < hi && to[split] == 1)
-                split++;
-            for (int64_t a = lo; a < hi; a++)
-                to[a] = order == PF_ARCS_INPUT_REVERSED ? lo + hi - 1 - a : a;
-            if (order == PF_ARCS_FORWARD_SHUFFLED) {
-                shuffle_span(to + lo, split - lo, (uint64_t)u * 2);
-                shuffle_span(to + split, hi - split, (uint64_t)u * 2 + 1);
-            }
-        }
-        PF_OMP(omp for schedule(static))
-        for (int64_t a = 0; a < arcs; a++) {
-            int64_t b = to[a];
-            head[b] = g->head[a];
-            cap[b] = g->cap[a];
-            rev[b] = to[g->rev[a]];
-        }
-        PF_OMP(omp for schedule(static))
-        for (int64_t i = 0; i < m; i++) {
-            int64_t a = g->fwd_of_input[i];
-            g->fwd_of_input[i] = a < 0 ? -1 : to[a];
-        }
-    }
-    free(to);
-    free(g->head);
-    free(g->rev);
-    free(g->cap);
-    g->head = head;
-    g->rev = rev;
-    g->cap = cap;
-    return PF_OK;
-}
-
 /* Counting sort by tail, O(n + m): count the arc ends per vertex, prefix
  * sum, scatter. */
 int pf_residual_build(const pf_network *net, pf_residual *g, pf_arc_order order, int threads,
@@ -352,6 +300,7 @@ int pf_residual_build(const pf_network *net, pf_residual *g, pf_arc_order order,
     int64_t *scratch = pf_alloc((size_t)threads + 1, sizeof *scratch, st);
     /* Out-degrees, then where each vertex's in-arcs go next. */
     int64_t *in_cursor = pf_alloc((size_t)n + 1, sizeof *in_cursor, st);
+    int64_t *spans = NULL;
     if (!g->first || !g->fwd_of_input || !scratch || !in_cursor)
         goto fail;
 
@@ -366,6 +315,22 @@ int pf_residual_build(const pf_network *net, pf_residual *g, pf_arc_order order,
     int64_t *in_cursor_mem = in_cursor;
     if (order == PF_ARCS_INPUT || order == PF_ARCS_INPUT_REVERSED)
         in_cursor = g->first + 1;
+    /* The lists' bounds, for a placer that maps positions: the cursors
+     * move during the scatter. */
+    arc_placer placer = {.order = order};
+    if (order == PF_ARCS_INPUT_REVERSED || order == PF_ARCS_FORWARD_ROTATED) {
+        spans = pf_alloc(2 * (size_t)n + 1, sizeof *spans, st);
+        if (!spans)
+            goto fail;
+        PF_OMP(omp parallel for num_threads(threads) if (threads > 1))
+        for (int64_t u = 0; u <= n; u++) {
+            spans[u] = g->first[u + 1];
+            if (u < n)
+                spans[n + 1 + u] = in_cursor[u];
+        }
+        placer.start = spans;
+        placer.rstart = spans + n + 1;
+    }
 
     g->head = pf_alloc((size_t)g->arcs, sizeof *g->head, st);
     g->rev = pf_alloc((size_t)g->arcs, sizeof *g->rev, st);
@@ -373,13 +338,13 @@ int pf_residual_build(const pf_network *net, pf_residual *g, pf_arc_order order,
     if (!g->head || !g->rev || !g->cap)
         goto fail;
     if (threads > 1) {
-        scatter_parallel(net, g, in_cursor, threads, scratch);
+        scatter_parallel(net, g, in_cursor, &placer, threads, scratch);
     } else {
         prefault(g->fwd_of_input, (size_t)m * sizeof *g->fwd_of_input);
         prefault(g->head, (size_t)g->arcs * sizeof *g->head);
         prefault(g->rev, (size_t)g->arcs * sizeof *g->rev);
         prefault(g->cap, (size_t)g->arcs * sizeof *g->cap);
-        scatter_serial(net, g, in_cursor);
+        scatter_serial(net, g, in_cursor, &placer);
     }
     /* The in-arc cursors stopped at the end of each list: the next start. */
     PF_OMP(omp parallel for num_threads(threads) if (threads > 1))
@@ -387,14 +352,12 @@ int pf_residual_build(const pf_network *net, pf_residual *g, pf_arc_order order,
         g->first[u + 1] = in_cursor[u];
     in_cursor = in_cursor_mem;
     free(in_cursor); /* in_cursor_mem: the fail path frees in_cursor too */
-    in_cursor = NULL;
-    if (order == PF_ARCS_INPUT_REVERSED || order == PF_ARCS_FORWARD_SHUFFLED)
-        if (permute_lists(g, order, threads, st))
-            goto fail;
+    free(spans);
     free(scratch);
     return PF_OK;
 fail:
     free(in_cursor);
+    free(spans);
     free(scratch);
     pf_residual_free(g);
     return st ? st->code : PF_E_NOMEM;
@@ -406,13 +369,13 @@ pf_arc_order pf_residual_order_for(int sequential_engine)
         [PF_ARCS_FORWARD_FIRST] = "forward",
         [PF_ARCS_INPUT] = "input",
         [PF_ARCS_INPUT_REVERSED] = "input-reversed",
-        [PF_ARCS_FORWARD_SHUFFLED] = "shuffled",
+        [PF_ARCS_FORWARD_ROTATED] = "rotated",
     };
     const char *order = getenv("PORTAFLOW_ARC_ORDER");
     for (int k = 0; order && k < (int)(sizeof names / sizeof *names); k++)
         if (!strcmp(order, names[k]))
             return (pf_arc_order)k;
-    return sequential_engine ? PF_ARCS_FORWARD_FIRST : PF_ARCS_FORWARD_SHUFFLED;
+    return sequential_engine ? PF_ARCS_FORWARD_FIRST : PF_ARCS_FORWARD_ROTATED;
 }
 
 /* Through a network view of `in` (its arcs in input order), so the result

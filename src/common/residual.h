@@ -14,12 +14,13 @@
  *   came in by; with input order the sequential engine bounced excess back
  *   and forth on RLG (3x the pushes) and along AK's second chain
  *   (quadratic).
- * - PF_ARCS_FORWARD_SHUFFLED: the same two parts, each in an order
- *   shuffled per vertex (deterministic): the parallel driver's. Many
- *   vertices relabel and choose at once there, and any fixed rule sends
- *   them the same way: on RMFGEN into the frame's own arcs (forward-first:
- *   3x the rounds), on AC all to one vertex (input order, last of equals:
- *   15x the rounds on the H100).
+ * - PF_ARCS_FORWARD_ROTATED: the same two parts, each turned by a
+ *   pseudo-random offset of the vertex's own: the parallel driver's. Many
+ *   vertices relabel and choose at once there, and a rule that sends them
+ *   all the same way is slow: on RMFGEN forward-first keeps the excess in
+ *   the frame's own arcs (CUDA 64x64: 0.46 s, rotated 0.17 s), on AC input
+ *   order with the last of equals sends it all to one vertex (1.8 s,
+ *   forward-first 0.38 s).
  * - PF_ARCS_INPUT, PF_ARCS_INPUT_REVERSED: plain input order, and the same
  *   backwards; for measuring. */
 #ifndef PF_RESIDUAL_H
@@ -33,7 +34,7 @@ typedef enum pf_arc_order {
     PF_ARCS_FORWARD_FIRST,
     PF_ARCS_INPUT,
     PF_ARCS_INPUT_REVERSED,
-    PF_ARCS_FORWARD_SHUFFLED,
+    PF_ARCS_FORWARD_ROTATED,
 } pf_arc_order;
 
 typedef struct pf_residual {
@@ -57,7 +58,7 @@ int pf_residual_build(const pf_network *net, pf_residual *g, pf_arc_order order,
                       pf_status *st);
 
 /* The order an engine wants (see above), unless PORTAFLOW_ARC_ORDER names
- * one ("forward", "shuffled", "input", "input-reversed"): for measuring. */
+ * one ("forward", "rotated", "input", "input-reversed"): for measuring. */
 pf_arc_order pf_residual_order_for(int sequential_engine);
 
 /* `out` = `in` in another order: exactly what pf_residual_build gives on
