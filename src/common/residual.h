@@ -18,7 +18,7 @@
  *   pseudo-random offset of the vertex's own: the parallel driver's. Many
  *   vertices relabel and choose at once there, and a rule that sends them
  *   all the same way is slow: on RMFGEN forward-first keeps the excess in
- *   the frame's own arcs (CUDA 64x64: 0.46 s, rotated 0.17 s), on AC input
+ *   the frame's own arcs (CUDA 64x64: 0.46 s, rotated 0.15 s), on AC input
  *   order with the last of equals sends it all to one vertex (1.8 s,
  *   forward-first 0.38 s).
  * - PF_ARCS_INPUT, PF_ARCS_INPUT_REVERSED: plain input order, and the same
