@@ -63,6 +63,7 @@ int pf_solve(const pf_network *net, const pf_solve_options *opt_in, pf_solution 
         order[0] = requested;
     else
         candidates = pf_backend_auto_order(order, 8, why, sizeof why);
+    double t_probed = pf_now();
     pf_residual g;
     int rc = pf_residual_build(net, &g, pf_residual_order_for(strcmp(order[0], "seq") == 0),
                                host_threads, st);
@@ -70,7 +71,7 @@ int pf_solve(const pf_network *net, const pf_solve_options *opt_in, pf_solution 
         return rc;
     double t_built = pf_now();
     if (getenv("PORTAFLOW_TRACE") && strcmp(getenv("PORTAFLOW_TRACE"), "0") != 0)
-        fprintf(stderr, "portaflow trace: residual build %.4f s\n", t_built - t_start);
+        fprintf(stderr, "portaflow trace: residual build %.4f s\n", t_built - t_probed);
     int64_t *res = pf_alloc((size_t)g.arcs, sizeof *res, st);
     uint8_t *side = opt.want_cut ? pf_calloc((size_t)g.n, 1, st) : NULL;
     if (!res || (opt.want_cut && !side)) {
