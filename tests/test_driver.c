@@ -13,13 +13,15 @@
 static const char *backend;
 static int device_count;
 
-/* Solves with `name` on device `index`, verifies, returns the solution. */
-static void solve_verified(const pf_network *net, const char *name, int index, pf_solution *sol)
+/* Solves with `name` on device `index` (`threads`: 0 = default), verifies, returns the solution. */
+static void solve_verified(const pf_network *net, const char *name, int index, int threads,
+                           pf_solution *sol)
 {
     pf_solve_options opt;
     pf_solve_options_init(&opt);
     opt.backend = name;
     opt.device_index = index;
+    opt.threads = threads;
     opt.want_flow = opt.want_cut = 1;
     pf_status st;
     PF_EXPECT(pf_solve(net, &opt, sol, &st) == PF_OK, "%s: %s", name, st.message);
@@ -30,29 +32,40 @@ static void solve_verified(const pf_network *net, const char *name, int index, p
 /* Both ways a parallel solve can end: on the device all along
  * (PORTAFLOW_HANDOFF=0), and with phase 1 handed to the host's sequential
  * engine at the first chance: a cap of one round per global relabel makes
- * every batch of rounds look like a crawl. */
-static const char *const handoff_modes[] = {"0", "4611686018427387904"};
-static const char *const round_caps[] = {"256", "1"};
+ * every batch of rounds look like a crawl. Then one pass per step on every
+ * backend (the CPU backend's asynchronous discharge off), and more threads
+ * than this machine has cores (the discharge's parts interleave). */
+static const struct solve_mode {
+    const char *handoff, *round_cap, *async;
+    int threads;
+} modes[] = {
+    {"0", "256", "1", 0},
+    {"4611686018427387904", "1", "1", 0},
+    {"0", "256", "0", 0},
+    {"0", "256", "1", 5},
+};
 
 static void agree_with_seq(pf_network *net, int device_index)
 {
     ck_assert_ptr_nonnull(net);
     pf_solution want, got;
-    solve_verified(net, "seq", -1, &want);
-    for (size_t mode = 0; mode < sizeof handoff_modes / sizeof *handoff_modes; mode++) {
-        setenv("PORTAFLOW_HANDOFF", handoff_modes[mode], 1);
-        setenv("PORTAFLOW_GR_ROUNDS", round_caps[mode], 1);
-        solve_verified(net, backend, device_index, &got);
-        PF_EXPECT(got.value == want.value, "%s (handoff %s) value %lld, seq %lld", backend,
-                  handoff_modes[mode], (long long)got.value, (long long)want.value);
+    solve_verified(net, "seq", -1, 0, &want);
+    for (size_t i = 0; i < sizeof modes / sizeof *modes; i++) {
+        const struct solve_mode *m = &modes[i];
+        setenv("PORTAFLOW_HANDOFF", m->handoff, 1);
+        setenv("PORTAFLOW_GR_ROUNDS", m->round_cap, 1);
+        setenv("PORTAFLOW_ASYNC", m->async, 1);
+        solve_verified(net, backend, device_index, m->threads, &got);
+        PF_EXPECT(got.value == want.value, "%s (mode %zu) value %lld, seq %lld", backend, i,
+                  (long long)got.value, (long long)want.value);
         for (int64_t v = 0; v < pf_network_vertices(net); v++)
             PF_EXPECT(got.source_side[v] == want.source_side[v],
-                      "vertex %lld on different cut sides (handoff %s)", (long long)v + 1,
-                      handoff_modes[mode]);
+                      "vertex %lld on different cut sides (mode %zu)", (long long)v + 1, i);
         pf_solution_free(&got);
     }
     unsetenv("PORTAFLOW_HANDOFF");
     unsetenv("PORTAFLOW_GR_ROUNDS");
+    unsetenv("PORTAFLOW_ASYNC");
     pf_solution_free(&want);
     pf_network_free(net);
 }
@@ -140,7 +153,7 @@ START_TEST(value_above_2_to_32)
         pf_network_add_arc(net, 1 + k % 2, 3, (int64_t)5 << 30, &st);
     }
     pf_solution sol;
-    solve_verified(net, backend, device, &sol);
+    solve_verified(net, backend, device, 0, &sol);
     ck_assert_int_eq(sol.value, 6 * ((int64_t)5 << 30));
     pf_solution_free(&sol);
     pf_network_free(net);

@@ -292,6 +292,54 @@ START_TEST(push_relabel_keeps_preflow)
 }
 END_TEST
 
+/* The same with a work budget (device.h: an asynchronous backend keeps
+ * discharging until it is spent or nothing is active): budgets from one
+ * arc to unlimited keep the preflow, never lower a height, and leave the
+ * owner claims all 0. */
+START_TEST(push_relabel_budget_keeps_preflow)
+{
+    fixture f;
+    open_device(&f, _i % device_count);
+    size_t which = (size_t)(_i / device_count);
+    test_graph t;
+    build_graph(&f, &t, graph_sizes[which][0], graph_sizes[which][1], 300 + which);
+    pf_dev_graph *g = &t.g;
+    const size_t n = (size_t)g->n;
+    int32_t *before = malloc(n * 4), *after = malloc(n * 4), *owner = malloc(n * 4);
+    const int64_t budgets[] = {1, 100, 5000, INT64_MAX / 4};
+    for (size_t b = 0; b < sizeof budgets / sizeof *budgets; b++) {
+        run_bfs(&f, &t, t.h.sink, t.h.source, 5);
+        CHECK_OK(ops->saturate_from(f.dev, g, t.h.source, &f.st));
+        g->work_budget = budgets[b];
+        for (int round = 0; round < 6; round++) {
+            int64_t active = 0, work = 0;
+            CHECK_OK(ops->mark_active(f.dev, g, g->flags, &f.st));
+            CHECK_OK(ops->filter_i32(f.dev, g->flags, g->list_a, g->n, &active, &f.st));
+            if (active == 0)
+                break;
+            CHECK_OK(ops->download(f.dev, g->height, 0, before, n * 4, &f.st));
+            CHECK_OK(ops->push_relabel(f.dev, g, g->list_a, active, 4, &work, &f.st));
+            ck_assert(work >= 0);
+            check_preflow(&f, &t);
+            CHECK_OK(ops->download(f.dev, g->height, 0, after, n * 4, &f.st));
+            CHECK_OK(ops->download(f.dev, g->owner, 0, owner, n * 4, &f.st));
+            for (size_t v = 0; v < n; v++) {
+                PF_EXPECT(after[v] >= before[v], "budget %lld: height[%zu] fell from %d to %d",
+                          (long long)budgets[b], v, before[v], after[v]);
+                PF_EXPECT(owner[v] == 0, "budget %lld: owner[%zu] = %d after the step",
+                          (long long)budgets[b], v, owner[v]);
+            }
+        }
+    }
+    g->work_budget = 0;
+    free(before);
+    free(after);
+    free(owner);
+    free_graph(&f, &t);
+    ops->close(f.dev);
+}
+END_TEST
+
 START_TEST(mark_active_matches_reference)
 {
     fixture f;
@@ -355,6 +403,8 @@ int main(int argc, char **argv)
     tcase_add_loop_test(tc, filter_matches_reference, 0, sizes * device_count);
     tcase_add_loop_test(tc, bfs_matches_sequential, 0, (int)GRAPH_SIZES * device_count);
     tcase_add_loop_test(tc, push_relabel_keeps_preflow, 0, (int)GRAPH_SIZES * device_count);
+    tcase_add_loop_test(tc, push_relabel_budget_keeps_preflow, 0,
+                        (int)GRAPH_SIZES * device_count);
     tcase_add_loop_test(tc, mark_active_matches_reference, 0, device_count);
     tcase_add_loop_test(tc, alloc_too_large_fails_cleanly, 0, device_count);
     suite_add_tcase(s, tc);

@@ -42,6 +42,13 @@ typedef struct pf_dev_graph {
      * neighbours (pf_body_push_relabel_follow, uses `owner`), 0 = one hop
      * per round (pf_body_push_relabel). Chosen by the driver. */
     int32_t follow_excess;
+    /* Relabel work (arcs scanned) the next push_relabel may do. A backend
+     * that runs asynchronously (omp: omp_discharge.c) keeps discharging
+     * every active vertex, and those that become active, until it has done
+     * this much or none is left; it may then use the list, flags and
+     * list_b as scratch. The GPU backends make their one pass over the
+     * list. 0 = one pass everywhere. */
+    int64_t work_budget;
     pf_buf *first;     /* int64[n+1] CSR offsets */
     pf_buf *head;      /* int32[arcs] */
     pf_buf *rev;       /* int32[arcs] reverse arc of a = (u,v): its position in
@@ -104,6 +111,10 @@ typedef struct pf_device_ops {
                     pf_status *st);
     int (*fill_i64)(pf_dev *dev, pf_buf *buf, int64_t value, int64_t count,
                     pf_status *st);
+    /* Memory the backend holds for the open device beyond the buffers it
+     * was asked for (omp: the discharge's queues), for the memory report;
+     * NULL where there is none worth counting. */
+    uint64_t (*held_bytes)(pf_dev *dev);
     /* Waits for all queued work (used around timed phases). */
     int (*sync)(pf_dev *dev, pf_status *st);
 
@@ -128,8 +139,10 @@ typedef struct pf_device_ops {
      * neighbour if lower, else relabel to that height + 1 (n if none or
      * >= n). With g->follow_excess the worker moves on to the neighbour it
      * drained into when it can claim it (owner[]), within the same budget.
-     * counters[PF_CTR_WORK] = arcs scanned by relabels in this step; *work
-     * (if non-NULL) receives it. */
+     * With g->work_budget > 0 a backend may instead discharge
+     * asynchronously until the budget is spent (pf_dev_graph). Heights
+     * never fall. counters[PF_CTR_WORK] = arcs scanned by relabels in this
+     * step; *work (if non-NULL) receives it. */
     int (*push_relabel)(pf_dev *dev, const pf_dev_graph *g, pf_buf *list,
                         int64_t count, int32_t cycles, int64_t *work,
                         pf_status *st);

@@ -29,6 +29,7 @@ typedef struct driver {
     pf_engine_out *out;
     pf_progress progress;
     int32_t cycles;       /* push/relabel operations per vertex per round */
+    int async;            /* offer backends the asynchronous discharge (device.h) */
     double gr_alpha;      /* global relabel after alpha * n + arcs / 2 work */
     int64_t gr_max_rounds; /* ... or after this many rounds, whichever first */
     uint64_t bytes;       /* device memory held */
@@ -253,6 +254,9 @@ static int run_phase(driver *d, const char *phase, int32_t target, int32_t exclu
         int64_t rounds = 0;
         for (; !rc && d->active > 0 && work < gr_work && rounds < d->gr_max_rounds; rounds++) {
             int64_t round_work = 0;
+            /* What is left of the budget, for a backend that discharges
+             * asynchronously (device.h); the others make one pass. */
+            d->g.work_budget = d->async ? (int64_t)(gr_work - work) + 1 : 0;
             rc = ops->push_relabel(d->dev, &d->g, d->g.list_a, d->active, d->cycles, &round_work,
                                    st);
             if (!rc)
@@ -398,6 +402,7 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
     d.gr_alpha = env_double("PORTAFLOW_GR_ALPHA", 6);
     d.gr_max_rounds = (int64_t)env_double("PORTAFLOW_GR_ROUNDS", 256);
     d.trace = env_double("PORTAFLOW_TRACE", 0) != 0;
+    d.async = env_double("PORTAFLOW_ASYNC", 1) != 0;
     d.handoff_active = (int64_t)env_double("PORTAFLOW_HANDOFF", 1024);
     pf_progress_begin(&d.progress, opt->progress);
 
@@ -442,6 +447,8 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
         out->times.download += pf_now() - t0;
     }
     pf_progress_end(&d.progress);
+    if (ops->held_bytes)
+        out->device_bytes += ops->held_bytes(d.dev);
     if (d.trace)
         fprintf(stderr,
                 "portaflow trace: %lld global relabels: collect %.4f s, cancel %.4f s, "

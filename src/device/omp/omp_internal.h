@@ -20,8 +20,15 @@ typedef struct omp_frontier_piece {
     int64_t count, capacity;
 } omp_frontier_piece;
 
+typedef struct omp_worker omp_worker; /* omp_discharge.c */
+
 struct pf_dev {
     int threads;
+    /* The asynchronous discharge's per-thread heaps and inboxes, for a
+     * graph of workers_n vertices in blocks of 2^workers_shift. */
+    omp_worker *workers;
+    int64_t workers_n;
+    int workers_shift;
     omp_frontier_piece *pieces;  /* threads entries */
     int64_t *chunk_sums;         /* threads + 1 entries, for scan/filter */
     /* Floyd-Warshall: the round's row and column of tiles copied into the
@@ -37,5 +44,11 @@ int32_t ompb_fw_tile(pf_dev *dev, int32_t kind, int paths);
 int ompb_fw_phase(pf_dev *dev, const pf_dev_apsp *a, int32_t round, int32_t phase,
                   pf_status *st);
 void ompb_fw_release(pf_dev *dev);
+/* push_relabel with g->work_budget > 0 (omp_discharge.c). *ran = 0 when
+ * OpenMP gave fewer threads than asked: the caller runs rounds instead. */
+int ompb_discharge(pf_dev *dev, const pf_dev_graph *g, int64_t budget, int64_t *work, int *ran,
+                   pf_status *st);
+void ompb_discharge_release(pf_dev *dev);
+uint64_t ompb_discharge_bytes(pf_dev *dev);
 
 #endif
