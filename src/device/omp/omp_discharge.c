@@ -260,6 +260,10 @@ static void discharge(discharge_ctx *c, omp_worker *me, int32_t u)
 {
     const int64_t begin = c->first[u], end = c->first[u + 1];
     const int32_t n = c->n;
+    /* What u sent, taken off excess[u] once at the end: one locked add per
+     * push less. Nobody else reads excess[u] during the step (pushers go by
+     * the queued flag), and u's own reads subtract it. */
+    int64_t sent = 0;
     /* The flag is cleared (sequentially consistent) before this load. */
     int64_t e = __atomic_load_n(&c->excess[u], __ATOMIC_SEQ_CST);
     int64_t a = begin + c->cur[u];
@@ -267,7 +271,7 @@ static void discharge(discharge_ctx *c, omp_worker *me, int32_t u)
     while (e > 0 && !__atomic_load_n(&c->stop, __ATOMIC_RELAXED)) {
         if (live_height(c, hu) >= n) {
             PF_STORE_I32(&c->height[u], n);
-            return;
+            break;
         }
         /* Current arc: an arc passed over stays unusable until u is
          * relabelled (a neighbour only pushes back to u while it is higher
@@ -290,12 +294,14 @@ static void discharge(discharge_ctx *c, omp_worker *me, int32_t u)
         int64_t d = e < r ? e : r;
         PF_ATOMIC_ADD_I64(&c->res[a], -d);
         PF_ATOMIC_ADD_I64(&c->res[ra], d);
-        PF_ATOMIC_ADD_I64(&c->excess[u], -d);
+        sent += d;
         /* Sequentially consistent: ordered before activate's flag load. */
         __atomic_fetch_add(&c->excess[v], d, __ATOMIC_SEQ_CST);
         activate(c, me, v);
-        e = PF_LOAD_I64(&c->excess[u]);
+        e = PF_LOAD_I64(&c->excess[u]) - sent;
     }
+    if (sent)
+        PF_ATOMIC_ADD_I64(&c->excess[u], -sent);
     c->cur[u] = (int32_t)((a < end ? a : begin) - begin);
 }
 
