@@ -113,8 +113,11 @@ static int check_range(const pf_buf *b, size_t offset, size_t bytes, const char 
  * 1024x1024's 150 MB upload was 0.09 s on one thread). */
 static void copy_bytes(pf_dev *dev, void *dst, const void *src, size_t bytes)
 {
-    const int threads = bytes < ((size_t)1 << 22) ? 1 : dev->threads;
-#pragma omp parallel num_threads(threads)
+    if (bytes < ((size_t)1 << 22) || dev->threads == 1) { /* scalars: no team */
+        memcpy(dst, src, bytes);
+        return;
+    }
+#pragma omp parallel num_threads(dev->threads)
     {
         size_t t = (size_t)omp_get_thread_num(), nt = (size_t)omp_get_num_threads();
         size_t lo = bytes * t / nt, hi = bytes * (t + 1) / nt;
