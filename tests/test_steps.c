@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/gen.h"
+#include "common/hostcopy.h"
 #include "common/residual.h"
 #include "device/device.h"
 #include "host/registry.h"
@@ -372,6 +373,45 @@ START_TEST(mark_active_matches_reference)
 }
 END_TEST
 
+/* Uploads and downloads of 3.x staging chunks (common/hostcopy.h) at odd
+ * offsets, and small ones, arrive intact; loop index / devices: 0 forces
+ * the pinned staging on every transfer (PORTAFLOW_PINNED=1, also on
+ * devices that share the host's memory), 1 the default path. */
+START_TEST(transfers_round_trip)
+{
+    int staged = _i / device_count == 0;
+    if (staged)
+        setenv("PORTAFLOW_PINNED", "1", 1);
+    fixture f;
+    open_device(&f, _i % device_count);
+    const size_t bytes = 3 * PF_STAGE_CHUNK + 12345, at = 4099;
+    unsigned char *in = malloc(bytes), *out = malloc(bytes);
+    ck_assert(in && out);
+    for (size_t k = 0; k < bytes; k++)
+        in[k] = (unsigned char)((k * UINT64_C(0x9E3779B97F4A7C15)) >> 56);
+    pf_buf *b = NULL;
+    CHECK_OK(ops->alloc(f.dev, at + bytes, &b, &f.st));
+    CHECK_OK(ops->upload(f.dev, b, at, in, bytes, &f.st));
+    memset(out, 0, bytes);
+    CHECK_OK(ops->download(f.dev, b, at, out, bytes, &f.st));
+    ck_assert(memcmp(in, out, bytes) == 0);
+    /* A piece that starts mid-chunk, and an 8-byte readback. */
+    const size_t part = PF_STAGE_CHUNK + 777;
+    memset(out, 0, bytes);
+    CHECK_OK(ops->download(f.dev, b, at + 5000, out, part, &f.st));
+    ck_assert(memcmp(in + 5000, out, part) == 0);
+    int64_t word = 0;
+    CHECK_OK(ops->download(f.dev, b, at + 64, &word, 8, &f.st));
+    ck_assert(memcmp(in + 64, &word, 8) == 0);
+    ops->release(f.dev, b);
+    ops->close(f.dev);
+    free(in);
+    free(out);
+    if (staged)
+        unsetenv("PORTAFLOW_PINNED");
+}
+END_TEST
+
 START_TEST(alloc_too_large_fails_cleanly)
 {
     fixture f;
@@ -406,6 +446,7 @@ int main(int argc, char **argv)
     tcase_add_loop_test(tc, push_relabel_budget_keeps_preflow, 0,
                         (int)GRAPH_SIZES * device_count);
     tcase_add_loop_test(tc, mark_active_matches_reference, 0, device_count);
+    tcase_add_loop_test(tc, transfers_round_trip, 0, 2 * device_count);
     tcase_add_loop_test(tc, alloc_too_large_fails_cleanly, 0, device_count);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

@@ -354,6 +354,7 @@ static void cl_close(pf_dev *dev)
         return;
     pf_cl_steps_release(dev);
     pf_cl_fw_release(dev);
+    pf_cl_staging_release(dev);
     for (int k = 0; k < PF_CLK_COUNT; k++)
         if (dev->kernels[k])
             clReleaseKernel(dev->kernels[k]);
@@ -389,6 +390,7 @@ static int cl_open(const pf_open_params *params, pf_dev **out, pf_device_desc *d
     pf_dev *dev = pool_enabled() ? pool_take(refs[index].device) : NULL;
     if (dev) {
         free(refs);
+        pf_cl_staging_init(dev); /* PORTAFLOW_PINNED may have changed */
         if (desc)
             *desc = dev->desc;
         *out = dev;
@@ -426,6 +428,7 @@ static int cl_open(const pf_open_params *params, pf_dev **out, pf_device_desc *d
         cl_close(dev);
         return rc;
     }
+    pf_cl_staging_init(dev);
     dev->scan_total = clCreateBuffer(dev->context, CL_MEM_READ_WRITE, sizeof(cl_long),
                                      NULL, &err);
     if (!dev->scan_total) {
@@ -510,8 +513,8 @@ static void cl_release(pf_dev *dev, pf_buf *buf)
     free(buf);
 }
 
-static int check_range(const pf_buf *buf, size_t offset, size_t bytes, const char *what,
-                       pf_status *st)
+int pf_cl_check_range(const pf_buf *buf, size_t offset, size_t bytes, const char *what,
+                      pf_status *st)
 {
     if (!buf)
         return pf_fail(st, PF_E_USAGE, "%s: no buffer", what);
@@ -522,29 +525,6 @@ static int check_range(const pf_buf *buf, size_t offset, size_t bytes, const cha
     return PF_OK;
 }
 
-static int cl_upload(pf_dev *dev, pf_buf *dst, size_t offset, const void *src,
-                     size_t bytes, pf_status *st)
-{
-    int rc = check_range(dst, offset, bytes, "upload", st);
-    if (rc || bytes == 0)
-        return rc;
-    /* Blocking: the caller may free or reuse src right after. */
-    cl_int err = clEnqueueWriteBuffer(dev->queue, dst->mem, CL_TRUE, offset, bytes, src, 0,
-                                      NULL, NULL);
-    return err == CL_SUCCESS ? PF_OK : pf_cl_fail(st, "clEnqueueWriteBuffer", err);
-}
-
-static int cl_download(pf_dev *dev, pf_buf *src, size_t offset, void *dst, size_t bytes,
-                       pf_status *st)
-{
-    int rc = check_range(src, offset, bytes, "download", st);
-    if (rc || bytes == 0)
-        return rc;
-    cl_int err = clEnqueueReadBuffer(dev->queue, src->mem, CL_TRUE, offset, bytes, dst, 0,
-                                     NULL, NULL);
-    return err == CL_SUCCESS ? PF_OK : pf_cl_fail(st, "clEnqueueReadBuffer", err);
-}
-
 static int fill(pf_dev *dev, pf_buf *buf, const void *pattern, size_t size, int64_t count,
                 pf_status *st)
 {
@@ -552,7 +532,7 @@ static int fill(pf_dev *dev, pf_buf *buf, const void *pattern, size_t size, int6
         return pf_fail(st, PF_E_USAGE, "fill of %lld elements", (long long)count);
     if ((uint64_t)count > SIZE_MAX / size)
         return pf_fail(st, PF_E_USAGE, "fill of %lld elements overflows", (long long)count);
-    int rc = check_range(buf, 0, (size_t)count * size, "fill", st);
+    int rc = pf_cl_check_range(buf, 0, (size_t)count * size, "fill", st);
     if (rc || count == 0)
         return rc;
     cl_int err = clEnqueueFillBuffer(dev->queue, buf->mem, pattern, size, 0,
@@ -587,8 +567,8 @@ const pf_device_ops pf_backend_opencl = {
     .close = cl_close,
     .alloc = cl_alloc,
     .release = cl_release,
-    .upload = cl_upload,
-    .download = cl_download,
+    .upload = pf_cl_upload,
+    .download = pf_cl_download,
     .fill_i32 = cl_fill_i32,
     .fill_i64 = cl_fill_i64,
     .sync = cl_sync,

@@ -2,6 +2,7 @@
  *
  * Layout of the backend:
  *   cl_backend.c  probe, open/close, buffers, the ops table
+ *   cl_transfer.c uploads and downloads (big ones through pinned staging)
  *   cl_program.c  building the embedded program (cache or source), kernels
  *   cl_cache.c    the on-disk program binary cache
  *   cl_steps.c    scan / filter and the max-flow step launches
@@ -24,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/hostcopy.h"
 #include "device/device.h"
 
 /* The program text: pf_vendor.h + pf_kernels.h + kernels/NAME.cl, generated
@@ -83,6 +85,18 @@ struct pf_dev {
 
     struct pf_cl_fw *fw; /* APSP programs, built on first use (cl_apsp.c) */
 
+    /* Pinned staging for transfers of at least stage_min bytes (0: never;
+     * PORTAFLOW_PINNED, common/hostcopy.h; devices that share the host's
+     * memory only when forced): PF_STAGE_COUNT buffers of PF_STAGE_CHUNK
+     * bytes made with CL_MEM_ALLOC_HOST_PTR and kept mapped at stage[b].
+     * Made at the first big transfer; stage_state 0 = not yet tried,
+     * 1 = ready, -1 = unavailable (transfers go straight from/to the
+     * caller's memory). */
+    size_t stage_min;
+    int stage_state;
+    cl_mem stage_mem[PF_STAGE_COUNT];
+    void *stage[PF_STAGE_COUNT];
+
     pf_device_desc desc;
 };
 
@@ -112,8 +126,25 @@ void pf_cl_describe(cl_device_id device, int index, pf_device_desc *desc);
 void pf_cl_device_string(cl_device_id device, cl_device_info what, char *buf, size_t len);
 void pf_cl_platform_string(cl_platform_id platform, cl_platform_info what, char *buf,
                            size_t len);
+/* PF_E_USAGE unless [offset, offset + bytes) lies within buf; `what`
+ * names the operation ("upload"). */
+int pf_cl_check_range(const pf_buf *buf, size_t offset, size_t bytes, const char *what,
+                      pf_status *st);
 /* Whether the device lists `ext` among its extensions. */
 int pf_cl_has_extension(cl_device_id device, const char *ext);
+
+/* ---- cl_transfer.c ---------------------------------------------------- */
+
+/* Sets dev->stage_min from PORTAFLOW_PINNED and the device's kind. */
+void pf_cl_staging_init(pf_dev *dev);
+/* Blocking: on PF_OK the data has arrived and the caller may reuse src
+ * (upload) or read dst (download). */
+int pf_cl_upload(pf_dev *dev, pf_buf *dst, size_t offset, const void *src, size_t bytes,
+                 pf_status *st);
+int pf_cl_download(pf_dev *dev, pf_buf *src, size_t offset, void *dst, size_t bytes,
+                   pf_status *st);
+/* Unmaps and releases the staging buffers (the queue must be idle). */
+void pf_cl_staging_release(pf_dev *dev);
 
 /* ---- cl_program.c ----------------------------------------------------- */
 

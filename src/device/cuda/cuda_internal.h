@@ -10,6 +10,7 @@
 /* The project headers carry no C++ guards of their own (portaflow.h
  * aside): give their declarations C linkage here. */
 extern "C" {
+#include "common/hostcopy.h"
 #include "common/status.h"
 #include "device/device.h"
 }
@@ -55,6 +56,16 @@ struct pf_dev {
     /* Threads per listed vertex in push_relabel: 1 (pf_body_push_relabel)
      * or 2..32 (pf_body_push_relabel_lanes); PF_CUDA_PUSH_LANES at open. */
     int push_lanes;
+    /* Pinned staging for transfers of at least stage_min bytes (0: never;
+     * PORTAFLOW_PINNED, common/hostcopy.h): PF_STAGE_COUNT host buffers of
+     * PF_STAGE_CHUNK bytes and an event per buffer marking the end of the
+     * copy that last used it. Allocated at the first big transfer;
+     * stage_state 0 = not yet tried, 1 = ready, -1 = allocation failed
+     * (transfers then go straight from/to the caller's memory). */
+    size_t stage_min;
+    int stage_state;
+    void *stage[PF_STAGE_COUNT];
+    cudaEvent_t stage_done[PF_STAGE_COUNT];
 };
 
 /* PF_E_DEVICE with "CALL: error string (cudaErrorName)". Also clears the
