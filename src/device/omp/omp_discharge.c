@@ -54,13 +54,15 @@ enum {
 
 struct omp_worker {
     /* Owner only. */
-    _Alignas(64) int64_t *heap; /* (height << 32) | vertex, a max-heap */
+    /* (height << 32) | vertex: a max-heap from the front, and the deferred
+     * vertices from the back. A queued vertex is in one place only (heap,
+     * deferred list or inbox), so both fit the vertices owned. */
+    _Alignas(64) int64_t *heap;
     int64_t heap_len;
-    int64_t capacity; /* vertices owned: bounds heap, inbox and deferred */
+    int64_t capacity; /* vertices owned: bounds heap + deferred, and inbox */
     int64_t offset;   /* of this thread's slices of the n-entry arrays */
     /* Sweeps (see run_worker): while one runs, vertices queued above the
-     * label just popped wait in `deferred` for the next pass. */
-    int32_t *deferred;
+     * label just popped wait, deferred, for the next pass. */
     int64_t deferred_len;
     int32_t sweep_below; /* the sweep's label; -1: highest-label order */
     int64_t steps;
@@ -113,16 +115,18 @@ static void heap_push(omp_worker *w, int32_t height, int32_t v)
 static void queue_own(omp_worker *w, int32_t height, int32_t v)
 {
     if (w->sweep_below >= 0 && height > w->sweep_below)
-        w->deferred[w->deferred_len++] = v;
+        w->heap[w->capacity - ++w->deferred_len] = v;
     else
         heap_push(w, height, v);
 }
 
 static void end_sweep_pass(const discharge_ctx *c, omp_worker *w)
 {
-    for (int64_t i = 0; i < w->deferred_len; i++)
-        heap_push(w, c->height[w->deferred[i]], w->deferred[i]);
-    w->deferred_len = 0;
+    /* Each vertex leaves its slot before the heap can grow into it. */
+    while (w->deferred_len > 0) {
+        int32_t v = (int32_t)w->heap[w->capacity - w->deferred_len--];
+        heap_push(w, c->height[v], v);
+    }
 }
 
 static int32_t heap_pop(omp_worker *w)
@@ -408,8 +412,8 @@ static void run_worker(discharge_ctx *c, int t)
         c->queued[(int32_t)(uint32_t)me->heap[i]] = 0;
     for (int64_t i = 0; i < me->inbox_len; i++)
         c->queued[me->inbox[i]] = 0;
-    for (int64_t i = 0; i < me->deferred_len; i++)
-        c->queued[me->deferred[i]] = 0;
+    for (int64_t i = 1; i <= me->deferred_len; i++)
+        c->queued[(int32_t)me->heap[me->capacity - i]] = 0;
     me->heap_len = me->inbox_len = me->deferred_len = 0;
     if (c->gap < c->n)
         for (int64_t lo = (int64_t)t * block; lo < c->n; lo += (int64_t)c->threads * block)
@@ -419,8 +423,9 @@ static void run_worker(discharge_ctx *c, int t)
 }
 
 /* Worker state for n vertices on dev->threads threads, kept across steps:
- * each thread's heap and deferred list are its slices of two n-entry
- * arrays (a thread's queue never holds more than the vertices it owns). */
+ * each thread's heap and deferred list share its slice of one n-entry
+ * array (a thread's queue never holds more than the vertices it owns;
+ * one array, not two, keeps omp within issue 6's 48 bytes per vertex). */
 static int prepare_workers(pf_dev *dev, int64_t n, int block_shift, pf_status *st)
 {
     if (dev->workers && dev->workers_n == n && dev->workers_shift == block_shift)
@@ -429,11 +434,9 @@ static int prepare_workers(pf_dev *dev, int64_t n, int block_shift, pf_status *s
     const int threads = dev->threads;
     omp_worker *w = aligned_alloc(64, sizeof *w * (size_t)threads);
     int64_t *heaps = malloc((size_t)(n ? n : 1) * sizeof *heaps);
-    int32_t *deferred = malloc((size_t)(n ? n : 1) * sizeof *deferred);
-    if (!w || !heaps || !deferred) {
+    if (!w || !heaps) {
         free(w);
         free(heaps);
-        free(deferred);
         return pf_fail(st, PF_E_DEVICE, "omp: out of host memory for the discharge's queues");
     }
     memset(w, 0, sizeof *w * (size_t)threads);
@@ -446,7 +449,6 @@ static int prepare_workers(pf_dev *dev, int64_t n, int block_shift, pf_status *s
         w[t].capacity = owned;
         w[t].offset = offset;
         w[t].heap = heaps + offset;
-        w[t].deferred = deferred + offset;
         w[t].sweep_below = -1;
         offset += owned;
     }
@@ -461,7 +463,6 @@ void ompb_discharge_release(pf_dev *dev)
     if (!dev->workers)
         return;
     free(dev->workers[0].heap);
-    free(dev->workers[0].deferred);
     free(dev->workers);
     dev->workers = NULL;
     dev->workers_n = 0;
@@ -469,7 +470,7 @@ void ompb_discharge_release(pf_dev *dev)
 
 uint64_t ompb_discharge_bytes(pf_dev *dev)
 {
-    return dev->workers ? (uint64_t)dev->workers_n * (8 + 4) : 0;
+    return dev->workers ? (uint64_t)dev->workers_n * 8 : 0;
 }
 
 int ompb_discharge(pf_dev *dev, const pf_dev_graph *g, int64_t budget, int64_t *work, int *ran,
