@@ -18,6 +18,9 @@
 #   bench/gpu/run.sh sweep SET "BACKENDS" "VAR=V1 V2 ..." [REPS [LIMIT_S]]
 #       each instance x backend x value of one environment variable through
 #       bench_solve (in-process warm-up, median of REPS): one table row each
+#   bench/gpu/run.sh trace SET BACKEND SPEC...
+#       one `portaflow solve` per instance and SPEC with PORTAFLOW_TRACE=1;
+#       SPEC is VAR=V[,VAR=V...] or - for none: the trace and phase lines
 # Logs and tables go to $OUT (the device tool brings them back) or ./bench/out.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -121,6 +124,19 @@ sweep)
       done
     done
   } | tee "$out/sweep_${set_name//[^a-z0-9_]/_}_${var}.md"
+  ;;
+trace)
+  set_name=$1 backend=$2; shift 2
+  mapfile -t files < <(bash bench/instances.sh "$bin" "$set_name")
+  for f in "${files[@]}"; do
+    for spec in "$@"; do
+      envs=(PORTAFLOW_TRACE=1)
+      [ "$spec" != - ] && IFS=, read -r -a more <<<"$spec" && envs+=("${more[@]}")
+      echo "## $(basename "$f" .max) $backend $spec"
+      env "${envs[@]}" timeout 120 "$bin" solve --backend "$backend" --no-progress "$f" 2>&1 |
+        grep -E '^portaflow trace|^c (solve_s|times|rounds|device)|^s '
+    done
+  done | tee "$out/trace_${set_name//[^a-z0-9_]/_}_$backend.log"
   ;;
 *) echo "unknown stage $stage" >&2; exit 1 ;;
 esac

@@ -55,11 +55,14 @@ static int ompb_open(const pf_open_params *params, pf_dev **out, pf_device_desc 
     if (!dev)
         return PF_E_NOMEM;
     dev->threads = params->threads > 0 ? params->threads : omp_get_max_threads();
-    dev->pieces = pf_calloc((size_t)dev->threads, sizeof *dev->pieces, st);
+    dev->pieces = pf_calloc(2 * (size_t)dev->threads, sizeof *dev->pieces, st);
     dev->chunk_sums = pf_calloc((size_t)dev->threads + 1, sizeof *dev->chunk_sums, st);
-    if (!dev->pieces || !dev->chunk_sums) {
+    dev->bfs_offsets = pf_calloc((size_t)dev->threads * ((size_t)dev->threads + 1),
+                                 sizeof *dev->bfs_offsets, st);
+    if (!dev->pieces || !dev->chunk_sums || !dev->bfs_offsets) {
         free(dev->pieces);
         free(dev->chunk_sums);
+        free(dev->bfs_offsets);
         free(dev);
         return PF_E_NOMEM;
     }
@@ -73,10 +76,11 @@ static void ompb_close(pf_dev *dev)
 {
     if (!dev)
         return;
-    for (int t = 0; t < dev->threads; t++)
+    for (int t = 0; t < 2 * dev->threads; t++)
         free(dev->pieces[t].vertices);
     free(dev->pieces);
     free(dev->chunk_sums);
+    free(dev->bfs_offsets);
     ompb_fw_release(dev);
     ompb_discharge_release(dev);
     free(dev);
@@ -296,118 +300,6 @@ static int ompb_cancel_violations(pf_dev *dev, const pf_dev_graph *g, pf_buf *li
         pf_body_cancel_violations(vertices[i], BUF(g->first, int64_t), BUF(g->head, int32_t),
                                   BUF(g->rev, int32_t), BUF(g->res, int64_t),
                                   BUF(g->excess, int64_t), BUF(g->height, int32_t));
-    return PF_OK;
-}
-
-static int grow_piece(omp_frontier_piece *piece)
-{
-    int64_t cap = piece->capacity ? piece->capacity * 2 : 1024;
-    int32_t *v = realloc(piece->vertices, (size_t)cap * sizeof *v);
-    if (!v)
-        return -1;
-    piece->vertices = v;
-    piece->capacity = cap;
-    return 0;
-}
-
-/* Per-thread frontier pieces merged by a prefix sum over their sizes, as in
- * the classic parallel global relabel: no shared append counter to fight
- * over, and the merged frontier is deterministic for a given schedule. */
-static int ompb_bfs_level(pf_dev *dev, const pf_dev_graph *g, pf_buf *in, int64_t count,
-                         pf_buf *out, int32_t level, int32_t excluded, int64_t *next_count,
-                         pf_status *st)
-{
-    const int64_t *first = BUF(g->first, int64_t);
-    const int32_t *head = BUF(g->head, int32_t);
-    const int32_t *rev = BUF(g->rev, int32_t);
-    const int64_t *res = BUF(g->res, int64_t);
-    int32_t *height = BUF(g->height, int32_t);
-    const int32_t *frontier = BUF(in, int32_t);
-    int32_t *next = BUF(out, int32_t);
-    const int32_t n = (int32_t)g->n;
-    int threads = count < PARALLEL_MIN_ITEMS ? 1 : dev->threads;
-    int failed = 0;
-    int64_t *offsets = dev->chunk_sums;
-#pragma omp parallel num_threads(threads) reduction(| : failed)
-    {
-        int t = omp_get_thread_num();
-        omp_frontier_piece *piece = &dev->pieces[t];
-        piece->count = 0;
-#pragma omp for schedule(dynamic, 32)
-        for (int64_t i = 0; i < count; i++) {
-            int32_t u = frontier[i];
-            for (int64_t a = first[u]; a < first[u + 1]; a++) {
-                int32_t v = head[a];
-                if (v == excluded || PF_LOAD_I32(&height[v]) != n ||
-                    res[PF_REV_ARC(first, rev, a, v)] <= 0)
-                    continue;
-                if (PF_ATOMIC_CAS_I32(&height[v], n, level + 1) != n)
-                    continue;
-                if (piece->count == piece->capacity && grow_piece(piece)) {
-                    failed = 1;
-                    continue;
-                }
-                piece->vertices[piece->count++] = v;
-            }
-        }
-        offsets[t + 1] = piece->count;
-#pragma omp barrier
-#pragma omp single
-        {
-            offsets[0] = 0;
-            for (int k = 1; k <= omp_get_num_threads(); k++)
-                offsets[k] += offsets[k - 1];
-        }
-        memcpy(next + offsets[t], piece->vertices, (size_t)piece->count * sizeof *next);
-    }
-    if (failed)
-        return pf_fail(st, PF_E_DEVICE, "omp: out of host memory for a BFS frontier");
-    *next_count = offsets[threads];
-    return PF_OK;
-}
-
-/* A level too small to share, on the calling thread: no team, no pieces.
- * Deep graphs have tens of thousands of such levels (AK: 20000 a global
- * relabel, 1.6 us each through a one-thread team). */
-static int64_t bfs_level_serial(const pf_dev_graph *g, const int32_t *frontier, int64_t count,
-                                int32_t *next, int32_t level, int32_t excluded)
-{
-    const int64_t *first = BUF(g->first, int64_t);
-    const int32_t *head = BUF(g->head, int32_t), *rev = BUF(g->rev, int32_t);
-    const int64_t *res = BUF(g->res, int64_t);
-    int32_t *height = BUF(g->height, int32_t);
-    const int32_t n = (int32_t)g->n;
-    int64_t found = 0;
-    for (int64_t i = 0; i < count; i++) {
-        int32_t u = frontier[i];
-        for (int64_t a = first[u]; a < first[u + 1]; a++) {
-            int32_t v = head[a];
-            if (v != excluded && height[v] == n && res[PF_REV_ARC(first, rev, a, v)] > 0) {
-                height[v] = level + 1;
-                next[found++] = v;
-            }
-        }
-    }
-    return found;
-}
-
-/* Host memory needs no batching: levels run one after another and stop at
- * the first empty frontier. */
-static int ompb_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[2],
-                           int32_t level, int32_t levels, int32_t excluded, int64_t *count,
-                           pf_status *st)
-{
-    for (int32_t k = 0; k < levels && *count > 0; k++) {
-        pf_buf *in = frontier[k % 2], *out = frontier[(k + 1) % 2];
-        if (*count < PARALLEL_MIN_ITEMS) {
-            *count = bfs_level_serial(g, BUF(in, int32_t), *count, BUF(out, int32_t), level + k,
-                                      excluded);
-            continue;
-        }
-        int rc = ompb_bfs_level(dev, g, in, *count, out, level + k, excluded, count, st);
-        if (rc)
-            return rc;
-    }
     return PF_OK;
 }
 

@@ -14,7 +14,8 @@ struct pf_buf {
     unsigned char data[];
 };
 
-/* Per-thread frontier pieces for bfs_level, kept across calls. */
+/* Per-thread frontier pieces for the BFS levels (omp_bfs.c), kept across
+ * calls. */
 typedef struct omp_frontier_piece {
     int32_t *vertices;
     int64_t count, capacity;
@@ -29,7 +30,8 @@ struct pf_dev {
     omp_worker *workers;
     int64_t workers_n;
     int workers_shift;
-    omp_frontier_piece *pieces;  /* threads entries */
+    omp_frontier_piece *pieces;  /* 2 x threads entries: two levels' worth */
+    int64_t *bfs_offsets;        /* threads rows of threads + 1 entries */
     int64_t *chunk_sums;         /* threads + 1 entries, for scan/filter */
     /* Floyd-Warshall: the round's row and column of tiles copied into the
      * register-blocked kernel's panel order (omp_apsp.c); kept across
@@ -49,6 +51,8 @@ void ompb_fw_release(pf_dev *dev);
 int ompb_discharge(pf_dev *dev, const pf_dev_graph *g, int64_t budget, int64_t *work, int *ran,
                    pf_status *st);
 void ompb_discharge_release(pf_dev *dev);
+int ompb_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[2], int32_t level,
+                    int32_t levels, int32_t excluded, int64_t *count, pf_status *st);
 uint64_t ompb_discharge_bytes(pf_dev *dev);
 
 #endif
