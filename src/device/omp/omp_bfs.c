@@ -26,7 +26,6 @@
 enum {
     TEAM_MIN_FRONTIER = 256, /* a frontier this large starts a team */
     TEAM_KEEP_FRONTIER = 64, /* the team runs on while frontiers are this large */
-    CHUNK_MIN = 16,          /* frontier vertices a thread takes at a time */
 };
 
 /* One level's scan of frontier vertex u: unreached in-neighbours with
@@ -77,47 +76,40 @@ typedef struct bfs_team {
      * the driver expects it (possibly over `flat`, read only at first). */
     int32_t *buffers[2];
     int32_t batch_k, level, levels, excluded;
-    _Alignas(64) int64_t taken[2]; /* next chunk of the level, by parity */
     _Alignas(64) int failed;
     /* Written by thread 0 at the end. */
     int32_t levels_done;
     int64_t count;
 } bfs_team;
 
-/* Thread t's part of level k of the team (its k-th level). The piece is
- * filled through a local copy: the pieces of all threads share cache lines,
- * and a count bumped in place there on every append made the threads
- * fight over them (2 threads were no faster than 1). */
+/* Thread t's part of level k of the team (its k-th level): the t-th of
+ * `threads` equal slices of the frontier. Deep graphs' levels are a few
+ * hundred to a few thousand vertices of similar degree, so equal slices
+ * balance; a shared chunk counter cost more than the slices save (16
+ * threads: dozens of contended adds a level). The piece is filled through
+ * a local copy: the pieces of all threads share cache lines, and a count
+ * bumped in place there on every append made the threads fight over them. */
 static int team_level(bfs_team *bt, int t, int threads, int32_t k, const int64_t *in_offsets,
                       int64_t total)
 {
     omp_frontier_piece out = bt->sets[k % 2][t];
     const omp_frontier_piece *in = bt->sets[(k + 1) % 2];
     out.count = 0;
-    int64_t chunk = total / ((int64_t)threads * 8);
-    if (chunk < CHUNK_MIN)
-        chunk = CHUNK_MIN;
+    const int64_t lo = total * t / threads, hi = total * (t + 1) / threads;
     int p = 0, rc = 0;
-    for (;;) {
-        int64_t lo = __atomic_fetch_add(&bt->taken[k % 2], chunk, __ATOMIC_RELAXED);
-        if (lo >= total)
-            break;
-        int64_t hi = lo + chunk < total ? lo + chunk : total;
-        for (int64_t i = lo; i < hi && !rc; i++) {
-            int32_t u;
-            if (k == 0) {
-                u = bt->flat[i];
-            } else {
-                /* Chunks are taken in increasing order: the piece only
-                 * moves forward. */
-                while (i >= in_offsets[p + 1])
-                    p++;
-                u = in[p].vertices[i - in_offsets[p]];
-            }
-            rc = scan_vertex(bt->g, u, bt->level + k, bt->excluded, 1, &out);
+    if (k > 0)
+        while (lo >= in_offsets[p + 1] && p + 1 < threads)
+            p++;
+    for (int64_t i = lo; i < hi && !rc; i++) {
+        int32_t u;
+        if (k == 0) {
+            u = bt->flat[i];
+        } else {
+            while (i >= in_offsets[p + 1])
+                p++;
+            u = in[p].vertices[i - in_offsets[p]];
         }
-        if (rc)
-            break;
+        rc = scan_vertex(bt->g, u, bt->level + k, bt->excluded, 1, &out);
     }
     bt->sets[k % 2][t] = out;
     return rc;
@@ -130,9 +122,6 @@ static void run_team(bfs_team *bt)
     int64_t total = bt->flat_count;
     int32_t k = 0;
     for (;; k++) {
-        /* Level k - 1 used this counter and is over (barrier below). */
-        if (t == 0)
-            __atomic_store_n(&bt->taken[(k + 1) % 2], 0, __ATOMIC_RELAXED);
         if (team_level(bt, t, threads, k, offsets, total))
             __atomic_store_n(&bt->failed, 1, __ATOMIC_RELAXED);
 #pragma omp barrier
