@@ -29,9 +29,9 @@ enum {
 };
 
 /* One level's scan of frontier vertex u: unreached in-neighbours with
- * residual capacity toward u get level + 1. Returns how many were added to
- * `piece`, or -1 when it could not grow. `shared`: other threads scan the
- * same level, so a vertex is claimed by compare-and-swap. */
+ * residual capacity toward u get level + 1 and go to `piece`. Returns 0, or
+ * -1 when the piece could not grow. `shared`: other threads scan the same
+ * level, so a vertex is claimed by compare-and-swap. */
 static int scan_vertex(const pf_dev_graph *g, int32_t u, int32_t level, int32_t excluded,
                        int shared, omp_frontier_piece *piece)
 {

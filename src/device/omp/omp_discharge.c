@@ -426,6 +426,8 @@ static void run_worker(discharge_ctx *c, int t)
         me->discharges++;
         __atomic_store_n(&me->finished, me->finished + 1, __ATOMIC_RELEASE);
     }
+    if (spins)
+        me->idle_s += omp_get_wtime() - idle_since;
 #pragma omp barrier
     for (int64_t i = 0; i < me->heap_len; i++)
         c->queued[(int32_t)(uint32_t)me->heap[i]] = 0;
