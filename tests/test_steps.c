@@ -127,10 +127,13 @@ static void build_graph(fixture *f, test_graph *t, int64_t n, int64_t m, uint64_
     size_t nn = (size_t)n, arcs = (size_t)t->h.arcs;
     g->first = upload_new(f, t->h.first, (nn + 1) * 8);
     g->head = upload_new(f, t->h.head, arcs * 4);
-    int32_t *rev_offsets = malloc(arcs * 4 + 4);
-    ck_assert_int_eq(pf_residual_rev_offsets(&t->h, rev_offsets, 0, &f->st), PF_OK);
-    g->rev = upload_new(f, rev_offsets, arcs * 4);
-    free(rev_offsets);
+    int32_t *rev_device = malloc(arcs * 4 + 4);
+    if (ops->rev_absolute)
+        pf_residual_rev_indices(&t->h, (uint32_t *)rev_device, 0);
+    else
+        ck_assert_int_eq(pf_residual_rev_offsets(&t->h, rev_device, 0, &f->st), PF_OK);
+    g->rev = upload_new(f, rev_device, arcs * 4);
+    free(rev_device);
     g->res = upload_new(f, t->h.cap, arcs * 8);
     g->excess = upload_new(f, NULL, nn * 8);
     g->height = upload_new(f, NULL, nn * 4);

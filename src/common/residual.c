@@ -474,6 +474,14 @@ int pf_residual_reaches(const pf_residual *g, const int64_t *res, int32_t target
 
 /* Reports the lowest arc whose offset does not fit, as the serial loop
  * did, whatever the thread count. */
+void pf_residual_rev_indices(const pf_residual *g, uint32_t *out, int threads)
+{
+    threads = resolve_threads(threads);
+    PF_OMP(omp parallel for num_threads(threads) schedule(static) if (threads > 1))
+    for (int64_t a = 0; a < g->arcs; a++)
+        out[a] = (uint32_t)g->rev[a];
+}
+
 int pf_residual_rev_offsets(const pf_residual *g, int32_t *out, int threads, pf_status *st)
 {
     threads = resolve_threads(threads);

@@ -84,6 +84,11 @@ void pf_residual_arc_flows(const pf_residual *g, const int64_t *res,
 int pf_residual_rev_offsets(const pf_residual *g, int32_t *out, int threads,
                             pf_status *st);
 
+/* The other device form of rev, for backends whose ops set rev_absolute:
+ * the reverse arc's own index, as uint32. The caller makes sure that
+ * g->arcs <= 2^32. `threads` as for pf_residual_build. */
+void pf_residual_rev_indices(const pf_residual *g, uint32_t *out, int threads);
+
 /* Exit-side helper: vertices that can reach `target` in the residual
  * graph given residual capacities `res`; reach[v] = 1 if so. Sequential
  * reverse BFS, used for the cut and for checks. */

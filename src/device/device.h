@@ -52,7 +52,8 @@ typedef struct pf_dev_graph {
     pf_buf *first;     /* int64[n+1] CSR offsets */
     pf_buf *head;      /* int32[arcs] */
     pf_buf *rev;       /* int32[arcs] reverse arc of a = (u,v): its position in
-                          v's list, PF_REV_ARC (pf_kernels.h) = first[v] + rev[a] */
+                          v's list, PF_REV_ARC (pf_kernels.h) = first[v] + rev[a];
+                          where the ops set rev_absolute, its index (uint32) */
     pf_buf *res;       /* int64[arcs] residual capacities (mutable) */
     pf_buf *excess;    /* int64[n] */
     pf_buf *height;    /* int32[n] */
@@ -91,6 +92,11 @@ typedef struct pf_open_params {
 
 typedef struct pf_device_ops {
     const char *name; /* "omp", "opencl", "cuda" */
+    /* 1: pf_dev_graph.rev holds each reverse arc's index (uint32), which
+     * limits the graph to 2^32 arcs; 0: its position in its vertex's list
+     * (int32), which needs first[v] to use. The backend's PF_REV_ARC must
+     * read the form it asks for. */
+    int rev_absolute;
 
     /* How many usable devices; fills up to max descriptors. Never aborts:
      * 0 with *why set (e.g. "no CUDA driver: ...") when unavailable. */

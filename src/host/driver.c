@@ -114,13 +114,17 @@ static int upload_graph(driver *d, pf_status *st)
     const pf_device_ops *ops = d->ops;
     const pf_residual *h = d->host;
     size_t n = (size_t)h->n, arcs = (size_t)h->arcs;
-    int32_t *rev_offsets = pf_alloc(arcs ? arcs : 1, sizeof *rev_offsets, st);
-    if (!rev_offsets)
+    int32_t *rev_device = pf_alloc(arcs ? arcs : 1, sizeof *rev_device, st);
+    if (!rev_device)
         return PF_E_NOMEM;
-    int rc = pf_residual_rev_offsets(h, rev_offsets, d->host_threads, st);
+    int rc = PF_OK;
+    if (ops->rev_absolute)
+        pf_residual_rev_indices(h, (uint32_t *)rev_device, d->host_threads);
+    else
+        rc = pf_residual_rev_offsets(h, rev_device, d->host_threads, st);
     if (!rc)
-        rc = ops->upload(d->dev, d->g.rev, 0, rev_offsets, arcs * 4, st);
-    free(rev_offsets);
+        rc = ops->upload(d->dev, d->g.rev, 0, rev_device, arcs * 4, st);
+    free(rev_device);
     if (rc ||
         (rc = ops->upload(d->dev, d->g.first, 0, h->first, (n + 1) * 8, st)) ||
         (rc = ops->upload(d->dev, d->g.head, 0, h->head, arcs * 4, st)) ||
@@ -369,12 +373,18 @@ static int check_balanced(driver *d, pf_status *st)
     return rc;
 }
 
-/* Excess is int64 on every backend: with all capacities summing below
- * 2^63 no excess, residual or flow value can overflow. Larger totals (up to
- * 2^62 per arc is legal input) are left to the sequential engine, which
- * bounds the source's supply itself. */
-static int check_capacity_total(const pf_device_ops *ops, const pf_residual *h, pf_status *st)
+/* What a device cannot hold. Excess is int64 on every backend: with all
+ * capacities summing below 2^63 no excess, residual or flow value can
+ * overflow. Larger totals (up to 2^62 per arc is legal input) are left to
+ * the sequential engine, which bounds the source's supply itself; so are
+ * graphs past a backend's 32-bit reverse-arc indices. */
+static int check_device_limits(const pf_device_ops *ops, const pf_residual *h, pf_status *st)
 {
+    if (ops->rev_absolute && (uint64_t)h->arcs > UINT32_MAX)
+        return pf_fail(st, PF_E_DEVICE,
+                       "%s: %lld residual arcs, more than its 32-bit reverse-arc indices "
+                       "reach (2^32); --backend seq solves it",
+                       ops->name, (long long)h->arcs);
     int64_t total = 0;
     for (int64_t a = 0; a < h->arcs; a++)
         if (__builtin_add_overflow(total, h->cap[a], &total))
@@ -388,7 +398,7 @@ static int check_capacity_total(const pf_device_ops *ops, const pf_residual *h, 
 int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_solve_options *opt,
                       pf_engine_out *out, pf_status *st)
 {
-    int rc = check_capacity_total(ops, h, st);
+    int rc = check_device_limits(ops, h, st);
     if (rc)
         return rc;
     driver d = {.ops = ops, .host = h, .out = out, .host_threads = opt->threads};

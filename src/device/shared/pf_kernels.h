@@ -6,8 +6,12 @@
 #define PF_KERNELS_H
 
 /* Arc a = (u,v)'s reverse arc: rev[a] is its position in v's arc list (an
- * int32 instead of an int64 index: 8 bytes less per arc on the device). */
+ * int32 instead of an int64 index: 8 bytes less per arc on the device).
+ * A dialect that keeps absolute indices instead (device.h: rev_absolute)
+ * defines its own in pf_vendor.h. */
+#ifndef PF_REV_ARC
 #define PF_REV_ARC(first, rev, a, v) ((first)[v] + (pf_i64)(rev)[a])
+#endif
 
 /* Moves d units along arc a = (u,v) with reverse arc ra. */
 PF_FN void pf_push_units(PF_GLOBAL pf_i64 *res, PF_GLOBAL pf_i64 *excess, pf_i64 a,
