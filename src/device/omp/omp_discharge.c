@@ -44,10 +44,9 @@ enum {
                               excess (RLG moves frame by frame) over all */
     MIN_BLOCK_SHIFT = 8,   /* blocks of at least 256 vertices */
     RELABEL_COST = 12,     /* work of a relabel besides its arcs, as seq */
-    HL_SHARE = 2,          /* highest-label discharges per sweep step: 2 on
-                              2 cores, AK 0.048 s (20: 0.23 s, seq 0.040),
-                              RLG 512x1024 0.94 s (20: 0.92), RMFGEN 64x64
-                              1.26 s (20: 1.17, seq 2.2) */
+    HL_SHARE_MAX = 8,      /* highest-label discharges per sweep step: */
+    HL_SHARE_SCALE = 32,   /* HL_SHARE_SCALE / threads^2 of them, 1 to
+                              HL_SHARE_MAX (see run_worker) */
     WORK_FLUSH = 4096,     /* relabel work a thread does before it adds it
                               to the shared total and checks the budget */
     IDLE_SPINS = 256,      /* idle polls before a thread yields its core */
@@ -89,6 +88,7 @@ typedef struct discharge_ctx {
     int32_t *at_height; /* live vertices at each height below n */
     int32_t n, source, sink;
     int block_shift, threads;
+    int64_t hl_share; /* highest-label discharges per sweep step */
     omp_worker *workers;
     int64_t budget;
     /* Shared and written: each apart from the read-only fields above,
@@ -381,14 +381,18 @@ static void run_worker(discharge_ctx *c, int t)
         }
 #pragma omp barrier
     /* Highest-label order with sweeps, like the sequential engine: after
-     * HL_SHARE * owned discharges in highest-label order, `owned` more in
+     * hl_share * owned discharges in highest-label order, `owned` more in
      * passes from the top down that leave newly queued higher vertices to
      * the next pass. Pure highest-label order walks each unit of AK's
      * trickle down its whole chain alone (quadratic); a pass lets them
-     * gather. The sequential engine counts empty buckets as steps too,
-     * which this heap never sees, hence a smaller share than its 20. */
+     * gather. How often to sweep depends on the threads (H100 host, NOTES
+     * 27): on one or two, a pass holds back the excess a relabelled vertex
+     * sends back, which RLG needs moved at once (1024x1536 on 2 threads:
+     * 6.4 s at share 2, 4.5 s at 8); on many, passes pay, since they hold
+     * back what other threads send too (RMFGEN 128x128 on 4 threads: 10.5
+     * s at share 2, 12.6 s at 8; on 16: 3.7 s at 1, 4.4 s at 2). */
     const int64_t owned = me->capacity ? me->capacity : 1;
-    const int64_t hl_stretch = HL_SHARE * owned, period = hl_stretch + owned;
+    const int64_t hl_stretch = c->hl_share * owned, period = hl_stretch + owned;
     if (me->sweep_below >= 0)
         me->sweep_below = c->n;
     int spins = 0;
@@ -521,15 +525,23 @@ uint64_t ompb_discharge_bytes(pf_dev *dev)
     return dev->workers ? (uint64_t)dev->workers_n * 8 : 0;
 }
 
+/* A tuning knob from the environment: its value if an integer >= least. */
+static int64_t env_at_least(const char *name, int64_t least, int64_t fallback)
+{
+    const char *text = getenv(name);
+    char *end;
+    long long value = text ? strtoll(text, &end, 10) : 0;
+    return text && *text && !*end && value >= least ? value : fallback;
+}
+
 int ompb_discharge(pf_dev *dev, const pf_dev_graph *g, int64_t budget, int64_t *work, int *ran,
                    pf_status *st)
 {
     *ran = 0;
     int shift = MIN_BLOCK_SHIFT;
-    int64_t blocks_per_thread = BLOCKS_PER_THREAD;
-    const char *env_blocks = getenv("PORTAFLOW_OMP_BLOCKS");
-    if (env_blocks && atoll(env_blocks) > 0)
-        blocks_per_thread = atoll(env_blocks);
+    int64_t blocks_per_thread = env_at_least("PORTAFLOW_OMP_BLOCKS", 1, BLOCKS_PER_THREAD);
+    int64_t hl_share = HL_SHARE_SCALE / ((int64_t)dev->threads * dev->threads);
+    hl_share = hl_share < 1 ? 1 : hl_share > HL_SHARE_MAX ? HL_SHARE_MAX : hl_share;
     while (((int64_t)1 << shift) * dev->threads * blocks_per_thread < g->n)
         shift++;
     int rc = prepare_workers(dev, g->n, shift, st);
@@ -547,6 +559,7 @@ int ompb_discharge(pf_dev *dev, const pf_dev_graph *g, int64_t budget, int64_t *
         .source = g->source,
         .sink = g->sink,
         .block_shift = shift,
+        .hl_share = env_at_least("PORTAFLOW_OMP_HL_SHARE", 0, hl_share),
         .threads = dev->threads,
         .workers = dev->workers,
         /* Scratch the driver does not read across this step (device.h). */
