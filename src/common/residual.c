@@ -472,8 +472,6 @@ int pf_residual_reaches(const pf_residual *g, const int64_t *res, int32_t target
     return PF_OK;
 }
 
-/* Reports the lowest arc whose offset does not fit, as the serial loop
- * did, whatever the thread count. */
 void pf_residual_rev_indices(const pf_residual *g, uint32_t *out, int threads)
 {
     threads = resolve_threads(threads);
@@ -482,6 +480,8 @@ void pf_residual_rev_indices(const pf_residual *g, uint32_t *out, int threads)
         out[a] = (uint32_t)g->rev[a];
 }
 
+/* Reports the lowest arc whose offset does not fit, as the serial loop
+ * did, whatever the thread count. */
 int pf_residual_rev_offsets(const pf_residual *g, int32_t *out, int threads, pf_status *st)
 {
     threads = resolve_threads(threads);

@@ -386,11 +386,12 @@ static void run_worker(discharge_ctx *c, int t)
      * the next pass. Pure highest-label order walks each unit of AK's
      * trickle down its whole chain alone (quadratic); a pass lets them
      * gather. How often to sweep depends on the threads (H100 host, NOTES
-     * 27): on one or two, a pass holds back the excess a relabelled vertex
-     * sends back, which RLG needs moved at once (1024x1536 on 2 threads:
-     * 6.4 s at share 2, 4.5 s at 8); on many, passes pay, since they hold
-     * back what other threads send too (RMFGEN 128x128 on 4 threads: 10.5
-     * s at share 2, 12.6 s at 8; on 16: 3.7 s at 1, 4.4 s at 2). */
+     * 27): on one or two, passes cost RLG dearly (a pass holds back the
+     * excess a relabelled vertex sends back; 1024x1536 on 2 threads: 6.4 s
+     * at share 2, 4.5 s at 8); on many they pay (RMFGEN 128x128 on 4
+     * threads: 10.5 s at share 2, 12.6 s at 8; on 16: 3.7 s at 1, 4.4 s at
+     * 2), and the trace shows threads idle half as long, though why is
+     * not settled. */
     const int64_t owned = me->capacity ? me->capacity : 1;
     const int64_t hl_stretch = c->hl_share * owned, period = hl_stretch + owned;
     if (me->sweep_below >= 0)
