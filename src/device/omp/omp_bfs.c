@@ -159,10 +159,7 @@ static int64_t level_serial(const pf_dev_graph *g, const int32_t *frontier, int6
 int ompb_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[2], int32_t level,
                     int32_t levels, int32_t excluded, int64_t *count, pf_status *st)
 {
-    int64_t team_min = TEAM_MIN_FRONTIER;
-    const char *env_team = getenv("PORTAFLOW_OMP_BFS_TEAM"); /* for measurements */
-    if (env_team && atoll(env_team) > 0)
-        team_min = atoll(env_team);
+    const int64_t team_min = ompb_env_at_least("PORTAFLOW_OMP_BFS_TEAM", 1, TEAM_MIN_FRONTIER);
     for (int32_t k = 0; k < levels && *count > 0;) {
         pf_buf *in = frontier[k % 2];
         if (*count < team_min || dev->threads == 1) {

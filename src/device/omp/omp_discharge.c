@@ -526,21 +526,12 @@ uint64_t ompb_discharge_bytes(pf_dev *dev)
     return dev->workers ? (uint64_t)dev->workers_n * 8 : 0;
 }
 
-/* A tuning knob from the environment: its value if an integer >= least. */
-static int64_t env_at_least(const char *name, int64_t least, int64_t fallback)
-{
-    const char *text = getenv(name);
-    char *end;
-    long long value = text ? strtoll(text, &end, 10) : 0;
-    return text && *text && !*end && value >= least ? value : fallback;
-}
-
 int ompb_discharge(pf_dev *dev, const pf_dev_graph *g, int64_t budget, int64_t *work, int *ran,
                    pf_status *st)
 {
     *ran = 0;
     int shift = MIN_BLOCK_SHIFT;
-    int64_t blocks_per_thread = env_at_least("PORTAFLOW_OMP_BLOCKS", 1, BLOCKS_PER_THREAD);
+    int64_t blocks_per_thread = ompb_env_at_least("PORTAFLOW_OMP_BLOCKS", 1, BLOCKS_PER_THREAD);
     int64_t hl_share = HL_SHARE_SCALE / ((int64_t)dev->threads * dev->threads);
     hl_share = hl_share < 1 ? 1 : hl_share > HL_SHARE_MAX ? HL_SHARE_MAX : hl_share;
     while (((int64_t)1 << shift) * dev->threads * blocks_per_thread < g->n)
@@ -560,7 +551,7 @@ int ompb_discharge(pf_dev *dev, const pf_dev_graph *g, int64_t budget, int64_t *
         .source = g->source,
         .sink = g->sink,
         .block_shift = shift,
-        .hl_share = env_at_least("PORTAFLOW_OMP_HL_SHARE", 0, hl_share),
+        .hl_share = ompb_env_at_least("PORTAFLOW_OMP_HL_SHARE", 0, hl_share),
         .threads = dev->threads,
         .workers = dev->workers,
         /* Scratch the driver does not read across this step (device.h). */
