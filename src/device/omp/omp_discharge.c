@@ -8,25 +8,27 @@
  * which does the same pushes highest vertex first). Here each thread owns
  * blocks of vertices and discharges its own active vertices, highest
  * first from a heap (with sweeps, see run_worker), until the budget of
- * relabel work is spent or no vertex is active anywhere. Pushes and
- * relabels keep Hong's lock-free rules, so no thread locks a vertex: only
- * a vertex's owner lowers its excess and its arcs' residuals or raises its
- * height, and a push goes only to a neighbour read lower.
+ * relabel work is spent or no vertex is active anywhere.
  *
- * A push that may have made a vertex active queues it with its owner: the
- * `owner` buffer (all 0 between steps) says "queued"; whoever sets it puts
- * the vertex in the owner's heap (its own) or inbox (another's). The owner
- * clears it before it reads the excess, and the pusher adds the excess
- * before it reads the flag (both sequentially consistent), so one of them
- * always sees the other: no excess is left unqueued, and a vertex is queued
- * at most once, which bounds each heap and inbox by the vertices owned.
+ * Only a vertex's owner writes its excess, its height and its arcs'
+ * residuals, so a push into another thread's vertex is done in two halves:
+ * the pusher lowers its own arc and excess and sends the rest (the reverse
+ * arc, the amount) to the owner through a ring from it to that owner; the
+ * owner adds them and queues the vertex when it next looks. Nothing in a
+ * push is atomic, and of another thread's vertex only the height is read.
+ * Until then, pushes were Hong's locked adds on the far side's excess and
+ * reverse arc, a claim flag and a locked inbox: up to five lines another
+ * core had written. On 16 threads a busy thread then ran at under half a
+ * lone thread's rate, and small blocks, which spread RLG's wave of excess,
+ * cost more in such pushes than they saved in idle time (NOTES 26, 28).
+ * While flow is in a ring, its receiver does not see the residual arc back
+ * to the pusher, and a relabel may lift it higher than that arc allows;
+ * heights are only a guide within a step (as under Hong's concurrent
+ * relabels), and the global relabel after it computes them afresh.
  *
- * Termination without a shared counter on every push: each thread counts
- * the vertices it queued and the discharges it finished, in its own cache
- * line. An idle thread sums every finished count, then every queued count;
- * counts only grow and a discharge finishes after its queueing, so equal
- * sums mean nothing was queued or running at the moment the first sum was
- * complete, and nothing can be queued again. */
+ * Termination: a thread with nothing queued publishes how many messages it
+ * sent and applied and goes idle; it goes busy again only to apply a
+ * message (see quiescent). */
 #include <omp.h>
 #include <sched.h>
 #include <stdio.h>
@@ -50,33 +52,60 @@ enum {
     WORK_FLUSH = 4096,     /* relabel work a thread does before it adds it
                               to the shared total and checks the budget */
     IDLE_SPINS = 256,      /* idle polls before a thread yields its core */
+    RING_SLOTS_ALL = 1 << 20, /* messages all rings hold (16 MiB): each */
+    RING_SLOTS_MAX = 1024,    /* ring ALL / threads^2, within MIN..MAX */
+    RING_SLOTS_MIN = 32,      /* (16 threads: 1024, 4 MiB in all) */
 };
+
+/* A push into another thread's vertex: what its owner adds. */
+typedef struct omp_message {
+    int32_t vertex;
+    uint32_t rev_arc; /* the pushed arc's reverse (ops.rev_absolute) */
+    int64_t amount;
+} omp_message;
+
+/* One sender to one receiver: each index on its own line, written by one
+ * side only. Both only grow (modulo the slots), across steps. */
+typedef struct omp_ring {
+    _Alignas(64) int64_t published; /* messages the sender made visible */
+    _Alignas(64) int64_t taken;     /* messages the receiver applied */
+} omp_ring;
+
+/* The sender's own view of one of its rings. */
+typedef struct omp_outbox {
+    int64_t written;    /* messages in the slots, published or not */
+    int64_t taken_seen; /* the receiver's `taken` when last read */
+    int dirty;          /* written > published */
+} omp_outbox;
 
 struct omp_worker {
     /* Owner only. */
     /* (height << 32) | vertex: a max-heap from the front, and the deferred
-     * vertices from the back. A queued vertex is in one place only (heap,
-     * deferred list or inbox), so both fit the vertices owned. */
+     * vertices from the back. A queued vertex is in one place only (heap or
+     * deferred list), so both fit the vertices owned. */
     _Alignas(64) int64_t *heap;
     int64_t heap_len;
-    int64_t capacity; /* vertices owned: bounds heap + deferred, and inbox */
-    int64_t offset;   /* of this thread's slices of the n-entry arrays */
+    int64_t capacity; /* vertices owned: bounds heap + deferred */
+    int64_t offset;   /* of this thread's slice of the n-entry array */
     /* Sweeps (see run_worker): while one runs, vertices queued above the
      * label just popped wait, deferred, for the next pass. */
     int64_t deferred_len;
     int32_t sweep_below; /* the sweep's label; -1: highest-label order */
+    int id;
     int64_t steps;
     int64_t work, work_unflushed;
+    omp_outbox *outboxes; /* one per receiver */
+    int32_t *dirty;       /* receivers with unpublished messages */
+    int dirty_len;
+    int64_t sent, received; /* messages, over the solve */
     /* For PORTAFLOW_TRACE: what the thread did, over the whole solve. */
     int64_t discharges, pushes, relabels, idle_polls;
     double idle_s;
-    /* Written by every thread that queues a vertex here (the pointer is
-     * read with them: not on the owner's busy line above). */
-    _Alignas(64) int32_t *inbox; /* a slice of the list buffer (device.h) */
-    int64_t inbox_len;
-    int inbox_lock;
-    /* Written by the owner, read by idle threads (termination). */
-    _Alignas(64) int64_t queued, finished;
+    /* Written by the owner when it goes idle or busy, read by idle threads
+     * (termination): state = epoch * 2 + idle, the epoch counting the
+     * times it went busy; the totals as of its last going idle. */
+    _Alignas(64) int64_t state;
+    int64_t sent_total, received_total;
 };
 
 typedef struct discharge_ctx {
@@ -90,6 +119,9 @@ typedef struct discharge_ctx {
     int block_shift, threads;
     int64_t hl_share; /* highest-label discharges per sweep step */
     omp_worker *workers;
+    omp_ring *rings;     /* threads x threads, [from * threads + to] */
+    omp_message *slots;  /* ring_mask + 1 per ring, in the same order */
+    int64_t ring_mask;
     int64_t budget;
     /* Shared and written: each apart from the read-only fields above,
      * which every thread reads on every arc. */
@@ -156,47 +188,129 @@ static int32_t heap_pop(omp_worker *w)
     return top;
 }
 
-static void lock_inbox(omp_worker *w)
+/* The second half of a push into v, by v's owner: the reverse arc's
+ * residual and v's excess grow, and v is queued unless it already is (the
+ * key is v's height now: only the owner changes it). */
+static void receive(discharge_ctx *c, omp_worker *me, int32_t v, int64_t rev_arc, int64_t amount,
+                    int queue)
 {
-    while (__atomic_exchange_n(&w->inbox_lock, 1, __ATOMIC_ACQUIRE))
-        while (__atomic_load_n(&w->inbox_lock, __ATOMIC_RELAXED))
-            ;
-}
-
-static void unlock_inbox(omp_worker *w)
-{
-    __atomic_store_n(&w->inbox_lock, 0, __ATOMIC_RELEASE);
-}
-
-/* Moves the inbox into the heap, keyed by each vertex's height now (only
- * the owner changes it, so the key stays exact until the vertex is popped). */
-static void drain_inbox(const discharge_ctx *c, omp_worker *w)
-{
-    if (__atomic_load_n(&w->inbox_len, __ATOMIC_RELAXED) == 0)
-        return;
-    lock_inbox(w);
-    for (int64_t i = 0; i < w->inbox_len; i++)
-        queue_own(w, c->height[w->inbox[i]], w->inbox[i]);
-    w->inbox_len = 0;
-    unlock_inbox(w);
-}
-
-/* `me` just pushed into v: queue v with its owner unless it is queued. */
-static void activate(discharge_ctx *c, omp_worker *me, int32_t v)
-{
-    if (v == c->source || v == c->sink || __atomic_load_n(&c->queued[v], __ATOMIC_SEQ_CST) ||
-        PF_ATOMIC_CAS_I32(&c->queued[v], 0, 1) != 0)
-        return;
-    __atomic_store_n(&me->queued, me->queued + 1, __ATOMIC_RELEASE);
-    omp_worker *to = &c->workers[owner_of(c, v)];
-    if (to == me) {
+    c->res[rev_arc] += amount;
+    c->excess[v] += amount;
+    if (queue && !c->queued[v] && v != c->source && v != c->sink) {
+        c->queued[v] = 1;
         queue_own(me, c->height[v], v);
-        return;
     }
-    lock_inbox(to);
-    to->inbox[to->inbox_len] = v;
-    __atomic_store_n(&to->inbox_len, to->inbox_len + 1, __ATOMIC_RELAXED);
-    unlock_inbox(to);
+}
+
+static omp_ring *ring_of(const discharge_ctx *c, int from, int to)
+{
+    return &c->rings[(int64_t)from * c->threads + to];
+}
+
+static omp_message *slot_of(const discharge_ctx *c, int from, int to, int64_t index)
+{
+    return &c->slots[((int64_t)from * c->threads + to) * (c->ring_mask + 1) +
+                     (index & c->ring_mask)];
+}
+
+/* Makes every message written so far visible to its receiver. */
+static void publish(discharge_ctx *c, omp_worker *me)
+{
+    for (int i = 0; i < me->dirty_len; i++) {
+        omp_outbox *out = &me->outboxes[me->dirty[i]];
+        out->dirty = 0;
+        __atomic_store_n(&ring_of(c, me->id, me->dirty[i])->published, out->written,
+                         __ATOMIC_RELEASE);
+    }
+    me->dirty_len = 0;
+}
+
+/* Applies every message published to `me`; returns whether there was one. */
+static int take_messages(discharge_ctx *c, omp_worker *me, int queue)
+{
+    int64_t taken = 0;
+    for (int from = 0; from < c->threads; from++) {
+        omp_ring *ring = ring_of(c, from, me->id);
+        int64_t end = __atomic_load_n(&ring->published, __ATOMIC_ACQUIRE);
+        int64_t i = __atomic_load_n(&ring->taken, __ATOMIC_RELAXED);
+        if (i == end)
+            continue;
+        for (taken += end - i; i < end; i++) {
+            const omp_message *m = slot_of(c, from, me->id, i);
+            receive(c, me, m->vertex, m->rev_arc, m->amount, queue);
+        }
+        __atomic_store_n(&ring->taken, end, __ATOMIC_RELEASE);
+    }
+    me->received += taken;
+    return taken > 0;
+}
+
+static int messages_waiting(const discharge_ctx *c, const omp_worker *me)
+{
+    for (int from = 0; from < c->threads; from++) {
+        const omp_ring *ring = ring_of(c, from, me->id);
+        if (__atomic_load_n(&ring->published, __ATOMIC_ACQUIRE) !=
+            __atomic_load_n(&ring->taken, __ATOMIC_RELAXED))
+            return 1;
+    }
+    return 0;
+}
+
+/* Waits a little, longer each time: an idle thread polls its rings and the
+ * others' states, and every poll of a line written since costs its writer
+ * a miss. Past IDLE_SPINS polls it also yields its core, and keeps pausing
+ * between polls: on 16 threads, polling after every yield made 35M polls
+ * in a 2.8 s step (RLG 1024x1536, H100 host), more polls than discharges. */
+static void idle_pause(int *spins)
+{
+    int shift = *spins < IDLE_SPINS ? *spins / 32 : IDLE_SPINS / 32;
+    for (volatile int i = 0; i < (64 << shift); i++)
+        ;
+    if (*spins < IDLE_SPINS)
+        ++*spins;
+    else
+        sched_yield();
+}
+
+/* Whether the ring to thread `to` has a free slot. A full one waits for
+ * its receiver; meanwhile the sender applies its own messages, and
+ * applying never sends, so rings full in a cycle drain. Once the budget is
+ * spent the receiver may have stopped looking: then the answer is no, and
+ * the push is not made. */
+static int ring_has_room(discharge_ctx *c, omp_worker *me, int to)
+{
+    omp_outbox *out = &me->outboxes[to];
+    if (out->written - out->taken_seen <= c->ring_mask)
+        return 1;
+    const omp_ring *ring = ring_of(c, me->id, to);
+    publish(c, me);
+    for (int spins = 0;;) {
+        out->taken_seen = __atomic_load_n(&ring->taken, __ATOMIC_ACQUIRE);
+        if (out->written - out->taken_seen <= c->ring_mask)
+            return 1;
+        if (__atomic_load_n(&c->stop, __ATOMIC_RELAXED))
+            return 0;
+        if (!take_messages(c, me, 1))
+            idle_pause(&spins); /* the receiver may need this core */
+    }
+}
+
+/* The first half of a push into v, owned by thread `to`: a message (the
+ * ring has room). */
+static void send(discharge_ctx *c, omp_worker *me, int to, int32_t v, int64_t rev_arc,
+                 int64_t amount)
+{
+    omp_outbox *out = &me->outboxes[to];
+    *slot_of(c, me->id, to, out->written++) = (omp_message){
+        .vertex = v,
+        .rev_arc = (uint32_t)rev_arc,
+        .amount = amount,
+    };
+    if (!out->dirty) {
+        out->dirty = 1;
+        me->dirty[me->dirty_len++] = to;
+    }
+    me->sent++;
 }
 
 static void add_work(discharge_ctx *c, omp_worker *me, int64_t arcs)
@@ -240,7 +354,7 @@ static int32_t relabel(discharge_ctx *c, omp_worker *me, int32_t u, int32_t hu, 
     int32_t best_h = c->n;
     int64_t best = begin;
     for (int64_t a = begin; a < end; a++)
-        if (PF_LOAD_I64(&c->res[a]) > 0) {
+        if (c->res[a] > 0) {
             int32_t h = live_height(c, PF_LOAD_I32(&c->height[c->head[a]]));
             if (h < best_h) {
                 best_h = h;
@@ -267,20 +381,16 @@ static int32_t relabel(discharge_ctx *c, omp_worker *me, int32_t u, int32_t hu, 
 
 /* Hong's push and relabel on u until its excess is gone or it is dead. u
  * stays the highest of this thread's active vertices through its relabels
- * (heights only grow), so highest-label order discharges it whole. */
+ * (heights only grow), so highest-label order discharges it whole. Only
+ * u's owner writes u's excess and arcs, so none of this is atomic but the
+ * heights that other owners read. */
 static void discharge(discharge_ctx *c, omp_worker *me, int32_t u)
 {
     const int64_t begin = c->first[u], end = c->first[u + 1];
     const int32_t n = c->n;
-    /* What u sent, taken off excess[u] once at the end: one locked add per
-     * push less. Nobody else reads excess[u] during the step (pushers go by
-     * the queued flag), and u's own reads subtract it. */
-    int64_t sent = 0;
-    /* The flag is cleared (sequentially consistent) before this load. */
-    int64_t e = __atomic_load_n(&c->excess[u], __ATOMIC_SEQ_CST);
     int64_t a = begin + c->cur[u];
     int32_t hu = c->height[u];
-    while (e > 0 && !__atomic_load_n(&c->stop, __ATOMIC_RELAXED)) {
+    while (c->excess[u] > 0 && !__atomic_load_n(&c->stop, __ATOMIC_RELAXED)) {
         if (live_height(c, hu) >= n) {
             PF_STORE_I32(&c->height[u], n);
             break;
@@ -289,7 +399,7 @@ static void discharge(discharge_ctx *c, omp_worker *me, int32_t u)
          * relabelled (a neighbour only pushes back to u while it is higher
          * than u, and heights only grow). */
         for (; a < end; a++)
-            if (PF_LOAD_I64(&c->res[a]) > 0 && PF_LOAD_I32(&c->height[c->head[a]]) < hu)
+            if (c->res[a] > 0 && PF_LOAD_I32(&c->height[c->head[a]]) < hu)
                 break;
         if (a == end) {
             hu = relabel(c, me, u, hu, &a);
@@ -297,57 +407,63 @@ static void discharge(discharge_ctx *c, omp_worker *me, int32_t u)
         }
         int32_t v = c->head[a];
         int64_t ra = PF_REV_ARC(c->first, c->rev, a, v);
-        /* A locked add waits for its cache line and holds back the loads
-         * behind it: start fetching v's lines first (RLG on one thread:
-         * a third of the step stalled on the reverse arc). */
-        __builtin_prefetch(&c->res[ra], 1);
-        __builtin_prefetch(&c->excess[v], 1);
-        int64_t r = PF_LOAD_I64(&c->res[a]);
-        int64_t d = e < r ? e : r;
-        PF_ATOMIC_ADD_I64(&c->res[a], -d);
-        PF_ATOMIC_ADD_I64(&c->res[ra], d);
-        sent += d;
+        int to = owner_of(c, v);
+        if (to != me->id && !ring_has_room(c, me, to))
+            break;
+        /* Waiting for room may have applied messages to u: read now. */
+        int64_t d = c->excess[u] < c->res[a] ? c->excess[u] : c->res[a];
+        c->res[a] -= d;
+        c->excess[u] -= d;
         me->pushes++;
-        /* Sequentially consistent: ordered before activate's flag load. */
-        __atomic_fetch_add(&c->excess[v], d, __ATOMIC_SEQ_CST);
-        activate(c, me, v);
-        e = PF_LOAD_I64(&c->excess[u]) - sent;
+        if (to == me->id)
+            receive(c, me, v, ra, d, 1);
+        else
+            send(c, me, to, v, ra, d);
     }
-    if (sent)
-        PF_ATOMIC_ADD_I64(&c->excess[u], -sent);
     c->cur[u] = (int32_t)((a < end ? a : begin) - begin);
+    publish(c, me);
 }
 
-static int all_finished(const discharge_ctx *c)
+static void go_idle(omp_worker *me)
 {
-    int64_t finished = 0, queued = 0;
-    for (int t = 0; t < c->threads; t++)
-        finished += __atomic_load_n(&c->workers[t].finished, __ATOMIC_ACQUIRE);
-    for (int t = 0; t < c->threads; t++)
-        queued += __atomic_load_n(&c->workers[t].queued, __ATOMIC_ACQUIRE);
-    return finished == queued;
+    __atomic_store_n(&me->sent_total, me->sent, __ATOMIC_RELAXED);
+    __atomic_store_n(&me->received_total, me->received, __ATOMIC_RELAXED);
+    __atomic_store_n(&me->state, (me->state | 1), __ATOMIC_SEQ_CST);
 }
 
-/* Waits a little, longer each time: an idle thread polls the others'
- * counters, and every poll pulls a busy thread's cache line away from it
- * (AK: one thread carries the excess down a chain, the other waits). Past
- * IDLE_SPINS polls it also yields its core, and keeps pausing between
- * polls: on 16 threads, polling after every yield made 35M polls in a
- * 2.8 s step (RLG 1024x1536, H100 host), more polls than discharges. */
-static void idle_pause(int *spins)
+static void go_busy(omp_worker *me)
 {
-    int shift = *spins < IDLE_SPINS ? *spins / 32 : IDLE_SPINS / 32;
-    for (volatile int i = 0; i < (64 << shift); i++)
-        ;
-    if (*spins < IDLE_SPINS)
-        ++*spins;
-    else
-        sched_yield();
+    __atomic_store_n(&me->state, (me->state | 1) + 1, __ATOMIC_SEQ_CST);
+}
+
+/* Whether every thread is idle with nothing in flight. A thread goes busy
+ * only to take a message, and publishes its totals when it goes idle. So if
+ * every thread reads idle twice with the same epoch, all were idle in
+ * between, with their totals fixed; equal totals then mean no message was
+ * in flight either, and nothing can start again. */
+static int quiescent(const discharge_ctx *c)
+{
+    int64_t sent = 0, received = 0, states = 0;
+    for (int t = 0; t < c->threads; t++) {
+        const omp_worker *w = &c->workers[t];
+        int64_t state = __atomic_load_n(&w->state, __ATOMIC_SEQ_CST);
+        if (!(state & 1))
+            return 0;
+        states += state;
+        sent += __atomic_load_n(&w->sent_total, __ATOMIC_RELAXED);
+        received += __atomic_load_n(&w->received_total, __ATOMIC_RELAXED);
+    }
+    if (sent != received)
+        return 0;
+    /* States only grow: an equal sum means every one is unchanged. */
+    for (int t = 0; t < c->threads; t++)
+        states -= __atomic_load_n(&c->workers[t].state, __ATOMIC_SEQ_CST);
+    return states == 0;
 }
 
 /* Thread t's share: seed its heap with its active vertices, discharge until
  * the budget or global quiescence, then (after every thread stopped
- * pushing) unqueue whatever is left. */
+ * pushing) apply the messages still in flight and unqueue what is left. */
 static void run_worker(discharge_ctx *c, int t)
 {
     /* Every part needs its thread, or its excess would wait forever. */
@@ -357,8 +473,9 @@ static void run_worker(discharge_ctx *c, int t)
     }
     omp_worker *me = &c->workers[t];
     const int64_t block = (int64_t)1 << c->block_shift;
-    me->heap_len = me->inbox_len = me->queued = me->finished = 0;
+    me->heap_len = 0;
     me->work = me->work_unflushed = 0;
+    go_busy(me);
     /* Heights are new since the last step (a global relabel ran): current
      * arcs start over, and the per-height counts are taken afresh. */
     for (int64_t lo = (int64_t)t * block; lo < c->n; lo += (int64_t)c->threads * block) {
@@ -376,7 +493,6 @@ static void run_worker(discharge_ctx *c, int t)
             if (v != c->source && v != c->sink && c->excess[v] > 0) {
                 c->queued[v] = 1;
                 heap_push(me, h, v);
-                me->queued++;
             }
         }
 #pragma omp barrier
@@ -396,26 +512,33 @@ static void run_worker(discharge_ctx *c, int t)
     const int64_t hl_stretch = c->hl_share * owned, period = hl_stretch + owned;
     if (me->sweep_below >= 0)
         me->sweep_below = c->n;
-    int spins = 0;
+    int spins = 0, idle = 0;
     double idle_since = 0;
     while (!__atomic_load_n(&c->stop, __ATOMIC_RELAXED)) {
-        drain_inbox(c, me);
+        if (idle) {
+            if (!messages_waiting(c, me)) {
+                if (quiescent(c))
+                    break;
+                me->idle_polls++;
+                idle_pause(&spins);
+                continue;
+            }
+            go_busy(me);
+            idle = 0;
+            me->idle_s += omp_get_wtime() - idle_since;
+        }
+        take_messages(c, me, 1);
         if (me->heap_len == 0 && me->deferred_len > 0) { /* the pass is over */
             end_sweep_pass(c, me);
             me->sweep_below = c->n;
         }
         if (me->heap_len == 0) {
-            if (spins == 0)
-                idle_since = omp_get_wtime();
-            if (all_finished(c))
-                break;
-            me->idle_polls++;
-            idle_pause(&spins);
+            go_idle(me); /* everything sent is published: see discharge */
+            idle = 1;
+            spins = 0;
+            idle_since = omp_get_wtime();
             continue;
         }
-        if (spins)
-            me->idle_s += omp_get_wtime() - idle_since;
-        spins = 0;
         int32_t u = heap_pop(me), hu = c->height[u];
         int64_t phase = me->steps++ % period;
         if (phase == hl_stretch) {
@@ -426,21 +549,21 @@ static void run_worker(discharge_ctx *c, int t)
         }
         if (me->sweep_below >= 0)
             me->sweep_below = hu;
-        __atomic_store_n(&c->queued[u], 0, __ATOMIC_SEQ_CST);
+        c->queued[u] = 0;
         discharge(c, me, u);
         me->discharges++;
-        __atomic_store_n(&me->finished, me->finished + 1, __ATOMIC_RELEASE);
     }
-    if (spins)
+    if (idle)
         me->idle_s += omp_get_wtime() - idle_since;
+    publish(c, me);
 #pragma omp barrier
+    /* Nobody sends now; the flow in flight must land before the step ends. */
+    take_messages(c, me, 0);
     for (int64_t i = 0; i < me->heap_len; i++)
         c->queued[(int32_t)(uint32_t)me->heap[i]] = 0;
-    for (int64_t i = 0; i < me->inbox_len; i++)
-        c->queued[me->inbox[i]] = 0;
     for (int64_t i = 1; i <= me->deferred_len; i++)
         c->queued[(int32_t)me->heap[me->capacity - i]] = 0;
-    me->heap_len = me->inbox_len = me->deferred_len = 0;
+    me->heap_len = me->deferred_len = 0;
     if (c->gap < c->n)
         for (int64_t lo = (int64_t)t * block; lo < c->n; lo += (int64_t)c->threads * block)
             for (int32_t v = (int32_t)lo; v < lo + block && v < c->n; v++)
@@ -451,21 +574,36 @@ static void run_worker(discharge_ctx *c, int t)
 /* Worker state for n vertices on dev->threads threads, kept across steps:
  * each thread's heap and deferred list share its slice of one n-entry
  * array (a thread's queue never holds more than the vertices it owns;
- * one array, not two, keeps omp within issue 6's 48 bytes per vertex). */
+ * one array, not two, keeps omp within issue 6's 48 bytes per vertex),
+ * and the rings hold at most RING_SLOTS_ALL messages in all. */
 static int prepare_workers(pf_dev *dev, int64_t n, int block_shift, pf_status *st)
 {
     if (dev->workers && dev->workers_n == n && dev->workers_shift == block_shift)
         return PF_OK;
     ompb_discharge_release(dev);
     const int threads = dev->threads;
+    const size_t pairs = (size_t)threads * (size_t)threads;
+    int64_t slots = RING_SLOTS_ALL / (int64_t)pairs;
+    slots = slots > RING_SLOTS_MAX ? RING_SLOTS_MAX : slots < RING_SLOTS_MIN ? RING_SLOTS_MIN : slots;
+    while (slots & (slots - 1)) /* a power of two: the index wraps by mask */
+        slots &= slots - 1;
     omp_worker *w = aligned_alloc(64, sizeof *w * (size_t)threads);
+    omp_ring *rings = aligned_alloc(64, sizeof *rings * pairs);
+    omp_message *ring_slots = malloc(sizeof *ring_slots * pairs * (size_t)slots);
+    omp_outbox *outboxes = calloc(pairs, sizeof *outboxes);
+    int32_t *dirty = malloc(sizeof *dirty * pairs);
     int64_t *heaps = malloc((size_t)(n ? n : 1) * sizeof *heaps);
-    if (!w || !heaps) {
+    if (!w || !rings || !ring_slots || !outboxes || !dirty || !heaps) {
         free(w);
+        free(rings);
+        free(ring_slots);
+        free(outboxes);
+        free(dirty);
         free(heaps);
         return pf_fail(st, PF_E_DEVICE, "omp: out of host memory for the discharge's queues");
     }
     memset(w, 0, sizeof *w * (size_t)threads);
+    memset(rings, 0, sizeof *rings * pairs);
     const int64_t block = (int64_t)1 << block_shift;
     int64_t offset = 0;
     for (int t = 0; t < threads; t++) {
@@ -476,11 +614,17 @@ static int prepare_workers(pf_dev *dev, int64_t n, int block_shift, pf_status *s
         w[t].offset = offset;
         w[t].heap = heaps + offset;
         w[t].sweep_below = -1;
+        w[t].id = t;
+        w[t].outboxes = outboxes + (size_t)t * (size_t)threads;
+        w[t].dirty = dirty + (size_t)t * (size_t)threads;
         offset += owned;
     }
     dev->workers = w;
     dev->workers_n = n;
     dev->workers_shift = block_shift;
+    dev->rings = rings;
+    dev->ring_slots = ring_slots;
+    dev->ring_mask = slots - 1;
     return PF_OK;
 }
 
@@ -491,7 +635,7 @@ static void trace_workers(const pf_dev *dev)
     const char *trace = getenv("PORTAFLOW_TRACE");
     if (!trace || strcmp(trace, "0") == 0)
         return;
-    int64_t sum[4] = {0}, least = INT64_MAX, most = 0;
+    int64_t sum[5] = {0}, least = INT64_MAX, most = 0;
     double idle_s = 0;
     for (int t = 0; t < dev->threads; t++) {
         const omp_worker *w = &dev->workers[t];
@@ -499,15 +643,17 @@ static void trace_workers(const pf_dev *dev)
         sum[1] += w->pushes;
         sum[2] += w->relabels;
         sum[3] += w->idle_polls;
+        sum[4] += w->sent;
         idle_s += w->idle_s;
         least = w->discharges < least ? w->discharges : least;
         most = w->discharges > most ? w->discharges : most;
     }
     fprintf(stderr,
             "portaflow trace: omp discharge on %d threads: %lld discharges (%lld..%lld a "
-            "thread), %lld pushes, %lld relabels, %lld idle polls, %.3f s idle in all\n",
+            "thread), %lld pushes (%lld to other threads), %lld relabels, %lld idle polls, %.3f s "
+            "idle in all\n",
             dev->threads, (long long)sum[0], (long long)least, (long long)most, (long long)sum[1],
-            (long long)sum[2], (long long)sum[3], idle_s);
+            (long long)sum[4], (long long)sum[2], (long long)sum[3], idle_s);
 }
 
 void ompb_discharge_release(pf_dev *dev)
@@ -516,14 +662,24 @@ void ompb_discharge_release(pf_dev *dev)
         return;
     trace_workers(dev);
     free(dev->workers[0].heap);
+    free(dev->workers[0].outboxes);
+    free(dev->workers[0].dirty);
     free(dev->workers);
+    free(dev->rings);
+    free(dev->ring_slots);
     dev->workers = NULL;
+    dev->rings = NULL;
+    dev->ring_slots = NULL;
     dev->workers_n = 0;
 }
 
 uint64_t ompb_discharge_bytes(pf_dev *dev)
 {
-    return dev->workers ? (uint64_t)dev->workers_n * 8 : 0;
+    if (!dev->workers)
+        return 0;
+    const uint64_t pairs = (uint64_t)dev->threads * (uint64_t)dev->threads;
+    return (uint64_t)dev->workers_n * 8 +
+           pairs * (sizeof(omp_ring) + (uint64_t)(dev->ring_mask + 1) * sizeof(omp_message));
 }
 
 int ompb_discharge(pf_dev *dev, const pf_dev_graph *g, int64_t budget, int64_t *work, int *ran,
@@ -554,14 +710,15 @@ int ompb_discharge(pf_dev *dev, const pf_dev_graph *g, int64_t budget, int64_t *
         .hl_share = ompb_env_at_least("PORTAFLOW_OMP_HL_SHARE", 0, hl_share),
         .threads = dev->threads,
         .workers = dev->workers,
+        .rings = dev->rings,
+        .slots = dev->ring_slots,
+        .ring_mask = dev->ring_mask,
         /* Scratch the driver does not read across this step (device.h). */
         .cur = BUF(g->flags, int32_t),
         .at_height = BUF(g->list_b, int32_t),
         .gap = (int32_t)g->n,
         .budget = budget,
     };
-    for (int t = 0; t < c.threads; t++)
-        c.workers[t].inbox = BUF(g->list_a, int32_t) + c.workers[t].offset;
 #pragma omp parallel num_threads(c.threads)
     run_worker(&c, omp_get_thread_num());
     *ran = !c.short_team;

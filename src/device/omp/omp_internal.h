@@ -22,15 +22,22 @@ typedef struct omp_frontier_piece {
     int64_t count, capacity;
 } omp_frontier_piece;
 
-typedef struct omp_worker omp_worker; /* omp_discharge.c */
+typedef struct omp_worker omp_worker;   /* omp_discharge.c */
+typedef struct omp_ring omp_ring;       /* omp_discharge.c */
+typedef struct omp_message omp_message; /* omp_discharge.c */
 
 struct pf_dev {
     int threads;
-    /* The asynchronous discharge's per-thread heaps and inboxes, for a
+    /* The asynchronous discharge's per-thread heaps, for a
      * graph of workers_n vertices in blocks of 2^workers_shift. */
     omp_worker *workers;
     int64_t workers_n;
     int workers_shift;
+    /* Its message rings between threads: threads x threads of them, each
+     * of ring_mask + 1 slots. */
+    omp_ring *rings;
+    omp_message *ring_slots;
+    int64_t ring_mask;
     omp_frontier_piece *pieces;  /* 2 x threads entries: two levels' worth */
     int64_t *bfs_offsets;        /* threads rows of threads + 1 entries */
     int64_t *chunk_sums;         /* threads + 1 entries, for scan/filter */
