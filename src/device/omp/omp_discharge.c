@@ -52,9 +52,8 @@ enum {
     WORK_FLUSH = 4096,     /* relabel work a thread does before it adds it
                               to the shared total and checks the budget */
     IDLE_SPINS = 256,      /* idle polls before a thread yields its core */
-    RING_SLOTS_ALL = 1 << 20, /* messages all rings hold (16 MiB): each */
-    RING_SLOTS_MAX = 1024,    /* ring ALL / threads^2, within MIN..MAX */
-    RING_SLOTS_MIN = 32,      /* (16 threads: 1024, 4 MiB in all) */
+    RING_SLOTS_MAX = 1024, /* messages a ring holds at most (see
+                              prepare_workers) */
 };
 
 /* A push into another thread's vertex: what its owner adds. */
@@ -63,13 +62,6 @@ typedef struct omp_message {
     uint32_t rev_arc; /* the pushed arc's reverse (ops.rev_absolute) */
     int64_t amount;
 } omp_message;
-
-/* One sender to one receiver: each index on its own line, written by one
- * side only. Both only grow (modulo the slots), across steps. */
-typedef struct omp_ring {
-    _Alignas(64) int64_t published; /* messages the sender made visible */
-    _Alignas(64) int64_t taken;     /* messages the receiver applied */
-} omp_ring;
 
 /* The sender's own view of one of its rings. */
 typedef struct omp_outbox {
@@ -119,9 +111,15 @@ typedef struct discharge_ctx {
     int block_shift, threads;
     int64_t hl_share; /* highest-label discharges per sweep step */
     omp_worker *workers;
-    omp_ring *rings;     /* threads x threads, [from * threads + to] */
-    omp_message *slots;  /* ring_mask + 1 per ring, in the same order */
+    /* The ring from one thread to another: its slots, and how many
+     * messages the sender made visible and the receiver applied, both
+     * only growing (modulo the slots), across steps. Each thread writes
+     * one row of indices (its own line or lines). */
+    omp_message *slots;  /* ring_mask + 1 per ring, ring from * threads + to */
     int64_t ring_mask;
+    int64_t *published;  /* [from * ring_row + to], written by `from` */
+    int64_t *taken;      /* [to * ring_row + from], written by `to` */
+    int ring_row;
     int64_t budget;
     /* Shared and written: each apart from the read-only fields above,
      * which every thread reads on every arc. */
@@ -202,9 +200,14 @@ static void receive(discharge_ctx *c, omp_worker *me, int32_t v, int64_t rev_arc
     }
 }
 
-static omp_ring *ring_of(const discharge_ctx *c, int from, int to)
+static int64_t *published_of(const discharge_ctx *c, int from, int to)
 {
-    return &c->rings[(int64_t)from * c->threads + to];
+    return &c->published[(int64_t)from * c->ring_row + to];
+}
+
+static int64_t *taken_of(const discharge_ctx *c, int from, int to)
+{
+    return &c->taken[(int64_t)to * c->ring_row + from];
 }
 
 static omp_message *slot_of(const discharge_ctx *c, int from, int to, int64_t index)
@@ -219,8 +222,7 @@ static void publish(discharge_ctx *c, omp_worker *me)
     for (int i = 0; i < me->dirty_len; i++) {
         omp_outbox *out = &me->outboxes[me->dirty[i]];
         out->dirty = 0;
-        __atomic_store_n(&ring_of(c, me->id, me->dirty[i])->published, out->written,
-                         __ATOMIC_RELEASE);
+        __atomic_store_n(published_of(c, me->id, me->dirty[i]), out->written, __ATOMIC_RELEASE);
     }
     me->dirty_len = 0;
 }
@@ -230,16 +232,16 @@ static int take_messages(discharge_ctx *c, omp_worker *me, int queue)
 {
     int64_t taken = 0;
     for (int from = 0; from < c->threads; from++) {
-        omp_ring *ring = ring_of(c, from, me->id);
-        int64_t end = __atomic_load_n(&ring->published, __ATOMIC_ACQUIRE);
-        int64_t i = __atomic_load_n(&ring->taken, __ATOMIC_RELAXED);
+        int64_t *taken_here = taken_of(c, from, me->id);
+        int64_t end = __atomic_load_n(published_of(c, from, me->id), __ATOMIC_ACQUIRE);
+        int64_t i = __atomic_load_n(taken_here, __ATOMIC_RELAXED);
         if (i == end)
             continue;
         for (taken += end - i; i < end; i++) {
             const omp_message *m = slot_of(c, from, me->id, i);
             receive(c, me, m->vertex, m->rev_arc, m->amount, queue);
         }
-        __atomic_store_n(&ring->taken, end, __ATOMIC_RELEASE);
+        __atomic_store_n(taken_here, end, __ATOMIC_RELEASE);
     }
     me->received += taken;
     return taken > 0;
@@ -247,12 +249,10 @@ static int take_messages(discharge_ctx *c, omp_worker *me, int queue)
 
 static int messages_waiting(const discharge_ctx *c, const omp_worker *me)
 {
-    for (int from = 0; from < c->threads; from++) {
-        const omp_ring *ring = ring_of(c, from, me->id);
-        if (__atomic_load_n(&ring->published, __ATOMIC_ACQUIRE) !=
-            __atomic_load_n(&ring->taken, __ATOMIC_RELAXED))
+    for (int from = 0; from < c->threads; from++)
+        if (__atomic_load_n(published_of(c, from, me->id), __ATOMIC_ACQUIRE) !=
+            __atomic_load_n(taken_of(c, from, me->id), __ATOMIC_RELAXED))
             return 1;
-    }
     return 0;
 }
 
@@ -282,10 +282,9 @@ static int ring_has_room(discharge_ctx *c, omp_worker *me, int to)
     omp_outbox *out = &me->outboxes[to];
     if (out->written - out->taken_seen <= c->ring_mask)
         return 1;
-    const omp_ring *ring = ring_of(c, me->id, to);
     publish(c, me);
     for (int spins = 0;;) {
-        out->taken_seen = __atomic_load_n(&ring->taken, __ATOMIC_ACQUIRE);
+        out->taken_seen = __atomic_load_n(taken_of(c, me->id, to), __ATOMIC_ACQUIRE);
         if (out->written - out->taken_seen <= c->ring_mask)
             return 1;
         if (__atomic_load_n(&c->stop, __ATOMIC_RELAXED))
@@ -574,28 +573,33 @@ static void run_worker(discharge_ctx *c, int t)
 /* Worker state for n vertices on dev->threads threads, kept across steps:
  * each thread's heap and deferred list share its slice of one n-entry
  * array (a thread's queue never holds more than the vertices it owns;
- * one array, not two, keeps omp within issue 6's 48 bytes per vertex),
- * and the rings hold at most RING_SLOTS_ALL messages in all. */
+ * one array, not two, keeps omp within issue 6's 48 bytes per vertex).
+ * The rings' slots live in the list buffer (4n bytes: device.h lets the
+ * step use it as scratch, and every ring is empty when a step ends): as
+ * many as fit, up to RING_SLOTS_MAX a ring, a power of two so that an
+ * index wraps by mask. Only a graph too small for one slot a ring gets
+ * slots of its own. */
 static int prepare_workers(pf_dev *dev, int64_t n, int block_shift, pf_status *st)
 {
     if (dev->workers && dev->workers_n == n && dev->workers_shift == block_shift)
         return PF_OK;
     ompb_discharge_release(dev);
-    const int threads = dev->threads;
+    const int threads = dev->threads, row = (threads + 7) & ~7; /* whole lines */
     const size_t pairs = (size_t)threads * (size_t)threads;
-    int64_t slots = RING_SLOTS_ALL / (int64_t)pairs;
-    slots = slots > RING_SLOTS_MAX ? RING_SLOTS_MAX : slots < RING_SLOTS_MIN ? RING_SLOTS_MIN : slots;
-    while (slots & (slots - 1)) /* a power of two: the index wraps by mask */
+    int64_t slots = n * 4 / (int64_t)sizeof(omp_message) / (int64_t)pairs;
+    slots = slots > RING_SLOTS_MAX ? RING_SLOTS_MAX : slots < 1 ? 1 : slots;
+    while (slots & (slots - 1))
         slots &= slots - 1;
+    const int own_slots = (uint64_t)slots * pairs * sizeof(omp_message) > (uint64_t)n * 4;
     omp_worker *w = aligned_alloc(64, sizeof *w * (size_t)threads);
-    omp_ring *rings = aligned_alloc(64, sizeof *rings * pairs);
-    omp_message *ring_slots = malloc(sizeof *ring_slots * pairs * (size_t)slots);
+    int64_t *indices = aligned_alloc(64, sizeof *indices * 2 * (size_t)threads * (size_t)row);
+    omp_message *ring_slots = own_slots ? malloc(sizeof *ring_slots * pairs * (size_t)slots) : NULL;
     omp_outbox *outboxes = calloc(pairs, sizeof *outboxes);
     int32_t *dirty = malloc(sizeof *dirty * pairs);
     int64_t *heaps = malloc((size_t)(n ? n : 1) * sizeof *heaps);
-    if (!w || !rings || !ring_slots || !outboxes || !dirty || !heaps) {
+    if (!w || !indices || (own_slots && !ring_slots) || !outboxes || !dirty || !heaps) {
         free(w);
-        free(rings);
+        free(indices);
         free(ring_slots);
         free(outboxes);
         free(dirty);
@@ -603,7 +607,7 @@ static int prepare_workers(pf_dev *dev, int64_t n, int block_shift, pf_status *s
         return pf_fail(st, PF_E_DEVICE, "omp: out of host memory for the discharge's queues");
     }
     memset(w, 0, sizeof *w * (size_t)threads);
-    memset(rings, 0, sizeof *rings * pairs);
+    memset(indices, 0, sizeof *indices * 2 * (size_t)threads * (size_t)row);
     const int64_t block = (int64_t)1 << block_shift;
     int64_t offset = 0;
     for (int t = 0; t < threads; t++) {
@@ -622,9 +626,10 @@ static int prepare_workers(pf_dev *dev, int64_t n, int block_shift, pf_status *s
     dev->workers = w;
     dev->workers_n = n;
     dev->workers_shift = block_shift;
-    dev->rings = rings;
+    dev->ring_indices = indices;
     dev->ring_slots = ring_slots;
     dev->ring_mask = slots - 1;
+    dev->ring_row = row;
     return PF_OK;
 }
 
@@ -665,10 +670,10 @@ void ompb_discharge_release(pf_dev *dev)
     free(dev->workers[0].outboxes);
     free(dev->workers[0].dirty);
     free(dev->workers);
-    free(dev->rings);
+    free(dev->ring_indices);
     free(dev->ring_slots);
     dev->workers = NULL;
-    dev->rings = NULL;
+    dev->ring_indices = NULL;
     dev->ring_slots = NULL;
     dev->workers_n = 0;
 }
@@ -678,8 +683,9 @@ uint64_t ompb_discharge_bytes(pf_dev *dev)
     if (!dev->workers)
         return 0;
     const uint64_t pairs = (uint64_t)dev->threads * (uint64_t)dev->threads;
-    return (uint64_t)dev->workers_n * 8 +
-           pairs * (sizeof(omp_ring) + (uint64_t)(dev->ring_mask + 1) * sizeof(omp_message));
+    return (uint64_t)dev->workers_n * 8 + 2 * (uint64_t)dev->threads * dev->ring_row * 8 +
+           pairs * (sizeof(omp_outbox) + 4) +
+           (dev->ring_slots ? pairs * (uint64_t)(dev->ring_mask + 1) * sizeof(omp_message) : 0);
 }
 
 int ompb_discharge(pf_dev *dev, const pf_dev_graph *g, int64_t budget, int64_t *work, int *ran,
@@ -695,6 +701,9 @@ int ompb_discharge(pf_dev *dev, const pf_dev_graph *g, int64_t budget, int64_t *
     int rc = prepare_workers(dev, g->n, shift, st);
     if (rc)
         return rc;
+    if (!dev->ring_slots && g->list_a->bytes < (uint64_t)dev->threads * (uint64_t)dev->threads *
+                                                    (uint64_t)(dev->ring_mask + 1) * sizeof(omp_message))
+        return pf_fail(st, PF_E_DEVICE, "omp: the list buffer is smaller than device.h says (n int32)");
     discharge_ctx c = {
         .first = BUF(g->first, int64_t),
         .head = BUF(g->head, int32_t),
@@ -710,9 +719,11 @@ int ompb_discharge(pf_dev *dev, const pf_dev_graph *g, int64_t budget, int64_t *
         .hl_share = ompb_env_at_least("PORTAFLOW_OMP_HL_SHARE", 0, hl_share),
         .threads = dev->threads,
         .workers = dev->workers,
-        .rings = dev->rings,
-        .slots = dev->ring_slots,
+        .slots = dev->ring_slots ? dev->ring_slots : BUF(g->list_a, omp_message),
         .ring_mask = dev->ring_mask,
+        .published = dev->ring_indices,
+        .taken = dev->ring_indices + (size_t)dev->threads * (size_t)dev->ring_row,
+        .ring_row = dev->ring_row,
         /* Scratch the driver does not read across this step (device.h). */
         .cur = BUF(g->flags, int32_t),
         .at_height = BUF(g->list_b, int32_t),

@@ -23,7 +23,6 @@ typedef struct omp_frontier_piece {
 } omp_frontier_piece;
 
 typedef struct omp_worker omp_worker;   /* omp_discharge.c */
-typedef struct omp_ring omp_ring;       /* omp_discharge.c */
 typedef struct omp_message omp_message; /* omp_discharge.c */
 
 struct pf_dev {
@@ -33,11 +32,13 @@ struct pf_dev {
     omp_worker *workers;
     int64_t workers_n;
     int workers_shift;
-    /* Its message rings between threads: threads x threads of them, each
-     * of ring_mask + 1 slots. */
-    omp_ring *rings;
+    /* Its message rings between threads (threads x threads, of ring_mask
+     * + 1 slots each): rows of ring_row indices, and the slots where the
+     * list buffer cannot hold them (NULL: it can). */
+    int64_t *ring_indices;
     omp_message *ring_slots;
     int64_t ring_mask;
+    int ring_row;
     omp_frontier_piece *pieces;  /* 2 x threads entries: two levels' worth */
     int64_t *bfs_offsets;        /* threads rows of threads + 1 entries */
     int64_t *chunk_sums;         /* threads + 1 entries, for scan/filter */
