@@ -11,7 +11,9 @@
 /* A solution as `portaflow solve --flow --cut` prints it: `c` comments,
  * one `s VALUE`, `f U V FLOW` lines (input order, 1-based ids), `n ID`
  * lines for the source side of the cut. Any subset of f/n lines may be
- * absent (has_flow / has_cut say which were present). */
+ * absent (has_flow / has_cut say which were present). For a network with
+ * real capacities, VALUE and FLOW are in its input units and are returned
+ * in its fixed point (pf_network_scale). */
 typedef struct pf_solution_file {
     int64_t value;
     int has_flow;
