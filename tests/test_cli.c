@@ -245,6 +245,103 @@ START_TEST(compare_agrees)
 }
 END_TEST
 
+/* Every command: --help and -h print its usage and options and exit 0. */
+START_TEST(help_for_every_command)
+{
+    static const struct {
+        const char *command, *option;
+    } commands[] = {
+        {"solve", "--backend NAME"}, {"compare", "--repeat R"}, {"demo", "--threads T"},
+        {"check", "--help"},         {"gen", "--out FILE"},     {"apsp", "--tile T"},
+        {"backends", "--help"},
+    };
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        for (int short_form = 0; short_form < 2; short_form++) {
+            char *out, *err, usage[64];
+            const char *args[] = {commands[i].command, short_form ? "-h" : "--help", NULL};
+            ck_assert_int_eq(run(args, NULL, &out, &err), 0);
+            snprintf(usage, sizeof usage, "usage: portaflow %s ", commands[i].command);
+            ck_assert_msg(!strncmp(out, usage, strlen(usage)), "%s", out);
+            ck_assert_msg(strstr(out, commands[i].option) != NULL, "%s lacks %s", out,
+                          commands[i].option);
+            ck_assert_ptr_nonnull(strstr(out, "exit status:"));
+            ck_assert_str_eq(err, "");
+            free(out), free(err);
+        }
+}
+END_TEST
+
+/* --opt=value, --opt value, short forms and options after the file all
+ * mean the same; bad options exit 1 naming the option. */
+START_TEST(option_forms)
+{
+    const char *graph = pf_test_tmpfile(clrs);
+    char *graph_copy = strdup(graph);
+    const char *const forms[][8] = {
+        {"solve", "--backend", "seq", "--threads", "2", graph_copy, NULL},
+        {"solve", "--backend=seq", "--threads=2", graph_copy, NULL},
+        {"solve", "-b", "seq", "-t", "2", graph_copy, NULL},
+        {"solve", "-bseq", "-t2", graph_copy, NULL},
+        {"solve", graph_copy, "--backend", "seq", NULL},
+        {"solve", "--backend", "seq", "--", graph_copy, NULL},
+    };
+    for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
+        char *out, *err;
+        ck_assert_msg(run(forms[i], NULL, &out, &err) == 0, "form %zu: %s", i, err);
+        ck_assert_ptr_nonnull(strstr(out, "c backend seq\n"));
+        ck_assert_ptr_nonnull(strstr(out, "\ns 23\n"));
+        free(out), free(err);
+    }
+    static const struct {
+        const char *args[7];
+        const char *message;
+    } bad[] = {
+        {{"solve", "--bogus", NULL}, "'--bogus'"},
+        {{"solve", "--bogus=3", NULL}, "'--bogus'"},
+        {{"solve", "-x", NULL}, "'-x'"},
+        {{"solve", "--flow=yes", NULL}, "--flow takes no value"},
+        {{"apsp", "--type", NULL}, "--type needs a value"},
+        {{"apsp", "-o", NULL}, "--out needs a value"},
+        {{"solve", "--threads", "0", NULL}, "--threads"},
+        {{"solve", "--device", "x", NULL}, "--device"},
+        {{"compare", "--repeat", "64", "f", NULL}, "--repeat"},
+        {{"solve", "a", "b", NULL}, "unexpected argument 'b'"},
+        {{"backends", "extra", NULL}, "unexpected argument 'extra'"},
+        {{"check", "only-one", NULL}, "GRAPH and SOLUTION"},
+        {{"gen", "rmf", "2", "2", "--arcs", "5"}, "--arcs is not an option of rmf"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char *out, *err;
+        ck_assert_msg(run(bad[i].args, NULL, &out, &err) == 1, "bad %zu", i);
+        ck_assert_str_eq(out, "");
+        ck_assert_msg(strstr(err, bad[i].message) != NULL, "bad %zu: %s", i, err);
+        ck_assert_msg(strstr(err, "--help") != NULL, "bad %zu points to --help: %s", i, err);
+        free(out), free(err);
+    }
+    free(graph_copy);
+}
+END_TEST
+
+/* gen: positional sizes mixed with options, and negative option values. */
+START_TEST(gen_positional_and_negative_values)
+{
+    char *a_out, *a_err, *b_out, *b_err;
+    const char *first[] = {"gen", "sp", "6", "--min", "-5", "--max=3", "--seed", "2", NULL};
+    const char *second[] = {"gen", "--seed=2", "--min=-5", "sp", "--max", "3", "6", NULL};
+    ck_assert_int_eq(run(first, NULL, &a_out, &a_err), 0);
+    ck_assert_int_eq(run(second, NULL, &b_out, &b_err), 0);
+    ck_assert_str_eq(a_out, b_out);
+    ck_assert_ptr_nonnull(strstr(a_out, "--min -5 --max 3"));
+    ck_assert_ptr_nonnull(strstr(a_out, "p sp 6 "));
+    free(a_out), free(a_err), free(b_out), free(b_err);
+
+    const char *negative_size[] = {"gen", "rmf", "-3", "2", NULL};
+    ck_assert_int_eq(run(negative_size, NULL, &a_out, &a_err), 1);
+    ck_assert_str_eq(a_out, "");
+    free(a_out), free(a_err);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cli");
@@ -258,6 +355,9 @@ int main(void)
     tcase_add_test(tc, apsp_contract);
     tcase_add_test(tc, gen_counts_and_backends);
     tcase_add_test(tc, compare_agrees);
+    tcase_add_test(tc, help_for_every_command);
+    tcase_add_test(tc, option_forms);
+    tcase_add_test(tc, gen_positional_and_negative_values);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

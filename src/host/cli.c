@@ -1,7 +1,7 @@
 /* portaflow: entry point and subcommand dispatch. */
 #include "cli.h"
+#include "cli_opts.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,20 +10,20 @@
 static const char usage_text[] =
     "usage: portaflow COMMAND [OPTIONS]\n"
     "\n"
-    "  solve [--backend auto|seq|omp|opencl|cuda] [--device N] [--threads T]\n"
+    "  solve [-b|--backend auto|seq|omp|opencl|cuda] [--device N] [-t|--threads T]\n"
     "        [--flow] [--cut] [--json] [--verify] [--progress|--no-progress] [FILE|-]\n"
     "      Maximum flow of a DIMACS max-flow (or adjacency-matrix) network.\n"
     "      stdout: 'c' comments, one 's VALUE' line, with --flow one 'f U V FLOW'\n"
     "      line per input arc (input order), with --cut one 'n ID' line per\n"
     "      vertex on the source side of a minimum cut; --json: one JSON object.\n"
-    "  compare [--threads T] [--no-verify] FILE\n"
+    "  compare [-t|--threads T] [--repeat R] [--no-verify] FILE\n"
     "      Runs every available backend and seq on the same input, verifies\n"
     "      each answer and prints one table. Disagreement exits 3.\n"
     "  demo\n"
     "      compare on a built-in default instance (RLG 256x256, seed 1).\n"
     "  check GRAPH SOLUTION\n"
     "      Verifies a solution file (the output of solve --flow --cut).\n"
-    "  gen FAMILY ARGS [-o FILE] [--seed S]\n"
+    "  gen FAMILY ARGS [-o|--out FILE] [--seed S]\n"
     "      rmf A B [--c1 X --c2 Y] | rlg R C [--cap R] | ac N [--cap C] | ak K\n"
     "      | grid2d W H [--conn 4|8] [--cap C] | grid3d X Y Z [--conn 6|26] [--cap C]\n"
     "      | random N M [--cap C]: max-flow networks ('p max').\n"
@@ -34,9 +34,9 @@ static const char usage_text[] =
     "      --negative: w = c + p(u) - p(v), c in [min, max], potentials p in\n"
     "      [0, max]: negative weights, no negative cycle. A negative --min without\n"
     "      --negative may give negative cycles.\n"
-    "  apsp [--backend auto|seq|omp|opencl|cuda] [--device N] [--threads T]\n"
+    "  apsp [-b|--backend auto|seq|omp|opencl|cuda] [--device N] [-t|--threads T]\n"
     "       [--type auto|i32|i64|f32] [--tile T] [--paths] [--verify] [--stats]\n"
-    "       [--out FILE [--binary]] FILE|-\n"
+    "       [-o|--out FILE [--binary]] FILE|-\n"
     "      All-pairs shortest paths (blocked Floyd-Warshall) of a DIMACS 'p sp',\n"
     "      Matrix Market (.mtx) or adjacency-matrix graph; negative weights allowed.\n"
     "      Writes N rows of N distances ('inf' = no path) to FILE or stdout\n"
@@ -46,8 +46,11 @@ static const char usage_text[] =
     "      Lists every backend and device found, or why none was.\n"
     "  --help, --version\n"
     "\n"
+    "portaflow COMMAND --help (or -h) lists that command's options; both\n"
+    "--opt=value and --opt value work, and options may follow the file.\n"
     "Environment: PORTAFLOW_BACKEND overrides 'auto'.\n"
-    "Exit status: 0 ok, 1 usage, 2 bad input, 3 backend/device failure.\n";
+    "Exit status: 0 ok, 1 usage, 2 bad input, 3 backend/device failure,\n"
+    "4 output error (writing stdout or an output file failed).\n";
 
 int pf_cli_exit_code(int code)
 {
@@ -80,45 +83,6 @@ int pf_cli_usage_error(const char *fmt, ...)
     return PF_EXIT_USAGE;
 }
 
-int pf_cli_parse_int(const char *text, int64_t *value)
-{
-    if (!text || !*text)
-        return -1;
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
-    if (errno || *end || v < 0)
-        return -1;
-    *value = v;
-    return 0;
-}
-
-int pf_cli_device_option(int argc, char **argv, int *i, const pf_cli_device_args *d)
-{
-    const char *arg = argv[*i];
-    int64_t number;
-    if (*i + 1 >= argc)
-        return 0;
-    if (!strcmp(arg, "--backend")) {
-        *d->backend = argv[++*i];
-    } else if (!strcmp(arg, "--device")) {
-        if (pf_cli_parse_int(argv[++*i], &number) || number > 1000) {
-            pf_cli_usage_error("--device takes a device index (see portaflow backends)");
-            return -1;
-        }
-        *d->device_index = (int)number;
-    } else if (!strcmp(arg, "--threads")) {
-        if (pf_cli_parse_int(argv[++*i], &number) || number < 1 || number > 4096) {
-            pf_cli_usage_error("--threads takes a positive thread count");
-            return -1;
-        }
-        *d->threads = (int)number;
-    } else {
-        return 0;
-    }
-    return 1;
-}
-
 int pf_cli_check_backend(const char *backend)
 {
     static const char *const names[] = {"auto", "seq", "omp", "opencl", "cuda"};
@@ -131,11 +95,18 @@ int pf_cli_check_backend(const char *backend)
     return -1;
 }
 
+static const pf_cmd_spec backends_spec = {
+    .name = "backends",
+    .synopsis = "[OPTIONS]",
+    .about = "Lists every backend and device found, or why none was.\n",
+};
+
 int pf_cli_backends(int argc, char **argv)
 {
-    (void)argv;
-    if (argc > 1)
-        return pf_cli_usage_error("backends takes no arguments");
+    pf_opts_parsed parsed;
+    int rc = pf_opts_parse(&backends_spec, argc, argv, NULL, NULL, &parsed);
+    if (rc != PF_OPTS_GO_ON)
+        return rc;
     pf_device_desc descs[64];
     char why[2048];
     int count = pf_list_devices(descs, 64, why, sizeof why);

@@ -10,6 +10,7 @@
 #include "../common/wgraph.h"
 #include "apsp.h"
 #include "cli.h"
+#include "cli_opts.h"
 
 typedef struct apsp_args {
     pf_apsp_options opt;
@@ -33,53 +34,86 @@ static int parse_kind(const char *text, int *kind)
     return -1;
 }
 
+enum { OPT_TYPE = 1, OPT_TILE, OPT_PATHS, OPT_VERIFY, OPT_STATS, OPT_BINARY };
+
+static const pf_opt apsp_options[] = {
+    {.id = OPT_TYPE, .name = "type", .arg = "KIND",
+     .help = "distance type: auto (default), i32, i64 or f32"},
+    {.id = OPT_TILE, .name = "tile", .arg = "T",
+     .help = "Floyd-Warshall tile: a multiple of 16 from 16 to 1024"},
+    {.id = OPT_PATHS, .name = "paths",
+     .help = "also next hops: FILE.next with --out, else after an empty line"},
+    {.id = OPT_VERIFY, .name = "verify", .help = "check the distances by Bellman-Ford/Dijkstra"},
+    {.id = OPT_STATS, .name = "stats",
+     .help = "print checksum, diameter, reachable pairs (no rows unless --out)"},
+    {.id = OPT_BINARY, .name = "binary", .help = "--out as raw native-order values"},
+    {0},
+};
+
+static const pf_cmd_spec apsp_spec = {
+    .name = "apsp",
+    .synopsis = "[OPTIONS] FILE|-",
+    .about = "All-pairs shortest paths (blocked Floyd-Warshall) of a DIMACS 'p sp', Matrix\n"
+             "Market (.mtx) or adjacency-matrix graph; negative weights allowed. Writes N\n"
+             "rows of N distances ('inf' = no path). A negative cycle exits 2 naming it.\n",
+    .options = apsp_options,
+    .out_help = "write the distance rows to FILE (and next hops to FILE.next)",
+    .shared = PF_OPTS_DEVICE | PF_OPTS_OUT,
+    .max_args = 1,
+};
+
+static int on_apsp_option(void *ctx, int id, const char *arg)
+{
+    apsp_args *a = ctx;
+    int64_t number;
+    int rc = PF_EXIT_OK;
+    switch (id) {
+    case OPT_TYPE:
+        if (parse_kind(arg, &a->opt.kind))
+            rc = pf_opts_usage_error(&apsp_spec, "--type takes auto, i32, i64 or f32, not '%s'",
+                                     arg);
+        break;
+    case OPT_TILE:
+        rc = pf_opts_int(&apsp_spec, "tile", arg, 16, 1024, &number);
+        if (rc == PF_EXIT_OK && number % 16)
+            rc = pf_opts_usage_error(&apsp_spec, "--tile takes a multiple of 16, not '%s'", arg);
+        if (rc == PF_EXIT_OK)
+            a->opt.tile = (int)number;
+        break;
+    case OPT_PATHS:
+        a->opt.want_paths = 1;
+        break;
+    case OPT_VERIFY:
+        a->verify = 1;
+        break;
+    case OPT_STATS:
+        a->stats = 1;
+        break;
+    default:
+        a->binary = 1;
+        break;
+    }
+    return rc;
+}
+
 static int parse_apsp_args(int argc, char **argv, apsp_args *a)
 {
     memset(a, 0, sizeof *a);
     pf_apsp_options_init(&a->opt);
-    pf_cli_device_args device = {.backend = &a->opt.backend,
-                                 .device_index = &a->opt.device_index,
-                                 .threads = &a->opt.threads};
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        int64_t number;
-        int taken = pf_cli_device_option(argc, argv, &i, &device);
-        if (taken < 0)
-            return PF_EXIT_USAGE;
-        if (taken) {
-            continue;
-        } else if (!strcmp(arg, "--type") && i + 1 < argc) {
-            if (parse_kind(argv[++i], &a->opt.kind))
-                return pf_cli_usage_error("--type takes auto, i32, i64 or f32");
-        } else if (!strcmp(arg, "--tile") && i + 1 < argc) {
-            if (pf_cli_parse_int(argv[++i], &number) || number < 16 || number % 16 || number > 1024)
-                return pf_cli_usage_error("--tile takes a multiple of 16 from 16 to 1024");
-            a->opt.tile = (int)number;
-        } else if (!strcmp(arg, "--out") && i + 1 < argc) {
-            a->out_path = argv[++i];
-        } else if (!strcmp(arg, "--paths")) {
-            a->opt.want_paths = 1;
-        } else if (!strcmp(arg, "--verify")) {
-            a->verify = 1;
-        } else if (!strcmp(arg, "--stats")) {
-            a->stats = 1;
-        } else if (!strcmp(arg, "--binary")) {
-            a->binary = 1;
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            return pf_cli_usage_error("apsp: unknown or incomplete option '%s'", arg);
-        } else if (!a->path) {
-            a->path = arg;
-        } else {
-            return pf_cli_usage_error("apsp: more than one input file given");
-        }
-    }
-    if (!a->path)
-        return pf_cli_usage_error("apsp: an input file (or - for stdin) is required");
+    pf_opts_parsed p;
+    int rc = pf_opts_parse(&apsp_spec, argc, argv, on_apsp_option, a, &p);
+    if (rc != PF_OPTS_GO_ON)
+        return rc;
+    a->opt.backend = p.shared.backend;
+    a->opt.device_index = p.shared.device_index;
+    a->opt.threads = p.shared.threads;
+    a->out_path = p.shared.out_path;
+    if (!p.count)
+        return pf_opts_usage_error(&apsp_spec, "an input file (or - for stdin) is required");
+    a->path = p.args[0];
     if (a->binary && (!a->out_path || !strcmp(a->out_path, "-")))
-        return pf_cli_usage_error("apsp: --binary needs --out FILE");
-    if (pf_cli_check_backend(a->opt.backend))
-        return PF_EXIT_USAGE;
-    return PF_EXIT_OK;
+        return pf_opts_usage_error(&apsp_spec, "--binary needs --out FILE");
+    return PF_OPTS_GO_ON;
 }
 
 /* ---- matrix output ---------------------------------------------------- */
@@ -323,7 +357,7 @@ int pf_cli_apsp(int argc, char **argv)
 {
     apsp_args a;
     int rc = parse_apsp_args(argc, argv, &a);
-    if (rc)
+    if (rc != PF_OPTS_GO_ON)
         return rc;
     pf_status st;
     const char *name = strcmp(a.path, "-") ? a.path : "<stdin>";

@@ -8,6 +8,7 @@
 #include "../common/gen.h"
 #include "../common/status.h"
 #include "cli.h"
+#include "cli_opts.h"
 
 typedef struct compare_args {
     int threads, repeat, verify;
@@ -140,41 +141,75 @@ static int compare_network(const pf_network *net, const compare_args *a)
     return PF_EXIT_OK;
 }
 
-static int parse_compare_args(int argc, char **argv, compare_args *a, int want_file)
+enum { OPT_REPEAT = 1, OPT_NO_VERIFY };
+
+static const pf_opt compare_options[] = {
+    {.id = OPT_REPEAT, .name = "repeat", .arg = "R",
+     .help = "time R runs (1..63) after a warm-up, report the median"},
+    {.id = OPT_NO_VERIFY, .name = "no-verify", .help = "do not verify each answer"},
+    {0},
+};
+
+static const pf_cmd_spec compare_spec = {
+    .name = "compare",
+    .synopsis = "[OPTIONS] FILE|-",
+    .about = "Runs every available backend (each device) and seq on the same input,\n"
+             "verifies each answer and prints one table. Disagreement exits 3.\n",
+    .options = compare_options,
+    .shared = PF_OPTS_THREADS,
+    .max_args = 1,
+};
+
+static const pf_cmd_spec demo_spec = {
+    .name = "demo",
+    .synopsis = "[OPTIONS]",
+    .about = "compare on a built-in instance (Washington RLG 256x256, seed 1).\n",
+    .options = compare_options,
+    .shared = PF_OPTS_THREADS,
+    .max_args = 0,
+};
+
+typedef struct compare_parse {
+    const pf_cmd_spec *spec;
+    compare_args *args;
+} compare_parse;
+
+static int on_compare_option(void *ctx, int id, const char *arg)
+{
+    compare_parse *c = ctx;
+    int64_t number;
+    if (id == OPT_NO_VERIFY) {
+        c->args->verify = 0;
+        return PF_EXIT_OK;
+    }
+    int rc = pf_opts_int(c->spec, "repeat", arg, 1, 63, &number);
+    if (rc == PF_EXIT_OK)
+        c->args->repeat = (int)number;
+    return rc;
+}
+
+static int parse_compare_args(const pf_cmd_spec *spec, int argc, char **argv, compare_args *a)
 {
     memset(a, 0, sizeof *a);
     a->repeat = 1;
     a->verify = 1;
-    for (int i = 1; i < argc; i++) {
-        int64_t number;
-        if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
-            if (pf_cli_parse_int(argv[++i], &number) || number < 1 || number > 4096)
-                return pf_cli_usage_error("--threads takes a positive thread count");
-            a->threads = (int)number;
-        } else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
-            if (pf_cli_parse_int(argv[++i], &number) || number < 1 || number > 63)
-                return pf_cli_usage_error("--repeat takes 1..63");
-            a->repeat = (int)number;
-        } else if (!strcmp(argv[i], "--no-verify")) {
-            a->verify = 0;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return pf_cli_usage_error("unknown or incomplete option '%s'", argv[i]);
-        } else if (want_file && !a->path) {
-            a->path = argv[i];
-        } else {
-            return pf_cli_usage_error("unexpected argument '%s'", argv[i]);
-        }
-    }
-    if (want_file && !a->path)
-        return pf_cli_usage_error("compare needs a FILE (or - for standard input)");
-    return PF_EXIT_OK;
+    compare_parse ctx = {.spec = spec, .args = a};
+    pf_opts_parsed p;
+    int rc = pf_opts_parse(spec, argc, argv, on_compare_option, &ctx, &p);
+    if (rc != PF_OPTS_GO_ON)
+        return rc;
+    a->threads = p.shared.threads;
+    a->path = p.count ? p.args[0] : NULL;
+    if (spec->max_args && !a->path)
+        return pf_opts_usage_error(spec, "needs a FILE (or - for standard input)");
+    return PF_OPTS_GO_ON;
 }
 
 int pf_cli_compare(int argc, char **argv)
 {
     compare_args a;
-    int rc = parse_compare_args(argc, argv, &a, 1);
-    if (rc)
+    int rc = parse_compare_args(&compare_spec, argc, argv, &a);
+    if (rc != PF_OPTS_GO_ON)
         return rc;
     pf_status st;
     pf_network *net = pf_network_read(a.path, &st);
@@ -190,8 +225,8 @@ int pf_cli_compare(int argc, char **argv)
 int pf_cli_demo(int argc, char **argv)
 {
     compare_args a;
-    int rc = parse_compare_args(argc, argv, &a, 0);
-    if (rc)
+    int rc = parse_compare_args(&demo_spec, argc, argv, &a);
+    if (rc != PF_OPTS_GO_ON)
         return rc;
     pf_status st;
     pf_network *net = pf_gen_rlg(256, 256, 10000, 1, &st);
