@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "cli_opts.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,8 @@ int pf_cli_exit_code(int code)
         return PF_EXIT_USAGE;
     case PF_E_INPUT:
         return PF_EXIT_INPUT;
+    case PF_E_OUTPUT:
+        return PF_EXIT_OUTPUT;
     default:
         return PF_EXIT_DEVICE;
     }
@@ -81,6 +84,21 @@ int pf_cli_usage_error(const char *fmt, ...)
     fputs("\n(see portaflow --help)\n", stderr);
     va_end(ap);
     return PF_EXIT_USAGE;
+}
+
+void pf_cli_json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20 || c == 0x7f)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
 }
 
 int pf_cli_check_backend(const char *backend)
@@ -127,6 +145,25 @@ int pf_cli_backends(int argc, char **argv)
     return PF_EXIT_OK;
 }
 
+/* Every command's output checked in one place: what is still buffered is
+ * flushed and stdout closed; a failure is exit 4 (with a message) unless
+ * the command had already failed and said why. */
+static int finish_stdout(const char *cmd, int rc)
+{
+    errno = 0;
+    int failed = fflush(stdout) != 0 || ferror(stdout);
+    int saved = errno; /* 0: an earlier write failed, its errno is gone */
+    if (fclose(stdout) != 0 && !failed) {
+        failed = 1;
+        saved = errno;
+    }
+    if (!failed || rc != PF_EXIT_OK) /* a failed command said why already */
+        return rc;
+    fprintf(stderr, "portaflow: %s: writing standard output failed%s%s\n", cmd,
+            saved ? ": " : "", saved ? strerror(saved) : "");
+    return PF_EXIT_OUTPUT;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -134,11 +171,11 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         fputs(usage_text, stdout);
-        return PF_EXIT_OK;
+        return finish_stdout(cmd, PF_EXIT_OK);
     }
     if (!strcmp(cmd, "--version")) {
         printf("portaflow %s\n", pf_version());
-        return PF_EXIT_OK;
+        return finish_stdout(cmd, PF_EXIT_OK);
     }
     static const struct {
         const char *name;
@@ -150,6 +187,6 @@ int main(int argc, char **argv)
     };
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         if (!strcmp(cmd, commands[i].name))
-            return commands[i].run(argc - 1, argv + 1);
+            return finish_stdout(cmd, commands[i].run(argc - 1, argv + 1));
     return pf_cli_usage_error("unknown command '%s'", cmd);
 }

@@ -5,6 +5,7 @@
 #define PF_CLI_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "portaflow.h"
 
@@ -23,6 +24,8 @@ int pf_cli_exit_code(int code);
 /* Prints "portaflow: MESSAGE" on stderr and returns the exit status. */
 int pf_cli_error(const pf_status *st);
 int pf_cli_usage_error(const char *fmt, ...);
+/* `s` as a JSON string: quoted, with ", \\ and control bytes escaped. */
+void pf_cli_json_string(FILE *out, const char *s);
 /* NULL/"auto" or a backend name portaflow knows; else reports it, -1. */
 int pf_cli_check_backend(const char *backend);
 

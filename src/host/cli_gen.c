@@ -8,6 +8,7 @@
 
 #include "../common/gen.h"
 #include "../common/io.h"
+#include "../common/outfile.h"
 #include "../common/status.h"
 #include "../common/wgen.h"
 #include "../common/wgraph_io.h"
@@ -307,21 +308,24 @@ int pf_cli_gen(int argc, char **argv)
             snprintf(comment + used, sizeof comment - used, " %lld", (long long)a.size[i]);
         }
     }
-    int to_stdout = !a.out_path || !strcmp(a.out_path, "-");
-    FILE *out = to_stdout ? stdout : fopen(a.out_path, "wb");
-    if (!out) {
-        pf_network_free(net);
-        pf_wgraph_free(g);
-        pf_fail(&st, PF_E_INPUT, "%s: cannot open for writing", a.out_path);
-        return pf_cli_error(&st);
+    pf_outfile out;
+    rc = pf_outfile_open(&out, a.out_path, NULL, &st);
+    if (!rc)
+        rc = g ? pf_wgraph_write_dimacs(g, out.fp, comment, &st)
+               : pf_network_write_dimacs_stream(net, out.fp, comment, &st);
+    if (!rc)
+        rc = pf_outfile_commit(&out, &st); /* into place only when whole */
+    else if (out.fp) {
+        if (ferror(out.fp)) { /* the writer failed writing: an output error */
+            static const char stream[] = "<output stream>: ";
+            char why[sizeof st.message];
+            int named = !strncmp(st.message, stream, sizeof stream - 1);
+            snprintf(why, sizeof why, "%s", st.message + (named ? sizeof stream - 1 : 0));
+            pf_fail(&st, PF_E_OUTPUT, "%s: %s", out.path, why);
+        }
+        pf_outfile_abort(&out);
     }
-    rc = g ? pf_wgraph_write_dimacs(g, out, comment, &st)
-           : pf_network_write_dimacs_stream(net, out, comment, &st);
-    if (!to_stdout && fclose(out) != 0 && !rc)
-        rc = pf_fail(&st, PF_E_INPUT, "%s: write failed", a.out_path);
     pf_network_free(net);
     pf_wgraph_free(g);
-    if (rc && !to_stdout)
-        remove(a.out_path); /* no partial instance left behind */
     return rc ? pf_cli_error(&st) : PF_EXIT_OK;
 }
