@@ -137,7 +137,7 @@ static int print_help(const pf_cmd_spec *spec, const opt_list *list)
     }
     printf("\n%s", exit_text);
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "portaflow: %s --help: writing standard output: %s\n", spec->name,
+        fprintf(stderr, "portaflow: %s --help: writing standard output failed: %s\n", spec->name,
                 strerror(errno));
         return PF_EXIT_OUTPUT;
     }
