@@ -342,6 +342,57 @@ START_TEST(gen_positional_and_negative_values)
 }
 END_TEST
 
+/* True when `text` is one valid JSON document (python3's json module). */
+static int valid_json(const char *text)
+{
+    const char *path = pf_test_tmpfile(text);
+    char command[512];
+    snprintf(command, sizeof command,
+             "python3 -c 'import json,sys; json.load(open(sys.argv[1]))' %s", path);
+    return system(command) == 0;
+}
+
+/* --json: solve, check, compare, backends and apsp --stats each print one
+ * valid JSON object with the numbers of their text form. */
+START_TEST(json_everywhere)
+{
+    char graph[256], sp[256], solution[256], wrong[256];
+    snprintf(graph, sizeof graph, "%s", pf_test_tmpfile(clrs));
+    snprintf(sp, sizeof sp, "%s", pf_test_tmpfile("p sp 4 4\na 1 2 5\na 2 3 -2\na 3 1 1\na 1 2 7\n"));
+    snprintf(solution, sizeof solution, "%s", pf_test_tmpfile("s 23\nn 1\nn 2\nn 3\nn 5\n"));
+    snprintf(wrong, sizeof wrong, "%s", pf_test_tmpfile("s 24\nn 1\nn 2\nn 3\nn 5\n"));
+    const struct {
+        const char *args[8];
+        int status;
+        const char *fields[4];
+    } cases[] = {
+        {{"solve", "--json", "--flow", "--cut", graph}, 0, {"\"value\":23", "\"cut\":[1,2,3,5]"}},
+        {{"check", "--json", graph, solution}, 0, {"\"ok\":true", "\"value\":23"}},
+        {{"check", graph, wrong, "--json"}, 2, {"\"ok\":false", "\"error\":\"cut capacity"}},
+        {{"compare", "--json", graph}, 0,
+         {"\"runs\":[", "\"backend\":\"seq\"", "\"value\":23", "\"agree\":true"}},
+        {{"backends", "--json"}, 0, {"\"devices\":[", "\"backend\":\"seq\"", "\"unavailable\":["}},
+        {{"apsp", "--stats", "--json", "--verify", sp}, 0,
+         {"\"reachable_pairs\":6", "\"diameter\":6", "\"checksum\":12", "\"verified_sources\":4"}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *out, *err;
+        ck_assert_msg(run(cases[i].args, NULL, &out, &err) == cases[i].status, "case %zu: %s",
+                      i, err);
+        ck_assert_msg(valid_json(out), "case %zu is not JSON: %s", i, out);
+        for (int f = 0; f < 4 && cases[i].fields[f]; f++)
+            ck_assert_msg(strstr(out, cases[i].fields[f]) != NULL, "case %zu lacks %s: %s", i,
+                          cases[i].fields[f], out);
+        free(out), free(err);
+    }
+    char *out, *err;
+    const char *rows_are_not_json[] = {"apsp", "--json", sp, NULL};
+    ck_assert_int_eq(run(rows_are_not_json, NULL, &out, &err), 1);
+    ck_assert_str_eq(out, "");
+    free(out), free(err);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cli");
@@ -358,6 +409,7 @@ int main(void)
     tcase_add_test(tc, help_for_every_command);
     tcase_add_test(tc, option_forms);
     tcase_add_test(tc, gen_positional_and_negative_values);
+    tcase_add_test(tc, json_everywhere);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

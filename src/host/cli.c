@@ -117,17 +117,11 @@ static const pf_cmd_spec backends_spec = {
     .name = "backends",
     .synopsis = "[OPTIONS]",
     .about = "Lists every backend and device found, or why none was.\n",
+    .shared = PF_OPTS_JSON,
 };
 
-int pf_cli_backends(int argc, char **argv)
+static void print_backends_table(const pf_device_desc *descs, int count, char *why)
 {
-    pf_opts_parsed parsed;
-    int rc = pf_opts_parse(&backends_spec, argc, argv, NULL, NULL, &parsed);
-    if (rc != PF_OPTS_GO_ON)
-        return rc;
-    pf_device_desc descs[64];
-    char why[2048];
-    int count = pf_list_devices(descs, 64, why, sizeof why);
     printf("%-8s %-3s %-4s %-48s %-24s %5s %10s %10s\n", "backend", "dev", "kind", "name",
            "vendor", "units", "mem_MiB", "maxbuf_MiB");
     for (int i = 0; i < count; i++)
@@ -142,6 +136,60 @@ int pf_cli_backends(int argc, char **argv)
         for (char *line = strtok(why, "\n"); line; line = strtok(NULL, "\n"))
             printf("  %s\n", line);
     }
+}
+
+static void print_backend_json(const char *backend, int index, const char *kind,
+                               const char *name, const char *vendor, int units,
+                               unsigned long long mem, unsigned long long max_alloc)
+{
+    printf("{\"backend\":");
+    pf_cli_json_string(stdout, backend);
+    printf(",\"index\":%d,\"kind\":", index);
+    pf_cli_json_string(stdout, kind);
+    printf(",\"name\":");
+    pf_cli_json_string(stdout, name);
+    printf(",\"vendor\":");
+    pf_cli_json_string(stdout, vendor);
+    printf(",\"compute_units\":%d,\"global_mem_bytes\":%llu,\"max_alloc_bytes\":%llu}", units,
+           mem, max_alloc);
+}
+
+/* {"devices":[...],"unavailable":["why", ...]}: seq is always a device. */
+static void print_backends_json(const pf_device_desc *descs, int count, char *why)
+{
+    printf("{\"devices\":[");
+    for (int i = 0; i < count; i++) {
+        print_backend_json(descs[i].backend, descs[i].index, descs[i].kind, descs[i].name,
+                           descs[i].vendor, descs[i].compute_units,
+                           (unsigned long long)descs[i].global_mem,
+                           (unsigned long long)descs[i].max_alloc);
+        fputc(',', stdout);
+    }
+    print_backend_json("seq", 0, "cpu", "host CPU, 1 thread", "portaflow", 1, 0, 0);
+    printf("],\"unavailable\":[");
+    int first = 1;
+    for (char *line = strtok(why, "\n"); line; line = strtok(NULL, "\n")) {
+        if (!first)
+            fputc(',', stdout);
+        pf_cli_json_string(stdout, line);
+        first = 0;
+    }
+    printf("]}\n");
+}
+
+int pf_cli_backends(int argc, char **argv)
+{
+    pf_opts_parsed parsed;
+    int rc = pf_opts_parse(&backends_spec, argc, argv, NULL, NULL, &parsed);
+    if (rc != PF_OPTS_GO_ON)
+        return rc;
+    pf_device_desc descs[64];
+    char why[2048];
+    int count = pf_list_devices(descs, 64, why, sizeof why);
+    if (parsed.shared.json)
+        print_backends_json(descs, count, why);
+    else
+        print_backends_table(descs, count, why);
     return PF_EXIT_OK;
 }
 

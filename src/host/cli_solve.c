@@ -192,9 +192,23 @@ static const pf_cmd_spec check_spec = {
     .synopsis = "[OPTIONS] GRAPH SOLUTION",
     .about = "Verifies a solution file (the output of solve --flow --cut) against GRAPH:\n"
              "capacity, conservation and value of its f lines, and that the capacity of\n"
-             "its cut (n lines) equals the value. A wrong solution exits 2.\n",
+             "its cut (n lines) equals the value. A wrong solution exits 2 (with --json\n"
+             "also {\"ok\":false,...} on stdout); an unreadable file exits 2, stdout empty.\n",
+    .shared = PF_OPTS_JSON,
     .max_args = 2,
 };
+
+static void print_check_json(const pf_solution_file *sol, int rc, const pf_status *st)
+{
+    printf("{\"ok\":%s,\"value\":%lld,\"flow_checked\":%s,\"cut_checked\":%s",
+           rc ? "false" : "true", (long long)sol->value, sol->has_flow ? "true" : "false",
+           sol->has_cut ? "true" : "false");
+    if (rc) {
+        printf(",\"error\":");
+        pf_cli_json_string(stdout, st->message);
+    }
+    printf("}\n");
+}
 
 int pf_cli_check(int argc, char **argv)
 {
@@ -213,10 +227,13 @@ int pf_cli_check(int argc, char **argv)
     rc = pf_solution_read(solution, net, &sol, &st);
     if (!rc && !sol.has_flow && !sol.has_cut)
         rc = pf_fail(&st, PF_E_INPUT, "%s: no f or n lines: nothing to check", solution);
+    int read = rc == PF_OK;
     if (!rc)
         rc = pf_verify(net, sol.value, sol.has_flow ? sol.arc_flow : NULL,
                        sol.has_cut ? sol.source_side : NULL, &st);
-    if (!rc)
+    if (read && p.shared.json)
+        print_check_json(&sol, rc, &st);
+    else if (!rc)
         printf("c check ok: value %lld;%s%s\ns %lld\n", (long long)sol.value,
                sol.has_flow ? " flow: capacity, conservation and value hold;" : "",
                sol.has_cut ? " cut: capacity equals the value" : "", (long long)sol.value);
