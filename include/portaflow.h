@@ -63,7 +63,9 @@ int pf_network_arc(const pf_network *net, int64_t i, int64_t *tail,
 /* Appends an arc whose capacity is a real number (finite, >= 0). A network
  * with such arcs is solved exactly in fixed point: pf_network_finish picks
  * the finest power-of-two scale 2^k that keeps every capacity and the sum
- * of the capacities out of the sources within 2^bound_log2, and stores
+ * of the capacities out of the sources within 2^bound_log2, and the sum of
+ * all capacities within half of that (the parallel engines' excess must
+ * hold it, super source and sink included), and stores
  * round(capacity * 2^k). Values and flows of its solutions are then in
  * units of 2^-k (pf_amount_format prints them in input units). The readers
  * call pf_network_finish themselves; after pf_network_add_arc_real the

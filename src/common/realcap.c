@@ -3,9 +3,14 @@
  * A capacity written with a decimal point or an exponent is parsed as a
  * long double and kept aside (network.h: real_cap) until the whole network
  * is known. pf_network_finish then picks the finest power-of-two scale 2^k
- * that keeps every capacity, and the sum of the sources' capacities,
- * within the bound (2^62, a parameter so that a 32-bit path can ask for
- * 2^31), and stores round(capacity * 2^k) as the arc's integer capacity.
+ * that keeps every capacity and the sum of the sources' capacities within
+ * the bound B (2^62, a parameter so that a 32-bit path can ask for 2^31),
+ * and the sum of all capacities within B/2, and stores round(capacity *
+ * 2^k) as the arc's integer capacity. The last condition is what the
+ * parallel engines need: they hold the excess of the whole residual graph
+ * in the path's integers (below 2B), and with a super source and sink the
+ * residual graph holds up to three times the input's capacities. It
+ * decides the scale in practice; integer files never see it.
  * The solvers and the checker then work exactly on integers; only the
  * rounding of the input to multiples of 2^-k is inexact, and the network
  * records a bound on its effect on the flow value: the sum over the arcs of
@@ -154,16 +159,20 @@ static long double input_cap(const pf_network *net, int64_t i)
 }
 
 /* Does scale 2^k keep every rounded capacity, and the rounded capacities
- * out of the sources summed, within `bound`? */
+ * out of the sources summed, within `bound`, and all of them summed within
+ * half of it? */
 static int scale_fits(const pf_network *net, int k, long double bound)
 {
-    long double sources = 0;
+    long double sources = 0, total = 0;
     for (int64_t i = 0; i < net->m; i++) {
         long double q = roundl(ldexpl(input_cap(net, i), k));
         if (q > bound)
             return 0;
+        total += q; /* exact while below 2^64: checked before it could pass */
+        if (total > bound / 2)
+            return 0;
         if (pf_network_role(net, net->tail[i]) == 1)
-            sources += q; /* exact: integers below 2^64 */
+            sources += q;
     }
     return sources <= bound;
 }
@@ -172,14 +181,16 @@ static int scale_fits(const pf_network *net, int k, long double bound)
  * allows and step down (at most a step or two). */
 static int choose_scale(const pf_network *net, int bound_log2)
 {
-    long double largest = 0, sources = 0;
+    long double largest = 0, sources = 0, total = 0;
     for (int64_t i = 0; i < net->m; i++) {
         long double c = input_cap(net, i);
         largest = c > largest ? c : largest;
+        total += c;
         if (pf_network_role(net, net->tail[i]) == 1)
             sources += c;
     }
     long double top = sources > largest ? sources : largest;
+    top = 2 * total > top ? 2 * total : top;
     if (top == 0)
         return 0;
     int e;
