@@ -280,6 +280,11 @@ START_TEST(gzip_input)
         ck_assert_int_eq(solve_verified(net, "seq"), 4);
         pf_network_free(net);
     }
+    /* The APSP readers load through the same path. */
+    pf_wgraph *g = pf_wgraph_read(gz_tmpfile("p sp 2 1\na 1 2 5\n", 1), &st);
+    ck_assert_msg(g != NULL, "%s", st.message);
+    ck_assert_int_eq(pf_wgraph_arcs(g), 1);
+    pf_wgraph_free(g);
     /* Truncated: a clean error, not a partial network. */
     const char *path = gz_tmpfile(dimacs, 1);
     char *whole = pf_test_read_file(path);
