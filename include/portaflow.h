@@ -173,6 +173,9 @@ typedef struct pf_solution {
     int64_t host_pushes;    /* parallel: pushes of the sequential engine that
                                finished phase 1 on the host (0: none) */
     uint64_t device_bytes;  /* device memory held for the solve */
+    int scale_log2;         /* the network's fixed-point scale: value and flows
+                               are in units of 2^-scale_log2 input units (0 for
+                               integer networks; see pf_network_scale) */
 } pf_solution;
 
 int pf_solve(const pf_network *net, const pf_solve_options *opt,

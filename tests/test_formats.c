@@ -402,6 +402,13 @@ START_TEST(real_exact_scale)
     ck_assert(error == 0);
     assert_arc(net, 0, 0, 1, (int64_t)1 << 59);
     int64_t value = solve_verified(net, "seq");
+    pf_solve_options sopt;
+    pf_solve_options_init(&sopt);
+    sopt.backend = "seq";
+    pf_solution sol;
+    ck_assert_int_eq(pf_solve(net, &sopt, &sol, &st), PF_OK);
+    ck_assert_int_eq(sol.scale_log2, 60);
+    pf_solution_free(&sol);
     char why[256];
     if (pf_test_backend_devices("omp", why, sizeof why)) /* their excess holds the sum */
         ck_assert_int_eq(solve_verified(net, "omp"), value);
@@ -458,6 +465,23 @@ START_TEST(real_inexact_and_bound)
         ck_assert(c <= (int64_t)1 << 31);
     }
     pf_network_free(net);
+}
+END_TEST
+
+START_TEST(real_matrix)
+{
+    pf_status st;
+    /* Reals in the adjacency matrix; "0.0" is no arc, as 0 is. */
+    pf_network *net = pf_network_read(pf_test_tmpfile("3\n0 0.5 0.0\n0 0 1.5e0\n0 0 0\n"), &st);
+    ck_assert_msg(net != NULL, "%s", st.message);
+    ck_assert_int_eq(pf_network_arcs(net), 2);
+    char text[64];
+    pf_amount_format(net, solve_verified(net, "seq"), text, sizeof text);
+    ck_assert_str_eq(text, "0.5");
+    pf_network_free(net);
+    const char *path = pf_test_tmpfile("2\n0 -0.5\n0 0\n");
+    ck_assert_ptr_null(pf_network_read(path, &st));
+    assert_input_error(&st, path, 2, "capacity '-0.5' (row 1, column 2) is negative");
 }
 END_TEST
 
@@ -614,6 +638,7 @@ int main(void)
     tc = tcase_create("real");
     tcase_add_test(tc, real_exact_scale);
     tcase_add_test(tc, real_inexact_and_bound);
+    tcase_add_test(tc, real_matrix);
     tcase_add_test(tc, real_api_and_integer_unchanged);
     suite_add_tcase(s, tc);
     tc = tcase_create("cli");

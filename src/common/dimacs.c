@@ -379,8 +379,12 @@ static int matrix_entry(matrix_parser *mp, enum field_kind kind, const char *fie
     if (mp->entries == mp->total)
         return matrix_overflow(lc, net->n, field, "capacities");
     int64_t row = mp->entries / net->n, col = mp->entries % net->n;
-    if (kind != FIELD_NUMBER || cap > (uint64_t)PF_CAP_MAX) {
-        const char *why = kind == FIELD_JUNK ? "is not a number"
+    int real_len = 0; /* a real capacity ("0.5"): its length */
+    if (kind == FIELD_JUNK && field[0] != '-')
+        real_len = real_text_len(field);
+    if ((kind != FIELD_NUMBER || cap > (uint64_t)PF_CAP_MAX) && !real_len) {
+        const char *why = kind == FIELD_JUNK && real_text_len(field) ? "is negative"
+                        : kind == FIELD_JUNK ? "is not a number"
                         : kind == FIELD_NEGATIVE ? "is negative"
                         : "exceeds the maximum 2^62";
         return pf_io_fail(lc->st, lc->name, lc->line,
@@ -388,7 +392,7 @@ static int matrix_entry(matrix_parser *mp, enum field_kind kind, const char *fie
                           field_len(field), field, (long long)row + 1, (long long)col + 1, why);
     }
     mp->entries++;
-    if (cap == 0)
+    if (real_len ? strtold(field, NULL) == 0 : cap == 0)
         return PF_OK;
     if (net->m == net->m_alloc) {
         /* Zeros make the arc count unknowable up front: grow by doubling. */
@@ -400,6 +404,11 @@ static int matrix_entry(matrix_parser *mp, enum field_kind kind, const char *fie
     net->tail[net->m] = (int32_t)row;
     net->head[net->m] = (int32_t)col;
     net->cap[net->m] = (int64_t)cap;
+    if (real_len) {
+        int rc = pf_read_real_cap(lc, net, net->m, field, real_len);
+        if (rc)
+            return rc;
+    }
     net->m++;
     return PF_OK;
 }
