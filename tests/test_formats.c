@@ -372,6 +372,17 @@ START_TEST(multi_terminal_options_and_errors)
     ck_assert_msg(net != NULL, "%s", st.message);
     ck_assert_int_eq(solve_verified(net, "seq"), 6);
     pf_network_free(net);
+    /* --source alone keeps the file's sinks, all of them. */
+    path = pf_test_tmpfile(multi_text);
+    pf_read_options_init(&opt);
+    opt.sources = (int64_t[]){1};
+    opt.source_count = 1;
+    net = pf_network_read_with(path, &opt, &st);
+    ck_assert_msg(net != NULL, "%s", st.message);
+    ck_assert_int_eq(pf_network_terminal_count(net, 0), 1);
+    ck_assert_int_eq(pf_network_terminal_count(net, 1), 2);
+    ck_assert_int_eq(solve_verified(net, "seq"), 6); /* 2 -> 3 -> 5 (4), 2 -> 4 -> 6 (2) */
+    pf_network_free(net);
     /* A vertex both: the later line, naming the earlier. */
     path = pf_test_tmpfile("p max 3 0\nn 2 t\nn 1 s\nn 3 t\nn 2 s\n");
     ck_assert_ptr_null(pf_network_read(path, &st));
@@ -482,6 +493,35 @@ START_TEST(real_matrix)
     const char *path = pf_test_tmpfile("2\n0 -0.5\n0 0\n");
     ck_assert_ptr_null(pf_network_read(path, &st));
     assert_input_error(&st, path, 2, "capacity '-0.5' (row 1, column 2) is negative");
+}
+END_TEST
+
+/* The writer keeps every terminal and the capacities in input units. */
+START_TEST(writer_round_trip)
+{
+    pf_status st;
+    static const char *const inputs[] = {
+        multi_text,
+        "p max 3 3\nn 1 s\nn 3 t\na 1 2 0.1\na 2 3 2.5e-7\na 1 3 3\n",
+    };
+    for (int k = 0; k < 2; k++) {
+        pf_network *net = pf_network_read(pf_test_tmpfile(inputs[k]), &st);
+        ck_assert_msg(net != NULL, "%s", st.message);
+        const char *path = pf_test_tmpname();
+        ck_assert_int_eq(pf_network_write_dimacs(net, path, &st), PF_OK);
+        pf_network *back = pf_network_read(path, &st);
+        ck_assert_msg(back != NULL, "%s", st.message);
+        ck_assert_int_eq(pf_network_terminal_count(back, 0), pf_network_terminal_count(net, 0));
+        ck_assert_int_eq(pf_network_terminal_count(back, 1), pf_network_terminal_count(net, 1));
+        int k1, k2;
+        pf_network_scale(net, &k1, NULL);
+        pf_network_scale(back, &k2, NULL);
+        ck_assert_int_eq(k1, k2);
+        for (int64_t i = 0; i < pf_network_arcs(net); i++)
+            ck_assert_int_eq(net->cap[i], back->cap[i]);
+        pf_network_free(back);
+        pf_network_free(net);
+    }
 }
 END_TEST
 
@@ -639,6 +679,7 @@ int main(void)
     tcase_add_test(tc, real_exact_scale);
     tcase_add_test(tc, real_inexact_and_bound);
     tcase_add_test(tc, real_matrix);
+    tcase_add_test(tc, writer_round_trip);
     tcase_add_test(tc, real_api_and_integer_unchanged);
     suite_add_tcase(s, tc);
     tc = tcase_create("cli");

@@ -141,11 +141,23 @@ static int apply_option_terminals(pf_network *net, const pf_read_options *opt, c
                                name, sink ? "sink" : "source", (long long)(ids[i] + base),
                                (long long)base, (long long)(net->n - 1 + base));
     }
-    const int64_t first_source = net->source, first_sink = net->sink;
-    int rc = pf_network_set_terminals(net, opt->source_count ? opt->sources : &first_source,
-                                      opt->source_count ? opt->source_count : 1,
-                                      opt->sink_count ? opt->sinks : &first_sink,
-                                      opt->sink_count ? opt->sink_count : 1, st);
+    /* A side the options leave out keeps the file's terminals. */
+    int64_t *kept[2] = {NULL, NULL};
+    for (int sink = 0; sink < 2; sink++) {
+        int64_t count = pf_network_terminal_count(net, sink);
+        kept[sink] = pf_alloc((size_t)count, sizeof *kept[sink], st);
+        for (int64_t i = 0; kept[sink] && i < count; i++)
+            kept[sink][i] = pf_network_terminal(net, sink, i);
+    }
+    int rc = kept[0] && kept[1] ? PF_OK : PF_E_NOMEM;
+    if (!rc)
+        rc = pf_network_set_terminals(
+            net, opt->source_count ? opt->sources : kept[0],
+            opt->source_count ? opt->source_count : pf_network_terminal_count(net, 0),
+            opt->sink_count ? opt->sinks : kept[1],
+            opt->sink_count ? opt->sink_count : pf_network_terminal_count(net, 1), st);
+    free(kept[0]);
+    free(kept[1]);
     if (rc && st) {
         char why[sizeof st->message];
         memcpy(why, st->message, sizeof why);
