@@ -369,6 +369,38 @@ START_TEST(huge_positive_self_loop)
 }
 END_TEST
 
+/* Past 2^53 a double cannot tell neighbouring integers apart: the checker
+ * must accept the exact int64 answer and reject one that is off by one
+ * (issue 23, defect 3). */
+START_TEST(verify_exact_past_2_53)
+{
+    pf_status st;
+    pf_wgraph *g = pf_wgraph_new(3, &st);
+    pf_wgraph_add_arc(g, 0, 1, 9007199254740993, &st);
+    pf_wgraph_add_arc(g, 1, 2, 1, &st);
+    pf_apsp_options opt = options(PF_DIST_AUTO, _i);
+    pf_apsp_result res;
+    ck_assert_msg(pf_apsp(g, &opt, &res, &st) == PF_OK, "%s", st.message);
+    ck_assert_int_eq(res.kind, PF_DIST_I64);
+    int64_t *dist = res.dist, checked;
+    ck_assert_int_eq(dist[2], 9007199254740994);
+    ck_assert_msg(pf_apsp_verify(g, &res, 0, &checked, &st) == PF_OK, "%s", st.message);
+    const int64_t wrong[] = {9007199254740993, 9007199254740995};
+    for (int k = 0; k < 2; k++) {
+        dist[2] = wrong[k];
+        ck_assert_int_eq(pf_apsp_verify(g, &res, 0, &checked, &st), PF_E_VERIFY);
+    }
+    dist[2] = 9007199254740994;
+    dist[1] = 9007199254740992;
+    ck_assert_int_eq(pf_apsp_verify(g, &res, 0, &checked, &st), PF_E_VERIFY);
+    /* The message prints both sides in full, not as two equal "%g". */
+    ck_assert_msg(strstr(st.message, "gives 9007199254740993, but d(1,3) is 9007199254740994"),
+                  "%s", st.message);
+    pf_apsp_result_free(&res);
+    pf_wgraph_free(g);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     backend = argc > 1 ? argv[1] : "seq";
@@ -391,6 +423,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, verify_rejects_corruption);
     tcase_add_loop_test(tc, next_hops_on_zero_cycles, 0, 2);
     tcase_add_loop_test(tc, huge_positive_self_loop, 0, 2);
+    tcase_add_loop_test(tc, verify_exact_past_2_53, 0, 2);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_set_fork_status(sr, CK_NOFORK);
