@@ -4,6 +4,7 @@
  * answer, rebuild from source, and leave a repaired file whose checksum
  * holds. Runs the CLI with its own XDG_CACHE_HOME; skipped (77) without an
  * OpenCL device. */
+#define _GNU_SOURCE /* nftw */
 #include <check.h>
 #include <dirent.h>
 #include <ftw.h>
