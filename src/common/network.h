@@ -43,6 +43,14 @@ int pf_network_real_cap(pf_network *net, int64_t i, long double value, int exact
 /* The role of vertex v: 1 source, 2 sink, 0 neither. */
 int pf_network_role(const pf_network *net, int64_t v);
 
+/* About how many bytes a solve of net takes at its peak (engine arrays,
+ * residual graph, flows with want_flow, the cut with want_cut). */
+uint64_t pf_network_solve_bytes(const pf_network *net, int want_flow, int want_cut);
+/* PF_E_NOMEM, naming both amounts, when that is more than the memory
+ * available (memavail.h); PF_OK otherwise. */
+int pf_network_require_memory(const pf_network *net, int want_flow, int want_cut,
+                              pf_status *st);
+
 /* Largest vertex count: ids must fit int32 on every backend. */
 #define PF_MAX_VERTICES ((int64_t)INT32_MAX - 1)
 
