@@ -580,9 +580,22 @@ START_TEST(cli_edgelist_terminals)
     /* The same graph 0-based. */
     path = pf_test_tmpfile("0 2 3\n1 2 5\n2 4 4\n1 3 2\n3 5 9\n4 0 7\n");
     rc = run((const char *const[]){"solve", "--zero-based", "--source", "0", "--source", "1",
-                                   "--sink", "4", "--sink", "5", path, NULL},
+                                   "--sink", "4", "--sink", "5", "--flow", "--cut", path, NULL},
              &out, &err);
     ck_assert_msg(rc == 0 && strstr(out, "\ns 6\n"), "rc %d: %s %s", rc, out, err);
+    /* Its solution speaks the file's 0-based ids, and check reads it so. */
+    ck_assert_msg(strstr(out, "\nf 0 2 ") && strstr(out, "\nf 4 0 0\n") && strstr(out, "\nn 0\n") && !strstr(out, "\nn 6\n"),
+                  "%s", out);
+    const char *solution = pf_test_tmpname();
+    FILE *f = fopen(solution, "w");
+    fputs(out, f);
+    fclose(f);
+    free(out);
+    free(err);
+    rc = run((const char *const[]){"check", "--zero-based", "--source", "0", "--source", "1",
+                                   "--sink", "4", "--sink", "5", path, solution, NULL},
+             &out, &err);
+    ck_assert_msg(rc == 0 && strstr(out, "c check ok: value 6;"), "rc %d: %s %s", rc, out, err);
     free(out);
     free(err);
     /* No terminals: exit 2 and a message naming the options, stdout empty. */
