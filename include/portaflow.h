@@ -100,8 +100,10 @@ int pf_network_set_terminals(pf_network *net, const int64_t *sources, int64_t so
 int64_t pf_network_terminal_count(const pf_network *net, int sink);
 int64_t pf_network_terminal(const pf_network *net, int sink, int64_t i);
 
-/* DIMACS max-flow ("p max", "n ID s|t", "a U V CAP", "c ..."). path NULL or
- * "-" reads standard input. Errors are "FILE:LINE: what is wrong". */
+/* DIMACS max-flow ("p max", "n ID s|t", "a U V CAP", "c ..."); n lines may
+ * repeat (several sources or sinks), CAP may be real (pf_network_finish is
+ * then done). path NULL or "-" reads standard input, gzip-compressed input
+ * is inflated. Errors are "FILE:LINE: what is wrong". */
 pf_network *pf_network_read_dimacs(const char *path, pf_status *st);
 /* Adjacency-matrix text: first line N, then N rows of N capacities;
  * source = first vertex, sink = last. */
