@@ -393,6 +393,51 @@ START_TEST(json_everywhere)
 }
 END_TEST
 
+/* --cut-side picks the side the n lines list; --cut-arcs lists the arcs
+ * from the source side to the sink side in input order (their capacities
+ * sum to the value); check reads output that has x lines. */
+START_TEST(cut_side_and_cut_arcs)
+{
+    const char *graph = pf_test_tmpfile(clrs);
+    char *graph_copy = strdup(graph);
+    char *out, *err;
+    const char *arcs[] = {"solve", "-b", "seq", "--flow", "--cut", "--cut-arcs", graph_copy, NULL};
+    ck_assert_int_eq(run(arcs, NULL, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "\nn 5\nx 2 4 12\nx 5 4 7\nx 5 6 4\n"));
+    ck_assert_int_eq(count_prefix(out, "x "), 3);
+    const char *solution = pf_test_tmpfile(out);
+    free(out), free(err);
+    const char *check[] = {"check", graph_copy, solution, NULL};
+    ck_assert_int_eq(run(check, NULL, &out, &err), 0);
+    free(out), free(err);
+
+    const char *sink[] = {"solve", "--cut-side=sink", graph_copy, NULL};
+    ck_assert_int_eq(run(sink, NULL, &out, &err), 0);
+    ck_assert_int_eq(count_prefix(out, "n "), 2);
+    ck_assert_ptr_nonnull(strstr(out, "\nn 4\nn 6\n"));
+    ck_assert_int_eq(count_prefix(out, "x "), 0);
+    free(out), free(err);
+
+    const char *source[] = {"solve", "--cut", "--cut-side", "source", graph_copy, NULL};
+    ck_assert_int_eq(run(source, NULL, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "\nn 1\nn 2\nn 3\nn 5\n"));
+    free(out), free(err);
+
+    const char *json[] = {"solve", "--json", "--cut-side", "sink", "--cut-arcs", graph_copy, NULL};
+    ck_assert_int_eq(run(json, NULL, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "\"cut_side\":\"sink\",\"cut\":[4,6]"));
+    ck_assert_ptr_nonnull(strstr(out, "\"cut_arcs\":[[2,4,12],[5,4,7],[5,6,4]]"));
+    free(out), free(err);
+
+    const char *bad[] = {"solve", "--cut-side", "middle", graph_copy, NULL};
+    ck_assert_int_eq(run(bad, NULL, &out, &err), 1);
+    ck_assert_ptr_nonnull(strstr(err, "--cut-side"));
+    ck_assert_str_eq(out, "");
+    free(out), free(err);
+    free(graph_copy);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cli");
@@ -410,6 +455,7 @@ int main(void)
     tcase_add_test(tc, option_forms);
     tcase_add_test(tc, gen_positional_and_negative_values);
     tcase_add_test(tc, json_everywhere);
+    tcase_add_test(tc, cut_side_and_cut_arcs);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

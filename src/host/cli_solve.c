@@ -12,15 +12,21 @@
 typedef struct solve_args {
     pf_solve_options opt;
     int print_flow, print_cut, json, verify;
+    int sink_side;      /* --cut-side sink: the n lines list the sink side */
+    int print_cut_arcs; /* --cut-arcs */
     const char *path;
 } solve_args;
 
-enum { OPT_FLOW = 1, OPT_CUT, OPT_VERIFY };
+enum { OPT_FLOW = 1, OPT_CUT, OPT_CUT_SIDE, OPT_CUT_ARCS, OPT_VERIFY };
 
 static const pf_opt solve_options[] = {
     {.id = OPT_FLOW, .name = "flow", .help = "print one 'f U V FLOW' line per input arc"},
     {.id = OPT_CUT, .name = "cut",
      .help = "print one 'n ID' line per vertex on the source side of a minimum cut"},
+    {.id = OPT_CUT_SIDE, .name = "cut-side", .arg = "SIDE",
+     .help = "source (default) or sink: the side --cut lists (implies --cut)"},
+    {.id = OPT_CUT_ARCS, .name = "cut-arcs",
+     .help = "print one 'x U V CAP' line per arc from the source to the sink side"},
     {.id = OPT_VERIFY, .name = "verify",
      .help = "check the answer (capacity, conservation, cut = value)"},
     {0},
@@ -40,13 +46,27 @@ static const pf_cmd_spec solve_spec = {
 static int on_solve_option(void *ctx, int id, const char *arg)
 {
     solve_args *a = ctx;
-    (void)arg;
-    if (id == OPT_FLOW)
+    switch (id) {
+    case OPT_FLOW:
         a->print_flow = 1;
-    else if (id == OPT_CUT)
+        break;
+    case OPT_CUT:
         a->print_cut = 1;
-    else
+        break;
+    case OPT_CUT_SIDE:
+        if (strcmp(arg, "source") && strcmp(arg, "sink"))
+            return pf_opts_usage_error(&solve_spec, "--cut-side takes source or sink, not '%s'",
+                                       arg);
+        a->sink_side = !strcmp(arg, "sink");
+        a->print_cut = 1;
+        break;
+    case OPT_CUT_ARCS:
+        a->print_cut_arcs = 1;
+        break;
+    default:
         a->verify = 1;
+        break;
+    }
     return PF_EXIT_OK;
 }
 
@@ -64,9 +84,24 @@ static int parse_solve_args(int argc, char **argv, solve_args *a)
     a->opt.device_index = p.shared.device_index;
     a->opt.threads = p.shared.threads;
     a->opt.want_flow = a->print_flow || a->verify;
-    a->opt.want_cut = a->print_cut || a->verify;
+    a->opt.want_cut = a->print_cut || a->print_cut_arcs || a->verify;
     a->opt.progress = pf_opts_progress_on(&p.shared);
     return PF_OPTS_GO_ON;
+}
+
+/* Whether --cut lists vertex v: on the source side, or the sink side. */
+static int on_printed_side(const solve_args *a, const pf_solution *sol, int64_t v)
+{
+    return (sol->source_side[v] != 0) != a->sink_side;
+}
+
+/* Whether input arc i goes from the source side to the sink side of the
+ * cut (such arcs are saturated by a maximum flow); its ends and capacity. */
+static int cut_arc(const pf_network *net, const pf_solution *sol, int64_t i, int64_t *u,
+                   int64_t *v, int64_t *cap)
+{
+    pf_network_arc(net, i, u, v, cap);
+    return sol->source_side[*u] && !sol->source_side[*v];
 }
 
 static void print_times_json(FILE *out, const pf_phase_times *t)
@@ -101,13 +136,26 @@ static void print_json(FILE *out, const solve_args *a, const pf_network *net,
         fputc(']', out);
     }
     if (a->print_cut) {
-        fputs(",\"cut\":[", out);
+        fprintf(out, ",\"cut_side\":\"%s\",\"cut\":[", a->sink_side ? "sink" : "source");
         int first = 1;
         for (int64_t v = 0; v < pf_network_vertices(net); v++)
-            if (sol->source_side[v]) {
+            if (on_printed_side(a, sol, v)) {
                 fprintf(out, first ? "%lld" : ",%lld", (long long)v + 1);
                 first = 0;
             }
+        fputc(']', out);
+    }
+    if (a->print_cut_arcs) {
+        fputs(",\"cut_arcs\":[", out);
+        int first = 1;
+        for (int64_t i = 0; i < pf_network_arcs(net); i++) {
+            int64_t u, v, cap;
+            if (!cut_arc(net, sol, i, &u, &v, &cap))
+                continue;
+            fprintf(out, "%s[%lld,%lld,%lld]", first ? "" : ",", (long long)u + 1,
+                    (long long)v + 1, (long long)cap);
+            first = 0;
+        }
         fputc(']', out);
     }
     fputs("}\n", out);
@@ -142,10 +190,19 @@ static void print_dimacs(FILE *out, const solve_args *a, const pf_network *net,
             fprintf(out, "f %lld %lld %lld\n", (long long)u + 1, (long long)v + 1,
                     (long long)sol->arc_flow[i]);
         }
+    if (a->print_cut && a->sink_side)
+        fputs("c cut side sink: the n lines list the sink side\n", out);
     if (a->print_cut)
         for (int64_t v = 0; v < pf_network_vertices(net); v++)
-            if (sol->source_side[v])
+            if (on_printed_side(a, sol, v))
                 fprintf(out, "n %lld\n", (long long)v + 1);
+    if (a->print_cut_arcs)
+        for (int64_t i = 0; i < pf_network_arcs(net); i++) {
+            int64_t u, v, cap;
+            if (cut_arc(net, sol, i, &u, &v, &cap))
+                fprintf(out, "x %lld %lld %lld\n", (long long)u + 1, (long long)v + 1,
+                        (long long)cap);
+        }
 }
 
 int pf_cli_solve(int argc, char **argv)
