@@ -438,6 +438,64 @@ START_TEST(cut_side_and_cut_arcs)
 }
 END_TEST
 
+/* The lines of `text` that do not start with 'c' (timings live in those). */
+static char *without_comments(const char *text)
+{
+    char *kept = calloc(strlen(text) + 1, 1);
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
+        if (*line != 'c')
+            strncat(kept, line, len);
+        line += len;
+    }
+    return kept;
+}
+
+/* --progress: every command says in words on stderr what it does, and its
+ * stdout is what it is without; --no-progress: stderr stays empty. */
+START_TEST(progress_on_stderr_only)
+{
+    char graph[256], sp[256], solution[256];
+    snprintf(graph, sizeof graph, "%s", pf_test_tmpfile(clrs));
+    snprintf(sp, sizeof sp, "%s", pf_test_tmpfile("p sp 4 4\na 1 2 5\na 2 3 -2\na 3 1 1\na 1 2 7\n"));
+    snprintf(solution, sizeof solution, "%s", pf_test_tmpfile("s 23\nn 1\nn 2\nn 3\nn 5\n"));
+    const struct {
+        const char *args[8];
+        const char *says; /* expected on stderr with --progress */
+    } cases[] = {
+        {{"solve", "-b", "seq", "--flow", graph}, "solve seq: phase 1 (pushing flow to the sink)"},
+        {{"solve", "-b", "omp", "--flow", graph}, "solve omp: opening the device"},
+        {{"apsp", "-b", "seq", sp}, "apsp: Floyd-Warshall over 4 vertices"},
+        {{"gen", "rmf", "3", "3"}, "gen: generating rmf"},
+        {{"check", graph, solution}, "check: verifying the solution"},
+        {{"compare", graph}, "compare: solving on seq"},
+        {{"backends"}, "backends: probing every backend"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *with[10], *without[10];
+        int n = 0;
+        for (; cases[i].args[n]; n++)
+            with[n] = without[n] = cases[i].args[n];
+        with[n] = "--progress", without[n] = "--no-progress";
+        with[n + 1] = without[n + 1] = NULL;
+        char *out_on, *err_on, *out_off, *err_off;
+        ck_assert_msg(run(with, NULL, &out_on, &err_on) == 0, "case %zu: %s", i, err_on);
+        ck_assert_int_eq(run(without, NULL, &out_off, &err_off), 0);
+        ck_assert_msg(strstr(err_on, cases[i].says) != NULL, "case %zu says: %s", i, err_on);
+        ck_assert_msg(strstr(err_on, ": finished, ") != NULL, "case %zu ends: %s", i, err_on);
+        ck_assert_msg(strchr(err_on, '\033') == NULL, "no terminal codes into a file");
+        ck_assert_str_eq(err_off, "");
+        char *kept_on = without_comments(out_on), *kept_off = without_comments(out_off);
+        if (strcmp(cases[i].args[0], "compare") && strcmp(cases[i].args[0], "backends"))
+            ck_assert_str_eq(kept_on, kept_off); /* compare and backends print timings */
+        ck_assert_ptr_null(strstr(out_on, "finished"));
+        free(kept_on), free(kept_off);
+        free(out_on), free(err_on), free(out_off), free(err_off);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cli");
@@ -456,6 +514,7 @@ int main(void)
     tcase_add_test(tc, gen_positional_and_negative_values);
     tcase_add_test(tc, json_everywhere);
     tcase_add_test(tc, cut_side_and_cut_arcs);
+    tcase_add_test(tc, progress_on_stderr_only);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

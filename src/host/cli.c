@@ -1,6 +1,7 @@
 /* portaflow: entry point and subcommand dispatch. */
 #include "cli.h"
 #include "cli_opts.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -71,6 +72,7 @@ int pf_cli_exit_code(int code)
 
 int pf_cli_error(const pf_status *st)
 {
+    pf_progress_clear_line();
     fprintf(stderr, "portaflow: %s\n", st->message);
     return pf_cli_exit_code(st->code);
 }
@@ -117,7 +119,7 @@ static const pf_cmd_spec backends_spec = {
     .name = "backends",
     .synopsis = "[OPTIONS]",
     .about = "Lists every backend and device found, or why none was.\n",
-    .shared = PF_OPTS_JSON,
+    .shared = PF_OPTS_JSON | PF_OPTS_PROGRESS,
 };
 
 static void print_backends_table(const pf_device_desc *descs, int count, char *why)
@@ -183,9 +185,12 @@ int pf_cli_backends(int argc, char **argv)
     int rc = pf_opts_parse(&backends_spec, argc, argv, NULL, NULL, &parsed);
     if (rc != PF_OPTS_GO_ON)
         return rc;
+    pf_progress_open(pf_opts_progress_mode(&parsed.shared), 1, "backends");
+    pf_progress_step("probing every backend for devices");
     pf_device_desc descs[64];
     char why[2048];
     int count = pf_list_devices(descs, 64, why, sizeof why);
+    pf_progress_close();
     if (parsed.shared.json)
         print_backends_json(descs, count, why);
     else
@@ -234,7 +239,10 @@ int main(int argc, char **argv)
         {"apsp", pf_cli_apsp},
     };
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-        if (!strcmp(cmd, commands[i].name))
-            return finish_stdout(cmd, commands[i].run(argc - 1, argv + 1));
+        if (!strcmp(cmd, commands[i].name)) {
+            int rc = commands[i].run(argc - 1, argv + 1);
+            pf_progress_close(); /* the line off the terminal before the last word */
+            return finish_stdout(cmd, rc);
+        }
     return pf_cli_usage_error("unknown command '%s'", cmd);
 }

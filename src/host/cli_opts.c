@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "progress.h"
 
 enum {
     SH_BACKEND = 1000,
@@ -264,7 +265,11 @@ int pf_opts_parse(const pf_cmd_spec *spec, int argc, char **argv, pf_opt_handler
     return PF_OPTS_GO_ON;
 }
 
-int pf_opts_progress_on(const pf_opts_shared *shared)
+int pf_opts_progress_mode(const pf_opts_shared *shared)
 {
-    return shared->progress == 1 || (shared->progress == -1 && isatty(STDERR_FILENO));
+    if (shared->progress == 1)
+        return PF_PROGRESS_AT_ONCE;
+    if (shared->progress == -1 && isatty(STDERR_FILENO))
+        return PF_PROGRESS_AFTER_A_SECOND;
+    return PF_PROGRESS_OFF;
 }

@@ -104,8 +104,10 @@ int pf_opts_parse(const pf_cmd_spec *spec, int argc, char **argv, pf_opt_handler
 int pf_opts_usage_error(const pf_cmd_spec *spec, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* The progress flag resolved: on when asked, or by default on a terminal. */
-int pf_opts_progress_on(const pf_opts_shared *shared);
+/* The status line's mode (progress.h): from the start with --progress,
+ * past a second when stderr is a terminal, else off. A command opens it
+ * with pf_progress_open(mode, 1, "NAME"); main closes it. */
+int pf_opts_progress_mode(const pf_opts_shared *shared);
 
 /* Whole-number option values: a decimal integer in [min, max], else a usage
  * error naming the option (--NAME) and the range. 0 or the exit status. */

@@ -8,6 +8,7 @@
 #include "../common/timer.h"
 #include "cli.h"
 #include "cli_opts.h"
+#include "progress.h"
 
 typedef struct solve_args {
     pf_solve_options opt;
@@ -85,7 +86,7 @@ static int parse_solve_args(int argc, char **argv, solve_args *a)
     a->opt.threads = p.shared.threads;
     a->opt.want_flow = a->print_flow || a->verify;
     a->opt.want_cut = a->print_cut || a->print_cut_arcs || a->verify;
-    a->opt.progress = pf_opts_progress_on(&p.shared);
+    a->opt.progress = pf_opts_progress_mode(&p.shared);
     return PF_OPTS_GO_ON;
 }
 
@@ -212,6 +213,8 @@ int pf_cli_solve(int argc, char **argv)
     if (rc != PF_OPTS_GO_ON)
         return rc;
     pf_status st;
+    pf_progress_open(a.opt.progress, 1, "solve");
+    pf_progress_step("reading %s", a.path && strcmp(a.path, "-") ? a.path : "standard input");
     double t0 = pf_now();
     pf_network *net = pf_network_read(a.path, &st);
     if (!net)
@@ -219,8 +222,12 @@ int pf_cli_solve(int argc, char **argv)
     double read_s = pf_now() - t0;
 
     pf_solution sol;
+    pf_progress_step("choosing a backend, building the residual graph");
     rc = pf_solve(net, &a.opt, &sol, &st);
+    if (!rc && a.verify)
+        pf_progress_step("verifying the answer (capacity, conservation, cut = value)");
     if (!rc && a.verify && pf_verify(net, sol.value, sol.arc_flow, sol.source_side, &st)) {
+        pf_progress_clear_line();
         fprintf(stderr, "portaflow: %s answer failed verification: %s\n", sol.backend,
                 st.message);
         pf_solution_free(&sol);
@@ -232,6 +239,7 @@ int pf_cli_solve(int argc, char **argv)
         return pf_cli_error(&st);
     }
     /* Output only once everything succeeded: no partial results on stdout. */
+    pf_progress_step("writing the answer");
     static char stdout_buffer[1 << 20];
     setvbuf(stdout, stdout_buffer, _IOFBF, sizeof stdout_buffer);
     if (a.json)
@@ -251,7 +259,7 @@ static const pf_cmd_spec check_spec = {
              "capacity, conservation and value of its f lines, and that the capacity of\n"
              "its cut (n lines) equals the value. A wrong solution exits 2 (with --json\n"
              "also {\"ok\":false,...} on stdout); an unreadable file exits 2, stdout empty.\n",
-    .shared = PF_OPTS_JSON,
+    .shared = PF_OPTS_JSON | PF_OPTS_PROGRESS,
     .max_args = 2,
 };
 
@@ -277,14 +285,18 @@ int pf_cli_check(int argc, char **argv)
         return pf_opts_usage_error(&check_spec, "needs GRAPH and SOLUTION");
     const char *graph = p.args[0], *solution = p.args[1];
     pf_status st;
+    pf_progress_open(pf_opts_progress_mode(&p.shared), 1, "check");
+    pf_progress_step("reading %s", graph);
     pf_network *net = pf_network_read(graph, &st);
     if (!net)
         return pf_cli_error(&st);
     pf_solution_file sol = {0};
+    pf_progress_step("reading %s", solution);
     rc = pf_solution_read(solution, net, &sol, &st);
     if (!rc && !sol.has_flow && !sol.has_cut)
         rc = pf_fail(&st, PF_E_INPUT, "%s: no f or n lines: nothing to check", solution);
     int read = rc == PF_OK;
+    pf_progress_step("verifying the solution");
     if (!rc)
         rc = pf_verify(net, sol.value, sol.has_flow ? sol.arc_flow : NULL,
                        sol.has_cut ? sol.source_side : NULL, &st);
@@ -297,6 +309,7 @@ int pf_cli_check(int argc, char **argv)
     pf_solution_file_free(&sol);
     pf_network_free(net);
     if (rc) {
+        pf_progress_clear_line();
         fprintf(stderr, "portaflow: check failed: %s\n", st.message);
         return PF_EXIT_INPUT;
     }
