@@ -1,6 +1,7 @@
 /* The CLI contract other tools script against: output lines, JSON, exit
  * statuses, and nothing on stdout when the input is bad. */
 #include <check.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -496,6 +497,84 @@ START_TEST(progress_on_stderr_only)
 }
 END_TEST
 
+/* Whether `name` appears in `text` as a whole option "--name". */
+static int mentions_option(const char *text, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = strstr(text, "--"); p; p = strstr(p + 2, "--"))
+        if (!strncmp(p + 2, name, len) && !(isalnum((unsigned char)p[2 + len]) || p[2 + len] == '-'))
+            return 1;
+    return 0;
+}
+
+/* The "--name" options at the start of --help's option lines, into names
+ * (a strdup'ed list ending in NULL). */
+static int help_options(const char *help, char **names, int max)
+{
+    int count = 0;
+    for (const char *line = help; line && *line && count < max - 1;) {
+        const char *p = line;
+        while (*p == ' ')
+            p++;
+        if (p[0] == '-' && p[1] != '-' && p[2] == ',')
+            p += 4;
+        if (p > line && p[0] == '-' && p[1] == '-') {
+            size_t len = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz0123456789-");
+            names[count++] = strndup(p + 2, len);
+        }
+        line = strchr(line, '\n');
+        line = line ? line + 1 : NULL;
+    }
+    names[count] = NULL;
+    return count;
+}
+
+/* README's "Command line" section and every command's --help name the
+ * same options. */
+START_TEST(readme_and_help_agree)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/../README.md", getenv("PF_SRCDIR") ? getenv("PF_SRCDIR") : ".");
+    char *readme = pf_test_read_file(path);
+    ck_assert_ptr_nonnull(readme);
+    char *section = strstr(readme, "## Command line");
+    ck_assert_ptr_nonnull(section);
+    char *end = strstr(section + 3, "\n## ");
+    if (end)
+        *end = '\0';
+    static const char *const commands[] = {"solve", "compare", "demo", "check",
+                                           "gen", "apsp", "backends"};
+    char all_help[65536] = "";
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+        char *out, *err;
+        const char *args[] = {commands[i], "--help", NULL};
+        ck_assert_int_eq(run(args, NULL, &out, &err), 0);
+        char *names[64];
+        int count = help_options(out, names, 64);
+        ck_assert_int_gt(count, 0);
+        for (int k = 0; k < count; k++) {
+            ck_assert_msg(mentions_option(section, names[k]),
+                          "%s --%s is in --help but not in README's Command line section",
+                          commands[i], names[k]);
+            free(names[k]);
+        }
+        strncat(all_help, out, sizeof all_help - strlen(all_help) - 1);
+        free(out), free(err);
+    }
+    /* And the other way: every option README names is some command's. */
+    for (const char *p = strstr(section, "--"); p; p = strstr(p + 2, "--")) {
+        size_t len = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz0123456789-");
+        if (!isalnum((unsigned char)p[2]) || (len == 3 && !strncmp(p + 2, "opt", 3)) ||
+            (len == 7 && !strncmp(p + 2, "version", 7)))
+            continue; /* "--", the "--opt=value" example, portaflow --version */
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)len, p + 2);
+        ck_assert_msg(mentions_option(all_help, name), "README names --%s, no --help does", name);
+    }
+    free(readme);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cli");
@@ -515,6 +594,7 @@ int main(void)
     tcase_add_test(tc, json_everywhere);
     tcase_add_test(tc, cut_side_and_cut_arcs);
     tcase_add_test(tc, progress_on_stderr_only);
+    tcase_add_test(tc, readme_and_help_agree);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
