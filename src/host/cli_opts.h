@@ -33,7 +33,10 @@
  * always there: it prints `usage: portaflow NAME SYNOPSIS`, .about, every
  * option with its help, and the exit statuses, then the command returns 0.
  * The handler returns 0, or the exit status after reporting a bad value
- * (pf_opts_usage_error). */
+ * (pf_opts_usage_error). A table that repeats a name or a letter (its own
+ * or a shared option's) makes every run of the command exit 1 with an
+ * "internal error" naming both. Values check with pf_opts_int; main
+ * checks stdout and closes the status line when the command returns. */
 #ifndef PF_CLI_OPTS_H
 #define PF_CLI_OPTS_H
 

@@ -4,6 +4,7 @@
 #include "progress.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -52,6 +53,9 @@ static void draw_locked(double now)
 static void *tick(void *unused)
 {
     (void)unused;
+    sigset_t all; /* signals go to the threads that do the work, not here */
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL);
     pthread_mutex_lock(&P.lock);
     while (!P.stop) {
         struct timespec until;
