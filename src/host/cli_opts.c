@@ -298,3 +298,5 @@ int pf_opts_progress_mode(const pf_opts_shared *shared)
         return PF_PROGRESS_AFTER_A_SECOND;
     return PF_PROGRESS_OFF;
 }
+
+int pf_opts_progress_on(const pf_opts_shared *shared) { return pf_opts_progress_mode(shared); }

@@ -111,6 +111,8 @@ int pf_opts_usage_error(const pf_cmd_spec *spec, const char *fmt, ...)
  * past a second when stderr is a terminal, else off. A command opens it
  * with pf_progress_open(mode, 1, "NAME"); main closes it. */
 int pf_opts_progress_mode(const pf_opts_shared *shared);
+/* The same value under its first name (commands written against it). */
+int pf_opts_progress_on(const pf_opts_shared *shared);
 
 /* Whole-number option values: a decimal integer in [min, max], else a usage
  * error naming the option (--NAME) and the range. 0 or the exit status. */
