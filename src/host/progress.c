@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,6 +23,7 @@ static struct {
     pthread_cond_t wake;
     int depth, mode, tty, drawn, stop;
     int ticking;
+    int columns; /* the terminal's width */
     pthread_t ticker;
     double start, last_draw;
     double last_text; /* when the text was last set */
@@ -42,9 +44,12 @@ static int due_locked(double now)
 static void draw_locked(double now)
 {
     P.last_draw = now;
-    if (P.tty)
-        fprintf(stderr, "\r\033[K%s: %s, %.1f s", P.label, P.text, now - P.start);
-    else
+    if (P.tty) { /* cut to the terminal's width: a wrapped line cannot be redrawn */
+        char line[sizeof P.label + sizeof P.text + 32];
+        int len = snprintf(line, sizeof line, "%s: %.1f s, %s", P.label, now - P.start, P.text);
+        int fit = len < P.columns - 1 ? len : P.columns - 1;
+        fprintf(stderr, "\r\033[K%.*s", fit > 0 ? fit : 0, line);
+    } else
         fprintf(stderr, "%s: %s, %.1f s\n", P.label, P.text, now - P.start);
     P.drawn = P.tty;
     fflush(stderr);
@@ -85,6 +90,10 @@ void pf_progress_open(int mode, int ticker, const char *label)
     }
     P.mode = mode;
     P.tty = isatty(STDERR_FILENO);
+    struct winsize size;
+    P.columns = P.tty && ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0
+                    ? size.ws_col
+                    : 80;
     P.start = pf_now();
     P.last_draw = -1;
     P.drawn = 0;

@@ -1,7 +1,8 @@
 /* The status line on stderr (--progress): one line for the whole process
  * saying in plain words what portaflow is doing, as "LABEL: TEXT, T s"
  * ("solve seq: phase 1, 12 global relabels, 3.2 s"). On a terminal it is
- * redrawn in place a few times a second and cleared at the end; anywhere
+ * "LABEL: T s, TEXT" cut to the terminal's width, redrawn in place a few
+ * times a second and cleared at the end; anywhere
  * else (forced into a file or a pipe) it is a line per second at most plus
  * each new step, and a last "finished" line. Never written to stdout.
  *
