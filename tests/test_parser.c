@@ -688,7 +688,7 @@ static const bad_case solution_bad[] = {
     {"s\n", 1, "missing flow value"},
     {"s 9223372036854775808\n", 1, "flow value 9223372036854775808 does not fit 64 bits"},
     {"s 5 6\n", 1, "extra text '6' after the flow value"},
-    {"s 5\nx 1\n", 2, "unknown line type 'x'"},
+    {"s 5\ny 1\n", 2, "unknown line type 'y'"}, /* x lines (cut arcs) are skipped */
     {"s 5\nflow 1\n", 2, "unknown line type 'flow'"},
 };
 
