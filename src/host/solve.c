@@ -122,6 +122,7 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     sol->global_relabels = out.global_relabels;
     sol->host_pushes = out.host_pushes;
     sol->device_bytes = out.device_bytes;
+    pf_network_scale(net, &sol->scale_log2, NULL);
     snprintf(sol->device, sizeof sol->device, "%s", out.device);
     if (opt.want_flow) {
         sol->arc_flow = pf_alloc((size_t)net->m, sizeof *sol->arc_flow, st);
