@@ -148,7 +148,7 @@ typedef struct pf_solve_options {
     int want_flow;        /* fill pf_solution.arc_flow (runs phase 2) */
     int want_cut;         /* fill pf_solution.source_side */
     int threads;          /* OpenMP threads, 0 = runtime default */
-    int progress;         /* live status line on stderr */
+    int progress;         /* status line on stderr: 1 past a second, 2 at once */
 } pf_solve_options;
 
 void pf_solve_options_init(pf_solve_options *opt);

@@ -53,6 +53,20 @@ uint64_t pf_network_solve_bytes(const pf_network *net, int want_flow, int want_c
 int pf_network_require_memory(const pf_network *net, int want_flow, int want_cut,
                               pf_status *st);
 
+/* Whether net declares so many vertices that no arc or terminal touches
+ * that solving a compact copy (below) is worth it. */
+int pf_network_worth_compacting(const pf_network *net);
+/* *out: a copy of net holding only the vertices that appear (the source,
+ * the sink, the arcs' ends), renumbered in increasing order, arcs in input
+ * order; *old_id (malloc'ed, out->n entries): each new id's old one. */
+int pf_network_compact(const pf_network *net, pf_network **out, int32_t **old_id,
+                       pf_status *st);
+/* The cut of net (n entries, malloc'ed into *side) from the cut of its
+ * compact copy: vertices that appear keep their side, the others (no arc,
+ * so they cannot reach the sink) are on the source side. */
+int pf_network_expand_side(const pf_network *net, const int32_t *old_id, int64_t count,
+                           const uint8_t *compact_side, uint8_t **side, pf_status *st);
+
 /* Largest vertex count: ids must fit int32 on every backend. */
 #define PF_MAX_VERTICES ((int64_t)INT32_MAX - 1)
 

@@ -191,8 +191,10 @@ static int parse_solution(solution_parser *sp, const char *text)
             rc = parse_cut_line(sp, &p);
         else if (type == 's')
             rc = parse_value_line(sp, &p);
+        else if (type == 'x') /* solve --cut-arcs: derived from the n lines */
+            p = next_line(p);
         else if (type != 'c')
-            rc = unknown_line(&sp->lc, start, "c, s, f or n");
+            rc = unknown_line(&sp->lc, start, "c, s, f, n or x");
     }
     if (rc)
         return rc;

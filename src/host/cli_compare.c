@@ -10,9 +10,10 @@
 #include "cli.h"
 #include "cli_input.h"
 #include "cli_opts.h"
+#include "progress.h"
 
 typedef struct compare_args {
-    int threads, repeat, verify, json;
+    int threads, repeat, verify, json, progress;
     const char *path;
     pf_cli_input input; /* compare only: --source, --sink, --zero-based */
 } compare_args;
@@ -43,6 +44,7 @@ static void run_one(const pf_network *net, const compare_args *a, compare_row *r
     opt.device_index = row->device_index;
     opt.threads = a->threads;
     opt.want_flow = opt.want_cut = a->verify;
+    opt.progress = a->progress;
     pf_status st;
     int runs = a->repeat > 1 ? a->repeat + 1 : 1;
     double totals[64];
@@ -162,6 +164,9 @@ static int compare_network(const pf_network *net, const compare_args *a)
     int64_t reference = -1;
     for (int i = 0; i < count; i++) {
         compare_row *row = &rows[i];
+        pf_progress_label("compare");
+        pf_progress_step("solving on %s, device %d (run %d of %d)", row->backend,
+                         row->device_index < 0 ? 0 : row->device_index, i + 1, count);
         run_one(net, a, row);
         if (row->ok)
             pf_amount_format(net, row->sol.value, row->value, sizeof row->value);
@@ -180,6 +185,7 @@ static int compare_network(const pf_network *net, const compare_args *a)
     }
     if (a->json)
         printf("],\"agree\":%s,\"failed_runs\":%d}\n", disagree ? "false" : "true", failures);
+    pf_progress_clear_line();
     if (disagree) {
         fprintf(stderr, "portaflow: backends disagree on the flow value\n");
         return PF_EXIT_DEVICE;
@@ -232,7 +238,7 @@ static const pf_cmd_spec compare_spec = {
              "verifies each answer and prints one table. Disagreement exits 3. FILE is\n"
              "read as solve reads it (same formats and input options).\n",
     .options = compare_options,
-    .shared = PF_OPTS_THREADS | PF_OPTS_JSON,
+    .shared = PF_OPTS_THREADS | PF_OPTS_JSON | PF_OPTS_PROGRESS,
     .max_args = 1,
 };
 
@@ -241,7 +247,7 @@ static const pf_cmd_spec demo_spec = {
     .synopsis = "[OPTIONS]",
     .about = "compare on a built-in instance (Washington RLG 256x256, seed 1).\n",
     .options = demo_options,
-    .shared = PF_OPTS_THREADS | PF_OPTS_JSON,
+    .shared = PF_OPTS_THREADS | PF_OPTS_JSON | PF_OPTS_PROGRESS,
     .max_args = 0,
 };
 
@@ -279,6 +285,7 @@ static int parse_compare_args(const pf_cmd_spec *spec, int argc, char **argv, co
         return rc;
     a->threads = p.shared.threads;
     a->json = p.shared.json;
+    a->progress = pf_opts_progress_mode(&p.shared);
     a->path = p.count ? p.args[0] : NULL;
     if (spec->max_args && !a->path)
         return pf_opts_usage_error(spec, "needs a FILE (or - for standard input)");
@@ -294,6 +301,8 @@ int pf_cli_compare(int argc, char **argv)
         return rc;
     }
     pf_status st;
+    pf_progress_open(a.progress, 1, "compare");
+    pf_progress_step("reading %s", a.path);
     pf_network *net = pf_cli_read_network(&a.input, a.path, &st);
     pf_cli_input_free(&a.input);
     if (!net)
@@ -313,6 +322,8 @@ int pf_cli_demo(int argc, char **argv)
     if (rc != PF_OPTS_GO_ON)
         return rc;
     pf_status st;
+    pf_progress_open(a.progress, 1, "demo");
+    pf_progress_step("generating the built-in instance");
     pf_network *net = pf_gen_rlg(256, 256, 10000, 1, &st);
     if (!net)
         return pf_cli_error(&st);
