@@ -323,8 +323,8 @@ START_TEST(multi_terminal)
     ck_assert_int_eq(pf_network_terminal_count(net, 1), 2);
     ck_assert_int_eq(pf_network_terminal(net, 1, 1), 5);
     ck_assert_int_eq(pf_network_terminal(net, 1, 2), -1);
-    static const char *const backends[] = {"seq", "omp", "opencl"};
-    for (int b = 0; b < 3; b++) {
+    static const char *const backends[] = {"seq", "omp", "opencl", "cuda"};
+    for (int b = 0; b < 4; b++) {
         char why[256];
         if (strcmp(backends[b], "seq") && !pf_test_backend_devices(backends[b], why, sizeof why))
             continue;
@@ -420,9 +420,12 @@ START_TEST(real_exact_scale)
     ck_assert_int_eq(pf_solve(net, &sopt, &sol, &st), PF_OK);
     ck_assert_int_eq(sol.scale_log2, 60);
     pf_solution_free(&sol);
-    char why[256];
-    if (pf_test_backend_devices("omp", why, sizeof why)) /* their excess holds the sum */
-        ck_assert_int_eq(solve_verified(net, "omp"), value);
+    static const char *const parallel[] = {"omp", "opencl", "cuda"};
+    for (int b = 0; b < 3; b++) { /* their excess holds the capacities' sum */
+        char why[256];
+        if (pf_test_backend_devices(parallel[b], why, sizeof why))
+            ck_assert_int_eq(solve_verified(net, parallel[b]), value);
+    }
     char text[64];
     pf_amount_format(net, value, text, sizeof text);
     ck_assert_str_eq(text, "0.625");
