@@ -68,16 +68,23 @@ static void expect_rejected(const bad_case *bc, int index)
                   st.message, prefix, bc->needle);
 }
 
+/* memcmp of len bytes; arrays of no arcs may be NULL, which memcmp may
+ * not be given even for length 0. */
+static int same_bytes(const void *a, const void *b, size_t len)
+{
+    return len == 0 || memcmp(a, b, len) == 0;
+}
+
 static int same_graph(const pf_wgraph *a, const pf_wgraph *b)
 {
     if (a->n != b->n || a->m != b->m || pf_wgraph_is_real(a) != pf_wgraph_is_real(b))
         return 0;
     size_t m = (size_t)a->m;
     int weights_same = a->real_weight
-                           ? memcmp(a->real_weight, b->real_weight, m * sizeof(double)) == 0
-                           : memcmp(a->int_weight, b->int_weight, m * sizeof(int64_t)) == 0;
-    return weights_same && memcmp(a->tail, b->tail, m * sizeof *a->tail) == 0 &&
-           memcmp(a->head, b->head, m * sizeof *a->head) == 0;
+                           ? same_bytes(a->real_weight, b->real_weight, m * sizeof(double))
+                           : same_bytes(a->int_weight, b->int_weight, m * sizeof(int64_t));
+    return weights_same && same_bytes(a->tail, b->tail, m * sizeof *a->tail) &&
+           same_bytes(a->head, b->head, m * sizeof *a->head);
 }
 
 static double weight_of(const pf_wgraph *g, int64_t i)
@@ -635,6 +642,19 @@ START_TEST(gen_cli)
 }
 END_TEST
 
+/* A UTF-8 byte order mark at the start is skipped by every weighted-graph
+ * reader (issue 23, defect 7). */
+START_TEST(utf8_bom_accepted)
+{
+    pf_wgraph *g = read_text("\xef\xbb\xbfp sp 2 1\na 1 2 -4\n");
+    expect_arcs(g, 2, 0, (const arc[]){{1, 2, -4}}, 1);
+    pf_wgraph_free(g);
+    g = read_text("\xef\xbb\xbf%%MatrixMarket matrix coordinate integer general\n2 2 1\n2 1 6\n");
+    expect_arcs(g, 2, 0, (const arc[]){{2, 1, 6}}, 1);
+    pf_wgraph_free(g);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("wparser");
@@ -648,6 +668,7 @@ int main(void)
 
     tc = tcase_create("matrix_market");
     tcase_add_test(tc, mtx_good);
+    tcase_add_test(tc, utf8_bom_accepted);
     tcase_add_loop_test(tc, mtx_bad_input, 0, COUNT(mtx_bad));
     suite_add_tcase(s, tc);
 

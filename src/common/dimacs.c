@@ -29,15 +29,36 @@
 /* Pipes have no size: their buffer starts here and doubles. */
 #define LOAD_PIPE_START ((size_t)1 << 22)
 
+/* Copies text into out (len bytes, NUL included) with every byte that is
+ * not printable ASCII written as \xNN: a message quotes fields of the
+ * input, and an escape sequence in them must not reach the terminal. */
+static void escape_unprintable(const char *text, char *out, size_t len)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t at = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p && at + 5 < len; p++) {
+        if (*p >= 0x20 && *p < 0x7f) {
+            out[at++] = (char)*p;
+        } else {
+            out[at++] = '\\';
+            out[at++] = 'x';
+            out[at++] = hex[*p >> 4];
+            out[at++] = hex[*p & 15];
+        }
+    }
+    out[at] = '\0';
+}
+
 int pf_io_fail(pf_status *st, const char *name, int64_t line,
                const char *fmt, ...)
 {
-    char what[400];
+    char what[400], shown[4 * sizeof what];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    return pf_fail(st, PF_E_INPUT, "%s:%lld: %s", name, (long long)line, what);
+    escape_unprintable(what, shown, sizeof shown);
+    return pf_fail(st, PF_E_INPUT, "%s:%lld: %s", name, (long long)line, shown);
 }
 
 /* The 1-based line that holds text[offset]. Only used on error paths. */
@@ -114,10 +135,26 @@ static char *read_whole_stream(FILE *in, const char *name, size_t *len, pf_statu
     return buf;
 }
 
+/* A UTF-8 byte order mark, which some editors put at the start of a text
+ * file: skipped, so that the first line reads as written. */
+#define UTF8_BOM "\xef\xbb\xbf"
+#define UTF8_BOM_LEN 3
+
+/* Text with carriage returns and no newline at all: a file with old Mac
+ * line ends, which would otherwise read as one long line (the scanner
+ * takes '\r' as a blank, for CRLF files). Only a file without '\n' is
+ * searched further than its first newline. */
+static int cr_line_ends(const char *text, size_t len)
+{
+    return memchr(text, '\n', len) == NULL && memchr(text, '\r', len) != NULL;
+}
+
 /* Loads all of PATH (NULL or "-" = standard input) as text followed by a
  * NUL; *name receives the name to put in messages, *mapped how to release
- * the text (pf_io_unload). Returns NULL (status set) on open/read errors,
- * and for input holding a NUL byte, which would end the scan early. */
+ * the text (pf_io_unload). A UTF-8 byte order mark at the start is left
+ * out. Returns NULL (status set) on open/read errors, for input holding a
+ * NUL byte, which would end the scan early, and for lines ended by a
+ * carriage return alone. */
 char *pf_io_load(const char *path, const char **name, size_t *len, int *mapped,
                  pf_status *st)
 {
@@ -129,9 +166,18 @@ char *pf_io_load(const char *path, const char **name, size_t *len, int *mapped,
         return NULL;
     }
     char *text = map_whole_file(in, len);
+    if (text && *len >= UTF8_BOM_LEN && memcmp(text, UTF8_BOM, UTF8_BOM_LEN) == 0) {
+        munmap(text, *len); /* read-only: the copy below drops the mark */
+        text = NULL;
+    }
     *mapped = text != NULL;
-    if (!text)
+    if (!text) {
         text = read_whole_stream(in, *name, len, st);
+        if (text && *len >= UTF8_BOM_LEN && memcmp(text, UTF8_BOM, UTF8_BOM_LEN) == 0) {
+            *len -= UTF8_BOM_LEN;
+            memmove(text, text + UTF8_BOM_LEN, *len + 1);
+        }
+    }
     if (from_stdin)
         clearerr(stdin);
     else
@@ -139,9 +185,14 @@ char *pf_io_load(const char *path, const char **name, size_t *len, int *mapped,
     if (!text)
         return NULL;
     const char *nul = memchr(text, '\0', *len);
-    if (nul) {
-        pf_io_fail(st, *name, line_of_offset(text, (size_t)(nul - text)),
-                   "NUL byte in the input (binary file?)");
+    if (nul || cr_line_ends(text, *len)) {
+        if (nul)
+            pf_io_fail(st, *name, line_of_offset(text, (size_t)(nul - text)),
+                       "NUL byte in the input (binary file?)");
+        else
+            pf_io_fail(st, *name, 1,
+                       "lines end in a carriage return alone (old Mac line ends); "
+                       "convert them to newlines, e.g. tr '\\r' '\\n'");
         pf_io_unload(text, *len, *mapped);
         return NULL;
     }

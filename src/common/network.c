@@ -1,7 +1,10 @@
+/* The input network of max-flow: creation, arcs, accessors, and the
+ * memory a solve of it will take. */
 #include "network.h"
 
 #include <stdlib.h>
 
+#include "memavail.h"
 #include "status.h"
 
 pf_network *pf_network_new(int64_t vertices, int64_t source, int64_t sink, pf_status *st)
@@ -95,4 +98,26 @@ int pf_network_arc(const pf_network *net, int64_t i, int64_t *tail, int64_t *hea
     if (capacity)
         *capacity = net->cap[i];
     return PF_OK;
+}
+
+/* Per vertex: the residual graph's first[] and the engines' height, excess,
+ * list and BFS arrays; per input arc: two residual arcs (head, rev, cap,
+ * residual) and the map back to the input. Measured peaks of the seq, omp
+ * and OpenCL engines stay below these (with PoCL's host copies). */
+#define SOLVE_BYTES_PER_VERTEX 48
+#define SOLVE_BYTES_PER_ARC 88
+
+uint64_t pf_network_solve_bytes(const pf_network *net, int want_flow, int want_cut)
+{
+    uint64_t per_vertex = SOLVE_BYTES_PER_VERTEX + (want_cut ? 1 : 0);
+    uint64_t per_arc = SOLVE_BYTES_PER_ARC + (want_flow ? sizeof(int64_t) : 0);
+    uint64_t arcs = pf_mem_bytes((uint64_t)net->m, per_arc, 0);
+    return pf_mem_bytes((uint64_t)net->n + 1, per_vertex, arcs);
+}
+
+int pf_network_require_memory(const pf_network *net, int want_flow, int want_cut,
+                              pf_status *st)
+{
+    return pf_mem_require(pf_network_solve_bytes(net, want_flow, want_cut),
+                          "a max-flow solve of this network", st);
 }

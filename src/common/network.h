@@ -19,6 +19,14 @@ struct pf_network {
 /* Reserves room for `arcs` arcs up front (readers know M from "p max"). */
 int pf_network_reserve(pf_network *net, int64_t arcs, pf_status *st);
 
+/* About how many bytes a solve of net takes at its peak (engine arrays,
+ * residual graph, flows with want_flow, the cut with want_cut). */
+uint64_t pf_network_solve_bytes(const pf_network *net, int want_flow, int want_cut);
+/* PF_E_NOMEM, naming both amounts, when that is more than the memory
+ * available (memavail.h); PF_OK otherwise. */
+int pf_network_require_memory(const pf_network *net, int want_flow, int want_cut,
+                              pf_status *st);
+
 /* Largest vertex count: ids must fit int32 on every backend. */
 #define PF_MAX_VERTICES ((int64_t)INT32_MAX - 1)
 

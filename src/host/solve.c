@@ -65,7 +65,10 @@ int pf_solve(const pf_network *net, const pf_solve_options *opt_in, pf_solution 
         candidates = pf_backend_auto_order(order, 8, why, sizeof why);
     double t_probed = pf_now();
     pf_residual g;
-    int rc = pf_residual_build(net, &g, pf_residual_order_for(strcmp(order[0], "seq") == 0),
+    int rc = pf_network_require_memory(net, opt.want_flow, opt.want_cut, st);
+    if (rc)
+        return rc;
+    rc = pf_residual_build(net, &g, pf_residual_order_for(strcmp(order[0], "seq") == 0),
                                host_threads, st);
     if (rc)
         return rc;
