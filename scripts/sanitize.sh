@@ -20,10 +20,8 @@ targets=$(cd build-asan && ninja -t targets all | sed -n 's|^\(tests/test_[a-z0-
 ninja -C build-asan portaflow $targets >build-asan/ninja.log 2>&1 ||
   { tail -n 40 build-asan/ninja.log; exit 1; }
 
-# allocator_may_return_null: suites that test refusals of huge allocations
-# get NULL, as from libc, instead of an ASan abort.
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1
-export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:suppressions=$PWD/tests/fuzz/ubsan.supp
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export OMP_NUM_THREADS=2
 meson test -C build-asan --no-rebuild --print-errorlogs --num-processes 2 \
   --timeout-multiplier 3 "$@" >build-asan/test.log 2>&1
