@@ -21,6 +21,7 @@ if [ ! -f build-fuzz/build.ninja ]; then
     { cat build-fuzz-setup.log; exit 1; }
   mv build-fuzz-setup.log build-fuzz/setup.log
 fi
+ninja -C build-fuzz build.ninja >/dev/null 2>&1 # the target list of the current tree
 all_targets=$(cd build-fuzz && ninja -t targets all | sed -n 's|^tests/fuzz/\(fuzz_[a-z_]*\):.*|\1|p' | sort -u)
 targets=("$@")
 ((${#targets[@]})) || read -r -a targets <<<"$(echo $all_targets)"
