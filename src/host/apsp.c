@@ -106,6 +106,7 @@ static int has_negative_weight(const pf_wgraph *g)
 typedef struct apsp_job {
     const pf_wgraph *g;
     int kind, paths;
+    int variant, simd_width; /* pf_apsp_options' */
     int64_t hop_scale; /* see choose_kind */
     int64_t n_pad;
     void *dist;
@@ -144,6 +145,7 @@ static int run_seq(apsp_job *job, pf_apsp_result *res, pf_status *st)
     res->times.compute = pf_now() - t1;
     res->tile = 0;
     snprintf(res->device, sizeof res->device, "host CPU, 1 thread");
+    snprintf(res->variant, sizeof res->variant, "plain");
     return PF_OK;
 }
 
@@ -160,8 +162,14 @@ static int run_device(const pf_device_ops *ops, const pf_apsp_options *opt, apsp
     if (rc)
         return rc;
     snprintf(res->device, sizeof res->device, "%s", desc.name);
-    int32_t tile = opt->tile > 0 ? opt->tile : ops->fw_tile(dev, job->kind, job->paths);
-    pf_dev_apsp a = {.tile = tile, .kind = job->kind};
+    /* The unblocked variants pad to fw_step's quantum and have no tile. */
+    int blocked = job->variant == PF_FW_DEFAULT || job->variant == PF_FW_BLOCKED;
+    int32_t tile = !blocked         ? PF_APSP_STEP_QUANTUM
+                   : opt->tile > 0 ? opt->tile
+                                   : ops->fw_tile(dev, job->kind, job->paths);
+    pf_apsp_variant_label(ops, dev, job->kind, job->variant, job->simd_width, res->variant,
+                          sizeof res->variant);
+    pf_dev_apsp a = {.tile = tile, .kind = job->kind, .simd_width = job->simd_width};
     int64_t n_pad = (job->g->n + tile - 1) / tile * tile;
     if (n_pad > INT32_MAX) {
         rc = pf_fail(st, PF_E_INPUT, "%lld vertices are too many for a dense matrix",
@@ -169,7 +177,7 @@ static int run_device(const pf_device_ops *ops, const pf_apsp_options *opt, apsp
         goto done;
     }
     a.n = (int32_t)n_pad;
-    res->tile = tile;
+    res->tile = blocked ? tile : 0;
     rc = job_alloc(job, n_pad, st);
     if (rc)
         goto done;
@@ -188,7 +196,9 @@ static int run_device(const pf_device_ops *ops, const pf_apsp_options *opt, apsp
     if (!rc)
         rc = ops->sync(dev, st);
     double t2 = pf_now();
-    for (int32_t r = 0; !rc && r < a.n / tile; r++)
+    if (!blocked && !rc)
+        rc = pf_apsp_run_steps(ops, dev, &a, job->g->n, job->variant, st);
+    for (int32_t r = 0; blocked && !rc && r < a.n / tile; r++)
         for (int32_t phase = 1; !rc && phase <= 3; phase++)
             rc = ops->fw_phase(dev, &a, r, phase, st);
     if (!rc)
@@ -211,10 +221,31 @@ done:
     return rc;
 }
 
+/* seq's simd and blocked variants: the omp backend's kernels on one
+ * thread (pf_apsp_variant_check has made sure it is compiled in). */
+static int run_seq_kernels(const pf_apsp_options *opt, apsp_job *job, pf_apsp_result *res,
+                           pf_status *st)
+{
+    const pf_device_ops *ops = pf_backend_require("omp", st);
+    if (!ops)
+        return PF_E_DEVICE;
+    pf_apsp_options one = *opt;
+    one.threads = 1;
+    one.device_index = -1;
+    int rc = run_device(ops, &one, job, res, st);
+    snprintf(res->device, sizeof res->device, "host CPU, 1 thread");
+    return rc;
+}
+
 static int run_engine(const char *name, const pf_apsp_options *opt, apsp_job *job,
                       pf_apsp_result *res, pf_status *st)
 {
     snprintf(res->backend, sizeof res->backend, "%s", name);
+    int rc = pf_apsp_variant_check(name, opt, st); /* PORTAFLOW_BACKEND may name it */
+    if (rc)
+        return rc;
+    if (strcmp(name, "seq") == 0 && (job->variant == PF_FW_SIMD || job->variant == PF_FW_BLOCKED))
+        return run_seq_kernels(opt, job, res, st);
     if (strcmp(name, "seq") == 0)
         return run_seq(job, res, st);
     const pf_device_ops *ops = pf_backend_require(name, st);
@@ -225,17 +256,18 @@ static int run_engine(const char *name, const pf_apsp_options *opt, apsp_job *jo
 
 /* `auto` for APSP: GPUs first, then OpenMP (Floyd-Warshall is regular
  * work that every core shares evenly, unlike push-relabel), then seq. */
-static int auto_order(const char **names, int max)
+static int auto_order(const char **names, int max, int variant)
 {
     char why[1024];
     const char *gpu_first[8];
     int found = pf_backend_auto_order(gpu_first, 8, why, sizeof why), count = 0;
     for (int i = 0; i < found && count < max - 2; i++)
-        if (strcmp(gpu_first[i], "seq") != 0)
+        if (strcmp(gpu_first[i], "seq") != 0 && pf_apsp_backend_runs(gpu_first[i], variant))
             names[count++] = gpu_first[i];
-    if (pf_backend_find("omp"))
+    if (pf_backend_find("omp") && pf_apsp_backend_runs("omp", variant))
         names[count++] = "omp";
-    names[count++] = "seq";
+    if (pf_apsp_backend_runs("seq", variant))
+        names[count++] = "seq";
     return count;
 }
 
@@ -246,8 +278,14 @@ int pf_apsp(const pf_wgraph *g, const pf_apsp_options *opt, pf_apsp_result *res,
     pf_status_ok(st);
     double t_start = pf_now();
     res->n = g->n;
-    apsp_job job = {.g = g, .paths = opt->want_paths};
-    int rc = choose_kind(g, opt->kind, job.paths, &job.kind, &job.hop_scale, st);
+    apsp_job job = {.g = g,
+                    .paths = opt->want_paths,
+                    .variant = opt->variant,
+                    .simd_width = opt->simd_width};
+    int rc = pf_apsp_variant_check(opt->backend, opt, st);
+    if (rc)
+        return rc;
+    rc = choose_kind(g, opt->kind, job.paths, &job.kind, &job.hop_scale, st);
     if (!rc && has_negative_weight(g))
         rc = pf_apsp_negative_cycle(g, &res->cycle, &res->cycle_len, st);
     if (rc)
@@ -264,7 +302,7 @@ int pf_apsp(const pf_wgraph *g, const pf_apsp_options *opt, pf_apsp_result *res,
         rc = run_engine(requested, opt, &job, res, st);
     } else {
         const char *order[10];
-        int candidates = auto_order(order, 10);
+        int candidates = auto_order(order, 10, job.variant);
         for (int i = 0; i < candidates; i++) {
             job_free(&job);
             rc = run_engine(order[i], opt, &job, res, st);
@@ -293,6 +331,7 @@ int pf_apsp(const pf_wgraph *g, const pf_apsp_options *opt, pf_apsp_result *res,
             pf_apsp_extract(g->n, g->n, job.kind, job.dist, job.next, 0);
             snprintf(res->backend, sizeof res->backend, "seq");
             snprintf(res->device, sizeof res->device, "host CPU, 1 thread");
+            snprintf(res->variant, sizeof res->variant, "plain");
         }
     }
     /* Packed in place: give the padding back. */

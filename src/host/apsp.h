@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "../common/wgraph.h"
+#include "../device/device.h"
 #include "portaflow.h"
 
 /* Bytes of one distance of `kind`. */
@@ -39,5 +40,22 @@ void pf_apsp_seq_fw(int64_t n, int kind, void *dist, int32_t *next);
  * order, malloc'ed) in *cycle / *cycle_len. */
 int pf_apsp_negative_cycle(const pf_wgraph *g, int32_t **cycle, int64_t *cycle_len,
                            pf_status *st);
+
+/* ---- apsp_variant.c: the unblocked variants ---------------------------- */
+
+/* fw_step needs n to be a multiple of this (device.h). */
+#define PF_APSP_STEP_QUANTUM 32
+
+/* Whether backend `name` ("seq" included) runs `variant`. */
+int pf_apsp_backend_runs(const char *name, int variant);
+/* What ran, for pf_apsp_result.variant ("blocked", "simd: avx2, 8 lanes",
+ * ...); a SIMD variant that falls back to the plain loop says so on stderr
+ * too. */
+void pf_apsp_variant_label(const pf_device_ops *ops, pf_dev *dev, int kind, int variant,
+                           int simd_width, char *out, size_t len);
+/* fw_step for k = 0 .. n-1 (n: the graph's vertices; the padding past it
+ * has no arcs). */
+int pf_apsp_run_steps(const pf_device_ops *ops, pf_dev *dev, const pf_dev_apsp *a, int64_t n,
+                      int variant, pf_status *st);
 
 #endif

@@ -36,12 +36,19 @@ static const char usage_text[] =
     "      --negative may give negative cycles.\n"
     "  apsp [--backend auto|seq|omp|opencl|cuda] [--device N] [--threads T]\n"
     "       [--type auto|i32|i64|f32] [--tile T] [--paths] [--verify] [--stats]\n"
+    "       [--variant plain|simd|blocked|per-k] [--simd-width 8|16]\n"
     "       [--out FILE [--binary]] FILE|-\n"
     "      All-pairs shortest paths (blocked Floyd-Warshall) of a DIMACS 'p sp',\n"
     "      Matrix Market (.mtx) or adjacency-matrix graph; negative weights allowed.\n"
     "      Writes N rows of N distances ('inf' = no path) to FILE or stdout\n"
     "      (--stats: checksum, diameter, reachable pairs instead of the rows);\n"
     "      --paths adds next hops (FILE.next). A negative cycle exits 2 naming it.\n"
+    "      --variant: plain, simd (seq, omp; --simd-width 8 = AVX2, 16 = AVX-512),\n"
+    "      blocked (every backend; the default but on seq), per-k (cuda, opencl).\n"
+    "  path [--backend B] [--device N] [--threads T] [--json] GRAPH [PAIRS|-]\n"
+    "      Shortest paths between the 'U V' pairs (1-based, one a line; '#' starts\n"
+    "      a comment) read from PAIRS or stdin: per pair 'path U ... V', the sum\n"
+    "      of its arcs on a 'c' line and 'cost C', or 'no path'.\n"
     "  backends\n"
     "      Lists every backend and device found, or why none was.\n"
     "  --help, --version\n"
@@ -176,6 +183,7 @@ int main(int argc, char **argv)
         {"solve", pf_cli_solve}, {"compare", pf_cli_compare}, {"demo", pf_cli_demo},
         {"check", pf_cli_check}, {"gen", pf_cli_gen},         {"backends", pf_cli_backends},
         {"apsp", pf_cli_apsp},
+        {"path", pf_cli_path},
     };
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         if (!strcmp(cmd, commands[i].name))

@@ -55,6 +55,13 @@ static int parse_apsp_args(int argc, char **argv, apsp_args *a)
             if (pf_cli_parse_int(argv[++i], &number) || number < 16 || number % 16 || number > 1024)
                 return pf_cli_usage_error("--tile takes a multiple of 16 from 16 to 1024");
             a->opt.tile = (int)number;
+        } else if (!strcmp(arg, "--variant") && i + 1 < argc) {
+            if ((a->opt.variant = pf_apsp_variant_parse(argv[++i])) < 0)
+                return pf_cli_usage_error("--variant takes plain, simd, blocked or per-k");
+        } else if (!strcmp(arg, "--simd-width") && i + 1 < argc) {
+            if (pf_cli_parse_int(argv[++i], &number) || (number != 8 && number != 16))
+                return pf_cli_usage_error("--simd-width takes 8 (AVX2) or 16 (AVX-512)");
+            a->opt.simd_width = (int)number;
         } else if (!strcmp(arg, "--out") && i + 1 < argc) {
             a->out_path = argv[++i];
         } else if (!strcmp(arg, "--paths")) {
@@ -79,6 +86,9 @@ static int parse_apsp_args(int argc, char **argv, apsp_args *a)
         return pf_cli_usage_error("apsp: --binary needs --out FILE");
     if (pf_cli_check_backend(a->opt.backend))
         return PF_EXIT_USAGE;
+    pf_status st;
+    if (pf_apsp_variant_check(a->opt.backend, &a->opt, &st))
+        return pf_cli_usage_error("apsp: %s", st.message);
     return PF_EXIT_OK;
 }
 
@@ -270,7 +280,7 @@ static void print_stats(const pf_apsp_result *res)
         printf("s checksum %llu\n", (unsigned long long)int_sum);
 }
 
-static void report_cycle(const pf_wgraph *g, const pf_apsp_result *res, const char *name)
+void pf_cli_report_cycle(const pf_wgraph *g, const pf_apsp_result *res, const char *name)
 {
     int64_t len = res->cycle_len;
     /* The cycle's weight from the lightest arc between consecutive vertices. */
@@ -335,7 +345,7 @@ int pf_cli_apsp(int argc, char **argv)
     pf_apsp_result res;
     rc = pf_apsp(g, &a.opt, &res, &st);
     if (rc == PF_E_INPUT && res.cycle_len > 0) {
-        report_cycle(g, &res, name);
+        pf_cli_report_cycle(g, &res, name);
         pf_apsp_result_free(&res);
         pf_wgraph_free(g);
         return PF_EXIT_INPUT;
@@ -357,6 +367,7 @@ int pf_cli_apsp(int argc, char **argv)
            (long long)pf_wgraph_arcs(g), kind_text(res.kind),
            res.next ? ", with next hops" : "");
     printf("c backend %s, device %s, tile %d\n", res.backend, res.device, res.tile);
+    printf("c variant %s\n", res.variant);
     printf("c read %.3f s, solve %.3f s (setup %.3f, upload %.3f, compute %.3f, download %.3f)\n",
            read_s, res.times.total, res.times.setup, res.times.upload, res.times.compute,
            res.times.download);
