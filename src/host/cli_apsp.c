@@ -371,6 +371,9 @@ int pf_cli_apsp(int argc, char **argv)
     printf("c read %.3f s, solve %.3f s (setup %.3f, upload %.3f, compute %.3f, download %.3f)\n",
            read_s, res.times.total, res.times.setup, res.times.upload, res.times.compute,
            res.times.download);
+    printf("c times ms: read %.3f, setup %.3f, upload %.3f, compute %.3f, download %.3f\n",
+           read_s * 1e3, res.times.setup * 1e3, res.times.upload * 1e3, res.times.compute * 1e3,
+           res.times.download * 1e3);
     printf("c compute rate %.3g min-plus updates/s\n",
            res.times.compute > 0 ? updates / res.times.compute : 0.0);
     if (a.verify)
@@ -383,8 +386,13 @@ int pf_cli_apsp(int argc, char **argv)
     if (a.stats)
         print_stats(&res);
     fflush(stdout);
+    double t_write = pf_now();
     if (a.out_path || !a.stats)
         rc = write_matrix(&a, &res, &st);
+    /* After the rows on stdout a "c" line would join the matrix: stderr then. */
+    int rows_on_stdout = !a.out_path ? !a.stats : !strcmp(a.out_path, "-");
+    if (!rc)
+        fprintf(rows_on_stdout ? stderr : stdout, "c write ms %.3f\n", (pf_now() - t_write) * 1e3);
     pf_apsp_result_free(&res);
     pf_wgraph_free(g);
     return rc ? pf_cli_error(&st) : PF_EXIT_OK;
