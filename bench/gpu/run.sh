@@ -151,8 +151,9 @@ fw-study)
   bash bench/fw_study.sh --bin "$bin" --out "$out" --cap "$cap" --budget "$budget"
   g=$(mktemp --suffix=.gr)
   "$bin" gen sp 16384 --seed 3 -o "$g"
+  TIMEFORMAT="whole process %R s"
   for rep in 1 2 3; do
-    /usr/bin/time -f "whole process %e s, max RSS %M KB" "$bin" apsp --stats "$g" 2>&1
+    { time "$bin" apsp --stats "$g"; } 2>&1
   done | grep -E '^c (backend|variant|read|times|write)|^whole' | tee "$out/apsp_16384_whole.log"
   rm -f "$g"
   ;;
