@@ -39,9 +39,9 @@ size_t pf_apsp_kind_bytes(int kind) { return kind == PF_DIST_I64 ? 8 : 4; }
     }                                                                                       \
                                                                                             \
     static void extract_##SUFFIX(int64_t n, int64_t n_pad, TYPE *dist, int32_t *next,      \
-                                 int64_t hop_scale)                                         \
+                                 int64_t hop_scale, int64_t first, int64_t end)             \
     {                                                                                       \
-        for (int64_t i = 0; i < n; i++)                                                    \
+        for (int64_t i = first; i < end; i++)                                              \
             for (int64_t j = 0; j < n; j++) {                                              \
                 TYPE d = dist[i * n_pad + j];                                               \
                 int none = IS_NONE(d);                                                      \
@@ -99,19 +99,26 @@ void pf_apsp_fill(const pf_wgraph *g, int kind, int64_t n_pad, void *dist, int32
     }
 }
 
+void pf_apsp_extract_rows(int64_t n, int64_t n_pad, int kind, void *dist, int32_t *next,
+                          int64_t hop_scale, int64_t first, int64_t count)
+{
+    int64_t end = first + count < n ? first + count : n;
+    switch (kind) {
+    case PF_DIST_I32:
+        extract_i32(n, n_pad, dist, next, hop_scale, first, end);
+        break;
+    case PF_DIST_I64:
+        extract_i64(n, n_pad, dist, next, hop_scale, first, end);
+        break;
+    default:
+        extract_f32(n, n_pad, dist, next, 0, first, end);
+    }
+}
+
 void pf_apsp_extract(int64_t n, int64_t n_pad, int kind, void *dist, int32_t *next,
                      int64_t hop_scale)
 {
-    switch (kind) {
-    case PF_DIST_I32:
-        extract_i32(n, n_pad, dist, next, hop_scale);
-        break;
-    case PF_DIST_I64:
-        extract_i64(n, n_pad, dist, next, hop_scale);
-        break;
-    default:
-        extract_f32(n, n_pad, dist, next, 0);
-    }
+    pf_apsp_extract_rows(n, n_pad, kind, dist, next, hop_scale, 0, n);
 }
 
 void pf_apsp_seq_fw(int64_t n, int kind, void *dist, int32_t *next)
