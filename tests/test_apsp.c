@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/gen.h"
 #include "common/wgraph.h"
@@ -416,10 +417,98 @@ START_TEST(next_hops_on_zero_cycles)
 }
 END_TEST
 
-/* ---- portaflow path -------------------------------------------------- */
-
 /* The Floyd-Warshall study's 4-vertex example (adjacency-matrix text). */
 static const char study_graph[] = "4\n0 inf -2 inf\n4 0 3 inf\ninf inf 0 2\ninf -1 inf 0\n";
+
+/* ---- early open and rows streamed to a sink ----------------------------- */
+
+typedef struct sink_log {
+    int64_t next_row; /* rows must come in order, each once */
+    int calls;
+    int64_t *copy;    /* the rows as the sink saw them */
+} sink_log;
+
+static int log_rows(void *ctx, const pf_apsp_result *res, int64_t first, int64_t count,
+                    pf_status *st)
+{
+    (void)st;
+    sink_log *log = ctx;
+    ck_assert_int_eq(first, log->next_row);
+    ck_assert_int_ge(count, 1);
+    for (int64_t at = first * res->n; at < (first + count) * res->n; at++)
+        log->copy[at] = result_at(res, at);
+    log->next_row = first + count;
+    log->calls++;
+    return PF_OK;
+}
+
+/* pf_apsp_with on an early-opened device: the sink sees every row once, in
+ * order, with the final distances; without next hops a device backend
+ * streams them in several blocks, with them (or on seq) all at once. */
+START_TEST(rows_stream_to_sink)
+{
+    int paths = _i % 2, kind = kinds[_i / 2 % 3];
+    pf_wgraph *g = random_graph(203, 1500, 1, 40, 900u + (uint64_t)_i);
+    int64_t n = g->n, *want = reference(g);
+    pf_apsp_options opt = options(kind, paths);
+    sink_log log = {.copy = malloc((size_t)(n * n) * sizeof *log.copy)};
+    pf_apsp_sink sink = {.rows = log_rows, .ctx = &log};
+    pf_apsp_early *early = pf_apsp_open_early(&opt);
+    ck_assert_ptr_nonnull(early);
+    pf_apsp_result res;
+    pf_status st;
+    int rc = pf_apsp_with(g, &opt, early, &sink, &res, &st);
+    pf_apsp_early_free(early);
+    PF_EXPECT(rc == PF_OK, "%s", st.message);
+    ck_assert_int_eq(log.next_row, n);
+    if (!paths && strcmp(backend, "seq") != 0)
+        PF_EXPECT(log.calls > 1, "%d sink calls: the rows did not stream", log.calls);
+    else
+        ck_assert_int_eq(log.calls, 1);
+    for (int64_t at = 0; at < n * n; at++) {
+        PF_EXPECT(log.copy[at] == want[at] && result_at(&res, at) == want[at],
+                  "d(%lld,%lld): sink %lld, result %lld, want %lld", (long long)(at / n + 1),
+                  (long long)(at % n + 1), (long long)log.copy[at],
+                  (long long)result_at(&res, at), (long long)want[at]);
+    }
+    pf_apsp_result_free(&res);
+    pf_wgraph_free(g);
+    free(want);
+    free(log.copy);
+}
+END_TEST
+
+/* `apsp --out FILE` is written while the rows download: a run that fails
+ * (here a negative cycle) leaves no file, one that works a whole one. */
+START_TEST(apsp_out_file_whole_or_none)
+{
+    char out_path[4096];
+    snprintf(out_path, sizeof out_path, "%s", pf_test_tmpname());
+    const char *cycle = pf_test_tmpfile("2\n0 1\n-3 0\n");
+    const char *failing[] = {"apsp", "--backend", backend, "--out", out_path, cycle, NULL};
+    char *out, *err;
+    int rc = pf_test_run_cli(failing, NULL, &out, &err);
+    PF_EXPECT(rc == 2 && out[0] == '\0' && access(out_path, F_OK) != 0,
+              "exit %d, stdout '%s', file %s", rc, out,
+              access(out_path, F_OK) == 0 ? "left behind" : "gone");
+    free(out);
+    free(err);
+    const char *graph = pf_test_tmpfile(study_graph);
+    const char *working[] = {"apsp", "--backend", backend, "--stats", "--out", out_path, graph,
+                             NULL};
+    rc = pf_test_run_cli(working, NULL, &out, &err);
+    PF_EXPECT(rc == 0, "exit %d: %s", rc, err);
+    ck_assert_ptr_nonnull(strstr(out, "s reachable_pairs 12\ns diameter 5\ns checksum 18\n"));
+    char *rows = pf_test_read_file(out_path);
+    ck_assert_str_eq(rows, "0 -1 -2 0\n4 0 2 4\n5 1 0 2\n3 -1 1 0\n");
+    free(rows);
+    free(out);
+    free(err);
+}
+END_TEST
+
+/* ---- portaflow path -------------------------------------------------- */
+
 
 static int run_path(const char *graph, const char *pairs, int json, char **out, char **err)
 {
@@ -517,6 +606,8 @@ int main(int argc, char **argv)
     tcase_add_loop_test(tc, next_hops_on_zero_cycles, 0, 2);
     tcase_add_loop_test(tc, every_variant, 0, VARIANT_CASES * 3 * 2 * 2);
     tcase_add_test(tc, variant_options_checked);
+    tcase_add_loop_test(tc, rows_stream_to_sink, 0, 6);
+    tcase_add_test(tc, apsp_out_file_whole_or_none);
     tcase_add_test(tc, path_study_example);
     tcase_add_test(tc, path_json_and_no_path);
     tcase_add_test(tc, path_refuses_bad_input);

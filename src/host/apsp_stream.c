@@ -9,7 +9,11 @@
 #include "../common/timer.h"
 #include "apsp.h"
 
-enum { STREAM_BLOCK_BYTES = 64 << 20 }; /* per download: large enough to run at full speed */
+enum {
+    STREAM_BLOCK_BYTES = 64 << 20, /* most per download: large enough to run at full speed */
+    STREAM_BLOCKS_MIN = 8,         /* fewer, smaller blocks for small matrices: the first
+                                      arrives early, and every size takes this path */
+};
 
 typedef struct stream {
     const pf_device_ops *ops;
@@ -70,6 +74,8 @@ int pf_apsp_stream_download(const pf_device_ops *ops, pf_dev *dev, pf_buf *buf, 
                 .rows = n_pad,
                 .block_rows = row_bytes >= STREAM_BLOCK_BYTES ? 1
                                                                : STREAM_BLOCK_BYTES / row_bytes};
+    int64_t spread = (n_pad + STREAM_BLOCKS_MIN - 1) / STREAM_BLOCKS_MIN;
+    s.block_rows = spread < s.block_rows ? spread : s.block_rows;
     pf_status_ok(&s.st);
     double t0 = pf_now();
     pthread_mutex_init(&s.lock, NULL);
