@@ -22,6 +22,7 @@ enum pf_code {
     PF_E_DEVICE = 3,  /* backend or device failure, no such backend */
     PF_E_NOMEM = 4,   /* host memory exhausted (CLI maps it to 3) */
     PF_E_VERIFY = 5,  /* a certificate did not verify */
+    PF_E_OUTPUT = 6,  /* writing an output file or stdout failed (CLI exit 4) */
 };
 
 /* Every call that can fail fills one of these: the code and a message that

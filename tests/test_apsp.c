@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "common/gen.h"
 #include "common/wgraph.h"
@@ -479,18 +478,20 @@ START_TEST(rows_stream_to_sink)
 END_TEST
 
 /* `apsp --out FILE` is written while the rows download: a run that fails
- * (here a negative cycle) leaves no file, one that works a whole one. */
+ * (here a negative cycle) leaves the old file as it was, one that works
+ * replaces it whole. */
 START_TEST(apsp_out_file_whole_or_none)
 {
     char out_path[4096];
-    snprintf(out_path, sizeof out_path, "%s", pf_test_tmpname());
+    snprintf(out_path, sizeof out_path, "%s", pf_test_tmpfile("old\n"));
     const char *cycle = pf_test_tmpfile("2\n0 1\n-3 0\n");
     const char *failing[] = {"apsp", "--backend", backend, "--out", out_path, cycle, NULL};
     char *out, *err;
     int rc = pf_test_run_cli(failing, NULL, &out, &err);
-    PF_EXPECT(rc == 2 && out[0] == '\0' && access(out_path, F_OK) != 0,
-              "exit %d, stdout '%s', file %s", rc, out,
-              access(out_path, F_OK) == 0 ? "left behind" : "gone");
+    char *old = pf_test_read_file(out_path);
+    PF_EXPECT(rc == 2 && out[0] == '\0' && old && !strcmp(old, "old\n"),
+              "exit %d, stdout '%s', file '%s'", rc, out, old ? old : "(gone)");
+    free(old);
     free(out);
     free(err);
     const char *graph = pf_test_tmpfile(study_graph);

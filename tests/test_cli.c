@@ -245,6 +245,154 @@ START_TEST(compare_agrees)
 }
 END_TEST
 
+/* Every command: --help and -h print its usage and options and exit 0. */
+START_TEST(help_for_every_command)
+{
+    static const struct {
+        const char *command, *option;
+    } commands[] = {
+        {"solve", "--backend NAME"}, {"compare", "--repeat R"}, {"demo", "--threads T"},
+        {"check", "--help"},         {"gen", "--out FILE"},     {"apsp", "--tile T"},
+        {"backends", "--help"},
+    };
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        for (int short_form = 0; short_form < 2; short_form++) {
+            char *out, *err, usage[64];
+            const char *args[] = {commands[i].command, short_form ? "-h" : "--help", NULL};
+            ck_assert_int_eq(run(args, NULL, &out, &err), 0);
+            snprintf(usage, sizeof usage, "usage: portaflow %s ", commands[i].command);
+            ck_assert_msg(!strncmp(out, usage, strlen(usage)), "%s", out);
+            ck_assert_msg(strstr(out, commands[i].option) != NULL, "%s lacks %s", out,
+                          commands[i].option);
+            ck_assert_ptr_nonnull(strstr(out, "exit status:"));
+            ck_assert_str_eq(err, "");
+            free(out), free(err);
+        }
+}
+END_TEST
+
+/* --opt=value, --opt value, short forms and options after the file all
+ * mean the same; bad options exit 1 naming the option. */
+START_TEST(option_forms)
+{
+    const char *graph = pf_test_tmpfile(clrs);
+    char *graph_copy = strdup(graph);
+    const char *const forms[][8] = {
+        {"solve", "--backend", "seq", "--threads", "2", graph_copy, NULL},
+        {"solve", "--backend=seq", "--threads=2", graph_copy, NULL},
+        {"solve", "-b", "seq", "-t", "2", graph_copy, NULL},
+        {"solve", "-bseq", "-t2", graph_copy, NULL},
+        {"solve", graph_copy, "--backend", "seq", NULL},
+        {"solve", "--backend", "seq", "--", graph_copy, NULL},
+    };
+    for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
+        char *out, *err;
+        ck_assert_msg(run(forms[i], NULL, &out, &err) == 0, "form %zu: %s", i, err);
+        ck_assert_ptr_nonnull(strstr(out, "c backend seq\n"));
+        ck_assert_ptr_nonnull(strstr(out, "\ns 23\n"));
+        free(out), free(err);
+    }
+    static const struct {
+        const char *args[7];
+        const char *message;
+    } bad[] = {
+        {{"solve", "--bogus", NULL}, "'--bogus'"},
+        {{"solve", "--bogus=3", NULL}, "'--bogus'"},
+        {{"solve", "-x", NULL}, "'-x'"},
+        {{"solve", "--flow=yes", NULL}, "--flow takes no value"},
+        {{"apsp", "--type", NULL}, "--type needs a value"},
+        {{"apsp", "-o", NULL}, "--out needs a value"},
+        {{"solve", "--threads", "0", NULL}, "--threads"},
+        {{"solve", "--device", "x", NULL}, "--device"},
+        {{"compare", "--repeat", "64", "f", NULL}, "--repeat"},
+        {{"solve", "a", "b", NULL}, "unexpected argument 'b'"},
+        {{"backends", "extra", NULL}, "unexpected argument 'extra'"},
+        {{"check", "only-one", NULL}, "GRAPH and SOLUTION"},
+        {{"gen", "rmf", "2", "2", "--arcs", "5"}, "--arcs is not an option of rmf"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char *out, *err;
+        ck_assert_msg(run(bad[i].args, NULL, &out, &err) == 1, "bad %zu", i);
+        ck_assert_str_eq(out, "");
+        ck_assert_msg(strstr(err, bad[i].message) != NULL, "bad %zu: %s", i, err);
+        ck_assert_msg(strstr(err, "--help") != NULL, "bad %zu points to --help: %s", i, err);
+        free(out), free(err);
+    }
+    free(graph_copy);
+}
+END_TEST
+
+/* gen: positional sizes mixed with options, and negative option values. */
+START_TEST(gen_positional_and_negative_values)
+{
+    char *a_out, *a_err, *b_out, *b_err;
+    const char *first[] = {"gen", "sp", "6", "--min", "-5", "--max=3", "--seed", "2", NULL};
+    const char *second[] = {"gen", "--seed=2", "--min=-5", "sp", "--max", "3", "6", NULL};
+    ck_assert_int_eq(run(first, NULL, &a_out, &a_err), 0);
+    ck_assert_int_eq(run(second, NULL, &b_out, &b_err), 0);
+    ck_assert_str_eq(a_out, b_out);
+    ck_assert_ptr_nonnull(strstr(a_out, "--min -5 --max 3"));
+    ck_assert_ptr_nonnull(strstr(a_out, "p sp 6 "));
+    free(a_out), free(a_err), free(b_out), free(b_err);
+
+    const char *negative_size[] = {"gen", "rmf", "-3", "2", NULL};
+    ck_assert_int_eq(run(negative_size, NULL, &a_out, &a_err), 1);
+    ck_assert_str_eq(a_out, "");
+    free(a_out), free(a_err);
+}
+END_TEST
+
+/* True when `text` is one valid JSON document (python3's json module). */
+static int valid_json(const char *text)
+{
+    const char *path = pf_test_tmpfile(text);
+    char command[512];
+    snprintf(command, sizeof command,
+             "python3 -c 'import json,sys; json.load(open(sys.argv[1]))' %s", path);
+    return system(command) == 0;
+}
+
+/* --json: solve, check, compare, backends and apsp --stats each print one
+ * valid JSON object with the numbers of their text form. */
+START_TEST(json_everywhere)
+{
+    char graph[256], sp[256], solution[256], wrong[256];
+    snprintf(graph, sizeof graph, "%s", pf_test_tmpfile(clrs));
+    snprintf(sp, sizeof sp, "%s", pf_test_tmpfile("p sp 4 4\na 1 2 5\na 2 3 -2\na 3 1 1\na 1 2 7\n"));
+    snprintf(solution, sizeof solution, "%s", pf_test_tmpfile("s 23\nn 1\nn 2\nn 3\nn 5\n"));
+    snprintf(wrong, sizeof wrong, "%s", pf_test_tmpfile("s 24\nn 1\nn 2\nn 3\nn 5\n"));
+    const struct {
+        const char *args[8];
+        int status;
+        const char *fields[4];
+    } cases[] = {
+        {{"solve", "--json", "--flow", "--cut", graph}, 0, {"\"value\":23", "\"cut\":[1,2,3,5]"}},
+        {{"check", "--json", graph, solution}, 0, {"\"ok\":true", "\"value\":23"}},
+        {{"check", graph, wrong, "--json"}, 2, {"\"ok\":false", "\"error\":\"cut capacity"}},
+        {{"compare", "--json", graph}, 0,
+         {"\"runs\":[", "\"backend\":\"seq\"", "\"value\":23", "\"agree\":true"}},
+        {{"backends", "--json"}, 0, {"\"devices\":[", "\"backend\":\"seq\"", "\"unavailable\":["}},
+        {{"apsp", "--stats", "--json", "--verify", sp}, 0,
+         {"\"reachable_pairs\":6", "\"diameter\":6", "\"checksum\":12", "\"verified_sources\":4"}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *out, *err;
+        ck_assert_msg(run(cases[i].args, NULL, &out, &err) == cases[i].status, "case %zu: %s",
+                      i, err);
+        ck_assert_msg(valid_json(out), "case %zu is not JSON: %s", i, out);
+        for (int f = 0; f < 4 && cases[i].fields[f]; f++)
+            ck_assert_msg(strstr(out, cases[i].fields[f]) != NULL, "case %zu lacks %s: %s", i,
+                          cases[i].fields[f], out);
+        free(out), free(err);
+    }
+    char *out, *err;
+    const char *rows_are_not_json[] = {"apsp", "--json", sp, NULL};
+    ck_assert_int_eq(run(rows_are_not_json, NULL, &out, &err), 1);
+    ck_assert_str_eq(out, "");
+    free(out), free(err);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cli");
@@ -258,6 +406,10 @@ int main(void)
     tcase_add_test(tc, apsp_contract);
     tcase_add_test(tc, gen_counts_and_backends);
     tcase_add_test(tc, compare_agrees);
+    tcase_add_test(tc, help_for_every_command);
+    tcase_add_test(tc, option_forms);
+    tcase_add_test(tc, gen_positional_and_negative_values);
+    tcase_add_test(tc, json_everywhere);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

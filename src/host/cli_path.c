@@ -16,6 +16,7 @@
 #include "../common/wgraph.h"
 #include "apsp.h"
 #include "cli.h"
+#include "cli_opts.h"
 
 typedef struct path_args {
     pf_apsp_options opt;
@@ -29,41 +30,39 @@ typedef struct pair_list {
     int64_t count, cap;
 } pair_list;
 
+static const pf_cmd_spec path_spec = {
+    .name = "path",
+    .synopsis = "[OPTIONS] GRAPH [PAIRS|-]",
+    .about = "Shortest paths between the 'U V' pairs (1-based, one a line, '#' comments)\n"
+             "read from PAIRS or stdin, from one all-pairs solve with next hops. Per pair:\n"
+             "'path U ... V', the sum of its arcs on a 'c' line and 'cost C', or 'no path'.\n"
+             "A negative cycle exits 2 naming it, as apsp does.\n",
+    .shared = PF_OPTS_DEVICE | PF_OPTS_JSON,
+    .max_args = 2,
+};
+
 static int parse_path_args(int argc, char **argv, path_args *a)
 {
     memset(a, 0, sizeof *a);
     pf_apsp_options_init(&a->opt);
     a->opt.want_paths = 1;
-    pf_cli_device_args device = {.backend = &a->opt.backend,
-                                 .device_index = &a->opt.device_index,
-                                 .threads = &a->opt.threads};
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        int taken = pf_cli_device_option(argc, argv, &i, &device);
-        if (taken < 0)
-            return PF_EXIT_USAGE;
-        if (taken)
-            continue;
-        if (!strcmp(arg, "--json"))
-            a->json = 1;
-        else if (arg[0] == '-' && arg[1] != '\0')
-            return pf_cli_usage_error("path: unknown or incomplete option '%s'", arg);
-        else if (!a->graph_path)
-            a->graph_path = arg;
-        else if (!a->pairs_path)
-            a->pairs_path = arg;
-        else
-            return pf_cli_usage_error("path: more than a graph and a pairs file given");
-    }
-    if (!a->graph_path)
-        return pf_cli_usage_error("path: a graph file is required (path GRAPH [PAIRS|-])");
+    pf_opts_parsed p;
+    int rc = pf_opts_parse(&path_spec, argc, argv, NULL, a, &p);
+    if (rc != PF_OPTS_GO_ON)
+        return rc;
+    a->opt.backend = p.shared.backend;
+    a->opt.device_index = p.shared.device_index;
+    a->opt.threads = p.shared.threads;
+    a->json = p.shared.json;
+    if (!p.count)
+        return pf_opts_usage_error(&path_spec, "a graph file is required (path GRAPH [PAIRS|-])");
+    a->graph_path = p.args[0];
+    a->pairs_path = p.count > 1 ? p.args[1] : NULL;
     int graph_stdin = !strcmp(a->graph_path, "-");
     int pairs_stdin = !a->pairs_path || !strcmp(a->pairs_path, "-");
     if (graph_stdin && pairs_stdin)
-        return pf_cli_usage_error("path: the graph and the pairs cannot both come from stdin");
-    if (pf_cli_check_backend(a->opt.backend))
-        return PF_EXIT_USAGE;
-    return PF_EXIT_OK;
+        return pf_opts_usage_error(&path_spec, "the graph and the pairs cannot both come from stdin");
+    return PF_OPTS_GO_ON;
 }
 
 static int pairs_push(pair_list *p, int32_t u, int32_t v, pf_status *st)
@@ -287,7 +286,7 @@ static int print_pairs(const path_args *a, const pf_wgraph *g, const pf_apsp_res
         if (a->json)
             printf("]}\n");
         if (fflush(stdout) || ferror(stdout))
-            rc = pf_fail(st, PF_E_USAGE, "<stdout>: write error: %s", strerror(errno));
+            rc = pf_fail(st, PF_E_OUTPUT, "writing standard output failed: %s", strerror(errno));
     }
     free(hops);
     free(x.first);
@@ -299,19 +298,23 @@ int pf_cli_path(int argc, char **argv)
 {
     path_args a;
     int rc = parse_path_args(argc, argv, &a);
-    if (rc)
+    if (rc != PF_OPTS_GO_ON)
         return rc;
     pf_status st;
     const char *name = strcmp(a.graph_path, "-") ? a.graph_path : "<stdin>";
+    pf_apsp_early *early = pf_apsp_open_early(&a.opt); /* opens while the files are read */
     pf_wgraph *g = pf_wgraph_read(a.graph_path, &st);
-    if (!g)
+    if (!g) {
+        pf_apsp_early_free(early);
         return pf_cli_error(&st);
+    }
     pair_list pairs = {0};
     rc = load_pairs(a.pairs_path, g->n, &pairs, &st);
     pf_apsp_result res;
     memset(&res, 0, sizeof res);
     if (!rc)
-        rc = pf_apsp(g, &a.opt, &res, &st);
+        rc = pf_apsp_with(g, &a.opt, early, NULL, &res, &st);
+    pf_apsp_early_free(early);
     if (rc == PF_E_INPUT && res.cycle_len > 0) {
         pf_cli_report_cycle(g, &res, name);
     } else if (rc) {

@@ -2,72 +2,71 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../common/io.h"
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "cli.h"
+#include "cli_opts.h"
 
 typedef struct solve_args {
     pf_solve_options opt;
-    int print_flow, print_cut, json, verify, progress_flag; /* -1 auto, 0 off, 1 on */
+    int print_flow, print_cut, json, verify;
     const char *path;
 } solve_args;
+
+enum { OPT_FLOW = 1, OPT_CUT, OPT_VERIFY };
+
+static const pf_opt solve_options[] = {
+    {.id = OPT_FLOW, .name = "flow", .help = "print one 'f U V FLOW' line per input arc"},
+    {.id = OPT_CUT, .name = "cut",
+     .help = "print one 'n ID' line per vertex on the source side of a minimum cut"},
+    {.id = OPT_VERIFY, .name = "verify",
+     .help = "check the answer (capacity, conservation, cut = value)"},
+    {0},
+};
+
+static const pf_cmd_spec solve_spec = {
+    .name = "solve",
+    .synopsis = "[OPTIONS] [FILE|-]",
+    .about = "Maximum flow of a DIMACS max-flow (or adjacency-matrix) network read from\n"
+             "FILE or standard input. stdout: 'c' comments, one 's VALUE' line, then the\n"
+             "f and n lines asked for; --json: one JSON object.\n",
+    .options = solve_options,
+    .shared = PF_OPTS_DEVICE | PF_OPTS_PROGRESS | PF_OPTS_JSON,
+    .max_args = 1,
+};
+
+static int on_solve_option(void *ctx, int id, const char *arg)
+{
+    solve_args *a = ctx;
+    (void)arg;
+    if (id == OPT_FLOW)
+        a->print_flow = 1;
+    else if (id == OPT_CUT)
+        a->print_cut = 1;
+    else
+        a->verify = 1;
+    return PF_EXIT_OK;
+}
 
 static int parse_solve_args(int argc, char **argv, solve_args *a)
 {
     memset(a, 0, sizeof *a);
     pf_solve_options_init(&a->opt);
-    a->progress_flag = -1;
-    pf_cli_device_args device = {.backend = &a->opt.backend,
-                                 .device_index = &a->opt.device_index,
-                                 .threads = &a->opt.threads};
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        int taken = pf_cli_device_option(argc, argv, &i, &device);
-        if (taken < 0)
-            return PF_EXIT_USAGE;
-        if (taken) {
-            continue;
-        } else if (!strcmp(arg, "--flow")) {
-            a->print_flow = 1;
-        } else if (!strcmp(arg, "--cut")) {
-            a->print_cut = 1;
-        } else if (!strcmp(arg, "--json")) {
-            a->json = 1;
-        } else if (!strcmp(arg, "--verify")) {
-            a->verify = 1;
-        } else if (!strcmp(arg, "--progress")) {
-            a->progress_flag = 1;
-        } else if (!strcmp(arg, "--no-progress")) {
-            a->progress_flag = 0;
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            return pf_cli_usage_error("solve: unknown or incomplete option '%s'", arg);
-        } else if (!a->path) {
-            a->path = arg;
-        } else {
-            return pf_cli_usage_error("solve: more than one input file given");
-        }
-    }
-    if (pf_cli_check_backend(a->opt.backend))
-        return PF_EXIT_USAGE;
+    pf_opts_parsed p;
+    int rc = pf_opts_parse(&solve_spec, argc, argv, on_solve_option, a, &p);
+    if (rc != PF_OPTS_GO_ON)
+        return rc;
+    a->path = p.count ? p.args[0] : NULL;
+    a->json = p.shared.json;
+    a->opt.backend = p.shared.backend;
+    a->opt.device_index = p.shared.device_index;
+    a->opt.threads = p.shared.threads;
     a->opt.want_flow = a->print_flow || a->verify;
     a->opt.want_cut = a->print_cut || a->verify;
-    a->opt.progress = a->progress_flag == 1 || (a->progress_flag == -1 && isatty(2));
-    return PF_EXIT_OK;
-}
-
-static void print_json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fputc('\\', out);
-        if ((unsigned char)*s >= 0x20)
-            fputc(*s, out);
-    }
-    fputc('"', out);
+    a->opt.progress = pf_opts_progress_on(&p.shared);
+    return PF_OPTS_GO_ON;
 }
 
 static void print_times_json(FILE *out, const pf_phase_times *t)
@@ -83,9 +82,9 @@ static void print_json(FILE *out, const solve_args *a, const pf_network *net,
                        const pf_solution *sol, double read_s)
 {
     fprintf(out, "{\"value\":%lld,\"backend\":", (long long)sol->value);
-    print_json_string(out, sol->backend);
+    pf_cli_json_string(out, sol->backend);
     fputs(",\"device\":", out);
-    print_json_string(out, sol->device);
+    pf_cli_json_string(out, sol->device);
     fprintf(out, ",\"vertices\":%lld,\"arcs\":%lld,\"read_s\":%.6f,\"solve_s\":%.6f,\"times\":",
             (long long)pf_network_vertices(net), (long long)pf_network_arcs(net), read_s,
             sol->times.total);
@@ -153,7 +152,7 @@ int pf_cli_solve(int argc, char **argv)
 {
     solve_args a;
     int rc = parse_solve_args(argc, argv, &a);
-    if (rc)
+    if (rc != PF_OPTS_GO_ON)
         return rc;
     pf_status st;
     double t0 = pf_now();
@@ -184,29 +183,57 @@ int pf_cli_solve(int argc, char **argv)
         print_dimacs(stdout, &a, net, &sol, read_s);
     pf_solution_free(&sol);
     pf_network_free(net);
-    if (fflush(stdout) != 0) {
-        perror("portaflow: writing the output");
-        return PF_EXIT_INPUT;
-    }
+    /* A write error (stdout full or closed) is exit 4, found by main's check. */
     return PF_EXIT_OK;
+}
+
+static const pf_cmd_spec check_spec = {
+    .name = "check",
+    .synopsis = "[OPTIONS] GRAPH SOLUTION",
+    .about = "Verifies a solution file (the output of solve --flow --cut) against GRAPH:\n"
+             "capacity, conservation and value of its f lines, and that the capacity of\n"
+             "its cut (n lines) equals the value. A wrong solution exits 2 (with --json\n"
+             "also {\"ok\":false,...} on stdout); an unreadable file exits 2, stdout empty.\n",
+    .shared = PF_OPTS_JSON,
+    .max_args = 2,
+};
+
+static void print_check_json(const pf_solution_file *sol, int rc, const pf_status *st)
+{
+    printf("{\"ok\":%s,\"value\":%lld,\"flow_checked\":%s,\"cut_checked\":%s",
+           rc ? "false" : "true", (long long)sol->value, sol->has_flow ? "true" : "false",
+           sol->has_cut ? "true" : "false");
+    if (rc) {
+        printf(",\"error\":");
+        pf_cli_json_string(stdout, st->message);
+    }
+    printf("}\n");
 }
 
 int pf_cli_check(int argc, char **argv)
 {
-    if (argc != 3)
-        return pf_cli_usage_error("check takes GRAPH SOLUTION");
+    pf_opts_parsed p;
+    int rc = pf_opts_parse(&check_spec, argc, argv, NULL, NULL, &p);
+    if (rc != PF_OPTS_GO_ON)
+        return rc;
+    if (p.count != 2)
+        return pf_opts_usage_error(&check_spec, "needs GRAPH and SOLUTION");
+    const char *graph = p.args[0], *solution = p.args[1];
     pf_status st;
-    pf_network *net = pf_network_read(argv[1], &st);
+    pf_network *net = pf_network_read(graph, &st);
     if (!net)
         return pf_cli_error(&st);
     pf_solution_file sol = {0};
-    int rc = pf_solution_read(argv[2], net, &sol, &st);
+    rc = pf_solution_read(solution, net, &sol, &st);
     if (!rc && !sol.has_flow && !sol.has_cut)
-        rc = pf_fail(&st, PF_E_INPUT, "%s: no f or n lines: nothing to check", argv[2]);
+        rc = pf_fail(&st, PF_E_INPUT, "%s: no f or n lines: nothing to check", solution);
+    int read = rc == PF_OK;
     if (!rc)
         rc = pf_verify(net, sol.value, sol.has_flow ? sol.arc_flow : NULL,
                        sol.has_cut ? sol.source_side : NULL, &st);
-    if (!rc)
+    if (read && p.shared.json)
+        print_check_json(&sol, rc, &st);
+    else if (!rc)
         printf("c check ok: value %lld;%s%s\ns %lld\n", (long long)sol.value,
                sol.has_flow ? " flow: capacity, conservation and value hold;" : "",
                sol.has_cut ? " cut: capacity equals the value" : "", (long long)sol.value);
