@@ -6,12 +6,14 @@
  * once CUDA answers, OpenCL's driver is never loaded (its probe alone
  * costs a noticeable part of a whole `apsp` command on the GPU machine).
  *
- * pf_apsp_open_early walks to the first backend and opens its device on a
- * background thread, so that the device's start-up (driver, context)
- * overlaps the caller's reading of its graph and the host matrix's fill.
- * The walk runs on that thread alone until pf_apsp joins it: a CUDA probe
- * forks a child, which must not follow the parent's own CUDA start-up,
- * and the walk makes every probe before any open. */
+ * pf_apsp_open_early opens the first backend's device on a background
+ * thread, so that the device's start-up (driver, context) overlaps the
+ * caller's reading of its graph and the host matrix's fill. For `auto` it
+ * opens each GPU backend in turn instead of probing it (a CUDA probe is a
+ * child process that starts CUDA once more just to count devices) and
+ * keeps the first that opens a GPU; the probing walk takes over from there
+ * should it fall back. The walk runs on that thread alone until pf_apsp
+ * joins it. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,16 +75,47 @@ const char *pf_apsp_walk_next(pf_apsp_walk *w)
 
 /* ---- the early open ---------------------------------------------------- */
 
+/* `auto`: the first GPU backend (running the variant) whose open gives a
+ * GPU, kept in e; 0 when none (the walk is then past them). */
+static int open_first_gpu(pf_apsp_early *e, const pf_open_params *params)
+{
+    pf_apsp_walk *w = &e->walk;
+    while (w->stage == 0 && w->index < pf_backend_count()) {
+        const pf_device_ops *ops = pf_backend_at(w->index++);
+        if (!strcmp(ops->name, "omp") || !pf_apsp_backend_runs(ops->name, w->variant))
+            continue;
+        pf_dev *dev = NULL;
+        pf_device_desc desc;
+        pf_status st;
+        if (ops->open(params, &dev, &desc, &st) != PF_OK)
+            continue;
+        if (strcmp(desc.kind, "gpu") != 0) { /* OpenCL on a CPU: OpenMP serves it better */
+            ops->close(dev);
+            continue;
+        }
+        snprintf(e->name, sizeof e->name, "%s", ops->name);
+        e->ops = ops;
+        e->dev = dev;
+        e->desc = desc;
+        return 1;
+    }
+    return 0;
+}
+
 static void *early_main(void *arg)
 {
     pf_apsp_early *e = arg;
     double t0 = pf_now();
+    pf_open_params params = {.device_index = e->device_index, .threads = e->threads};
+    if (e->walk.is_auto && open_first_gpu(e, &params)) {
+        e->seconds = pf_now() - t0;
+        return NULL;
+    }
     const char *name = pf_apsp_walk_next(&e->walk);
     snprintf(e->name, sizeof e->name, "%s", name ? name : "");
     /* seq, or a variant that seq runs on the OpenMP kernels: opened later. */
     e->ops = name && strcmp(name, "seq") != 0 ? pf_backend_find(name) : NULL;
     if (e->ops && pf_apsp_backend_runs(name, e->variant)) {
-        pf_open_params params = {.device_index = e->device_index, .threads = e->threads};
         e->rc = e->ops->open(&params, &e->dev, &e->desc, &e->st);
         if (e->rc)
             e->dev = NULL;

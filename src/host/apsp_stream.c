@@ -1,8 +1,9 @@
 /* The APSP result's download overlapped with the caller's output: a helper
  * thread downloads the distance matrix a block of rows at a time (the
- * device's blocking download, so any backend serves), while the calling
- * thread turns each block that has arrived into result rows
- * (pf_apsp_extract_rows) and hands them to the caller's sink. */
+ * device's blocking download, so any backend serves) and turns each block
+ * into result rows (pf_apsp_extract_rows, in order: rows move down in
+ * place), while the calling thread hands the rows that are ready to the
+ * caller's sink. */
 #include <pthread.h>
 
 #include "../common/status.h"
@@ -21,6 +22,8 @@ typedef struct stream {
     pf_buf *buf;
     unsigned char *host;
     size_t row_bytes;
+    int64_t n, hop_scale; /* the result's order; pf_apsp_extract_rows' scale */
+    int kind;
     int64_t rows, block_rows; /* rows to download (the padded order), rows per block */
     pthread_mutex_t lock;
     pthread_cond_t arrived;
@@ -38,6 +41,9 @@ static void *download_main(void *arg)
         int64_t count = s->rows - first < s->block_rows ? s->rows - first : s->block_rows;
         size_t offset = (size_t)first * s->row_bytes, bytes = (size_t)count * s->row_bytes;
         rc = s->ops->download(s->dev, s->buf, offset, s->host + offset, bytes, &s->st);
+        if (!rc && first < s->n)
+            pf_apsp_extract_rows(s->n, s->rows, s->kind, s->host, NULL, s->hop_scale, first,
+                                 count);
         pthread_mutex_lock(&s->lock);
         s->rc = rc;
         if (!rc)
@@ -71,6 +77,9 @@ int pf_apsp_stream_download(const pf_device_ops *ops, pf_dev *dev, pf_buf *buf, 
                 .buf = buf,
                 .host = host,
                 .row_bytes = row_bytes,
+                .n = n,
+                .hop_scale = hop_scale,
+                .kind = res->kind,
                 .rows = n_pad,
                 .block_rows = row_bytes >= STREAM_BLOCK_BYTES ? 1
                                                                : STREAM_BLOCK_BYTES / row_bytes};
@@ -92,7 +101,6 @@ int pf_apsp_stream_download(const pf_device_ops *ops, pf_dev *dev, pf_buf *buf, 
             *st = s.st;
             break;
         }
-        pf_apsp_extract_rows(n, n_pad, res->kind, host, NULL, hop_scale, first, count);
         rc = sink->rows(sink->ctx, res, first, count, st);
     }
     if (started)
