@@ -6,13 +6,15 @@
 # beside the study's published column where it gives one.
 #
 #   bash bench/fw_study.sh [--bin PORTAFLOW] [--out DIR] [--cap S] [--budget S]
-#                          [--sizes "64 128 ..."] [--variants "seq:plain ..."]
+#                          [--total S] [--sizes "64 128 ..."] [--variants "seq:plain ..."]
 #
 # Time caps (so the whole table fits one 10-minute call): a variant stops
 # at the first n whose predicted time (the last measured one, if at least
 # 0.2 s, scaled by (n/n_last)^3) passes --cap seconds (default 25), or once
 # its runs so far have used --budget seconds (default 60); the table then
 # says "over cap". A run that fails says "n/a", its reason under the table.
+# Once the whole study has run --total seconds (default 420), the runs left
+# say "over total" (so a GPU call's 10 minutes hold setup, this and more).
 # Every run is also killed after 3 x --cap. Output: DIR/fw_study.md (the
 # table), DIR/fw_study.csv (n, variant, ms or the reason none; for
 # bench/fw_plot.py) and DIR/fw_study.log (every run's c lines).
@@ -22,6 +24,7 @@ bin=build/portaflow
 out=bench/out
 cap=25
 budget=60
+total=420
 sizes="64 128 214 532 1080 2000 5000 8362"
 # backend:variant[:simd width]; the study's names are in study_name below.
 variants="seq:plain seq:simd:8 seq:simd:16 seq:blocked omp:plain omp:simd omp:blocked \
@@ -35,6 +38,7 @@ while [ $# -gt 0 ]; do
   --out) out=$2; shift 2 ;;
   --cap) cap=$2; shift 2 ;;
   --budget) budget=$2; shift 2 ;;
+  --total) total=$2; shift 2 ;;
   --sizes) sizes=$2; shift 2 ;;
   --variants) variants=$2; shift 2 ;;
   *) echo "fw_study.sh: unknown option $1" >&2; exit 1 ;;
@@ -65,6 +69,7 @@ for n in $sizes; do
   "$bin" gen sp "$n" --arcs $((8 * n)) --real --seed 7 -o "$tmp/g$n.gr" || exit 1
 done
 
+study_start=$(date +%s)
 csv="$out/fw_study.csv"
 log="$out/fw_study.log"
 echo "n,variant,ms,note" >"$csv"
@@ -75,6 +80,10 @@ for spec in $variants; do
   [ -n "$width" ] && args+=(--simd-width "$width")
   spent=0 last_n="" last_s=""
   for n in $sizes; do
+    if [ $(($(date +%s) - study_start)) -gt "${total%.*}" ]; then
+      echo "$n,$spec,,over total" >>"$csv"
+      continue
+    fi
     if [ -n "$last_s" ]; then
       over=$(awk -v t="$last_s" -v a="$last_n" -v b="$n" -v cap="$cap" -v spent="$spent" \
                -v budget="$budget" 'BEGIN { p = t >= 0.2 ? t * (b / a) ^ 3 : 0; print (p > cap || spent > budget) ? 1 : 0 }')
@@ -111,7 +120,9 @@ done
   command -v nvidia-smi >/dev/null && echo "GPU: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)"
   echo "Command: bash bench/fw_study.sh --cap $cap --budget $budget (float weights, 8n random arcs, seed 7)."
   echo "The study's columns (in brackets) ran on different hardware: compare the shape, not the digits."
-  echo "\"over cap\": that variant stopped at the largest n that fitted the time caps."
+  echo "\"over cap\": that variant stopped at the largest n that fitted the time caps (--cap $cap s a run,"
+  echo "--budget $budget s a variant); \"over total\": the study had used its --total $total s."
+  echo "Whole study: $(($(date +%s) - study_start)) s."
   echo
   header="| n |"
   rule="|---:|"
@@ -130,7 +141,7 @@ done
     row="| $n |"
     for spec in $variants; do
       cell=$(awk -F, -v n="$n" -v s="$spec" '$1 == n && $2 == s {
-               print ($3 != "" ? $3 : $4 == "over cap" ? "over cap" : "n/a") }' "$csv")
+               print ($3 != "" ? $3 : $4 ~ /^over / ? $4 : "n/a") }' "$csv")
       row+=" ${cell:-} |"
       published=$(study_8362 "$spec")
       if [ -n "$published" ]; then
@@ -140,7 +151,7 @@ done
     echo "$row"
   done
   echo
-  awk -F, 'NR > 1 && $3 == "" && $4 != "over cap" { printf "- n/a: %s at n = %s: %s\n", $2, $1, $4 }' "$csv"
+  awk -F, 'NR > 1 && $3 == "" && $4 !~ /^over / { printf "- n/a: %s at n = %s: %s\n", $2, $1, $4 }' "$csv"
   awk -F, 'NR > 1 && $3 != "" && $4 != "" && !seen[$2]++ { printf "- %s ran as: %s\n", $2, $4 }' "$csv"
   echo
   echo "Study column names: seq:plain = Normal, seq:simd:8 = Vec8, seq:simd:16 = Vec16, omp:plain = OpenMP,"

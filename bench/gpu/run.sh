@@ -21,12 +21,13 @@
 #   bench/gpu/run.sh trace SET BACKEND SPEC...
 #       one `portaflow solve` per instance and SPEC with PORTAFLOW_TRACE=1;
 #       SPEC is VAR=V[,VAR=V...] or - for none: the trace and phase lines
-#   bench/gpu/run.sh fw-study [CAP_S [BUDGET_S]]
+#   bench/gpu/run.sh fw-study [CAP_S [BUDGET_S [TOTAL_S]]]
 #       the Floyd-Warshall study's Table 1 (bench/fw_study.sh: every
 #       --variant on n = 64 .. 8362, float): fw_study.md/.csv/.log in $OUT;
-#       a variant stops at the n whose predicted time passes CAP_S (25) or
-#       once its runs used BUDGET_S (45). Then `portaflow apsp --stats` at
-#       n = 16384, int32, as whole processes (apsp_16384_whole.log).
+#       a variant stops at the n whose predicted time passes CAP_S (60) or
+#       once its runs used BUDGET_S (90); the study stops at TOTAL_S (400).
+#       Then `portaflow apsp --stats` at n = 16384, int32, three times as
+#       whole processes (apsp_16384_whole.log).
 #       Fits one 10-minute call on a warm build; the plot is made here
 #       afterwards (bench/fw_plot.py, matplotlib).
 # Logs and tables go to $OUT (the device tool brings them back) or ./bench/out.
@@ -147,8 +148,8 @@ trace)
   done | tee "$out/trace_${set_name//[^a-z0-9_]/_}_$backend.log"
   ;;
 fw-study)
-  cap=${1:-25} budget=${2:-45}
-  bash bench/fw_study.sh --bin "$bin" --out "$out" --cap "$cap" --budget "$budget"
+  cap=${1:-60} budget=${2:-90} total=${3:-400}
+  bash bench/fw_study.sh --bin "$bin" --out "$out" --cap "$cap" --budget "$budget" --total "$total"
   g=$(mktemp --suffix=.gr)
   "$bin" gen sp 16384 --seed 3 -o "$g"
   TIMEFORMAT="whole process %R s"
