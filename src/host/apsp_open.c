@@ -9,11 +9,12 @@
  * pf_apsp_open_early opens the first backend's device on a background
  * thread, so that the device's start-up (driver, context) overlaps the
  * caller's reading of its graph and the host matrix's fill. For `auto` it
- * opens each GPU backend in turn instead of probing it (a CUDA probe is a
- * child process that starts CUDA once more just to count devices) and
- * keeps the first that opens a GPU; the probing walk takes over from there
- * should it fall back. The walk runs on that thread alone until pf_apsp
- * joins it. */
+ * opens the registry's best backend without probing it first (a CUDA
+ * probe is a child process that starts CUDA once more just to count
+ * devices), the others after a probe (an OpenCL open builds programs,
+ * which costs more than its probe where there is no GPU), and keeps the
+ * first that opens a GPU; the probing walk takes over from there should it
+ * fall back. The walk runs on that thread alone until pf_apsp joins it. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,8 +82,10 @@ static int open_first_gpu(pf_apsp_early *e, const pf_open_params *params)
 {
     pf_apsp_walk *w = &e->walk;
     while (w->stage == 0 && w->index < pf_backend_count()) {
+        int best = w->index == 0;
         const pf_device_ops *ops = pf_backend_at(w->index++);
-        if (!strcmp(ops->name, "omp") || !pf_apsp_backend_runs(ops->name, w->variant))
+        if (!strcmp(ops->name, "omp") || !pf_apsp_backend_runs(ops->name, w->variant) ||
+            (!best && !has_gpu(ops)))
             continue;
         pf_dev *dev = NULL;
         pf_device_desc desc;
