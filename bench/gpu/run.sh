@@ -27,7 +27,8 @@
 #       a variant stops at the n whose predicted time passes CAP_S (60) or
 #       once its runs used BUDGET_S (90); the study stops at TOTAL_S (400).
 #       Then `portaflow apsp --stats` at n = 16384, int32, three times as
-#       whole processes (apsp_16384_whole.log).
+#       whole processes (apsp_16384_whole.log). Starts with compute-sanitizer
+#       memcheck on `--variant per-k` (n = 300, with and without --paths).
 #       Fits one 10-minute call on a warm build; the plot is made here
 #       afterwards (bench/fw_plot.py, matplotlib).
 # Logs and tables go to $OUT (the device tool brings them back) or ./bench/out.
@@ -149,6 +150,16 @@ trace)
   ;;
 fw-study)
   cap=${1:-60} budget=${2:-90} total=${3:-400}
+  # The per-k kernel under memcheck first (small: one launch per k).
+  sp=$(mktemp --suffix=.gr)
+  "$bin" gen sp 300 --negative --seed 5 -o "$sp"
+  for paths in "" --paths; do
+    log="$out/sanitizer_perk_memcheck${paths}.log"
+    compute-sanitizer --tool memcheck --error-exitcode 9 "$bin" apsp --backend cuda --variant per-k \
+      --verify --stats $paths "$sp" > "$log" 2>&1
+    echo "compute-sanitizer memcheck per-k $paths: exit $?, $(grep -E 'ERROR SUMMARY' "$log" | tail -n 1)"
+  done
+  rm -f "$sp"
   bash bench/fw_study.sh --bin "$bin" --out "$out" --cap "$cap" --budget "$budget" --total "$total"
   g=$(mktemp --suffix=.gr)
   "$bin" gen sp 16384 --seed 3 -o "$g"
