@@ -222,6 +222,18 @@ enum pf_dist_kind {
     PF_DIST_F32 = 2,   /* real weights (or forced) */
 };
 
+/* Floyd-Warshall variants (pf_apsp_options.variant), after the study that
+ * compares them: which backend runs which is declared by the backend
+ * (pf_apsp_variant_check). */
+enum pf_fw_variant {
+    PF_FW_DEFAULT = 0, /* the backend's fastest: blocked (seq: plain, the reference) */
+    PF_FW_BLOCKED = 1, /* tiles: the diagonal one, its row and column, the rest */
+    PF_FW_PLAIN = 2,   /* the triple loop, k outermost (seq, omp: rows over threads) */
+    PF_FW_SIMD = 3,    /* plain with the j loop in SIMD vectors (seq, omp) */
+    PF_FW_PER_K = 4,   /* one kernel launch per k, 32 x 32 blocks (cuda, opencl) */
+    PF_FW_VARIANTS = 5,
+};
+
 /* "No path" in a result matrix, per kind (F32: +INFINITY). */
 #define PF_APSP_NONE_I32 INT32_MAX
 #define PF_APSP_NONE_I64 INT64_MAX
@@ -233,7 +245,10 @@ typedef struct pf_apsp_options {
     int want_paths;       /* fill pf_apsp_result.next */
     int kind;             /* PF_DIST_AUTO, or a type to force (refused when
                              distances could overflow it) */
-    int tile;             /* tile edge; 0 = the device's choice */
+    int tile;             /* tile edge; 0 = the device's choice (blocked only) */
+    int variant;          /* enum pf_fw_variant */
+    int simd_width;       /* PF_FW_SIMD: 8 (AVX2) or 16 (AVX-512) 32-bit lanes;
+                             0 = the widest the CPU has */
 } pf_apsp_options;
 
 void pf_apsp_options_init(pf_apsp_options *opt);
@@ -258,6 +273,7 @@ typedef struct pf_apsp_result {
     char backend[16];
     char device[160];
     int tile;
+    char variant[96];       /* what ran: "blocked", "simd avx2 (8 lanes)", ... */
     pf_apsp_times times;
     uint64_t device_bytes;  /* device memory held for the solve */
 } pf_apsp_result;
@@ -267,6 +283,15 @@ typedef struct pf_apsp_result {
 int pf_apsp(const pf_wgraph *g, const pf_apsp_options *opt, pf_apsp_result *res,
             pf_status *st);
 void pf_apsp_result_free(pf_apsp_result *res);
+
+/* Name of a variant ("plain", "simd", "blocked", "per-k"; "default"), and
+ * back (-1 for an unknown name). */
+const char *pf_apsp_variant_name(int variant);
+int pf_apsp_variant_parse(const char *name);
+/* PF_OK when `backend` ("auto"/NULL included: some backend compiled in)
+ * runs `variant` with these options (simd_width only with PF_FW_SIMD, tile
+ * only with blocked), else PF_E_USAGE saying which backends run it. */
+int pf_apsp_variant_check(const char *backend, const pf_apsp_options *opt, pf_status *st);
 
 /* Independent check of a distance matrix (and next hops, if present):
  * for each checked source i, d(i,i) = 0, no arc (u,v,w) has
