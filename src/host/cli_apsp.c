@@ -645,9 +645,10 @@ int pf_cli_apsp(int argc, char **argv)
     }
     int closed = output_close(&out, &res, rc != PF_OK, &st);
     rc = rc ? rc : closed;
-    /* After rows on stdout a "c" line would join the matrix: stderr then. */
-    if (!rc && !a.json)
-        fprintf(out.to_file || a.stats ? stdout : stderr, "c write ms %.3f\n", out.write_s * 1e3);
+    /* After rows on stdout a "c" line would join the matrix: the write time
+     * is printed only when the rows went to a file (or were not printed). */
+    if (!rc && !a.json && (out.to_file || a.stats))
+        printf("c write ms %.3f\n", out.write_s * 1e3);
     int cycle = res.cycle_len > 0;
     pf_apsp_result_free(&res);
     pf_wgraph_free(g);
