@@ -2,7 +2,7 @@
 # Installs the Debian packages portaflow builds and tests with (only the
 # missing ones, so a second run costs nothing). Used by demo.sh and test.sh.
 set -euo pipefail
-packages=(gcc g++ meson ninja-build pkg-config python3
+packages=(gcc g++ meson ninja-build pkg-config python3 python3-dev python3-venv
           check libsubunit-dev
           ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
           libboost-graph-dev liblemon-dev libmaxflow-dev)
