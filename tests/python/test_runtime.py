@@ -19,15 +19,30 @@ def rss_bytes():
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-@pytest.mark.parametrize("name", [b for b in BACKENDS if b in ("seq", "omp", "cuda")])
+def late_interrupt_absorbed(timer):
+    """After a solve that ended before the timer's SIGINT: take that signal
+    here so it cannot hit the next test."""
+    try:
+        timer.join()
+        time.sleep(0.2)
+    except KeyboardInterrupt:
+        pass
+
+
+@pytest.mark.parametrize("name", BACKENDS)
 def test_ctrl_c_interrupts_a_solve(name):
-    n, s, t, arcs = grid_arcs(400, np.random.default_rng(1))
+    # Seconds on CPUs; a GPU needs the larger grid to be still solving.
+    n, s, t, arcs = grid_arcs(1000 if name == "cuda" else 400, np.random.default_rng(1))
     timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
     start = time.perf_counter()
     timer.start()
-    with pytest.raises(KeyboardInterrupt):
+    try:
         portaflow.maximum_flow(arcs, s, t, backend=name, n_vertices=n)
-    waited = time.perf_counter() - start
+    except KeyboardInterrupt:
+        waited = time.perf_counter() - start
+    else:
+        late_interrupt_absorbed(timer)
+        pytest.skip("the solve ended before the interrupt came")
     timer.join()
     assert waited < 3.0, f"the interrupt took {waited:.2f} s to stop the solve"
     # The device was released: the next solve runs normally.
@@ -36,10 +51,14 @@ def test_ctrl_c_interrupts_a_solve(name):
 
 
 # 1000 solves on seq; a device backend opens its device per solve (tens
-# of ms), so 200 there keep the suite short.
+# of ms; PoCL's OpenCL context about 150 ms), so fewer there keep the
+# suite short.
+SOLVES = {"seq": 1000, "opencl": 40}
+
+
 @pytest.mark.parametrize("name", BACKENDS)
 def test_memory_does_not_grow_across_1000_solves(name):
-    count = 1000 if name == "seq" else 200
+    count = SOLVES.get(name, 100)
     rng = np.random.default_rng(3)
     n, s, t, arcs = grid_arcs(10, rng)
 
