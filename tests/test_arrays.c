@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/gen.h"
+#include "pf_config.h"
 #include "support.h"
 
 static const char *backend;
@@ -312,6 +313,58 @@ START_TEST(wgraph_from_arrays)
 }
 END_TEST
 
+/* pf_list_devices from several threads at once: the CUDA probe starts its
+ * helper with posix_spawn (never fork() in a process with threads) and
+ * every thread gets the same answer. */
+enum { PROBE_THREADS = 4 };
+
+typedef struct probe_job {
+    int count;
+    char why[2048];
+} probe_job;
+
+static void *probe_job_run(void *arg)
+{
+    probe_job *job = arg;
+    pf_device_desc descs[32];
+    job->count = pf_list_devices(descs, 32, job->why, sizeof job->why);
+    return NULL;
+}
+
+START_TEST(probe_from_threads)
+{
+    pthread_t tid[PROBE_THREADS];
+    probe_job jobs[PROBE_THREADS];
+    for (int i = 0; i < PROBE_THREADS; i++)
+        ck_assert_int_eq(pthread_create(&tid[i], NULL, probe_job_run, &jobs[i]), 0);
+    for (int i = 0; i < PROBE_THREADS; i++)
+        pthread_join(tid[i], NULL);
+    for (int i = 1; i < PROBE_THREADS; i++) {
+        ck_assert_int_eq(jobs[i].count, jobs[0].count);
+        ck_assert_str_eq(jobs[i].why, jobs[0].why);
+    }
+}
+END_TEST
+
+/* The helper's answer is what the probe reports: a helper that writes
+ * nothing is a clear reason, not a crash or a hang. */
+START_TEST(probe_reports_a_broken_helper)
+{
+#if PF_HAVE_CUDA
+    setenv("PORTAFLOW_CUDA_PROBE", "/bin/false", 1);
+    pf_device_desc descs[32];
+    char why[2048];
+    int count = pf_list_devices(descs, 32, why, sizeof why);
+    unsetenv("PORTAFLOW_CUDA_PROBE");
+    for (int i = 0; i < count; i++)
+        ck_assert_str_ne(descs[i].backend, "cuda");
+    ck_assert_msg(strstr(why, "cuda: CUDA device query failed (helper portaflow-cuda-probe "
+                              "sent 0 of") != NULL,
+                  "why: %s", why);
+#endif
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     backend = argc > 1 ? argv[1] : "seq";
@@ -331,6 +384,10 @@ int main(int argc, char **argv)
     tcase_add_test(tc, sized_structs);
     tcase_add_test(tc, threads_solve_at_once);
     tcase_add_test(tc, wgraph_from_arrays);
+    if (strcmp(backend, "seq") == 0) { /* once: they need no device */
+        tcase_add_test(tc, probe_from_threads);
+        tcase_add_test(tc, probe_reports_a_broken_helper);
+    }
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_set_fork_status(sr, CK_NOFORK); /* a CUDA context does not survive fork */

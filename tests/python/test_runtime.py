@@ -108,3 +108,11 @@ def test_gil_released_during_solve():
     th.join()
     during = [x for x in ticks if start < x < start + took]
     assert took < 0.05 or len(during) >= 3, "no other thread ran during the solve"
+
+
+def test_backends_from_threads():
+    # The CUDA probe never fork()s this (threaded) process: it spawns a helper.
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        found = list(pool.map(lambda _: portaflow.backends(), range(8)))
+    assert all(f == found[0] for f in found)
+    assert found[0][-1]["backend"] == "seq"
