@@ -356,6 +356,45 @@ static PyObject *py_apsp(PyObject *self, PyObject *args)
     return out;
 }
 
+/* ---- files ---------------------------------------------------------------- */
+
+/* read_network(path) -> (n, source, sink, tails, heads, capacities): the
+ * library's reader (DIMACS max-flow or the matrix text, by content). */
+static PyObject *py_read_network(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *path_obj;
+    if (!PyArg_ParseTuple(args, "O&", PyUnicode_FSConverter, &path_obj))
+        return NULL;
+    pf_status st;
+    pf_network *net;
+    const char *path = PyBytes_AS_STRING(path_obj);
+    Py_BEGIN_ALLOW_THREADS
+    net = pf_network_read(path, &st);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(path_obj);
+    if (!net)
+        return raise_status(&st);
+    npy_intp m = (npy_intp)pf_network_arcs(net);
+    PyObject *tails = PyArray_SimpleNew(1, &m, NPY_INT64);
+    PyObject *heads = PyArray_SimpleNew(1, &m, NPY_INT64);
+    PyObject *caps = PyArray_SimpleNew(1, &m, NPY_INT64);
+    PyObject *out = NULL;
+    if (tails && heads && caps) {
+        pf_network_get_arcs(net, PyArray_DATA((PyArrayObject *)tails),
+                            PyArray_DATA((PyArrayObject *)heads),
+                            PyArray_DATA((PyArrayObject *)caps));
+        out = Py_BuildValue("(LLLOOO)", (long long)pf_network_vertices(net),
+                            (long long)pf_network_source(net), (long long)pf_network_sink(net),
+                            tails, heads, caps);
+    }
+    Py_XDECREF(tails);
+    Py_XDECREF(heads);
+    Py_XDECREF(caps);
+    pf_network_free(net);
+    return out;
+}
+
 /* ---- backends ------------------------------------------------------------- */
 
 static PyObject *py_devices(PyObject *self, PyObject *noargs)
@@ -388,6 +427,8 @@ static PyObject *py_devices(PyObject *self, PyObject *noargs)
 static PyMethodDef methods[] = {
     {"solve", py_solve, METH_VARARGS, "Maximum flow from int64 arc arrays (internal)."},
     {"apsp", py_apsp, METH_VARARGS, "All-pairs shortest paths from arc arrays (internal)."},
+    {"read_network", py_read_network, METH_VARARGS,
+     "(n, source, sink, tails, heads, capacities) of a DIMACS max-flow file (internal)."},
     {"devices", py_devices, METH_NOARGS, "(list of device dicts, why-not text) (internal)."},
     {NULL, NULL, 0, NULL},
 };

@@ -12,15 +12,25 @@ class MaximumFlowResult:
     """What ``maximum_flow`` returns: as scipy's result (``flow_value``,
     ``flow``: the antisymmetric flow matrix, CSR), plus ``arc_flow`` (flow
     per input arc, input order), ``backend``, ``device`` and ``times``
-    (seconds: the library's phases, ``convert`` for the Python side)."""
+    (seconds: the library's phases, ``convert`` for the Python side).
+    ``flow`` is built on first access (it costs a sparse transpose), so a
+    caller that needs only the value or ``arc_flow`` does not pay for it."""
 
-    def __init__(self, flow_value, flow, arc_flow, backend, device, times):
+    def __init__(self, flow_value, arc_flow, backend, device, times, matrix_parts):
         self.flow_value = flow_value
-        self.flow = flow
         self.arc_flow = arc_flow
         self.backend = backend
         self.device = device
         self.times = times
+        self._matrix_parts = matrix_parts
+        self._flow = None
+
+    @property
+    def flow(self):
+        if self._flow is None and self._matrix_parts is not None:
+            self._flow = _graphs.flow_matrix(*self._matrix_parts)
+            self._matrix_parts = None
+        return self._flow
 
     def __repr__(self):
         return f"MaximumFlowResult with value of {self.flow_value} ({self.backend})"
@@ -71,12 +81,12 @@ def maximum_flow(csgraph, source, sink, *, backend="auto", device=None, n_vertic
     n, tails, heads, as_array, out, convert_in, t_solved = _run(
         csgraph, source, sink, backend, device, n_vertices, True, False)
     arc_flow = out["arc_flow"]
-    flow = _graphs.flow_matrix(n, tails, heads, arc_flow, as_array)
     times = dict(out["times"])
     times["build"] = out["build"]
     times["convert"] = convert_in + (time.perf_counter() - t_solved)
-    return MaximumFlowResult(int(out["value"]), flow, arc_flow, out["backend"], out["device"],
-                             times)
+    structure = csgraph if _graphs.is_sparse(csgraph) else None
+    return MaximumFlowResult(int(out["value"]), arc_flow, out["backend"], out["device"], times,
+                             (n, tails, heads, arc_flow, as_array, structure))
 
 
 def minimum_cut(csgraph, source, sink, *, backend="auto", device=None, n_vertices=None,

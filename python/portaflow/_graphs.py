@@ -85,14 +85,19 @@ def flow_arcs(csgraph, n_vertices):
                     "or a (tails, heads, capacities) tuple of arrays")
 
 
-def flow_matrix(n, tails, heads, arc_flow, as_array):
-    """scipy's flow matrix: F[i, j] = flow i->j minus flow j->i (antisymmetric)."""
+def flow_matrix(n, tails, heads, arc_flow, as_array, csr_input=None):
+    """scipy's flow matrix: F[i, j] = flow i->j minus flow j->i
+    (antisymmetric). From a CSR input its structure is reused (no sort)."""
     if _sparse is None:
         return None
-    rows = np.concatenate([tails, heads])
-    cols = np.concatenate([heads, tails])
-    vals = np.concatenate([arc_flow, -arc_flow])
-    coo = _sparse.coo_matrix((vals, (rows, cols)), shape=(n, n))
-    csr = coo.tocsr()
+    if csr_input is not None:
+        forward = _sparse.csr_matrix((arc_flow, csr_input.indices, csr_input.indptr),
+                                     shape=(n, n))
+        csr = (forward - forward.T).tocsr()
+    else:
+        rows = np.concatenate([tails, heads])
+        cols = np.concatenate([heads, tails])
+        vals = np.concatenate([arc_flow, -arc_flow])
+        csr = _sparse.coo_matrix((vals, (rows, cols)), shape=(n, n)).tocsr()
     csr.sum_duplicates()
     return _sparse.csr_array(csr) if as_array else csr

@@ -78,3 +78,15 @@ def test_floyd_warshall_bad_input():
 
 def test_library_still_works_after_errors():
     assert portaflow.maximum_flow(G, 0, 2).flow_value == 5
+
+
+def test_read_dimacs(tmp_path):
+    good = tmp_path / "g.max"
+    good.write_text("p max 3 2\nn 1 s\nn 3 t\na 1 2 5\na 2 3 4\n")
+    n, s, t, arcs = portaflow.read_dimacs(good)
+    assert (n, s, t) == (3, 0, 2) and list(arcs[2]) == [5, 4]
+    assert portaflow.maximum_flow(arcs, s, t, n_vertices=n).flow_value == 4
+    bad = tmp_path / "bad.max"
+    bad.write_text("p max 3 2\nn 1 s\nn 3 t\na 1 9 5\n")
+    with pytest.raises(ValueError, match="bad.max:4:"):
+        portaflow.read_dimacs(bad)
