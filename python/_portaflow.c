@@ -13,6 +13,7 @@
 #include <numpy/arrayobject.h>
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -101,11 +102,27 @@ static int check_vector(PyObject *obj, int type, const char *what, npy_intp *len
     return 0;
 }
 
-static PyObject *new_vector(npy_intp len, int type, const void *data, size_t elem)
+static void free_capsule(PyObject *capsule)
 {
-    PyObject *arr = PyArray_SimpleNew(1, &len, type);
-    if (arr && data && len > 0)
-        memcpy(PyArray_DATA((PyArrayObject *)arr), data, (size_t)len * elem);
+    free(PyCapsule_GetPointer(capsule, "portaflow.buffer"));
+}
+
+/* An array over a buffer the library malloc'ed, without a copy: the array
+ * owns it (freed with it). On failure the buffer is freed here. */
+static PyObject *adopt_vector(npy_intp len, int type, void *data)
+{
+    PyObject *arr = PyArray_SimpleNewFromData(1, &len, type, data);
+    PyObject *owner = arr ? PyCapsule_New(data, "portaflow.buffer", free_capsule) : NULL;
+    if (!owner) {
+        free(data);
+        Py_XDECREF(arr);
+        return NULL;
+    }
+    /* Steals owner even when it fails; the capsule then frees data. */
+    if (PyArray_SetBaseObject((PyArrayObject *)arr, owner) < 0) {
+        Py_DECREF(arr);
+        return NULL;
+    }
     return arr;
 }
 
@@ -149,8 +166,12 @@ static void run_flow_job(flow_job *job)
 static PyObject *flow_result(flow_job *job, npy_intp m, npy_intp n)
 {
     pf_solution *sol = &job->sol;
-    PyObject *flow = sol->arc_flow ? new_vector(m, NPY_INT64, sol->arc_flow, 8) : Py_None;
-    PyObject *side = sol->source_side ? new_vector(n, NPY_BOOL, sol->source_side, 1) : Py_None;
+    /* The arrays take over the library's buffers (pf_solution_free then
+     * frees nothing of them). */
+    PyObject *flow = sol->arc_flow ? adopt_vector(m, NPY_INT64, sol->arc_flow) : Py_None;
+    sol->arc_flow = NULL;
+    PyObject *side = sol->source_side ? adopt_vector(n, NPY_BOOL, sol->source_side) : Py_None;
+    sol->source_side = NULL;
     PyObject *times = times_dict(&sol->times);
     PyObject *out = NULL;
     if (flow && side && times)

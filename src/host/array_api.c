@@ -46,10 +46,6 @@ pf_network *pf_network_from_arrays(int64_t vertices, int64_t source, int64_t sin
                 arcs < 0 ? "a negative count of" : "missing");
         return NULL;
     }
-    for (int64_t i = 0; i < arcs; i++)
-        if (check_arc_ids(i, tails[i] - base, heads[i] - base, vertices, base, st) ||
-            check_capacity(i, capacities[i], st))
-            return NULL;
     pf_network *net = pf_network_new(vertices, source - base, sink - base, st);
     if (!net)
         return NULL;
@@ -57,9 +53,16 @@ pf_network *pf_network_from_arrays(int64_t vertices, int64_t source, int64_t sin
         pf_network_free(net);
         return NULL;
     }
+    /* One pass: check and copy; the first bad arc frees it all. */
     for (int64_t i = 0; i < arcs; i++) {
-        net->tail[i] = (int32_t)(tails[i] - base);
-        net->head[i] = (int32_t)(heads[i] - base);
+        int64_t tail = tails[i] - base, head = heads[i] - base;
+        if (check_arc_ids(i, tail, head, vertices, base, st) ||
+            check_capacity(i, capacities[i], st)) {
+            pf_network_free(net);
+            return NULL;
+        }
+        net->tail[i] = (int32_t)tail;
+        net->head[i] = (int32_t)head;
         net->cap[i] = capacities[i];
     }
     net->m = arcs;
