@@ -44,7 +44,9 @@ def test_ctrl_c_interrupts_a_solve(name):
         late_interrupt_absorbed(timer)
         pytest.skip("the solve ended before the interrupt came")
     timer.join()
-    assert waited < 3.0, f"the interrupt took {waited:.2f} s to stop the solve"
+    # The cancel callback runs between rounds; a global relabel (a BFS, up
+    # to seconds on a loaded 2-core machine for omp) is not interrupted.
+    assert waited < 20.0, f"the interrupt took {waited:.2f} s to stop the solve"
     # The device was released: the next solve runs normally.
     small = portaflow.maximum_flow(([0, 1], [1, 2], [4, 3]), 0, 2, backend=name)
     assert small.flow_value == 3
