@@ -20,10 +20,16 @@ Usage:
                         [--limit 600] [--out FILE.md]
 
 On a machine without internet, install the wheels first (pip download on
-a machine with it, same Python version and platform):
-  numpy scipy networkx ortools PyMaxflow (ortools pulls absl-py, protobuf,
-  immutabledict, pandas, and their dependencies), plus meson-python, meson,
-  ninja, pyproject-metadata, packaging for `pip install .` of portaflow.
+a machine with it, same Python version and platform, into .whl/, which git
+ignores): numpy scipy networkx ortools PyMaxflow (ortools pulls absl-py,
+protobuf, immutabledict, pandas, and their dependencies), plus meson-python,
+meson, ninja, pyproject-metadata, packaging for `pip install .` of portaflow.
+Then, from the repository root:
+  python3 -m pip install --no-index --find-links .whl meson-python pyproject-metadata \
+      ortools PyMaxflow
+  PATH=$PATH:/usr/local/cuda/bin python3 -m pip install --no-index --no-build-isolation .
+  python3 bench/python_peers.py --bin build-gpu/portaflow \
+      --instances rlg_1024x1024,grid2d_2048 --backends auto,cuda,opencl,seq --out table.md
 """
 import argparse
 import multiprocessing as mp
