@@ -19,6 +19,8 @@ void pf_solve_options_init_sized(pf_solve_options *opt, size_t opt_size)
 {
     if (opt_size > sizeof *opt)
         opt_size = sizeof *opt;
+    if (opt_size < OPTIONS_V1_SIZE)
+        return; /* not a pf_solve_options of any version: write nothing */
     memset(opt, 0, opt_size);
     opt->struct_size = opt_size;
     opt->device_index = -1;
