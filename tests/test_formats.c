@@ -357,6 +357,40 @@ START_TEST(multi_terminal)
 }
 END_TEST
 
+/* Far more vertices than arcs: solved as a compact copy, which must keep
+ * every terminal (an isolated sink stays on the sink side) and the scale. */
+START_TEST(multi_terminal_compacted)
+{
+    pf_status st;
+    const char *path = pf_test_tmpfile("1 3 0.5\n2 3 0.25\n3 200000 1.5\n");
+    pf_read_options opt;
+    pf_read_options_init(&opt);
+    opt.sources = (int64_t[]){0, 1, 99999}; /* 100000: no arc */
+    opt.source_count = 3;
+    opt.sinks = (int64_t[]){199999, 150000}; /* 150001: no arc */
+    opt.sink_count = 2;
+    pf_network *net = pf_network_read_with(path, &opt, &st);
+    ck_assert_msg(net != NULL, "%s", st.message);
+    ck_assert_int_eq(pf_network_vertices(net), 200000);
+    pf_solve_options sopt;
+    pf_solve_options_init(&sopt);
+    sopt.backend = "seq";
+    sopt.want_flow = sopt.want_cut = 1;
+    pf_solution sol;
+    ck_assert_msg(pf_solve(net, &sopt, &sol, &st) == PF_OK, "%s", st.message);
+    ck_assert_msg(pf_verify(net, sol.value, sol.arc_flow, sol.source_side, &st) == PF_OK, "%s",
+                  st.message);
+    int k;
+    pf_network_scale(net, &k, NULL);
+    ck_assert_int_eq(sol.scale_log2, k);
+    ck_assert(pf_amount_to_double(net, sol.value) == 0.75);
+    ck_assert_int_eq(sol.source_side[150000], 0);
+    ck_assert_int_eq(sol.source_side[99999], 1);
+    pf_solution_free(&sol);
+    pf_network_free(net);
+}
+END_TEST
+
 START_TEST(multi_terminal_options_and_errors)
 {
     pf_status st;
@@ -690,6 +724,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, multi_terminal);
     tcase_add_test(tc, multi_terminal_options_and_errors);
+    tcase_add_test(tc, multi_terminal_compacted);
     suite_add_tcase(s, tc);
     tc = tcase_create("real");
     tcase_add_test(tc, real_exact_scale);
