@@ -1,6 +1,7 @@
 /* The CLI contract other tools script against: output lines, JSON, exit
  * statuses, and nothing on stdout when the input is bad. */
 #include <check.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -393,6 +394,187 @@ START_TEST(json_everywhere)
 }
 END_TEST
 
+/* --cut-side picks the side the n lines list; --cut-arcs lists the arcs
+ * from the source side to the sink side in input order (their capacities
+ * sum to the value); check reads output that has x lines. */
+START_TEST(cut_side_and_cut_arcs)
+{
+    const char *graph = pf_test_tmpfile(clrs);
+    char *graph_copy = strdup(graph);
+    char *out, *err;
+    const char *arcs[] = {"solve", "-b", "seq", "--flow", "--cut", "--cut-arcs", graph_copy, NULL};
+    ck_assert_int_eq(run(arcs, NULL, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "\nn 5\nx 2 4 12\nx 5 4 7\nx 5 6 4\n"));
+    ck_assert_int_eq(count_prefix(out, "x "), 3);
+    const char *solution = pf_test_tmpfile(out);
+    free(out), free(err);
+    const char *check[] = {"check", graph_copy, solution, NULL};
+    ck_assert_int_eq(run(check, NULL, &out, &err), 0);
+    free(out), free(err);
+
+    const char *sink[] = {"solve", "--cut-side=sink", graph_copy, NULL};
+    ck_assert_int_eq(run(sink, NULL, &out, &err), 0);
+    ck_assert_int_eq(count_prefix(out, "n "), 2);
+    ck_assert_ptr_nonnull(strstr(out, "\nn 4\nn 6\n"));
+    ck_assert_int_eq(count_prefix(out, "x "), 0);
+    free(out), free(err);
+
+    const char *source[] = {"solve", "--cut", "--cut-side", "source", graph_copy, NULL};
+    ck_assert_int_eq(run(source, NULL, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "\nn 1\nn 2\nn 3\nn 5\n"));
+    free(out), free(err);
+
+    const char *json[] = {"solve", "--json", "--cut-side", "sink", "--cut-arcs", graph_copy, NULL};
+    ck_assert_int_eq(run(json, NULL, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "\"cut_side\":\"sink\",\"cut\":[4,6]"));
+    ck_assert_ptr_nonnull(strstr(out, "\"cut_arcs\":[[2,4,12],[5,4,7],[5,6,4]]"));
+    free(out), free(err);
+
+    const char *bad[] = {"solve", "--cut-side", "middle", graph_copy, NULL};
+    ck_assert_int_eq(run(bad, NULL, &out, &err), 1);
+    ck_assert_ptr_nonnull(strstr(err, "--cut-side"));
+    ck_assert_str_eq(out, "");
+    free(out), free(err);
+    free(graph_copy);
+}
+END_TEST
+
+/* The lines of `text` that do not start with 'c' (timings live in those). */
+static char *without_comments(const char *text)
+{
+    char *kept = calloc(strlen(text) + 1, 1);
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
+        if (*line != 'c')
+            strncat(kept, line, len);
+        line += len;
+    }
+    return kept;
+}
+
+/* --progress: every command says in words on stderr what it does, and its
+ * stdout is what it is without; --no-progress: stderr stays empty. */
+START_TEST(progress_on_stderr_only)
+{
+    char graph[256], sp[256], solution[256];
+    snprintf(graph, sizeof graph, "%s", pf_test_tmpfile(clrs));
+    snprintf(sp, sizeof sp, "%s", pf_test_tmpfile("p sp 4 4\na 1 2 5\na 2 3 -2\na 3 1 1\na 1 2 7\n"));
+    snprintf(solution, sizeof solution, "%s", pf_test_tmpfile("s 23\nn 1\nn 2\nn 3\nn 5\n"));
+    const struct {
+        const char *args[8];
+        const char *says; /* expected on stderr with --progress */
+    } cases[] = {
+        {{"solve", "-b", "seq", "--flow", graph}, "solve seq: phase 1 (pushing flow to the sink)"},
+        {{"solve", "-b", "omp", "--flow", graph}, "solve omp: opening the device"},
+        {{"apsp", "-b", "seq", sp}, "apsp: Floyd-Warshall over 4 vertices"},
+        {{"gen", "rmf", "3", "3"}, "gen: generating rmf"},
+        {{"check", graph, solution}, "check: verifying the solution"},
+        {{"compare", graph}, "compare: solving on seq"},
+        {{"backends"}, "backends: probing every backend"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *with[10], *without[10];
+        int n = 0;
+        for (; cases[i].args[n]; n++)
+            with[n] = without[n] = cases[i].args[n];
+        with[n] = "--progress", without[n] = "--no-progress";
+        with[n + 1] = without[n + 1] = NULL;
+        char *out_on, *err_on, *out_off, *err_off;
+        ck_assert_msg(run(with, NULL, &out_on, &err_on) == 0, "case %zu: %s", i, err_on);
+        ck_assert_int_eq(run(without, NULL, &out_off, &err_off), 0);
+        ck_assert_msg(strstr(err_on, cases[i].says) != NULL, "case %zu says: %s", i, err_on);
+        ck_assert_msg(strstr(err_on, ": finished, ") != NULL, "case %zu ends: %s", i, err_on);
+        ck_assert_msg(strchr(err_on, '\033') == NULL, "no terminal codes into a file");
+        ck_assert_str_eq(err_off, "");
+        char *kept_on = without_comments(out_on), *kept_off = without_comments(out_off);
+        if (strcmp(cases[i].args[0], "compare") && strcmp(cases[i].args[0], "backends"))
+            ck_assert_str_eq(kept_on, kept_off); /* compare and backends print timings */
+        ck_assert_ptr_null(strstr(out_on, "finished"));
+        free(kept_on), free(kept_off);
+        free(out_on), free(err_on), free(out_off), free(err_off);
+    }
+}
+END_TEST
+
+/* Whether `name` appears in `text` as a whole option "--name". */
+static int mentions_option(const char *text, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = strstr(text, "--"); p; p = strstr(p + 2, "--"))
+        if (!strncmp(p + 2, name, len) && !(isalnum((unsigned char)p[2 + len]) || p[2 + len] == '-'))
+            return 1;
+    return 0;
+}
+
+/* The "--name" options at the start of --help's option lines, into names
+ * (a strdup'ed list ending in NULL). */
+static int help_options(const char *help, char **names, int max)
+{
+    int count = 0;
+    for (const char *line = help; line && *line && count < max - 1;) {
+        const char *p = line;
+        while (*p == ' ')
+            p++;
+        if (p[0] == '-' && p[1] != '-' && p[2] == ',')
+            p += 4;
+        if (p > line && p[0] == '-' && p[1] == '-') {
+            size_t len = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz0123456789-");
+            names[count++] = strndup(p + 2, len);
+        }
+        line = strchr(line, '\n');
+        line = line ? line + 1 : NULL;
+    }
+    names[count] = NULL;
+    return count;
+}
+
+/* README's "Command line" section and every command's --help name the
+ * same options. */
+START_TEST(readme_and_help_agree)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/../README.md", getenv("PF_SRCDIR") ? getenv("PF_SRCDIR") : ".");
+    char *readme = pf_test_read_file(path);
+    ck_assert_ptr_nonnull(readme);
+    char *section = strstr(readme, "## Command line");
+    ck_assert_ptr_nonnull(section);
+    char *end = strstr(section + 3, "\n## ");
+    if (end)
+        *end = '\0';
+    static const char *const commands[] = {"solve", "compare", "demo", "check",
+                                           "gen", "apsp", "backends"};
+    char all_help[65536] = "";
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+        char *out, *err;
+        const char *args[] = {commands[i], "--help", NULL};
+        ck_assert_int_eq(run(args, NULL, &out, &err), 0);
+        char *names[64];
+        int count = help_options(out, names, 64);
+        ck_assert_int_gt(count, 0);
+        for (int k = 0; k < count; k++) {
+            ck_assert_msg(mentions_option(section, names[k]),
+                          "%s --%s is in --help but not in README's Command line section",
+                          commands[i], names[k]);
+            free(names[k]);
+        }
+        strncat(all_help, out, sizeof all_help - strlen(all_help) - 1);
+        free(out), free(err);
+    }
+    /* And the other way: every option README names is some command's. */
+    for (const char *p = strstr(section, "--"); p; p = strstr(p + 2, "--")) {
+        size_t len = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz0123456789-");
+        if (!isalnum((unsigned char)p[2]) || (len == 3 && !strncmp(p + 2, "opt", 3)) ||
+            (len == 7 && !strncmp(p + 2, "version", 7)))
+            continue; /* "--", the "--opt=value" example, portaflow --version */
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)len, p + 2);
+        ck_assert_msg(mentions_option(all_help, name), "README names --%s, no --help does", name);
+    }
+    free(readme);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cli");
@@ -410,6 +592,9 @@ int main(void)
     tcase_add_test(tc, option_forms);
     tcase_add_test(tc, gen_positional_and_negative_values);
     tcase_add_test(tc, json_everywhere);
+    tcase_add_test(tc, cut_side_and_cut_arcs);
+    tcase_add_test(tc, progress_on_stderr_only);
+    tcase_add_test(tc, readme_and_help_agree);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -38,8 +38,20 @@ static pid_t start(const char *const *args, const char *out_path, const char *er
     for (int i = 0; args[i] && argc < 31; i++)
         argv[argc++] = args[i];
     argv[argc] = NULL;
+    /* Check's handlers for SIGINT and SIGTERM (inherited over fork) kill the
+     * whole process group: the child takes the default actions before a
+     * signal sent by the test can reach it, in a process group of its own. */
+    sigset_t stop_signals, old_mask;
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGINT);
+    sigaddset(&stop_signals, SIGTERM);
+    sigprocmask(SIG_BLOCK, &stop_signals, &old_mask);
     pid_t pid = fork();
     if (pid == 0) {
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        setpgid(0, 0);
+        sigprocmask(SIG_SETMASK, &old_mask, NULL);
         int in = open("/dev/null", O_RDONLY);
         int out = open(out_path ? out_path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
         int err = open(err_path ? err_path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -54,6 +66,8 @@ static pid_t start(const char *const *args, const char *out_path, const char *er
         execv(argv[0], (char *const *)argv);
         _exit(127);
     }
+    sigprocmask(SIG_SETMASK, &old_mask, NULL);
+    ck_assert_int_gt(pid, 0);
     return pid;
 }
 

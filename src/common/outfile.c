@@ -22,8 +22,9 @@
 
 enum { NAME_LIMIT = 255, TEMP_SLOTS = 8, TEMP_TRIES = 64, EIO_UNKNOWN = -1 };
 
-/* The temporary files that exist now, for the signal handler. A slot is
- * filled and emptied with the handled signals blocked. */
+/* The temporary files that exist now (or are being created), for the
+ * signal handler. A slot is filled and emptied with the handled signals
+ * blocked in the calling thread. */
 typedef struct temp_slot {
     volatile sig_atomic_t used;
     int dir_fd;
@@ -145,16 +146,20 @@ static int create_temp(pf_outfile *f, mode_t mode, pf_status *st)
     for (int attempt = 0; attempt < TEMP_TRIES; attempt++) {
         unsigned tag = (seed + ++counter * 2654435761u) & 0xffffffffu;
         snprintf(f->temp_name, sizeof f->temp_name, ".%.200s.%08x.tmp", f->final_name, tag);
+        /* The slot is filled before the file exists: a signal handled on
+         * another thread (OpenMP workers, the progress ticker) between the
+         * two would otherwise leave the file behind. */
         sigset_t old;
         block_signals(&old);
+        temp_slots[slot].dir_fd = f->dir_fd;
+        memcpy(temp_slots[slot].name, f->temp_name, sizeof temp_slots[slot].name);
+        temp_slots[slot].used = 1;
         int fd = openat(f->dir_fd, f->temp_name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-        if (fd >= 0) {
-            temp_slots[slot].dir_fd = f->dir_fd;
-            memcpy(temp_slots[slot].name, f->temp_name, sizeof temp_slots[slot].name);
-            temp_slots[slot].used = 1;
-            f->slot = slot;
-        }
         int saved = errno;
+        if (fd >= 0)
+            f->slot = slot;
+        else
+            temp_slots[slot].used = 0;
         restore_signals(&old);
         if (fd >= 0)
             return fd;

@@ -1,6 +1,7 @@
 /* portaflow: entry point and subcommand dispatch. */
 #include "cli.h"
 #include "cli_opts.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -9,57 +10,25 @@
 #include <string.h>
 
 static const char usage_text[] =
-    "usage: portaflow COMMAND [OPTIONS]\n"
+    "usage: portaflow COMMAND [OPTIONS] [ARGUMENTS]\n"
     "\n"
-    "  solve [-b|--backend auto|seq|omp|opencl|cuda] [--device N] [-t|--threads T]\n"
-    "        [--flow] [--cut] [--json] [--verify] [--progress|--no-progress] [FILE|-]\n"
-    "      Maximum flow of a DIMACS max-flow (or adjacency-matrix) network.\n"
-    "      stdout: 'c' comments, one 's VALUE' line, with --flow one 'f U V FLOW'\n"
-    "      line per input arc (input order), with --cut one 'n ID' line per\n"
-    "      vertex on the source side of a minimum cut; --json: one JSON object.\n"
-    "  compare [-t|--threads T] [--repeat R] [--no-verify] FILE\n"
-    "      Runs every available backend and seq on the same input, verifies\n"
-    "      each answer and prints one table. Disagreement exits 3.\n"
-    "  demo\n"
-    "      compare on a built-in default instance (RLG 256x256, seed 1).\n"
-    "  check GRAPH SOLUTION\n"
-    "      Verifies a solution file (the output of solve --flow --cut).\n"
-    "  gen FAMILY ARGS [-o|--out FILE] [--seed S]\n"
-    "      rmf A B [--c1 X --c2 Y] | rlg R C [--cap R] | ac N [--cap C] | ak K\n"
-    "      | grid2d W H [--conn 4|8] [--cap C] | grid3d X Y Z [--conn 6|26] [--cap C]\n"
-    "      | random N M [--cap C]: max-flow networks ('p max').\n"
-    "      sp N [--arcs M | --density P] [--min W] [--max W] [--negative] [--real]:\n"
-    "      a weighted digraph for shortest paths ('p sp'): M distinct random arcs\n"
-    "      (default 8N; --density P: P*N(N-1)), no self-loops or parallel arcs,\n"
-    "      weights uniform in [W_min, W_max] (default [1, 1000]; --real: reals).\n"
-    "      --negative: w = c + p(u) - p(v), c in [min, max], potentials p in\n"
-    "      [0, max]: negative weights, no negative cycle. A negative --min without\n"
-    "      --negative may give negative cycles.\n"
-    "  apsp [-b|--backend auto|seq|omp|opencl|cuda] [--device N] [-t|--threads T]\n"
-    "       [--type auto|i32|i64|f32] [--tile T] [--paths] [--verify] [--stats]\n"
-    "       [--variant plain|simd|blocked|per-k] [--simd-width 8|16]\n"
-    "       [-o|--out FILE [--binary]] FILE|-\n"
-    "      All-pairs shortest paths (blocked Floyd-Warshall) of a DIMACS 'p sp',\n"
-    "      Matrix Market (.mtx) or adjacency-matrix graph; negative weights allowed.\n"
-    "      Writes N rows of N distances ('inf' = no path) to FILE or stdout\n"
-    "      (--stats: checksum, diameter, reachable pairs instead of the rows);\n"
-    "      --paths adds next hops (FILE.next). A negative cycle exits 2 naming it.\n"
-    "      --variant: plain, simd (seq, omp; --simd-width 8 = AVX2, 16 = AVX-512),\n"
-    "      blocked (every backend; the default but on seq), per-k (cuda, opencl).\n"
-    "  path [-b|--backend B] [--device N] [-t|--threads T] [--json] GRAPH [PAIRS|-]\n"
-    "      Shortest paths between the 'U V' pairs (1-based, one a line; '#' starts\n"
-    "      a comment) read from PAIRS or stdin: per pair 'path U ... V', the sum\n"
-    "      of its arcs on a 'c' line and 'cost C', or 'no path'.\n"
-    "  backends\n"
-    "      Lists every backend and device found, or why none was.\n"
+    "  solve     maximum flow and minimum cut of a network (DIMACS, matrix)\n"
+    "  compare   every available backend and seq on one input, verified, one table\n"
+    "  demo      compare on a built-in instance (RLG 256x256, seed 1)\n"
+    "  check     verify a solution file against its network\n"
+    "  gen       write a benchmark instance (rmf, rlg, ac, ak, grid2d, grid3d,\n"
+    "            random; sp for shortest paths)\n"
+    "  apsp      all-pairs shortest paths (blocked Floyd-Warshall, or --variant)\n"
+    "  path      shortest paths between given vertex pairs, with their costs\n"
+    "  backends  list every backend and device found, or why none was\n"
     "  --help, --version\n"
     "\n"
-    "portaflow COMMAND --help (or -h) lists that command's options; both\n"
-    "--opt=value and --opt value work, and options may follow the file.\n"
+    "portaflow COMMAND --help (or -h) lists that command's options. Common ones:\n"
+    "-b/--backend, --device, -t/--threads, -o/--out FILE, --json, --progress;\n"
+    "--opt=value and --opt value both work, and options may follow the file.\n"
     "Environment: PORTAFLOW_BACKEND overrides 'auto'.\n"
     "Exit status: 0 ok, 1 usage, 2 bad input, 3 backend/device failure,\n"
     "4 output error (writing stdout or an output file failed).\n";
-
 int pf_cli_exit_code(int code)
 {
     switch (code) {
@@ -78,6 +47,7 @@ int pf_cli_exit_code(int code)
 
 int pf_cli_error(const pf_status *st)
 {
+    pf_progress_clear_line();
     fprintf(stderr, "portaflow: %s\n", st->message);
     return pf_cli_exit_code(st->code);
 }
@@ -124,7 +94,7 @@ static const pf_cmd_spec backends_spec = {
     .name = "backends",
     .synopsis = "[OPTIONS]",
     .about = "Lists every backend and device found, or why none was.\n",
-    .shared = PF_OPTS_JSON,
+    .shared = PF_OPTS_JSON | PF_OPTS_PROGRESS,
 };
 
 static void print_backends_table(const pf_device_desc *descs, int count, char *why)
@@ -190,9 +160,12 @@ int pf_cli_backends(int argc, char **argv)
     int rc = pf_opts_parse(&backends_spec, argc, argv, NULL, NULL, &parsed);
     if (rc != PF_OPTS_GO_ON)
         return rc;
+    pf_progress_open(pf_opts_progress_mode(&parsed.shared), 1, "backends");
+    pf_progress_step("probing every backend for devices");
     pf_device_desc descs[64];
     char why[2048];
     int count = pf_list_devices(descs, 64, why, sizeof why);
+    pf_progress_close();
     if (parsed.shared.json)
         print_backends_json(descs, count, why);
     else
@@ -242,7 +215,10 @@ int main(int argc, char **argv)
         {"path", pf_cli_path},
     };
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-        if (!strcmp(cmd, commands[i].name))
-            return finish_stdout(cmd, commands[i].run(argc - 1, argv + 1));
+        if (!strcmp(cmd, commands[i].name)) {
+            int rc = commands[i].run(argc - 1, argv + 1);
+            pf_progress_close(); /* the line off the terminal before the last word */
+            return finish_stdout(cmd, rc);
+        }
     return pf_cli_usage_error("unknown command '%s'", cmd);
 }

@@ -14,10 +14,11 @@
 #include "apsp.h"
 #include "cli.h"
 #include "cli_opts.h"
+#include "progress.h"
 
 typedef struct apsp_args {
     pf_apsp_options opt;
-    int verify, stats, binary, json;
+    int verify, stats, binary, json, progress;
     const char *out_path; /* NULL: the matrix goes to stdout unless --stats */
     const char *path;
 } apsp_args;
@@ -75,7 +76,7 @@ static const pf_cmd_spec apsp_spec = {
              "--variant runs one of the Floyd-Warshall study's variants instead.\n",
     .options = apsp_options,
     .out_help = "write the distance rows to FILE (and next hops to FILE.next)",
-    .shared = PF_OPTS_DEVICE | PF_OPTS_OUT | PF_OPTS_JSON,
+    .shared = PF_OPTS_DEVICE | PF_OPTS_OUT | PF_OPTS_JSON | PF_OPTS_PROGRESS,
     .max_args = 1,
 };
 
@@ -138,6 +139,7 @@ static int parse_apsp_args(int argc, char **argv, apsp_args *a)
     a->opt.threads = p.shared.threads;
     a->out_path = p.shared.out_path;
     a->json = p.shared.json;
+    a->progress = pf_opts_progress_mode(&p.shared);
     if (a->json && !a->stats)
         return pf_opts_usage_error(&apsp_spec, "--json goes with --stats (the rows are not JSON)");
     if (!p.count)
@@ -608,6 +610,8 @@ int pf_cli_apsp(int argc, char **argv)
         return pf_cli_error(&st);
     }
     pf_apsp_early *early = pf_apsp_open_early(&a.opt); /* opens while the file is read */
+    pf_progress_open(a.progress, 1, "apsp");
+    pf_progress_step("reading %s", name);
     double t0 = pf_now();
     pf_wgraph *g = pf_wgraph_read(a.path, &st);
     double read_s = pf_now() - t0;
@@ -615,13 +619,20 @@ int pf_cli_apsp(int argc, char **argv)
     memset(&res, 0, sizeof res);
     pf_apsp_sink sink = {.rows = output_rows, .ctx = &out};
     int streams = a.stats || out.to_file;
+    if (g)
+        pf_progress_step("Floyd-Warshall over %lld vertices (%lld min-plus updates)",
+                         (long long)g->n, (long long)g->n * g->n * g->n);
     rc = g ? pf_apsp_with(g, &a.opt, early, streams ? &sink : NULL, &res, &st) : st.code;
     pf_apsp_early_free(early);
+    pf_progress_clear_line();
     int64_t checked = 0;
-    if (rc == PF_E_INPUT && res.cycle_len > 0)
+    if (rc == PF_E_INPUT && res.cycle_len > 0) {
         pf_cli_report_cycle(g, &res, name);
-    else if (!rc && a.verify)
+    } else if (!rc && a.verify) {
+        pf_progress_step("verifying the distances from %lld sources",
+                         (long long)(verify_sources(g) ? verify_sources(g) : g->n));
         rc = pf_apsp_verify(g, &res, verify_sources(g), &checked, &st);
+    }
     if (!rc) {
         apsp_report report = {.name = name, .g = g, .res = &res, .read_s = read_s,
                               .checked = checked, .stats = &out.stats};
@@ -632,11 +643,14 @@ int pf_cli_apsp(int argc, char **argv)
         if (fflush(stdout) != 0)
             rc = pf_fail(&st, PF_E_OUTPUT, "writing standard output failed: %s", strerror(errno));
     }
+    if (!rc && !out.to_file && !a.stats)
+        pf_progress_step("writing %lld x %lld distances%s", (long long)res.n, (long long)res.n,
+                         res.next ? " and next hops" : "");
     int closed = output_close(&out, &res, rc != PF_OK, &st);
     rc = rc ? rc : closed;
-    /* After rows on stdout a "c" line would join the matrix: stderr then. */
-    if (!rc && !a.json)
-        fprintf(out.to_file || a.stats ? stdout : stderr, "c write ms %.3f\n", out.write_s * 1e3);
+    /* Not after rows on stdout, where a "c" line would join the matrix. */
+    if (!rc && !a.json && (out.to_file || a.stats))
+        printf("c write ms %.3f\n", out.write_s * 1e3);
     int cycle = res.cycle_len > 0;
     pf_apsp_result_free(&res);
     pf_wgraph_free(g);

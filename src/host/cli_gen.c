@@ -14,6 +14,7 @@
 #include "../common/wgraph_io.h"
 #include "cli.h"
 #include "cli_opts.h"
+#include "progress.h"
 
 typedef struct gen_family {
     const char *name;
@@ -71,7 +72,7 @@ static const pf_cmd_spec gen_spec = {
              "      [0, max]: no negative cycle; a negative --min without it may give some).\n",
     .options = gen_options,
     .out_help = "write the instance to FILE (replaced only once it is whole)",
-    .shared = PF_OPTS_OUT,
+    .shared = PF_OPTS_OUT | PF_OPTS_PROGRESS,
     .max_args = 4,
 };
 
@@ -91,6 +92,7 @@ typedef struct gen_args {
     int arcs_given, negative, real;
     const char *density, *min, *max;
     const char *text[OPT_COUNT]; /* each option's value as given (flags: "") */
+    int progress;                /* progress.h mode */
 } gen_args;
 
 static int on_gen_option(void *ctx, int id, const char *arg)
@@ -151,6 +153,7 @@ static int parse_gen_args(int argc, char **argv, gen_args *a)
     if (rc != PF_OPTS_GO_ON)
         return rc;
     a->out_path = p.shared.out_path;
+    a->progress = pf_opts_progress_mode(&p.shared);
     if (p.count < 1)
         return pf_opts_usage_error(
             &gen_spec, "needs a FAMILY (rmf, rlg, ac, ak, grid2d, grid3d, random, sp)");
@@ -289,10 +292,11 @@ int pf_cli_gen(int argc, char **argv)
     pf_wgraph *g = NULL;
     pf_wgen_params w;
     char comment[512];
+    if (a.family->weighted && (rc = sp_params(&a, &w)) != PF_EXIT_OK)
+        return rc;
+    pf_progress_open(a.progress, 1, "gen");
+    pf_progress_step("generating %s", a.family->name);
     if (a.family->weighted) {
-        rc = sp_params(&a, &w);
-        if (rc)
-            return rc;
         g = pf_gen_wgraph(&w, &st);
         if (!g)
             return pf_cli_error(&st);
@@ -309,6 +313,8 @@ int pf_cli_gen(int argc, char **argv)
         }
     }
     pf_outfile out;
+    pf_progress_step("writing %s", a.out_path && strcmp(a.out_path, "-") ? a.out_path
+                                                                          : "standard output");
     rc = pf_outfile_open(&out, a.out_path, NULL, &st);
     if (!rc)
         rc = g ? pf_wgraph_write_dimacs(g, out.fp, comment, &st)

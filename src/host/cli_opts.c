@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "progress.h"
 
 enum {
     SH_BACKEND = 1000,
@@ -66,15 +67,22 @@ typedef struct opt_list {
     int count;
 } opt_list;
 
-static void gather(const pf_cmd_spec *spec, opt_list *list)
+static int gather(const pf_cmd_spec *spec, opt_list *list)
 {
     list->count = 0;
     for (size_t i = 0; i < sizeof shared_options / sizeof *shared_options; i++)
         if (spec->shared & shared_options[i].mask)
             list->at[list->count++] = &shared_options[i].opt;
-    for (const pf_opt *o = spec->options; o && o->name && list->count < MAX_OPTIONS - 1; o++)
+    for (const pf_opt *o = spec->options; o && o->name; o++) {
+        if (list->count >= MAX_OPTIONS - 1) {
+            fprintf(stderr, "portaflow: %s: internal error: over %d options\n", spec->name,
+                    MAX_OPTIONS - 1);
+            return PF_EXIT_USAGE;
+        }
         list->at[list->count++] = o;
+    }
     list->at[list->count++] = &help_option;
+    return PF_EXIT_OK;
 }
 
 /* What getopt_long returns for entry i: its letter, else a value past chars. */
@@ -205,6 +213,23 @@ static int rejected(const pf_cmd_spec *spec, const opt_list *list, int code, cha
     return pf_opts_usage_error(spec, "unknown or ambiguous option '%.*s'", len, word);
 }
 
+/* A command's table must not repeat a name or a letter (its own or a
+ * shared one's): reported as a programming error, so a new command finds
+ * out on its first run. */
+static int check_table(const pf_cmd_spec *spec, const opt_list *list)
+{
+    for (int i = 0; i < list->count; i++)
+        for (int j = 0; j < i; j++) {
+            const pf_opt *a = list->at[i], *b = list->at[j];
+            if (!strcmp(a->name, b->name) || (a->letter && a->letter == b->letter)) {
+                fprintf(stderr, "portaflow: %s: internal error: --%s and --%s clash\n",
+                        spec->name, b->name, a->name);
+                return PF_EXIT_USAGE;
+            }
+        }
+    return PF_EXIT_OK;
+}
+
 static void build_tables(const opt_list *list, struct option *longs, char *shorts, size_t len)
 {
     size_t used = (size_t)snprintf(shorts, len, "-:");
@@ -227,7 +252,8 @@ int pf_opts_parse(const pf_cmd_spec *spec, int argc, char **argv, pf_opt_handler
                   void *ctx, pf_opts_parsed *parsed)
 {
     opt_list list;
-    gather(spec, &list);
+    if (gather(spec, &list) != PF_EXIT_OK || check_table(spec, &list) != PF_EXIT_OK)
+        return PF_EXIT_USAGE;
     struct option longs[MAX_OPTIONS + 1];
     char shorts[2 * MAX_OPTIONS + 4];
     build_tables(&list, longs, shorts, sizeof shorts);
@@ -264,7 +290,13 @@ int pf_opts_parse(const pf_cmd_spec *spec, int argc, char **argv, pf_opt_handler
     return PF_OPTS_GO_ON;
 }
 
-int pf_opts_progress_on(const pf_opts_shared *shared)
+int pf_opts_progress_mode(const pf_opts_shared *shared)
 {
-    return shared->progress == 1 || (shared->progress == -1 && isatty(STDERR_FILENO));
+    if (shared->progress == 1)
+        return PF_PROGRESS_AT_ONCE;
+    if (shared->progress == -1 && isatty(STDERR_FILENO))
+        return PF_PROGRESS_AFTER_A_SECOND;
+    return PF_PROGRESS_OFF;
 }
+
+int pf_opts_progress_on(const pf_opts_shared *shared) { return pf_opts_progress_mode(shared); }

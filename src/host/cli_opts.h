@@ -33,7 +33,10 @@
  * always there: it prints `usage: portaflow NAME SYNOPSIS`, .about, every
  * option with its help, and the exit statuses, then the command returns 0.
  * The handler returns 0, or the exit status after reporting a bad value
- * (pf_opts_usage_error). */
+ * (pf_opts_usage_error). A table that repeats a name or a letter (its own
+ * or a shared option's) makes every run of the command exit 1 with an
+ * "internal error" naming both. Values check with pf_opts_int; main
+ * checks stdout and closes the status line when the command returns. */
 #ifndef PF_CLI_OPTS_H
 #define PF_CLI_OPTS_H
 
@@ -104,7 +107,11 @@ int pf_opts_parse(const pf_cmd_spec *spec, int argc, char **argv, pf_opt_handler
 int pf_opts_usage_error(const pf_cmd_spec *spec, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* The progress flag resolved: on when asked, or by default on a terminal. */
+/* The status line's mode (progress.h): from the start with --progress,
+ * past a second when stderr is a terminal, else off. A command opens it
+ * with pf_progress_open(mode, 1, "NAME"); main closes it. */
+int pf_opts_progress_mode(const pf_opts_shared *shared);
+/* The same value under its first name (commands written against it). */
 int pf_opts_progress_on(const pf_opts_shared *shared);
 
 /* Whole-number option values: a decimal integer in [min, max], else a usage
