@@ -626,9 +626,9 @@ int pf_cli_apsp(int argc, char **argv)
     pf_apsp_early_free(early);
     pf_progress_clear_line();
     int64_t checked = 0;
-    if (rc == PF_E_INPUT && res.cycle_len > 0) {
+    if (rc == PF_E_INPUT && res.cycle_len > 0)
         pf_cli_report_cycle(g, &res, name);
-    } else if (!rc && a.verify) {
+    else if (!rc && a.verify) {
         pf_progress_step("verifying the distances from %lld sources",
                          (long long)(verify_sources(g) ? verify_sources(g) : g->n));
         rc = pf_apsp_verify(g, &res, verify_sources(g), &checked, &st);
@@ -648,7 +648,8 @@ int pf_cli_apsp(int argc, char **argv)
                          res.next ? " and next hops" : "");
     int closed = output_close(&out, &res, rc != PF_OK, &st);
     rc = rc ? rc : closed;
-    /* Not after rows on stdout, where a "c" line would join the matrix. */
+    /* Not after rows on stdout, where a "c" line would join the matrix
+     * (and stderr stays for errors and --progress). */
     if (!rc && !a.json && (out.to_file || a.stats))
         printf("c write ms %.3f\n", out.write_s * 1e3);
     int cycle = res.cycle_len > 0;
