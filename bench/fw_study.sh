@@ -92,15 +92,19 @@ for spec in $variants; do
         continue
       fi
     fi
+    # Killed after 3 x cap, or when the study's total (plus 30 s) is up.
+    limit=$((3 * ${cap%.*} + 5))
+    left=$((${total%.*} + 30 - ($(date +%s) - study_start)))
+    [ "$left" -lt "$limit" ] && limit=$left
     start=$(date +%s.%N)
-    text=$(timeout $((3 * ${cap%.*} + 5)) "$bin" "${args[@]}" "$tmp/g$n.gr" 2>&1)
+    text=$(timeout "$limit" "$bin" "${args[@]}" "$tmp/g$n.gr" 2>&1)
     rc=$?
     spent=$(awk -v s="$spent" -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print s + b - a }')
     { echo "## $spec n=$n exit $rc"; grep -E '^c (backend|variant|read)|^portaflow' <<<"$text"; } >>"$log"
     compute_ms=$(sed -n 's/^c times ms: .*compute \([0-9.]*\),.*/\1/p' <<<"$text")
     if [ $rc -ne 0 ] || [ -z "$compute_ms" ]; then
       why=$(grep -m1 '^portaflow' <<<"$text" | tr ',' ';' | cut -c1-120)
-      [ $rc -eq 124 ] && why="killed after $((3 * ${cap%.*} + 5)) s"
+      [ $rc -eq 124 ] && why="killed after $limit s"
       echo "$n,$spec,,${why:-exit $rc}" >>"$csv"
       # Not built or no device: the larger n will not do better.
       [ $rc -ne 124 ] && break

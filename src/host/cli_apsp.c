@@ -643,10 +643,13 @@ int pf_cli_apsp(int argc, char **argv)
         if (fflush(stdout) != 0)
             rc = pf_fail(&st, PF_E_OUTPUT, "writing standard output failed: %s", strerror(errno));
     }
+    if (!rc && !out.to_file && !a.stats)
+        pf_progress_step("writing %lld x %lld distances%s", (long long)res.n, (long long)res.n,
+                         res.next ? " and next hops" : "");
     int closed = output_close(&out, &res, rc != PF_OK, &st);
     rc = rc ? rc : closed;
-    /* After rows on stdout a "c" line would join the matrix: the write time
-     * is printed only when the rows went to a file (or were not printed). */
+    /* Not after rows on stdout, where a "c" line would join the matrix
+     * (and stderr stays for errors and --progress). */
     if (!rc && !a.json && (out.to_file || a.stats))
         printf("c write ms %.3f\n", out.write_s * 1e3);
     int cycle = res.cycle_len > 0;
