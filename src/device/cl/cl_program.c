@@ -187,6 +187,28 @@ static size_t floor_pow2(size_t x)
     return p;
 }
 
+/* Mesa's rusticl on llvmpipe (22.3.6) leaves owner[] claims of
+ * pf_k_push_relabel_follow set after the kernel when a work-group is wider
+ * than the device's SIMD width (its native int vector width, 8 at 256
+ * bits): the claimed vertices are then skipped for good and phase 1
+ * stalls. It does not happen up to that width, with one operation per
+ * worker, on PoCL, NVIDIA or OpenMP; the body holds one claim per worker
+ * at any time and releases it, so this is taken for a defect of that
+ * stack and worked around here: work-groups no wider than that on
+ * rusticl's CPU device (bench/NOTES.md 29). */
+static size_t quirk_group_limit(pf_dev *dev, size_t limit)
+{
+    char platform[64];
+    pf_cl_platform_string(dev->platform, CL_PLATFORM_NAME, platform, sizeof platform);
+    if (strcmp(platform, "rusticl") != 0 || strcmp(dev->desc.kind, "cpu") != 0)
+        return limit;
+    cl_uint lanes = 0;
+    if (clGetDeviceInfo(dev->device, CL_DEVICE_NATIVE_VECTOR_WIDTH_INT, sizeof lanes, &lanes,
+                        NULL) != CL_SUCCESS || lanes == 0)
+        return limit;
+    return lanes < limit ? lanes : limit;
+}
+
 /* The largest power-of-two work-group size that every kernel, the device
  * and the local memory (2 int64 per work-item for the scans) allow. */
 static int choose_geometry(pf_dev *dev, pf_status *st)
@@ -226,6 +248,7 @@ static int choose_geometry(pf_dev *dev, pf_status *st)
                     limit = (size_t)room;
             }
         }
+    limit = quirk_group_limit(dev, limit);
     dev->group_size = floor_pow2(limit ? limit : 1);
     /* A work-group per active vertex pays on GPUs (latency-bound rounds);
      * on CPUs one work-item per vertex is the faster mapping. */
