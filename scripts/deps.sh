@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(gcc g++ meson ninja-build pkg-config python3
           check libsubunit-dev
-          ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
+          ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd mesa-opencl-icd clinfo
           libboost-graph-dev liblemon-dev libmaxflow-dev)
 missing=()
 for p in "${packages[@]}"; do
