@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(gcc g++ meson ninja-build pkg-config python3
           check libsubunit-dev
           ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd mesa-opencl-icd clinfo
+          zlib1g-dev
           libboost-graph-dev liblemon-dev libmaxflow-dev)
 missing=()
 for p in "${packages[@]}"; do

@@ -328,6 +328,79 @@ START_TEST(next_hops_on_zero_cycles)
 }
 END_TEST
 
+/* A positive self-loop never shortens a path: one of 2^32 - 2 (past int32)
+ * must neither wrap negative in the int32 matrix nor, with next hops,
+ * overflow the tie-breaking scale (issue 23, defect 2). */
+START_TEST(huge_positive_self_loop)
+{
+    int paths = _i;
+    pf_status st;
+    pf_wgraph *g = pf_wgraph_new(3, &st);
+    pf_wgraph_add_arc(g, 0, 1, 1, &st);
+    pf_wgraph_add_arc(g, 1, 1, 4294967294, &st);
+    pf_wgraph_add_arc(g, 1, 2, 1, &st);
+    pf_apsp_options opt = options(PF_DIST_AUTO, paths);
+    pf_apsp_result res;
+    ck_assert_msg(pf_apsp(g, &opt, &res, &st) == PF_OK, "%s", st.message);
+    ck_assert_int_eq(res.kind, PF_DIST_I32);
+    const int64_t want[9] = {0, 1, 2, NO_PATH, 0, 1, NO_PATH, NO_PATH, 0};
+    for (int64_t at = 0; at < 9; at++)
+        PF_EXPECT(result_at(&res, at) == want[at], "paths %d: d(%lld,%lld) = %lld, want %lld",
+                  paths, (long long)(at / 3 + 1), (long long)(at % 3 + 1),
+                  (long long)result_at(&res, at), (long long)want[at]);
+    if (paths) {
+        const int32_t want_next[9] = {0, 1, 1, -1, 1, 2, -1, -1, 2};
+        for (int64_t at = 0; at < 9; at++)
+            PF_EXPECT(res.next[at] == want_next[at], "next(%lld,%lld) = %d, want %d",
+                      (long long)(at / 3 + 1), (long long)(at % 3 + 1), res.next[at],
+                      want_next[at]);
+    }
+    int64_t checked;
+    ck_assert_msg(pf_apsp_verify(g, &res, 0, &checked, &st) == PF_OK, "%s", st.message);
+    pf_apsp_result_free(&res);
+    pf_wgraph_free(g);
+
+    g = pf_wgraph_new(1, &st);
+    pf_wgraph_add_arc(g, 0, 0, 3000000000, &st);
+    ck_assert_msg(pf_apsp(g, &opt, &res, &st) == PF_OK, "%s", st.message);
+    ck_assert_int_eq(result_at(&res, 0), 0);
+    pf_apsp_result_free(&res);
+    pf_wgraph_free(g);
+}
+END_TEST
+
+/* Past 2^53 a double cannot tell neighbouring integers apart: the checker
+ * must accept the exact int64 answer and reject one that is off by one
+ * (issue 23, defect 3). */
+START_TEST(verify_exact_past_2_53)
+{
+    pf_status st;
+    pf_wgraph *g = pf_wgraph_new(3, &st);
+    pf_wgraph_add_arc(g, 0, 1, 9007199254740993, &st);
+    pf_wgraph_add_arc(g, 1, 2, 1, &st);
+    pf_apsp_options opt = options(PF_DIST_AUTO, _i);
+    pf_apsp_result res;
+    ck_assert_msg(pf_apsp(g, &opt, &res, &st) == PF_OK, "%s", st.message);
+    ck_assert_int_eq(res.kind, PF_DIST_I64);
+    int64_t *dist = res.dist, checked;
+    ck_assert_int_eq(dist[2], 9007199254740994);
+    ck_assert_msg(pf_apsp_verify(g, &res, 0, &checked, &st) == PF_OK, "%s", st.message);
+    const int64_t wrong[] = {9007199254740993, 9007199254740995};
+    for (int k = 0; k < 2; k++) {
+        dist[2] = wrong[k];
+        ck_assert_int_eq(pf_apsp_verify(g, &res, 0, &checked, &st), PF_E_VERIFY);
+    }
+    dist[2] = 9007199254740994;
+    dist[1] = 9007199254740992;
+    ck_assert_int_eq(pf_apsp_verify(g, &res, 0, &checked, &st), PF_E_VERIFY);
+    /* The message prints both sides in full, not as two equal "%g". */
+    ck_assert_msg(strstr(st.message, "gives 9007199254740993, but d(1,3) is 9007199254740994"),
+                  "%s", st.message);
+    pf_apsp_result_free(&res);
+    pf_wgraph_free(g);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     backend = argc > 1 ? argv[1] : "seq";
@@ -349,6 +422,8 @@ int main(int argc, char **argv)
     tcase_add_test(tc, real_weights);
     tcase_add_test(tc, verify_rejects_corruption);
     tcase_add_loop_test(tc, next_hops_on_zero_cycles, 0, 2);
+    tcase_add_loop_test(tc, huge_positive_self_loop, 0, 2);
+    tcase_add_loop_test(tc, verify_exact_past_2_53, 0, 2);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_set_fork_status(sr, CK_NOFORK);

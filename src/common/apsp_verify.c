@@ -11,8 +11,13 @@
  *
  * Next hops: next(i,j) = h must be an arc i -> h with d(i,j) = w(i,h) +
  * d(h,j), and following next toward j from every checked source must end
- * at j (no loop through zero-weight cycles). */
+ * at j (no loop through zero-weight cycles).
+ *
+ * Integer distances over integer weights are compared exactly (a double
+ * would merge neighbouring int64 values past 2^53); float32 ones with a
+ * relative tolerance. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,63 +29,43 @@ typedef struct verify_ctx {
     const pf_wgraph *g;
     const pf_apsp_result *res;
     int64_t n;
+    int exact;        /* integer distances over integer weights: compare exactly */
     int64_t *first;   /* out-arc CSR: n+1 */
     int64_t *arc;     /* input arc index, grouped by tail */
-    double *row;      /* d(i,.) of the source being checked, as doubles */
+    int64_t *irow;    /* exact: d(i,.) of the source being checked */
+    double *row;      /* otherwise: d(i,.) as doubles */
     uint8_t *finite;  /* d(i,v) is a distance, not "no path" */
     int32_t *queue;
     uint8_t *reached;
-    double *lightest; /* lightest arc i -> v, for next hops; INFINITY = none */
+    int64_t *ilightest; /* exact: lightest arc i -> v, for next hops; INT64_MAX = none */
+    double *lightest;   /* otherwise; INFINITY = none */
     pf_status *st;
 } verify_ctx;
+
+/* Integer sums of a distance (|d| < 2^62) and a weight (|w| <= 2^62) can
+ * pass int64: they are formed in __int128 and compared exactly. A double
+ * holds integers exactly only up to 2^53. */
+typedef __int128 exact_sum;
 
 static double arc_weight(const pf_wgraph *g, int64_t a)
 {
     return g->real_weight ? g->real_weight[a] : (double)g->int_weight[a];
 }
 
-/* Exact for integer kinds up to 2^53, which covers every int32 distance
- * and int64 ones of realistic size; reals get a relative tolerance. */
-static int same_value(const verify_ctx *c, double a, double b)
+/* Reals (float32 results) get a relative tolerance. */
+static int same_real(double a, double b)
 {
-    if (c->res->kind != PF_DIST_F32)
-        return a == b;
-    return fabs(a - b) <= 1e-5 * (fabs(a) + fabs(b)) + 1e-30;
+    return a == b || fabs(a - b) <= 1e-5 * (fabs(a) + fabs(b)) + 1e-30;
 }
 
-static int at_most(const verify_ctx *c, double a, double b)
+static int64_t int_dist_at(const verify_ctx *c, int64_t i, int64_t j)
 {
-    return a <= b || same_value(c, a, b);
+    int64_t at = i * c->n + j;
+    return c->res->kind == PF_DIST_I32 ? ((const int32_t *)c->res->dist)[at]
+                                       : ((const int64_t *)c->res->dist)[at];
 }
 
-static void load_row(verify_ctx *c, int64_t i)
-{
-    int64_t n = c->n;
-    for (int64_t v = 0; v < n; v++) {
-        int64_t at = i * n + v;
-        switch (c->res->kind) {
-        case PF_DIST_I32: {
-            int32_t d = ((const int32_t *)c->res->dist)[at];
-            c->finite[v] = d != PF_APSP_NONE_I32;
-            c->row[v] = d;
-            break;
-        }
-        case PF_DIST_I64: {
-            int64_t d = ((const int64_t *)c->res->dist)[at];
-            c->finite[v] = d != PF_APSP_NONE_I64;
-            c->row[v] = (double)d;
-            break;
-        }
-        default: {
-            float d = ((const float *)c->res->dist)[at];
-            c->finite[v] = !isinf(d) && !isnan(d);
-            c->row[v] = d;
-        }
-        }
-    }
-}
-
-static double dist_at(const verify_ctx *c, int64_t i, int64_t j)
+static double real_dist_at(const verify_ctx *c, int64_t i, int64_t j)
 {
     int64_t at = i * c->n + j;
     switch (c->res->kind) {
@@ -93,24 +78,98 @@ static double dist_at(const verify_ctx *c, int64_t i, int64_t j)
     }
 }
 
+static void load_row(verify_ctx *c, int64_t i)
+{
+    for (int64_t v = 0; v < c->n; v++) {
+        switch (c->res->kind) {
+        case PF_DIST_I32:
+        case PF_DIST_I64: {
+            int64_t d = int_dist_at(c, i, v);
+            c->finite[v] = d != (c->res->kind == PF_DIST_I32 ? PF_APSP_NONE_I32
+                                                             : PF_APSP_NONE_I64);
+            break;
+        }
+        default: {
+            double d = real_dist_at(c, i, v);
+            c->finite[v] = !isinf(d) && !isnan(d);
+        }
+        }
+        if (c->exact)
+            c->irow[v] = int_dist_at(c, i, v);
+        else
+            c->row[v] = real_dist_at(c, i, v);
+    }
+}
+
+/* The sign of d(i,v) - (d(i,u) + w(a)): > 0 means arc a shortens the path
+ * to v; 0 (within the tolerance for reals) means it is tight. */
+static int compare_via(const verify_ctx *c, int32_t v, int32_t u, int64_t a)
+{
+    if (c->exact) {
+        exact_sum via = (exact_sum)c->irow[u] + c->g->int_weight[a];
+        return (exact_sum)c->irow[v] < via ? -1 : (exact_sum)c->irow[v] > via;
+    }
+    double via = c->row[u] + arc_weight(c->g, a);
+    if (same_real(c->row[v], via))
+        return 0;
+    return c->row[v] < via ? -1 : 1;
+}
+
+/* d(i,v) as text, for messages. */
+static const char *show_row(const verify_ctx *c, int64_t v, char *buf, size_t len)
+{
+    if (c->exact)
+        snprintf(buf, len, "%lld", (long long)c->irow[v]);
+    else
+        snprintf(buf, len, "%g", c->row[v]);
+    return buf;
+}
+
+/* d(i,u) + w(a) as text: exact integers print in full (past 2^53 "%g"
+ * would show two different values as the same). */
+static const char *show_via(const verify_ctx *c, int32_t u, int64_t a, char *buf, size_t len)
+{
+    if (!c->exact) {
+        snprintf(buf, len, "%g", c->row[u] + arc_weight(c->g, a));
+        return buf;
+    }
+    exact_sum via = (exact_sum)c->irow[u] + c->g->int_weight[a];
+    if (via > INT64_MAX || via < INT64_MIN)
+        snprintf(buf, len, "%.17g", (double)via);
+    else
+        snprintf(buf, len, "%lld", (long long)via);
+    return buf;
+}
+
+static const char *show_weight(const verify_ctx *c, int64_t a, char *buf, size_t len)
+{
+    if (c->g->real_weight)
+        snprintf(buf, len, "%g", c->g->real_weight[a]);
+    else
+        snprintf(buf, len, "%lld", (long long)c->g->int_weight[a]);
+    return buf;
+}
+
 static int check_source(verify_ctx *c, int64_t i)
 {
     const pf_wgraph *g = c->g;
+    char d_text[48], via_text[48], w_text[48];
     load_row(c, i);
-    if (!c->finite[i] || c->row[i] != 0)
-        return pf_fail(c->st, PF_E_VERIFY, "d(%lld,%lld) is %g, not 0", (long long)i + 1,
-                       (long long)i + 1, c->row[i]);
+    int zero = c->exact ? c->irow[i] == 0 : c->row[i] == 0;
+    if (!c->finite[i] || !zero)
+        return pf_fail(c->st, PF_E_VERIFY, "d(%lld,%lld) is %s, not 0", (long long)i + 1,
+                       (long long)i + 1, show_row(c, i, d_text, sizeof d_text));
     for (int64_t a = 0; a < g->m; a++) {
         int32_t u = g->tail[a], v = g->head[a];
         if (!c->finite[u])
             continue;
-        double via = c->row[u] + arc_weight(g, a);
-        if (!c->finite[v] || !at_most(c, c->row[v], via))
+        if (!c->finite[v] || compare_via(c, v, u, a) > 0)
             return pf_fail(c->st, PF_E_VERIFY,
-                           "from %lld: arc %d->%d (weight %g) gives %g, but d(%lld,%d) is %s%g",
-                           (long long)i + 1, u + 1, v + 1, arc_weight(g, a), via,
-                           (long long)i + 1, v + 1, c->finite[v] ? "" : "no path, not ",
-                           c->finite[v] ? c->row[v] : via);
+                           "from %lld: arc %d->%d (weight %s) gives %s, but d(%lld,%d) is %s%s",
+                           (long long)i + 1, u + 1, v + 1, show_weight(c, a, w_text, sizeof w_text),
+                           show_via(c, u, a, via_text, sizeof via_text), (long long)i + 1, v + 1,
+                           c->finite[v] ? "" : "no path, not ",
+                           c->finite[v] ? show_row(c, v, d_text, sizeof d_text) : via_text);
     }
     /* Tight arcs from i must reach every vertex with a finite distance. */
     memset(c->reached, 0, (size_t)c->n);
@@ -124,7 +183,7 @@ static int check_source(verify_ctx *c, int64_t i)
         for (int64_t at = c->first[u]; at < c->first[u + 1]; at++) {
             int64_t a = c->arc[at];
             int32_t v = g->head[a];
-            if (!c->reached[v] && same_value(c, c->row[v], c->row[u] + arc_weight(g, a))) {
+            if (!c->reached[v] && compare_via(c, v, u, a) == 0) {
                 c->reached[v] = 1;
                 c->queue[tail++] = v;
             }
@@ -134,25 +193,48 @@ static int check_source(verify_ctx *c, int64_t i)
         for (int64_t v = 0; v < c->n; v++)
             if (c->finite[v] && !c->reached[v])
                 return pf_fail(c->st, PF_E_VERIFY,
-                               "d(%lld,%lld) = %g is not the weight of any path from %lld",
-                               (long long)i + 1, (long long)v + 1, c->row[v], (long long)i + 1);
+                               "d(%lld,%lld) = %s is not the weight of any path from %lld",
+                               (long long)i + 1, (long long)v + 1,
+                               show_row(c, v, d_text, sizeof d_text), (long long)i + 1);
     }
     return PF_OK;
+}
+
+/* The lightest arcs out of i, per head (for next hops). */
+static void load_lightest(verify_ctx *c, int64_t i)
+{
+    const pf_wgraph *g = c->g;
+    for (int64_t v = 0; v < c->n; v++) {
+        if (c->exact)
+            c->ilightest[v] = INT64_MAX;
+        else
+            c->lightest[v] = INFINITY;
+    }
+    for (int64_t at = c->first[i]; at < c->first[i + 1]; at++) {
+        int64_t a = c->arc[at];
+        int32_t v = g->head[a];
+        if (c->exact && g->int_weight[a] < c->ilightest[v])
+            c->ilightest[v] = g->int_weight[a];
+        else if (!c->exact && arc_weight(g, a) < c->lightest[v])
+            c->lightest[v] = arc_weight(g, a);
+    }
+}
+
+/* Does an arc i -> hop followed by a shortest path hop ~> j weigh d(i,j)? */
+static int hop_starts_path(const verify_ctx *c, int32_t hop, int64_t j)
+{
+    if (c->exact)
+        return c->ilightest[hop] != INT64_MAX &&
+               (exact_sum)c->irow[j] == (exact_sum)c->ilightest[hop] + int_dist_at(c, hop, j);
+    return !isinf(c->lightest[hop]) &&
+           same_real(c->row[j], c->lightest[hop] + real_dist_at(c, hop, j));
 }
 
 /* next(i,.) against the lightest arcs out of i and the rows of the hops. */
 static int check_next_row(verify_ctx *c, int64_t i)
 {
-    const pf_wgraph *g = c->g;
     const int32_t *next = c->res->next + i * c->n;
-    for (int64_t v = 0; v < c->n; v++)
-        c->lightest[v] = INFINITY;
-    for (int64_t at = c->first[i]; at < c->first[i + 1]; at++) {
-        int64_t a = c->arc[at];
-        double w = arc_weight(g, a);
-        if (w < c->lightest[g->head[a]])
-            c->lightest[g->head[a]] = w;
-    }
+    load_lightest(c, i);
     for (int64_t j = 0; j < c->n; j++) {
         int32_t hop = next[j];
         if (!c->finite[j] || j == i) {
@@ -162,8 +244,7 @@ static int check_next_row(verify_ctx *c, int64_t i)
                                j == i ? "the vertex itself" : "none (no path)");
             continue;
         }
-        if (hop < 0 || hop >= c->n || isinf(c->lightest[hop]) ||
-            !same_value(c, c->row[j], c->lightest[hop] + dist_at(c, hop, j)))
+        if (hop < 0 || hop >= c->n || !hop_starts_path(c, hop, j))
             return pf_fail(c->st, PF_E_VERIFY,
                            "next(%lld,%lld) = %d does not start a shortest path",
                            (long long)i + 1, (long long)j + 1, hop + 1);
@@ -218,19 +299,25 @@ int pf_apsp_verify(const pf_wgraph *g, const pf_apsp_result *res, int64_t max_so
     if (res->n != n || !res->dist)
         return pf_fail(st, PF_E_VERIFY, "the result has %lld vertices, the graph %lld",
                        (long long)res->n, (long long)n);
-    verify_ctx c = {.g = g, .res = res, .n = n, .st = st};
+    verify_ctx c = {.g = g, .res = res, .n = n, .st = st,
+                    .exact = res->kind != PF_DIST_F32 && !g->real_weight};
     int64_t count = max_sources > 0 && max_sources < n ? max_sources : n;
     int64_t *sources = pf_alloc((size_t)count, sizeof *sources, st);
     c.first = pf_calloc((size_t)n + 1, sizeof *c.first, st);
     c.arc = pf_alloc((size_t)g->m + 1, sizeof *c.arc, st);
-    c.row = pf_alloc((size_t)n, sizeof *c.row, st);
+    if (c.exact) {
+        c.irow = pf_alloc((size_t)n, sizeof *c.irow, st);
+        c.ilightest = pf_alloc((size_t)n, sizeof *c.ilightest, st);
+    } else {
+        c.row = pf_alloc((size_t)n, sizeof *c.row, st);
+        c.lightest = pf_alloc((size_t)n, sizeof *c.lightest, st);
+    }
     c.finite = pf_alloc((size_t)n, 1, st);
     c.queue = pf_alloc((size_t)n, sizeof *c.queue, st);
     c.reached = pf_alloc((size_t)n, 1, st);
-    c.lightest = pf_alloc((size_t)n, sizeof *c.lightest, st);
     int rc = PF_E_NOMEM;
-    if (!sources || !c.first || !c.arc || !c.row || !c.finite || !c.queue || !c.reached ||
-        !c.lightest)
+    if (!sources || !c.first || !c.arc || !(c.exact ? c.irow && c.ilightest : c.row && c.lightest) ||
+        !c.finite || !c.queue || !c.reached)
         goto done;
     for (int64_t a = 0; a < g->m; a++)
         c.first[g->tail[a] + 1]++;
@@ -258,6 +345,8 @@ done:
     free(c.first);
     free(c.arc);
     free(c.row);
+    free(c.irow);
+    free(c.ilightest);
     free(c.finite);
     free(c.queue);
     free(c.reached);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../common/apsp_check.h"
+#include "../common/memavail.h"
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "../device/device.h"
@@ -100,6 +101,21 @@ static int has_negative_weight(const pf_wgraph *g)
         if (g->real_weight ? g->real_weight[a] < 0 : g->int_weight[a] < 0)
             return 1;
     return 0;
+}
+
+/* About how many host bytes the solve takes at its peak: the distance
+ * matrix (padded to a tile, at most 128) and the next hops, or the
+ * negative-cycle search where that is more. Checked before either is
+ * allocated, so that a vertex count the machine cannot hold is refused
+ * the same way on every backend. */
+static uint64_t apsp_bytes(const pf_wgraph *g, int kind, int paths)
+{
+    uint64_t side = (uint64_t)g->n + 127;
+    uint64_t cell_bytes = pf_apsp_kind_bytes(kind) + (paths ? sizeof(int32_t) : 0);
+    uint64_t matrix = pf_mem_bytes(pf_mem_bytes(side, side, 0), cell_bytes, 0);
+    uint64_t cycle_search = pf_mem_bytes((uint64_t)g->n + 1, 8 + 4 + 8 + 4 + 1 + 8,
+                                         pf_mem_bytes((uint64_t)g->m, 12, 0));
+    return matrix > cycle_search ? matrix : cycle_search;
 }
 
 /* The padded matrices, host side. */
@@ -248,6 +264,8 @@ int pf_apsp(const pf_wgraph *g, const pf_apsp_options *opt, pf_apsp_result *res,
     res->n = g->n;
     apsp_job job = {.g = g, .paths = opt->want_paths};
     int rc = choose_kind(g, opt->kind, job.paths, &job.kind, &job.hop_scale, st);
+    if (!rc)
+        rc = pf_mem_require(apsp_bytes(g, job.kind, job.paths), "all-pairs shortest paths", st);
     if (!rc && has_negative_weight(g))
         rc = pf_apsp_negative_cycle(g, &res->cycle, &res->cycle_len, st);
     if (rc)

@@ -12,6 +12,14 @@
 
 size_t pf_apsp_kind_bytes(int kind) { return kind == PF_DIST_I64 ? 8 : 4; }
 
+/* A negative self-loop is a negative cycle (pf_apsp_negative_cycle reports
+ * it before any matrix is filled); any other self-loop never shortens a
+ * path, and choose_kind (apsp.c) leaves it out of the distance bound. */
+static int negative_weight(const pf_wgraph *g, int64_t a)
+{
+    return g->real_weight ? g->real_weight[a] < 0 : g->int_weight[a] < 0;
+}
+
 /* One block of functions per kind. INF is the device's "no path"; an int
  * entry above INF/2 is a sum that involved INF (apsp.c keeps every real
  * distance below INF/2), so it reads as "no path". */
@@ -24,6 +32,8 @@ size_t pf_apsp_kind_bytes(int kind) { return kind == PF_DIST_I64 ? 8 : 4; }
         for (int64_t v = 0; v < n_pad; v++)                                                \
             dist[v * n_pad + v] = 0;                                                        \
         for (int64_t a = 0; a < g->m; a++) {                                               \
+            if (g->tail[a] == g->head[a] && !negative_weight(g, a))                        \
+                continue; /* d(v,v) = 0 already; the weight may not fit TYPE */             \
             int64_t at = (int64_t)g->tail[a] * n_pad + g->head[a];                         \
             TYPE w = g->real_weight ? (TYPE)g->real_weight[a] : (TYPE)g->int_weight[a];    \
             if (hop_scale)                                                                  \

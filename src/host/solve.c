@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/memavail.h"
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "engine.h"
+#include "progress.h"
 #include "pf_config.h"
 #include "registry.h"
 
@@ -22,10 +24,12 @@ const char *pf_version(void) { return PF_VERSION; }
 static int run_engine(const char *name, const pf_residual *g, const pf_solve_options *opt,
                       pf_engine_out *out, pf_status *st)
 {
+    pf_progress_label("solve %s", name);
     if (strcmp(name, "seq") == 0) {
         snprintf(out->device, sizeof out->device, "host CPU, 1 thread");
         return pf_seq_solve(g, opt, out, st);
     }
+    pf_progress_step("opening the device, then phase 1 (pushing flow to the sink)");
     const pf_device_ops *ops = pf_backend_require(name, st);
     if (!ops)
         return PF_E_DEVICE;
@@ -41,8 +45,8 @@ static void reset_out(pf_engine_out *out, int64_t *res, uint8_t *side)
     out->source_side = side;
 }
 
-int pf_solve(const pf_network *net, const pf_solve_options *opt_in, pf_solution *sol,
-             pf_status *st)
+static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
+                         pf_solution *sol, pf_status *st)
 {
     memset(sol, 0, sizeof *sol);
     pf_status_ok(st);
@@ -65,7 +69,10 @@ int pf_solve(const pf_network *net, const pf_solve_options *opt_in, pf_solution 
         candidates = pf_backend_auto_order(order, 8, why, sizeof why);
     double t_probed = pf_now();
     pf_residual g;
-    int rc = pf_residual_build(net, &g, pf_residual_order_for(strcmp(order[0], "seq") == 0),
+    int rc = pf_network_require_memory(net, opt.want_flow, opt.want_cut, st);
+    if (rc)
+        return rc;
+    rc = pf_residual_build(net, &g, pf_residual_order_for(strcmp(order[0], "seq") == 0),
                                host_threads, st);
     if (rc)
         return rc;
@@ -115,6 +122,7 @@ int pf_solve(const pf_network *net, const pf_solve_options *opt_in, pf_solution 
     sol->global_relabels = out.global_relabels;
     sol->host_pushes = out.host_pushes;
     sol->device_bytes = out.device_bytes;
+    pf_network_scale(net, &sol->scale_log2, NULL);
     snprintf(sol->device, sizeof sol->device, "%s", out.device);
     if (opt.want_flow) {
         sol->arc_flow = pf_alloc((size_t)net->m, sizeof *sol->arc_flow, st);
@@ -133,6 +141,37 @@ done:
     pf_residual_free(&g);
     if (rc)
         pf_solution_free(sol);
+    return rc;
+}
+
+/* A network that declares far more vertices than its arcs and terminals
+ * touch is solved as a compact copy (network_compact.c): memory follows
+ * the input, not the p line. Flows carry over arc by arc; the cut is
+ * mapped back. */
+int pf_solve(const pf_network *net, const pf_solve_options *opt, pf_solution *sol,
+             pf_status *st)
+{
+    if (!pf_network_worth_compacting(net))
+        return solve_network(net, opt, sol, st);
+    memset(sol, 0, sizeof *sol);
+    pf_network *compact = NULL;
+    int32_t *old_id = NULL;
+    int rc = pf_network_compact(net, &compact, &old_id, st);
+    if (!rc && opt->want_cut)
+        rc = pf_mem_require(pf_network_solve_bytes(compact, opt->want_flow, 1) + (uint64_t)net->n,
+                            "a max-flow solve of this network with its cut", st);
+    if (!rc)
+        rc = solve_network(compact, opt, sol, st);
+    if (!rc && sol->source_side) {
+        uint8_t *side;
+        rc = pf_network_expand_side(net, old_id, compact->n, sol->source_side, &side, st);
+        free(sol->source_side);
+        sol->source_side = rc ? NULL : side;
+        if (rc)
+            pf_solution_free(sol);
+    }
+    pf_network_free(compact);
+    free(old_id);
     return rc;
 }
 

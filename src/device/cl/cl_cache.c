@@ -7,9 +7,13 @@
  * a hash of the key and the file repeats the key in full, so a hash
  * collision or a stale file is detected rather than loaded:
  *
- *   "PFCLBIN1" | u64 key length | key | u64 binary length | binary
+ *   "PFCLBIN2" | u64 checksum | u64 key length | key | u64 binary length | binary
  *
- * (native byte order: the cache belongs to this machine). Every failure
+ * (native byte order: the cache belongs to this machine). The checksum is
+ * 64-bit FNV-1a over both lengths, the key and the binary: a file damaged
+ * anywhere (flipped payload bytes once made a driver crash inside
+ * clBuildProgram on every later run) is rebuilt from source and
+ * overwritten instead of being handed to the driver. Every failure
  * here is silent: the caller then builds from source. Writes go to a
  * temporary file renamed into place, so a concurrent reader never sees a
  * partial file.
@@ -42,7 +46,7 @@
 #define process_id() getpid()
 #endif
 
-static const char cache_magic[8] = {'P', 'F', 'C', 'L', 'B', 'I', 'N', '1'};
+static const char cache_magic[8] = {'P', 'F', 'C', 'L', 'B', 'I', 'N', '2'};
 
 /* Keys and binaries beyond these sizes are treated as corrupt files. */
 #define MAX_KEY_BYTES ((uint64_t)1 << 16)
@@ -114,6 +118,16 @@ char *pf_cl_cache_path(const char *key)
     return path;
 }
 
+/* What the header's checksum must be for this key and binary. */
+static uint64_t cache_checksum(const char *key, uint64_t key_len, const unsigned char *bin,
+                               uint64_t bin_len)
+{
+    uint64_t h = pf_cl_hash(&key_len, sizeof key_len, PF_CL_HASH_SEED);
+    h = pf_cl_hash(key, (size_t)key_len, h);
+    h = pf_cl_hash(&bin_len, sizeof bin_len, h);
+    return pf_cl_hash(bin, (size_t)bin_len, h);
+}
+
 static int read_exact(FILE *f, void *buf, size_t len)
 {
     return fread(buf, 1, len, f) == len ? 0 : -1;
@@ -128,9 +142,10 @@ unsigned char *pf_cl_cache_load(const char *path, const char *key, size_t *len)
     unsigned char *bin = NULL;
     char *stored_key = NULL;
     char magic[sizeof cache_magic];
-    uint64_t key_len, bin_len;
+    uint64_t checksum, key_len, bin_len;
     size_t want_key_len = strlen(key);
     if (read_exact(f, magic, sizeof magic) || memcmp(magic, cache_magic, sizeof magic) ||
+        read_exact(f, &checksum, sizeof checksum) ||
         read_exact(f, &key_len, sizeof key_len) || key_len != want_key_len ||
         key_len > MAX_KEY_BYTES)
         goto fail;
@@ -146,6 +161,8 @@ unsigned char *pf_cl_cache_load(const char *path, const char *key, size_t *len)
         goto fail;
     if (fgetc(f) != EOF) /* trailing bytes: not a file we wrote */
         goto fail;
+    if (checksum != cache_checksum(stored_key, key_len, bin, bin_len))
+        goto fail; /* damaged: the caller builds from source and overwrites it */
     free(stored_key);
     fclose(f);
     *len = (size_t)bin_len;
@@ -174,7 +191,9 @@ void pf_cl_cache_store(const char *path, const char *key, const unsigned char *b
         return;
     }
     uint64_t key_len = strlen(key), bin_len = len;
+    uint64_t checksum = cache_checksum(key, key_len, bin, bin_len);
     int bad = fwrite(cache_magic, 1, sizeof cache_magic, f) != sizeof cache_magic ||
+              fwrite(&checksum, sizeof checksum, 1, f) != 1 ||
               fwrite(&key_len, sizeof key_len, 1, f) != 1 ||
               fwrite(key, 1, (size_t)key_len, f) != key_len ||
               fwrite(&bin_len, sizeof bin_len, 1, f) != 1 ||

@@ -137,7 +137,8 @@ static void run_team(bfs_team *bt)
     }
     const omp_frontier_piece *mine = &bt->sets[k % 2][t];
     int32_t *result = bt->buffers[(bt->batch_k + k + 1) % 2];
-    memcpy(result + offsets[t], mine->vertices, (size_t)mine->count * sizeof *result);
+    if (mine->count > 0) /* an empty piece may have no buffer: memcpy wants one */
+        memcpy(result + offsets[t], mine->vertices, (size_t)mine->count * sizeof *result);
     if (t == 0) {
         bt->levels_done = k + 1;
         bt->count = total;

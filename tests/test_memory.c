@@ -1,0 +1,200 @@
+/* Memory follows the input (issue 23, defect 1): the available-memory
+ * probe and its PORTAFLOW_MEMORY_LIMIT override; a 57-byte max-flow file
+ * that declares 2^31 - 2 vertices is solved through the vertices that
+ * appear; and what cannot fit (an APSP matrix of 2^31 rows) is refused
+ * with exit 3, both amounts and "available" in the message and nothing on
+ * stdout, instead of being killed by the kernel, on every backend. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "common/memavail.h"
+#include "support.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define PF_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PF_UNDER_ASAN 1
+#endif
+#endif
+
+/* 57 bytes: two vertices that matter out of 2^31 - 2 declared. */
+static const char huge_max[] = "p max 2147483646 1\nn 1 s\nn 2147483646 t\na 1 2147483646 5\n";
+/* Bellman-Ford runs for it (a negative arc) unless refused first. */
+static const char huge_sp[] = "p sp 2147483646 1\na 1 2 -1\n";
+
+START_TEST(override_reads_units)
+{
+    const char *source;
+    setenv("PORTAFLOW_MEMORY_LIMIT", "3G", 1);
+    ck_assert_uint_eq(pf_mem_available(&source), (uint64_t)3 << 30);
+    ck_assert_str_eq(source, "PORTAFLOW_MEMORY_LIMIT");
+    setenv("PORTAFLOW_MEMORY_LIMIT", "12345", 1);
+    ck_assert_uint_eq(pf_mem_available(NULL), 12345);
+    pf_status st;
+    ck_assert_int_eq(pf_mem_require(12345, "this", &st), PF_OK);
+    ck_assert_int_eq(pf_mem_require(12346, "this", &st), PF_E_NOMEM);
+    ck_assert_msg(strstr(st.message, "12346 bytes") && strstr(st.message, "12345 bytes") &&
+                      strstr(st.message, "available"),
+                  "%s", st.message);
+    setenv("PORTAFLOW_MEMORY_LIMIT", "12Q", 1);
+    ck_assert_int_eq(pf_mem_require(1, "this", &st), PF_E_USAGE);
+    ck_assert_msg(strstr(st.message, "12Q") != NULL, "%s", st.message);
+    unsetenv("PORTAFLOW_MEMORY_LIMIT");
+    ck_assert_uint_gt(pf_mem_available(NULL), 0);
+}
+END_TEST
+
+START_TEST(estimates_saturate)
+{
+    ck_assert_uint_eq(pf_mem_bytes(UINT64_MAX / 2, 3, 0), UINT64_MAX);
+    ck_assert_uint_eq(pf_mem_bytes(1, 1, UINT64_MAX), UINT64_MAX);
+    ck_assert_uint_eq(pf_mem_bytes(6, 7, 8), 50);
+}
+END_TEST
+
+/* Exit 3, both amounts and the word "available" on stderr, empty stdout. */
+static void expect_refused(const char *const *args, const char *why)
+{
+    char *out = NULL, *err = NULL;
+    int rc = pf_test_run_cli(args, NULL, &out, &err);
+    ck_assert_msg(rc == 3, "%s %s: exit %d, stderr: %s", args[0], args[2], rc, err);
+    ck_assert_msg(strstr(err, "available") && strstr(err, "needs about"), "%s", err);
+    ck_assert_msg(strstr(err, why) != NULL, "expected '%s' in: %s", why, err);
+    ck_assert_str_eq(out, "");
+    free(out);
+    free(err);
+}
+
+static const char *const backends[] = {"seq", "omp", "opencl"};
+
+/* Only the vertices that appear cost memory: solved in well under 1 GiB. */
+START_TEST(huge_declared_max_flow_solved)
+{
+    setenv("PORTAFLOW_MEMORY_LIMIT", "1G", 1);
+    const char *path = pf_test_tmpfile(huge_max);
+    const char *args[] = {"solve", "--backend", backends[_i], "--flow", path, NULL};
+    char *out = NULL, *err = NULL;
+    int rc = pf_test_run_cli(args, NULL, &out, &err);
+    ck_assert_msg(rc == 0, "%s: exit %d: %s", backends[_i], rc, err);
+    ck_assert_msg(strstr(out, "\ns 5\nf 1 2147483646 5\n") != NULL, "%s", out);
+    free(out);
+    free(err);
+    unsetenv("PORTAFLOW_MEMORY_LIMIT");
+}
+END_TEST
+
+/* A network that needs more than is available (here: 100 bytes) is
+ * refused before the solve allocates, the same on every backend. */
+START_TEST(max_flow_over_the_limit_refused)
+{
+    setenv("PORTAFLOW_MEMORY_LIMIT", "100", 1);
+    const char *path = pf_test_tmpfile("p max 3 2\nn 1 s\nn 3 t\na 1 2 5\na 2 3 4\n");
+    const char *args[] = {"solve", "--backend", backends[_i], path, NULL};
+    expect_refused(args, "100 bytes");
+    unsetenv("PORTAFLOW_MEMORY_LIMIT");
+}
+END_TEST
+
+/* The cut maps back from the compact solve: vertices without arcs are on
+ * the source side (they cannot reach the sink), the others as solved. */
+START_TEST(compact_cut_maps_back)
+{
+    pf_status st;
+    int64_t n = 300000, t = n - 1;
+    pf_network *net = pf_network_new(n, 0, t, &st);
+    ck_assert_ptr_nonnull(net);
+    ck_assert_int_eq(pf_network_add_arc(net, 0, 2, 1, &st), PF_OK);     /* saturated */
+    ck_assert_int_eq(pf_network_add_arc(net, 2, t, 5, &st), PF_OK);     /* 2 reaches t */
+    ck_assert_int_eq(pf_network_add_arc(net, 3, t, 1, &st), PF_OK);     /* so does 3 */
+    ck_assert_int_eq(pf_network_add_arc(net, 150000, 0, 7, &st), PF_OK); /* it cannot */
+    pf_solve_options opt;
+    pf_solve_options_init(&opt);
+    opt.backend = "seq";
+    opt.want_cut = 1;
+    opt.want_flow = 1;
+    pf_solution sol;
+    ck_assert_msg(pf_solve(net, &opt, &sol, &st) == PF_OK, "%s", st.message);
+    ck_assert_int_eq(sol.value, 1);
+    ck_assert_int_eq(sol.arc_flow[0], 1);
+    ck_assert_int_eq(sol.arc_flow[1], 1);
+    ck_assert_int_eq(sol.arc_flow[2], 0);
+    ck_assert_int_eq(sol.arc_flow[3], 0);
+    for (int64_t v = 0; v < n; v++) {
+        int want = !(v == 2 || v == 3 || v == t);
+        PF_EXPECT(sol.source_side[v] == want, "vertex %lld: side %d, want %d", (long long)v + 1,
+                  sol.source_side[v], want);
+    }
+    pf_solution_free(&sol);
+    pf_network_free(net);
+}
+END_TEST
+
+START_TEST(huge_declared_apsp_refused)
+{
+    setenv("PORTAFLOW_MEMORY_LIMIT", "1G", 1);
+    const char *path = pf_test_tmpfile(huge_sp);
+    const char *args[] = {"apsp", "--backend", backends[_i], path, NULL};
+    expect_refused(args, "1.0 GiB");
+    unsetenv("PORTAFLOW_MEMORY_LIMIT");
+}
+END_TEST
+
+/* ulimit -v in this (forked) test process bounds the probe, and the CLI
+ * it starts refuses the file without any override. */
+START_TEST(address_space_limit_counts)
+{
+#ifdef PF_UNDER_ASAN
+    /* ASan reserves terabytes of address space for its shadow memory. */
+    return;
+#endif
+    unsetenv("PORTAFLOW_MEMORY_LIMIT");
+    struct rlimit lim = {.rlim_cur = (rlim_t)2 << 30, .rlim_max = RLIM_INFINITY};
+    getrlimit(RLIMIT_AS, &lim);
+    lim.rlim_cur = (rlim_t)2 << 30;
+    ck_assert_int_eq(setrlimit(RLIMIT_AS, &lim), 0);
+    ck_assert_uint_le(pf_mem_available(NULL), (uint64_t)2 << 30);
+    const char *path = pf_test_tmpfile(huge_sp);
+    const char *args[] = {"apsp", "--backend", "seq", path, NULL};
+    expect_refused(args, "2.0 GiB");
+}
+END_TEST
+
+/* A file whose solve fits: solved as before, limit or not. */
+START_TEST(small_input_still_solves)
+{
+    setenv("PORTAFLOW_MEMORY_LIMIT", "64M", 1);
+    const char *path = pf_test_tmpfile("p max 3 2\nn 1 s\nn 3 t\na 1 2 5\na 2 3 4\n");
+    const char *args[] = {"solve", "--backend", "seq", path, NULL};
+    char *out = NULL, *err = NULL;
+    ck_assert_int_eq(pf_test_run_cli(args, NULL, &out, &err), 0);
+    ck_assert_msg(strstr(out, "s 4\n") != NULL, "%s", out);
+    free(out);
+    free(err);
+    unsetenv("PORTAFLOW_MEMORY_LIMIT");
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("memory");
+    TCase *tc = tcase_create("memory");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, override_reads_units);
+    tcase_add_test(tc, estimates_saturate);
+    tcase_add_loop_test(tc, huge_declared_max_flow_solved, 0, 3);
+    tcase_add_test(tc, compact_cut_maps_back);
+    tcase_add_loop_test(tc, max_flow_over_the_limit_refused, 0, 3);
+    tcase_add_loop_test(tc, huge_declared_apsp_refused, 0, 3);
+    tcase_add_test(tc, address_space_limit_counts);
+    tcase_add_test(tc, small_input_still_solves);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_set_fork_status(sr, CK_FORK);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
