@@ -12,6 +12,10 @@
 
 static const char *backend;
 static int device_count;
+/* PORTAFLOW_TEST_REDUCED=1 (the second OpenCL implementation's run,
+ * tests/meson.build): one seed per family and a third of the random
+ * graphs, every mode and every other test as they are. */
+static int reduced;
 /* pf_device_desc.maxflow_bits of each device of the backend. */
 static int device_bits[32];
 
@@ -137,7 +141,7 @@ static pf_network *family(int which, uint64_t seed)
 START_TEST(families_agree)
 {
     int which = _i / device_count, device = _i % device_count;
-    for (uint64_t seed = 1; seed <= 3; seed++)
+    for (uint64_t seed = 1; seed <= (reduced ? 1 : 3); seed++)
         agree_with_seq(family(which, seed), device);
 }
 END_TEST
@@ -146,7 +150,7 @@ START_TEST(random_graphs_agree)
 {
     int device = _i % device_count;
     pf_status st;
-    for (uint64_t seed = 1; seed <= 60; seed++) {
+    for (uint64_t seed = 1; seed <= 60; seed += reduced ? 3 : 1) {
         int64_t n = 2 + (int64_t)(seed * 7 % 50), m = (int64_t)(seed * 13 % 400);
         int64_t cap = seed % 3 == 0 ? 5 : 1000;
         agree_with_seq(pf_gen_random(n, m, cap, seed, &st), device);
@@ -263,6 +267,28 @@ START_TEST(edge_of_32_bits)
 }
 END_TEST
 
+/* Every device declares the widths it runs max-flow in: OpenCL and CUDA
+ * always 32 (64 with 64-bit atomics), omp 64 only; and a device without
+ * 64 says why in its limits, which `portaflow backends` prints. */
+START_TEST(capabilities_are_declared)
+{
+    int device = _i % device_count, bits = device_bits[device];
+    ck_assert(bits != 0);
+    if (!strcmp(backend, "omp"))
+        ck_assert_int_eq(bits, PF_MAXFLOW_64);
+    else
+        ck_assert(bits & PF_MAXFLOW_32);
+    pf_device_desc descs[32];
+    char why[2048];
+    int listed = pf_list_devices(descs, 32, why, sizeof why);
+    for (int i = 0; i < listed; i++)
+        if (!strcmp(descs[i].backend, backend) && descs[i].index == device)
+            PF_EXPECT((descs[i].limits[0] != 0) == !(bits & PF_MAXFLOW_64),
+                      "%s: limits '%s' for max-flow widths %d", descs[i].name,
+                      descs[i].limits, bits);
+}
+END_TEST
+
 /* A width the device does not run is refused, not ignored. */
 START_TEST(unsupported_width_is_refused)
 {
@@ -311,6 +337,7 @@ END_TEST
 int main(int argc, char **argv)
 {
     backend = argc > 1 ? argv[1] : "omp";
+    reduced = getenv("PORTAFLOW_TEST_REDUCED") && atoi(getenv("PORTAFLOW_TEST_REDUCED")) != 0;
     char why[512];
     device_count = pf_test_backend_devices(backend, why, sizeof why);
     if (device_count == 0) {
@@ -333,6 +360,7 @@ int main(int argc, char **argv)
     tcase_add_loop_test(tc, families_agree_in_32_bits, 0, FAMILIES * device_count);
     tcase_add_loop_test(tc, edge_of_32_bits, 0, device_count);
     tcase_add_loop_test(tc, unsupported_width_is_refused, 0, device_count);
+    tcase_add_loop_test(tc, capabilities_are_declared, 0, device_count);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_set_fork_status(sr, CK_NOFORK); /* see test_steps.c */

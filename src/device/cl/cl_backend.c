@@ -125,8 +125,8 @@ void pf_cl_describe(cl_device_id device, int index, pf_device_desc *desc)
         desc->maxflow_bits |= PF_MAXFLOW_64;
     else
         snprintf(desc->limits, sizeof desc->limits,
-                 "max-flow 32-bit only (no cl_khr_int64_base_atomics): source capacity "
-                 "from 2^31 needs --backend omp or seq");
+                 "max-flow 32-bit only (no cl_khr_int64_base_atomics): a source "
+                 "capacity of 2^31 - 1 or more needs --backend omp or seq");
 }
 
 /* ---- discovery -------------------------------------------------------- */
