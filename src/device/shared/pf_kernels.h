@@ -119,7 +119,21 @@ PF_FN pf_i64 pf_body_push_relabel(pf_i32 u, PF_GLOBAL const pf_i64 *first,
  * many hops per launch instead of one per round. owner[] is 0 for every
  * vertex between launches; the claim keeps "only the owner lowers excess[u]
  * and the residuals of u's arcs". `budget` bounds the operations per worker.
- * Returns the arcs scanned by relabels. */
+ * Returns the arcs scanned by relabels.
+ *
+ * What a hand-over of u between workers within one launch relies on: the
+ * old owner's atomic adds to excess[u] and u's residuals are done before
+ * its release of owner[u] (PF_FENCE), and the new owner's loads after its
+ * claim see them. Atomics are device-coherent in OpenCL 1.2, but its
+ * mem_fence orders one work-item's accesses only, and a volatile load may
+ * in principle be served from a work-group's own cache: the spec does not
+ * promise this hand-over across work-groups. It holds where volatile loads
+ * read the coherence point and the fence is a device-wide release: NVIDIA
+ * (ld.volatile, membar.gl), CPUs (PoCL, llvmpipe), and AMD's compilers
+ * (volatile = L1 bypass). A device without that would need atomic loads
+ * (atomic_add(p, 0)) for excess and residuals here, or
+ * PORTAFLOW_FOLLOW=0: the one-hop body hands nothing over within a launch
+ * (kernel boundaries order everything). */
 PF_FN pf_i64 pf_body_push_relabel_follow(pf_i32 start, PF_GLOBAL const pf_i64 *first,
                                          PF_GLOBAL const pf_i32 *head,
                                          PF_GLOBAL const pf_i32 *rev, PF_GLOBAL pf_cap *res,
