@@ -82,23 +82,18 @@ static uint64_t graph_bytes(const pf_residual *h, int cap_bits)
  * pf_kernels.h has the proof: with S the source's residual capacity, every
  * excess stays within [-S, S], and with capacities clamped to S + 1 (which
  * changes neither the flow value nor the cut found) a residual stays within
- * its pair's clamped sum. The capacity into the sink does not bound them:
- * the source pushes all of S into the graph first, whatever reaches the
- * sink. Parallel arcs are separate pairs here, each bounded on its own. */
+ * its pair's clamped sum. A pair here is an input arc and its reverse,
+ * whose initial residual is 0 (residual.h), so that sum is at most S + 1:
+ * S + 1 < 2^31 is all it takes, whatever parallel or antiparallel arcs
+ * there are. The capacity into the sink does not bound them: the source
+ * pushes all of S into the graph first, whatever reaches the sink. */
 static int cap_bits_needed(const pf_residual *h, int64_t *clamp)
 {
     int64_t supply = 0;
     for (int64_t a = h->first[h->source]; a < h->first[h->source + 1]; a++)
         if (__builtin_add_overflow(supply, h->cap[a], &supply) || supply >= INT32_MAX)
             return 64;
-    int64_t limit = supply + 1;
-    *clamp = limit;
-    for (int64_t a = 0; a < h->arcs; a++) {
-        int64_t mine = h->cap[a] < limit ? h->cap[a] : limit;
-        int64_t back = h->cap[h->rev[a]] < limit ? h->cap[h->rev[a]] : limit;
-        if (mine + back > INT32_MAX)
-            return 64;
-    }
+    *clamp = supply + 1;
     return 32;
 }
 
@@ -138,9 +133,9 @@ static int choose_cap_bits(driver *d, const pf_device_desc *desc, int64_t *clamp
                        "PORTAFLOW_CAP_BITS", d->ops->name, desc->name);
     if (bits == 32 && graph == 64)
         return pf_fail(st, PF_E_DEVICE,
-                       "%s: this graph needs 64-bit residuals (the source's capacity is %lld, "
-                       "or a pair of arcs holds more; 32 bits take less than 2^31 - 1) and "
-                       "%s%s; --backend omp or seq solves it",
+                       "%s: this graph needs 64-bit residuals (the source's capacity is %lld; "
+                       "32 bits take at most 2^31 - 2) and %s%s; --backend omp or seq solves "
+                       "it",
                        d->ops->name, (long long)source_supply(d->host), desc->name,
                        forced ? " was asked for 32 bits (PORTAFLOW_CAP_BITS=32)"
                               : " has no 64-bit atomics");
