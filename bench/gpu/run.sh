@@ -27,6 +27,16 @@
 #       push/relabel times, device memory and its bytes per residual arc, and
 #       32/64 ratios; one markdown table (bits_SET.md). Under 8 minutes on
 #       the H100 for the whole suite.
+#   bench/gpu/run.sh fw-study [CAP_S [BUDGET_S [TOTAL_S]]]
+#       the Floyd-Warshall study's Table 1 (bench/fw_study.sh: every
+#       --variant on n = 64 .. 8362, float): fw_study.md/.csv/.log in $OUT;
+#       a variant stops at the n whose predicted time passes CAP_S (60) or
+#       once its runs used BUDGET_S (90); the study stops at TOTAL_S (400).
+#       Then `portaflow apsp --stats` at n = 16384, int32, three times as
+#       whole processes (apsp_16384_whole.log). Starts with compute-sanitizer
+#       memcheck on `--variant per-k` (n = 300, with and without --paths).
+#       Fits one 10-minute call on a warm build; the plot is made here
+#       afterwards (bench/fw_plot.py, matplotlib).
 # Logs and tables go to $OUT (the device tool brings them back) or ./bench/out.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -149,6 +159,27 @@ bits)
   mapfile -t files < <(bash bench/instances.sh "$bin" "$set_name")
   bash bench/gpu/bits.sh build-gpu "$reps" "$limit" "$backends" "${files[@]}" |
     tee "$out/bits_${set_name//[^a-z0-9_]/_}.md"
+  ;;
+fw-study)
+  cap=${1:-60} budget=${2:-90} total=${3:-400}
+  # The per-k kernel under memcheck first (small: one launch per k).
+  sp=$(mktemp --suffix=.gr)
+  "$bin" gen sp 300 --negative --seed 5 -o "$sp"
+  for paths in "" --paths; do
+    log="$out/sanitizer_perk_memcheck${paths}.log"
+    compute-sanitizer --tool memcheck --error-exitcode 9 "$bin" apsp --backend cuda --variant per-k \
+      --verify --stats $paths "$sp" > "$log" 2>&1
+    echo "compute-sanitizer memcheck per-k $paths: exit $?, $(grep -E 'ERROR SUMMARY' "$log" | tail -n 1)"
+  done
+  rm -f "$sp"
+  bash bench/fw_study.sh --bin "$bin" --out "$out" --cap "$cap" --budget "$budget" --total "$total"
+  g=$(mktemp --suffix=.gr)
+  "$bin" gen sp 16384 --seed 3 -o "$g"
+  TIMEFORMAT="whole process %R s"
+  for rep in 1 2 3; do
+    { time "$bin" apsp --stats "$g"; } 2>&1
+  done | grep -E '^c (backend|variant|read|times|write)|^whole' | tee "$out/apsp_16384_whole.log"
+  rm -f "$g"
   ;;
 *) echo "unknown stage $stage" >&2; exit 1 ;;
 esac
