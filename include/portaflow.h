@@ -343,7 +343,18 @@ typedef struct pf_device_desc {
     int compute_units;
     uint64_t global_mem;    /* bytes */
     uint64_t max_alloc;     /* bytes, largest single buffer */
+    /* What the device runs, per command (a device without 64-bit atomics
+     * still runs max-flow in 32 bits and every APSP kind): */
+    int maxflow_bits;       /* PF_MAXFLOW_32 | PF_MAXFLOW_64: the widths of
+                               residuals and excess it runs max-flow in */
+    int fp64;               /* double-precision arithmetic */
+    char limits[160];       /* what it does not run and why; "" = all */
 } pf_device_desc;
+
+/* pf_device_desc.maxflow_bits. 32 bits serve graphs whose source capacity
+ * stays below 2^31 (README: "32-bit max-flow"). */
+#define PF_MAXFLOW_32 1
+#define PF_MAXFLOW_64 2
 
 /* Lists every device of every compiled-in backend. For a backend with no
  * usable device, *why gets one line per backend saying why. Returns the
