@@ -22,6 +22,7 @@ enum pf_code {
     PF_E_DEVICE = 3,  /* backend or device failure, no such backend */
     PF_E_NOMEM = 4,   /* host memory exhausted (CLI maps it to 3) */
     PF_E_VERIFY = 5,  /* a certificate did not verify */
+    PF_E_OUTPUT = 6,  /* writing an output file or stdout failed (CLI exit 4) */
 };
 
 /* Every call that can fail fills one of these: the code and a message that
@@ -57,15 +58,83 @@ int64_t pf_network_sink(const pf_network *net);
 int pf_network_arc(const pf_network *net, int64_t i, int64_t *tail,
                    int64_t *head, int64_t *capacity);
 
+/* ---- real capacities ------------------------------------------------ */
+
+/* Appends an arc whose capacity is a real number (finite, >= 0). A network
+ * with such arcs is solved exactly in fixed point: pf_network_finish picks
+ * the finest power-of-two scale 2^k that keeps every capacity and the sum
+ * of the capacities out of the sources within 2^bound_log2, and the sum of
+ * all capacities within half of that (the parallel engines' excess must
+ * hold it, super source and sink included), and stores
+ * round(capacity * 2^k). Values and flows of its solutions are then in
+ * units of 2^-k (pf_amount_format prints them in input units). The readers
+ * call pf_network_finish themselves; after pf_network_add_arc_real the
+ * caller must, before solving. */
+#define PF_SCALE_BOUND_LOG2 62
+int pf_network_add_arc_real(pf_network *net, int64_t tail, int64_t head, double capacity,
+                            pf_status *st);
+int pf_network_finish(pf_network *net, int bound_log2, pf_status *st);
+/* 1 if some capacity was real; *scale_log2 = k, *error = a bound on how far
+ * the maximum flow of the rounded capacities (in input units) can be from
+ * that of the exact ones (0 when every capacity is a multiple of 2^-k).
+ * For an integer network: 0, k = 0, error 0. */
+int pf_network_scale(const pf_network *net, int *scale_log2, double *error);
+/* An amount (value, flow) of net's solutions as text in input units: the
+ * integer itself for integer networks, else the shortest decimal that
+ * pf_amount_parse reads back as the same amount. Returns snprintf's count. */
+int pf_amount_format(const pf_network *net, int64_t amount, char *buf, size_t len);
+/* Text in input units (integer or real) to an amount; PF_E_INPUT if it is
+ * not a number or does not fit 64 bits. */
+int pf_amount_parse(const pf_network *net, const char *text, int64_t *amount);
+double pf_amount_to_double(const pf_network *net, int64_t amount);
+
+/* Several sources and sinks: the maximum flow from all the sources to all
+ * the sinks (solved through a super source and sink that never show in a
+ * solution). Replaces the terminals given so far; duplicates are ignored,
+ * a vertex both source and sink is PF_E_INPUT. pf_network_source/sink then
+ * give the lowest of each. */
+int pf_network_set_terminals(pf_network *net, const int64_t *sources, int64_t source_count,
+                             const int64_t *sinks, int64_t sink_count, pf_status *st);
+/* How many sources (sink = 0) or sinks (sink = 1); the i-th of them,
+ * ascending (-1 if i is out of range). */
+int64_t pf_network_terminal_count(const pf_network *net, int sink);
+int64_t pf_network_terminal(const pf_network *net, int sink, int64_t i);
+
 /* DIMACS max-flow ("p max", "n ID s|t", "a U V CAP", "c ..."). path NULL or
  * "-" reads standard input. Errors are "FILE:LINE: what is wrong". */
 pf_network *pf_network_read_dimacs(const char *path, pf_status *st);
 /* Adjacency-matrix text: first line N, then N rows of N capacities;
  * source = first vertex, sink = last. */
 pf_network *pf_network_read_matrix(const char *path, pf_status *st);
-/* Picks the reader by content (a first token that is a number means the
- * matrix format, otherwise DIMACS). */
+/* Picks the reader by content (see pf_network_read_with), no options. */
 pf_network *pf_network_read(const char *path, pf_status *st);
+
+/* What a file does not say. Terminal ids are 0-based (the API's); given,
+ * they replace the file's own (DIMACS n lines, the matrix's first and last
+ * vertex); formats that name none (edge lists, Matrix Market) need them. */
+typedef struct pf_read_options {
+    const int64_t *sources;
+    int64_t source_count;
+    const int64_t *sinks;
+    int64_t sink_count;
+    int zero_based;   /* edge lists: vertex ids start at 0 (default 1) */
+    int bound_log2;   /* real capacities: the fixed-point bound, 0 = 62 */
+} pf_read_options;
+
+void pf_read_options_init(pf_read_options *opt);
+
+/* Reads a network, choosing the format by content (gzip-compressed input
+ * is inflated first, recognised by its magic bytes):
+ *   - first non-blank line "%%MatrixMarket ...": Matrix Market coordinate;
+ *   - first non-blank line starting with '#' or '%': edge list;
+ *   - first line that is not blank or a 'c' comment starts with a letter:
+ *     DIMACS max-flow;
+ *   - else it starts with a number: an edge list if that line holds
+ *     exactly three fields ("U V CAP"), else the adjacency matrix.
+ * opt may be NULL. Capacities may be real (a decimal point or an exponent):
+ * see pf_network_finish. Errors are "FILE:LINE: what is wrong". */
+pf_network *pf_network_read_with(const char *path, const pf_read_options *opt,
+                                 pf_status *st);
 int pf_network_write_dimacs(const pf_network *net, const char *path,
                             pf_status *st);
 
@@ -77,7 +146,7 @@ typedef struct pf_solve_options {
     int want_flow;        /* fill pf_solution.arc_flow (runs phase 2) */
     int want_cut;         /* fill pf_solution.source_side */
     int threads;          /* OpenMP threads, 0 = runtime default */
-    int progress;         /* live status line on stderr */
+    int progress;         /* status line on stderr: 1 past a second, 2 at once */
 } pf_solve_options;
 
 void pf_solve_options_init(pf_solve_options *opt);
@@ -104,6 +173,9 @@ typedef struct pf_solution {
     int64_t host_pushes;    /* parallel: pushes of the sequential engine that
                                finished phase 1 on the host (0: none) */
     uint64_t device_bytes;  /* device memory held for the solve */
+    int scale_log2;         /* the network's fixed-point scale: value and flows
+                               are in units of 2^-scale_log2 input units (0 for
+                               integer networks; see pf_network_scale) */
 } pf_solution;
 
 int pf_solve(const pf_network *net, const pf_solve_options *opt,
@@ -150,6 +222,18 @@ enum pf_dist_kind {
     PF_DIST_F32 = 2,   /* real weights (or forced) */
 };
 
+/* Floyd-Warshall variants (pf_apsp_options.variant), after the study that
+ * compares them: which backend runs which is declared by the backend
+ * (pf_apsp_variant_check). */
+enum pf_fw_variant {
+    PF_FW_DEFAULT = 0, /* the backend's fastest: blocked (seq: plain, the reference) */
+    PF_FW_BLOCKED = 1, /* tiles: the diagonal one, its row and column, the rest */
+    PF_FW_PLAIN = 2,   /* the triple loop, k outermost (seq, omp: rows over threads) */
+    PF_FW_SIMD = 3,    /* plain with the j loop in SIMD vectors (seq, omp) */
+    PF_FW_PER_K = 4,   /* one kernel launch per k, 32 x 32 blocks (cuda, opencl) */
+    PF_FW_VARIANTS = 5,
+};
+
 /* "No path" in a result matrix, per kind (F32: +INFINITY). */
 #define PF_APSP_NONE_I32 INT32_MAX
 #define PF_APSP_NONE_I64 INT64_MAX
@@ -161,7 +245,10 @@ typedef struct pf_apsp_options {
     int want_paths;       /* fill pf_apsp_result.next */
     int kind;             /* PF_DIST_AUTO, or a type to force (refused when
                              distances could overflow it) */
-    int tile;             /* tile edge; 0 = the device's choice */
+    int tile;             /* tile edge; 0 = the device's choice (blocked only) */
+    int variant;          /* enum pf_fw_variant */
+    int simd_width;       /* PF_FW_SIMD: 8 (AVX2) or 16 (AVX-512) 32-bit lanes;
+                             0 = the widest the CPU has */
 } pf_apsp_options;
 
 void pf_apsp_options_init(pf_apsp_options *opt);
@@ -186,6 +273,7 @@ typedef struct pf_apsp_result {
     char backend[16];
     char device[160];
     int tile;
+    char variant[96];       /* what ran: "blocked", "simd avx2 (8 lanes)", ... */
     pf_apsp_times times;
     uint64_t device_bytes;  /* device memory held for the solve */
 } pf_apsp_result;
@@ -195,6 +283,15 @@ typedef struct pf_apsp_result {
 int pf_apsp(const pf_wgraph *g, const pf_apsp_options *opt, pf_apsp_result *res,
             pf_status *st);
 void pf_apsp_result_free(pf_apsp_result *res);
+
+/* Name of a variant ("plain", "simd", "blocked", "per-k"; "default"), and
+ * back (-1 for an unknown name). */
+const char *pf_apsp_variant_name(int variant);
+int pf_apsp_variant_parse(const char *name);
+/* PF_OK when `backend` ("auto"/NULL included: some backend compiled in)
+ * runs `variant` with these options (simd_width only with PF_FW_SIMD, tile
+ * only with blocked), else PF_E_USAGE saying which backends run it. */
+int pf_apsp_variant_check(const char *backend, const pf_apsp_options *opt, pf_status *st);
 
 /* Independent check of a distance matrix (and next hops, if present):
  * for each checked source i, d(i,i) = 0, no arc (u,v,w) has

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Installs the Debian packages portaflow builds and tests with (only the
-# missing ones, so a second run costs nothing). Used by demo.sh and test.sh.
+# missing ones, so a second run costs nothing). Used by demo.sh, test.sh and
+# .ci/run; clang with its sanitizer/libFuzzer runtimes and OpenMP library is
+# for scripts/fuzz.sh.
 set -euo pipefail
 packages=(gcc g++ meson ninja-build pkg-config python3
           check libsubunit-dev
           ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
-          libboost-graph-dev liblemon-dev libmaxflow-dev)
+          zlib1g-dev
+          libboost-graph-dev liblemon-dev libmaxflow-dev
+          clang libclang-rt-14-dev libomp-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,6 +1,7 @@
 /* The CLI contract other tools script against: output lines, JSON, exit
  * statuses, and nothing on stdout when the input is bad. */
 #include <check.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,6 +246,335 @@ START_TEST(compare_agrees)
 }
 END_TEST
 
+/* Every command: --help and -h print its usage and options and exit 0. */
+START_TEST(help_for_every_command)
+{
+    static const struct {
+        const char *command, *option;
+    } commands[] = {
+        {"solve", "--backend NAME"}, {"compare", "--repeat R"}, {"demo", "--threads T"},
+        {"check", "--help"},         {"gen", "--out FILE"},     {"apsp", "--tile T"},
+        {"backends", "--help"},
+    };
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        for (int short_form = 0; short_form < 2; short_form++) {
+            char *out, *err, usage[64];
+            const char *args[] = {commands[i].command, short_form ? "-h" : "--help", NULL};
+            ck_assert_int_eq(run(args, NULL, &out, &err), 0);
+            snprintf(usage, sizeof usage, "usage: portaflow %s ", commands[i].command);
+            ck_assert_msg(!strncmp(out, usage, strlen(usage)), "%s", out);
+            ck_assert_msg(strstr(out, commands[i].option) != NULL, "%s lacks %s", out,
+                          commands[i].option);
+            ck_assert_ptr_nonnull(strstr(out, "exit status:"));
+            ck_assert_str_eq(err, "");
+            free(out), free(err);
+        }
+}
+END_TEST
+
+/* --opt=value, --opt value, short forms and options after the file all
+ * mean the same; bad options exit 1 naming the option. */
+START_TEST(option_forms)
+{
+    const char *graph = pf_test_tmpfile(clrs);
+    char *graph_copy = strdup(graph);
+    const char *const forms[][8] = {
+        {"solve", "--backend", "seq", "--threads", "2", graph_copy, NULL},
+        {"solve", "--backend=seq", "--threads=2", graph_copy, NULL},
+        {"solve", "-b", "seq", "-t", "2", graph_copy, NULL},
+        {"solve", "-bseq", "-t2", graph_copy, NULL},
+        {"solve", graph_copy, "--backend", "seq", NULL},
+        {"solve", "--backend", "seq", "--", graph_copy, NULL},
+    };
+    for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
+        char *out, *err;
+        ck_assert_msg(run(forms[i], NULL, &out, &err) == 0, "form %zu: %s", i, err);
+        ck_assert_ptr_nonnull(strstr(out, "c backend seq\n"));
+        ck_assert_ptr_nonnull(strstr(out, "\ns 23\n"));
+        free(out), free(err);
+    }
+    static const struct {
+        const char *args[7];
+        const char *message;
+    } bad[] = {
+        {{"solve", "--bogus", NULL}, "'--bogus'"},
+        {{"solve", "--bogus=3", NULL}, "'--bogus'"},
+        {{"solve", "-x", NULL}, "'-x'"},
+        {{"solve", "--flow=yes", NULL}, "--flow takes no value"},
+        {{"apsp", "--type", NULL}, "--type needs a value"},
+        {{"apsp", "-o", NULL}, "--out needs a value"},
+        {{"solve", "--threads", "0", NULL}, "--threads"},
+        {{"solve", "--device", "x", NULL}, "--device"},
+        {{"compare", "--repeat", "64", "f", NULL}, "--repeat"},
+        {{"solve", "a", "b", NULL}, "unexpected argument 'b'"},
+        {{"backends", "extra", NULL}, "unexpected argument 'extra'"},
+        {{"check", "only-one", NULL}, "GRAPH and SOLUTION"},
+        {{"gen", "rmf", "2", "2", "--arcs", "5"}, "--arcs is not an option of rmf"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char *out, *err;
+        ck_assert_msg(run(bad[i].args, NULL, &out, &err) == 1, "bad %zu", i);
+        ck_assert_str_eq(out, "");
+        ck_assert_msg(strstr(err, bad[i].message) != NULL, "bad %zu: %s", i, err);
+        ck_assert_msg(strstr(err, "--help") != NULL, "bad %zu points to --help: %s", i, err);
+        free(out), free(err);
+    }
+    free(graph_copy);
+}
+END_TEST
+
+/* gen: positional sizes mixed with options, and negative option values. */
+START_TEST(gen_positional_and_negative_values)
+{
+    char *a_out, *a_err, *b_out, *b_err;
+    const char *first[] = {"gen", "sp", "6", "--min", "-5", "--max=3", "--seed", "2", NULL};
+    const char *second[] = {"gen", "--seed=2", "--min=-5", "sp", "--max", "3", "6", NULL};
+    ck_assert_int_eq(run(first, NULL, &a_out, &a_err), 0);
+    ck_assert_int_eq(run(second, NULL, &b_out, &b_err), 0);
+    ck_assert_str_eq(a_out, b_out);
+    ck_assert_ptr_nonnull(strstr(a_out, "--min -5 --max 3"));
+    ck_assert_ptr_nonnull(strstr(a_out, "p sp 6 "));
+    free(a_out), free(a_err), free(b_out), free(b_err);
+
+    const char *negative_size[] = {"gen", "rmf", "-3", "2", NULL};
+    ck_assert_int_eq(run(negative_size, NULL, &a_out, &a_err), 1);
+    ck_assert_str_eq(a_out, "");
+    free(a_out), free(a_err);
+}
+END_TEST
+
+/* True when `text` is one valid JSON document (python3's json module). */
+static int valid_json(const char *text)
+{
+    const char *path = pf_test_tmpfile(text);
+    char command[512];
+    snprintf(command, sizeof command,
+             "python3 -c 'import json,sys; json.load(open(sys.argv[1]))' %s", path);
+    return system(command) == 0;
+}
+
+/* --json: solve, check, compare, backends and apsp --stats each print one
+ * valid JSON object with the numbers of their text form. */
+START_TEST(json_everywhere)
+{
+    char graph[256], sp[256], solution[256], wrong[256];
+    snprintf(graph, sizeof graph, "%s", pf_test_tmpfile(clrs));
+    snprintf(sp, sizeof sp, "%s", pf_test_tmpfile("p sp 4 4\na 1 2 5\na 2 3 -2\na 3 1 1\na 1 2 7\n"));
+    snprintf(solution, sizeof solution, "%s", pf_test_tmpfile("s 23\nn 1\nn 2\nn 3\nn 5\n"));
+    snprintf(wrong, sizeof wrong, "%s", pf_test_tmpfile("s 24\nn 1\nn 2\nn 3\nn 5\n"));
+    const struct {
+        const char *args[8];
+        int status;
+        const char *fields[4];
+    } cases[] = {
+        {{"solve", "--json", "--flow", "--cut", graph}, 0, {"\"value\":23", "\"cut\":[1,2,3,5]"}},
+        {{"check", "--json", graph, solution}, 0, {"\"ok\":true", "\"value\":23"}},
+        {{"check", graph, wrong, "--json"}, 2, {"\"ok\":false", "\"error\":\"cut capacity"}},
+        {{"compare", "--json", graph}, 0,
+         {"\"runs\":[", "\"backend\":\"seq\"", "\"value\":23", "\"agree\":true"}},
+        {{"backends", "--json"}, 0, {"\"devices\":[", "\"backend\":\"seq\"", "\"unavailable\":["}},
+        {{"apsp", "--stats", "--json", "--verify", sp}, 0,
+         {"\"reachable_pairs\":6", "\"diameter\":6", "\"checksum\":12", "\"verified_sources\":4"}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *out, *err;
+        ck_assert_msg(run(cases[i].args, NULL, &out, &err) == cases[i].status, "case %zu: %s",
+                      i, err);
+        ck_assert_msg(valid_json(out), "case %zu is not JSON: %s", i, out);
+        for (int f = 0; f < 4 && cases[i].fields[f]; f++)
+            ck_assert_msg(strstr(out, cases[i].fields[f]) != NULL, "case %zu lacks %s: %s", i,
+                          cases[i].fields[f], out);
+        free(out), free(err);
+    }
+    char *out, *err;
+    const char *rows_are_not_json[] = {"apsp", "--json", sp, NULL};
+    ck_assert_int_eq(run(rows_are_not_json, NULL, &out, &err), 1);
+    ck_assert_str_eq(out, "");
+    free(out), free(err);
+}
+END_TEST
+
+/* --cut-side picks the side the n lines list; --cut-arcs lists the arcs
+ * from the source side to the sink side in input order (their capacities
+ * sum to the value); check reads output that has x lines. */
+START_TEST(cut_side_and_cut_arcs)
+{
+    const char *graph = pf_test_tmpfile(clrs);
+    char *graph_copy = strdup(graph);
+    char *out, *err;
+    const char *arcs[] = {"solve", "-b", "seq", "--flow", "--cut", "--cut-arcs", graph_copy, NULL};
+    ck_assert_int_eq(run(arcs, NULL, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "\nn 5\nx 2 4 12\nx 5 4 7\nx 5 6 4\n"));
+    ck_assert_int_eq(count_prefix(out, "x "), 3);
+    const char *solution = pf_test_tmpfile(out);
+    free(out), free(err);
+    const char *check[] = {"check", graph_copy, solution, NULL};
+    ck_assert_int_eq(run(check, NULL, &out, &err), 0);
+    free(out), free(err);
+
+    const char *sink[] = {"solve", "--cut-side=sink", graph_copy, NULL};
+    ck_assert_int_eq(run(sink, NULL, &out, &err), 0);
+    ck_assert_int_eq(count_prefix(out, "n "), 2);
+    ck_assert_ptr_nonnull(strstr(out, "\nn 4\nn 6\n"));
+    ck_assert_int_eq(count_prefix(out, "x "), 0);
+    free(out), free(err);
+
+    const char *source[] = {"solve", "--cut", "--cut-side", "source", graph_copy, NULL};
+    ck_assert_int_eq(run(source, NULL, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "\nn 1\nn 2\nn 3\nn 5\n"));
+    free(out), free(err);
+
+    const char *json[] = {"solve", "--json", "--cut-side", "sink", "--cut-arcs", graph_copy, NULL};
+    ck_assert_int_eq(run(json, NULL, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "\"cut_side\":\"sink\",\"cut\":[4,6]"));
+    ck_assert_ptr_nonnull(strstr(out, "\"cut_arcs\":[[2,4,12],[5,4,7],[5,6,4]]"));
+    free(out), free(err);
+
+    const char *bad[] = {"solve", "--cut-side", "middle", graph_copy, NULL};
+    ck_assert_int_eq(run(bad, NULL, &out, &err), 1);
+    ck_assert_ptr_nonnull(strstr(err, "--cut-side"));
+    ck_assert_str_eq(out, "");
+    free(out), free(err);
+    free(graph_copy);
+}
+END_TEST
+
+/* The lines of `text` that do not start with 'c' (timings live in those). */
+static char *without_comments(const char *text)
+{
+    char *kept = calloc(strlen(text) + 1, 1);
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
+        if (*line != 'c')
+            strncat(kept, line, len);
+        line += len;
+    }
+    return kept;
+}
+
+/* --progress: every command says in words on stderr what it does, and its
+ * stdout is what it is without; --no-progress: stderr stays empty. */
+START_TEST(progress_on_stderr_only)
+{
+    char graph[256], sp[256], solution[256];
+    snprintf(graph, sizeof graph, "%s", pf_test_tmpfile(clrs));
+    snprintf(sp, sizeof sp, "%s", pf_test_tmpfile("p sp 4 4\na 1 2 5\na 2 3 -2\na 3 1 1\na 1 2 7\n"));
+    snprintf(solution, sizeof solution, "%s", pf_test_tmpfile("s 23\nn 1\nn 2\nn 3\nn 5\n"));
+    const struct {
+        const char *args[8];
+        const char *says; /* expected on stderr with --progress */
+    } cases[] = {
+        {{"solve", "-b", "seq", "--flow", graph}, "solve seq: phase 1 (pushing flow to the sink)"},
+        {{"solve", "-b", "omp", "--flow", graph}, "solve omp: opening the device"},
+        {{"apsp", "-b", "seq", sp}, "apsp: Floyd-Warshall over 4 vertices"},
+        {{"gen", "rmf", "3", "3"}, "gen: generating rmf"},
+        {{"check", graph, solution}, "check: verifying the solution"},
+        {{"compare", graph}, "compare: solving on seq"},
+        {{"backends"}, "backends: probing every backend"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *with[10], *without[10];
+        int n = 0;
+        for (; cases[i].args[n]; n++)
+            with[n] = without[n] = cases[i].args[n];
+        with[n] = "--progress", without[n] = "--no-progress";
+        with[n + 1] = without[n + 1] = NULL;
+        char *out_on, *err_on, *out_off, *err_off;
+        ck_assert_msg(run(with, NULL, &out_on, &err_on) == 0, "case %zu: %s", i, err_on);
+        ck_assert_int_eq(run(without, NULL, &out_off, &err_off), 0);
+        ck_assert_msg(strstr(err_on, cases[i].says) != NULL, "case %zu says: %s", i, err_on);
+        ck_assert_msg(strstr(err_on, ": finished, ") != NULL, "case %zu ends: %s", i, err_on);
+        ck_assert_msg(strchr(err_on, '\033') == NULL, "no terminal codes into a file");
+        ck_assert_str_eq(err_off, "");
+        char *kept_on = without_comments(out_on), *kept_off = without_comments(out_off);
+        if (strcmp(cases[i].args[0], "compare") && strcmp(cases[i].args[0], "backends"))
+            ck_assert_str_eq(kept_on, kept_off); /* compare and backends print timings */
+        ck_assert_ptr_null(strstr(out_on, "finished"));
+        free(kept_on), free(kept_off);
+        free(out_on), free(err_on), free(out_off), free(err_off);
+    }
+}
+END_TEST
+
+/* Whether `name` appears in `text` as a whole option "--name". */
+static int mentions_option(const char *text, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = strstr(text, "--"); p; p = strstr(p + 2, "--"))
+        if (!strncmp(p + 2, name, len) && !(isalnum((unsigned char)p[2 + len]) || p[2 + len] == '-'))
+            return 1;
+    return 0;
+}
+
+/* The "--name" options at the start of --help's option lines, into names
+ * (a strdup'ed list ending in NULL). */
+static int help_options(const char *help, char **names, int max)
+{
+    int count = 0;
+    for (const char *line = help; line && *line && count < max - 1;) {
+        const char *p = line;
+        while (*p == ' ')
+            p++;
+        if (p[0] == '-' && p[1] != '-' && p[2] == ',')
+            p += 4;
+        if (p > line && p[0] == '-' && p[1] == '-') {
+            size_t len = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz0123456789-");
+            names[count++] = strndup(p + 2, len);
+        }
+        line = strchr(line, '\n');
+        line = line ? line + 1 : NULL;
+    }
+    names[count] = NULL;
+    return count;
+}
+
+/* README's "Command line" section and every command's --help name the
+ * same options. */
+START_TEST(readme_and_help_agree)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/../README.md", getenv("PF_SRCDIR") ? getenv("PF_SRCDIR") : ".");
+    char *readme = pf_test_read_file(path);
+    ck_assert_ptr_nonnull(readme);
+    char *section = strstr(readme, "## Command line");
+    ck_assert_ptr_nonnull(section);
+    char *end = strstr(section + 3, "\n## ");
+    if (end)
+        *end = '\0';
+    static const char *const commands[] = {"solve", "compare", "demo", "check",
+                                           "gen", "apsp", "backends"};
+    char all_help[65536] = "";
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+        char *out, *err;
+        const char *args[] = {commands[i], "--help", NULL};
+        ck_assert_int_eq(run(args, NULL, &out, &err), 0);
+        char *names[64];
+        int count = help_options(out, names, 64);
+        ck_assert_int_gt(count, 0);
+        for (int k = 0; k < count; k++) {
+            ck_assert_msg(mentions_option(section, names[k]),
+                          "%s --%s is in --help but not in README's Command line section",
+                          commands[i], names[k]);
+            free(names[k]);
+        }
+        strncat(all_help, out, sizeof all_help - strlen(all_help) - 1);
+        free(out), free(err);
+    }
+    /* And the other way: every option README names is some command's. */
+    for (const char *p = strstr(section, "--"); p; p = strstr(p + 2, "--")) {
+        size_t len = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz0123456789-");
+        if (!isalnum((unsigned char)p[2]) || (len == 3 && !strncmp(p + 2, "opt", 3)) ||
+            (len == 7 && !strncmp(p + 2, "version", 7)))
+            continue; /* "--", the "--opt=value" example, portaflow --version */
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)len, p + 2);
+        ck_assert_msg(mentions_option(all_help, name), "README names --%s, no --help does", name);
+    }
+    free(readme);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cli");
@@ -258,6 +588,13 @@ int main(void)
     tcase_add_test(tc, apsp_contract);
     tcase_add_test(tc, gen_counts_and_backends);
     tcase_add_test(tc, compare_agrees);
+    tcase_add_test(tc, help_for_every_command);
+    tcase_add_test(tc, option_forms);
+    tcase_add_test(tc, gen_positional_and_negative_values);
+    tcase_add_test(tc, json_everywhere);
+    tcase_add_test(tc, cut_side_and_cut_arcs);
+    tcase_add_test(tc, progress_on_stderr_only);
+    tcase_add_test(tc, readme_and_help_agree);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

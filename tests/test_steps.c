@@ -415,6 +415,33 @@ START_TEST(transfers_round_trip)
 }
 END_TEST
 
+START_TEST(fill_out_of_range_writes_nothing)
+{
+    fixture f;
+    open_device(&f, _i % device_count);
+    /* Four elements of each width: a fill of five is refused and leaves
+     * the buffer as it was (not filled up to the end, then refused). */
+    const int64_t zeros[4] = {0};
+    pf_buf *b32 = upload_new(&f, zeros, 4 * sizeof(int32_t));
+    pf_buf *b64 = upload_new(&f, zeros, sizeof zeros);
+    ck_assert_int_ne(ops->fill_i32(f.dev, b32, 7, 5, &f.st), PF_OK);
+    ck_assert(strlen(f.st.message) > 0);
+    ck_assert_int_ne(ops->fill_i64(f.dev, b64, 7, 5, &f.st), PF_OK);
+    ck_assert_int_ne(ops->fill_i64(f.dev, b64, 7, -1, &f.st), PF_OK);
+    int32_t got32[4];
+    int64_t got64[4];
+    CHECK_OK(ops->download(f.dev, b32, 0, got32, sizeof got32, &f.st));
+    CHECK_OK(ops->download(f.dev, b64, 0, got64, sizeof got64, &f.st));
+    for (int k = 0; k < 4; k++) {
+        ck_assert_int_eq(got32[k], 0);
+        ck_assert_int_eq(got64[k], 0);
+    }
+    ops->release(f.dev, b32);
+    ops->release(f.dev, b64);
+    ops->close(f.dev);
+}
+END_TEST
+
 /* Under AddressSanitizer an allocation past its maximum (2^40 bytes) is a
  * fatal report by default; the test below wants to see it fail the way
  * malloc does, as a NULL. ASAN_OPTIONS in the environment still wins. */
@@ -466,6 +493,7 @@ int main(int argc, char **argv)
     tcase_add_loop_test(tc, mark_active_matches_reference, 0, device_count);
     tcase_add_loop_test(tc, transfers_round_trip, 0, 2 * device_count);
     tcase_add_loop_test(tc, alloc_too_large_fails_cleanly, 0, device_count);
+    tcase_add_loop_test(tc, fill_out_of_range_writes_nothing, 0, device_count);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     /* GPU runtimes do not survive fork() once initialised (the probe above

@@ -15,7 +15,7 @@
  *
  * Integer distances over integer weights are compared exactly (a double
  * would merge neighbouring int64 values past 2^53); float32 ones with a
- * relative tolerance. */
+ * tolerance relative to the terms of each sum (same_sum). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,10 +52,15 @@ static double arc_weight(const pf_wgraph *g, int64_t a)
     return g->real_weight ? g->real_weight[a] : (double)g->int_weight[a];
 }
 
-/* Reals (float32 results) get a relative tolerance. */
-static int same_real(double a, double b)
+/* Reals (float32 results) get a tolerance relative to the terms compared:
+ * d = x + y holds when d is within 1e-5 of |d| + |x| + |y|. Rounding a sum
+ * to float32 errs relative to its terms, not to its result: a sum that
+ * cancels (-0.1 + 0.1, or 4.6e14 - 4.6e14) is exact to 1e-5 of its result
+ * only by luck. */
+static int same_sum(double d, double x, double y)
 {
-    return a == b || fabs(a - b) <= 1e-5 * (fabs(a) + fabs(b)) + 1e-30;
+    double via = x + y;
+    return d == via || fabs(d - via) <= 1e-5 * (fabs(d) + fabs(x) + fabs(y)) + 1e-30;
 }
 
 static int64_t int_dist_at(const verify_ctx *c, int64_t i, int64_t j)
@@ -109,8 +114,8 @@ static int compare_via(const verify_ctx *c, int32_t v, int32_t u, int64_t a)
         exact_sum via = (exact_sum)c->irow[u] + c->g->int_weight[a];
         return (exact_sum)c->irow[v] < via ? -1 : (exact_sum)c->irow[v] > via;
     }
-    double via = c->row[u] + arc_weight(c->g, a);
-    if (same_real(c->row[v], via))
+    double w = arc_weight(c->g, a), via = c->row[u] + w;
+    if (same_sum(c->row[v], c->row[u], w))
         return 0;
     return c->row[v] < via ? -1 : 1;
 }
@@ -227,7 +232,7 @@ static int hop_starts_path(const verify_ctx *c, int32_t hop, int64_t j)
         return c->ilightest[hop] != INT64_MAX &&
                (exact_sum)c->irow[j] == (exact_sum)c->ilightest[hop] + int_dist_at(c, hop, j);
     return !isinf(c->lightest[hop]) &&
-           same_real(c->row[j], c->lightest[hop] + real_dist_at(c, hop, j));
+           same_sum(c->row[j], c->lightest[hop], real_dist_at(c, hop, j));
 }
 
 /* next(i,.) against the lightest arcs out of i and the rows of the hops. */

@@ -52,8 +52,9 @@ static int conservation_error(const pf_network *net, const int64_t *arc_flow, in
                    (long long)vertex + 1, wide_str(inflow, in_text), wide_str(outflow, out_text));
 }
 
-/* Capacity bounds on every arc, conservation at every vertex but s and t,
- * value = net outflow of s = net inflow of t. */
+/* Capacity bounds on every arc, conservation at every vertex but the
+ * sources and sinks, value = net outflow of the sources = net inflow of the
+ * sinks. */
 static int check_flow(const pf_network *net, int64_t value, const int64_t *arc_flow,
                       pf_status *st)
 {
@@ -79,20 +80,28 @@ static int check_flow(const pf_network *net, int64_t value, const int64_t *arc_f
 
     int rc = PF_OK;
     char text[48];
-    for (int64_t v = 0; v < net->n && rc == PF_OK; v++)
-        if (v != net->source && v != net->sink && balance[v] != 0)
+    wide outflow = 0; /* net, of all sources together */
+    for (int64_t v = 0; v < net->n && rc == PF_OK; v++) {
+        int role = pf_network_role(net, v);
+        if (role == 1)
+            outflow -= balance[v];
+        else if (role == 0 && balance[v] != 0)
             rc = conservation_error(net, arc_flow, v, st);
+    }
     /* The balances sum to zero, so with every other vertex conserved the
-     * net inflow of t equals the net outflow of s: one comparison checks
-     * the value against both. */
-    if (rc == PF_OK && -balance[net->source] != value)
+     * net inflow of the sinks equals the net outflow of the sources: one
+     * comparison checks the value against both. */
+    if (rc == PF_OK && outflow != value && !net->sources)
         rc = pf_fail(st, PF_E_VERIFY, "flow value %lld != net outflow %s of source %d",
-                     (long long)value, wide_str(-balance[net->source], text), net->source + 1);
+                     (long long)value, wide_str(outflow, text), net->source + 1);
+    else if (rc == PF_OK && outflow != value)
+        rc = pf_fail(st, PF_E_VERIFY, "flow value %lld != net outflow %s of the %lld sources",
+                     (long long)value, wide_str(outflow, text), (long long)net->source_count);
     free(balance);
     return rc;
 }
 
-/* s inside, t outside, and the capacity of the arcs leaving the side equal
+/* Every source inside, every sink outside, and the capacity of the arcs leaving the side equal
  * to the value: by weak duality no flow can exceed it, so together with a
  * valid flow of that value both are optimal. */
 static int check_cut(const pf_network *net, int64_t value, const uint8_t *source_side,
@@ -102,12 +111,18 @@ static int check_cut(const pf_network *net, int64_t value, const uint8_t *source
         if (source_side[v] > 1)
             return pf_fail(st, PF_E_VERIFY, "vertex %lld: cut side %d is neither 0 nor 1",
                            (long long)v + 1, source_side[v]);
-    if (source_side[net->source] != 1)
-        return pf_fail(st, PF_E_VERIFY, "source %d is on the sink side of the cut",
-                       net->source + 1);
-    if (source_side[net->sink] != 0)
-        return pf_fail(st, PF_E_VERIFY, "sink %d is on the source side of the cut",
-                       net->sink + 1);
+    for (int64_t k = 0; k < net->source_count; k++) {
+        int64_t s = pf_network_terminal(net, 0, k);
+        if (source_side[s] != 1)
+            return pf_fail(st, PF_E_VERIFY, "source %lld is on the sink side of the cut",
+                           (long long)s + 1);
+    }
+    for (int64_t k = 0; k < net->sink_count; k++) {
+        int64_t t = pf_network_terminal(net, 1, k);
+        if (source_side[t] != 0)
+            return pf_fail(st, PF_E_VERIFY, "sink %lld is on the source side of the cut",
+                           (long long)t + 1);
+    }
     wide cut = 0;
     for (int64_t i = 0; i < net->m; i++)
         if (source_side[net->tail[i]] && !source_side[net->head[i]])

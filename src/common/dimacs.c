@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "formats.h"
 #include "io.h"
 #include "scan.h"
 #include "status.h"
@@ -151,10 +152,10 @@ static int cr_line_ends(const char *text, size_t len)
 
 /* Loads all of PATH (NULL or "-" = standard input) as text followed by a
  * NUL; *name receives the name to put in messages, *mapped how to release
- * the text (pf_io_unload). A UTF-8 byte order mark at the start is left
- * out. Returns NULL (status set) on open/read errors, for input holding a
- * NUL byte, which would end the scan early, and for lines ended by a
- * carriage return alone. */
+ * the text (pf_io_unload). gzip-compressed input is inflated first. A
+ * UTF-8 byte order mark at the start is left out. Returns NULL (status set)
+ * on open/read errors, for input holding a NUL byte, which would end the
+ * scan early, and for lines ended by a carriage return alone. */
 char *pf_io_load(const char *path, const char **name, size_t *len, int *mapped,
                  pf_status *st)
 {
@@ -184,6 +185,20 @@ char *pf_io_load(const char *path, const char **name, size_t *len, int *mapped,
         fclose(in);
     if (!text)
         return NULL;
+    if (pf_gz_is_compressed(text, *len)) {
+        size_t plain_len = 0;
+        char *plain = pf_gz_inflate(text, *len, *name, &plain_len, st);
+        pf_io_unload(text, *len, *mapped);
+        if (!plain)
+            return NULL;
+        text = plain;
+        *len = plain_len;
+        *mapped = 0;
+        if (*len >= UTF8_BOM_LEN && memcmp(text, UTF8_BOM, UTF8_BOM_LEN) == 0) {
+            *len -= UTF8_BOM_LEN; /* the mark of the compressed text */
+            memmove(text, text + UTF8_BOM_LEN, *len + 1);
+        }
+    }
     const char *nul = memchr(text, '\0', *len);
     if (nul || cr_line_ends(text, *len)) {
         if (nul)
@@ -245,8 +260,8 @@ typedef struct dimacs_parser {
     line_ctx lc;
     pf_network *net;        /* created by the p line */
     int64_t declared_arcs;  /* M of the p line */
-    int64_t p_line, source_line, sink_line; /* 0 = not seen yet */
-    int32_t source, sink;
+    int64_t p_line;         /* 0 = not seen yet */
+    pf_terminal_list terminals[2]; /* the n lines: sources, sinks */
     const char *end;        /* the terminating NUL of the text */
 } dimacs_parser;
 
@@ -272,14 +287,20 @@ static int parse_arc_line(dimacs_parser *ps, const char *line_start, const char 
     if (rc)
         return rc;
     enum field_kind cap_k = scan_uint(&p, &cap_f, &cap);
-    if (cap_k != FIELD_NUMBER || cap > (uint64_t)PF_CAP_MAX)
-        return check_capacity(lc, cap_k, cap_f, cap, ARC_USAGE);
+    int real_len = 0; /* a real capacity ("2.5", "1e3"): its length */
+    if (cap_k != FIELD_NUMBER || cap > (uint64_t)PF_CAP_MAX) {
+        real_len = cap_k == FIELD_JUNK ? real_text_len(cap_f) : 0;
+        if (!real_len)
+            return check_capacity(lc, cap_k, cap_f, cap, ARC_USAGE);
+    }
     rc = finish_line(lc, &p, "capacity");
     if (rc)
         return rc;
     net->tail[net->m] = (int32_t)tail;
     net->head[net->m] = (int32_t)head;
     net->cap[net->m] = (int64_t)cap;
+    if (real_len && (rc = pf_read_real_cap(lc, net, net->m, cap_f, real_len)) != PF_OK)
+        return rc;
     net->m++;
     *pp = p;
     return PF_OK;
@@ -303,7 +324,7 @@ static int parse_problem_line(dimacs_parser *ps, const char **pp)
     return pf_network_reserve(ps->net, ps->declared_arcs < fit ? ps->declared_arcs : fit, lc->st);
 }
 
-/* "n ID s" or "n ID t". */
+/* "n ID s" or "n ID t"; either may repeat (several sources or sinks). */
 static int parse_node_line(dimacs_parser *ps, const char **pp)
 {
     const line_ctx *lc = &ps->lc;
@@ -327,21 +348,8 @@ static int parse_node_line(dimacs_parser *ps, const char **pp)
     if (rc)
         return rc;
 
-    int is_source = role_f[0] == 's';
-    int64_t *seen = is_source ? &ps->source_line : &ps->sink_line;
-    int64_t other_line = is_source ? ps->sink_line : ps->source_line;
-    int32_t other = is_source ? ps->sink : ps->source;
-    if (*seen)
-        return pf_io_fail(lc->st, lc->name, lc->line, "second %s line (the first is on line %lld)",
-                          is_source ? "source" : "sink", (long long)*seen);
-    if (other_line && other == id)
-        return pf_io_fail(lc->st, lc->name, lc->line,
-                          "vertex %lld is already the %s (line %lld); source and sink must differ",
-                          (long long)id + 1, is_source ? "sink" : "source", (long long)other_line);
-    *seen = lc->line;
-    *(is_source ? &ps->source : &ps->sink) = id;
     *pp = p;
-    return PF_OK;
+    return pf_terminal_list_add(&ps->terminals[role_f[0] == 't'], id, lc->line, lc->st);
 }
 
 /* Checks what only the end of input can tell: a p line, all M arcs, s, t. */
@@ -355,16 +363,14 @@ static int finish_dimacs(dimacs_parser *ps, size_t len)
                                    : "no '" PROBLEM_USAGE "' line");
     if (ps->net->m < ps->declared_arcs)
         return too_few_arcs(lc, eof_line, ps->declared_arcs, ps->net->m, ps->p_line);
-    if (!ps->source_line)
+    if (!ps->terminals[0].count)
         return pf_io_fail(lc->st, lc->name, eof_line, "no source line ('n ID s')");
-    if (!ps->sink_line)
+    if (!ps->terminals[1].count)
         return pf_io_fail(lc->st, lc->name, eof_line, "no sink line ('n ID t')");
-    ps->net->source = ps->source;
-    ps->net->sink = ps->sink;
-    return PF_OK;
+    return pf_terminal_lists_apply(ps->terminals, ps->net, lc);
 }
 
-static pf_network *parse_dimacs(const char *text, size_t len, const char *name, pf_status *st)
+pf_network *pf_parse_dimacs(const char *text, size_t len, const char *name, pf_status *st)
 {
     dimacs_parser ps = {.lc = {.name = name, .st = st}, .end = text + len};
     const char *p = text;
@@ -384,6 +390,8 @@ static pf_network *parse_dimacs(const char *text, size_t len, const char *name, 
     }
     if (!rc)
         rc = finish_dimacs(&ps, len);
+    pf_terminal_list_free(&ps.terminals[0]);
+    pf_terminal_list_free(&ps.terminals[1]);
     if (rc) {
         pf_network_free(ps.net);
         return NULL;
@@ -425,8 +433,12 @@ static int matrix_entry(matrix_parser *mp, enum field_kind kind, const char *fie
     if (mp->entries == mp->total)
         return matrix_overflow(lc, net->n, field, "capacities");
     int64_t row = mp->entries / net->n, col = mp->entries % net->n;
-    if (kind != FIELD_NUMBER || cap > (uint64_t)PF_CAP_MAX) {
-        const char *why = kind == FIELD_JUNK ? "is not a number"
+    int real_len = 0; /* a real capacity ("0.5"): its length */
+    if (kind == FIELD_JUNK && field[0] != '-')
+        real_len = real_text_len(field);
+    if ((kind != FIELD_NUMBER || cap > (uint64_t)PF_CAP_MAX) && !real_len) {
+        const char *why = kind == FIELD_JUNK && real_text_len(field) ? "is negative"
+                        : kind == FIELD_JUNK ? "is not a number"
                         : kind == FIELD_NEGATIVE ? "is negative"
                         : "exceeds the maximum 2^62";
         return pf_io_fail(lc->st, lc->name, lc->line,
@@ -434,7 +446,7 @@ static int matrix_entry(matrix_parser *mp, enum field_kind kind, const char *fie
                           field_len(field), field, (long long)row + 1, (long long)col + 1, why);
     }
     mp->entries++;
-    if (cap == 0)
+    if (real_len ? strtold(field, NULL) == 0 : cap == 0)
         return PF_OK;
     if (net->m == net->m_alloc) {
         /* Zeros make the arc count unknowable up front: grow by doubling. */
@@ -446,6 +458,11 @@ static int matrix_entry(matrix_parser *mp, enum field_kind kind, const char *fie
     net->tail[net->m] = (int32_t)row;
     net->head[net->m] = (int32_t)col;
     net->cap[net->m] = (int64_t)cap;
+    if (real_len) {
+        int rc = pf_read_real_cap(lc, net, net->m, field, real_len);
+        if (rc)
+            return rc;
+    }
     net->m++;
     return PF_OK;
 }
@@ -460,7 +477,7 @@ static int matrix_field(void *ctx, const char **pp)
     return mp->net ? matrix_entry(mp, kind, field, value) : matrix_size(mp, kind, field, value);
 }
 
-static pf_network *parse_matrix(const char *text, const char *name, pf_status *st)
+pf_network *pf_parse_matrix(const char *text, const char *name, pf_status *st)
 {
     matrix_parser mp = {.lc = {.name = name, .st = st}};
     int rc = scan_value_stream(text, &mp.lc, matrix_field, &mp);
@@ -476,9 +493,9 @@ static pf_network *parse_matrix(const char *text, const char *name, pf_status *s
 
 /* ---- public readers ------------------------------------------------- */
 
-enum text_format { FORMAT_DIMACS, FORMAT_MATRIX, FORMAT_GUESS };
-
-static pf_network *read_network(const char *path, enum text_format format, pf_status *st)
+/* The explicit readers; pf_network_read and pf_network_read_with, which
+ * choose by content, are in read_network.c. */
+static pf_network *read_network(const char *path, int matrix, pf_status *st)
 {
     const char *name;
     size_t len;
@@ -486,25 +503,17 @@ static pf_network *read_network(const char *path, enum text_format format, pf_st
     char *text = pf_io_load(path, &name, &len, &mapped, st);
     if (!text)
         return NULL;
-    if (format == FORMAT_GUESS)
-        format = looks_like_matrix(text) ? FORMAT_MATRIX : FORMAT_DIMACS;
-    pf_network *net = format == FORMAT_MATRIX ? parse_matrix(text, name, st)
-                                              : parse_dimacs(text, len, name, st);
+    pf_network *net = matrix ? pf_parse_matrix(text, name, st) : pf_parse_dimacs(text, len, name, st);
     pf_io_unload(text, len, mapped);
-    return net;
+    return pf_read_finish(net, NULL, name, st);
 }
 
 pf_network *pf_network_read_dimacs(const char *path, pf_status *st)
 {
-    return read_network(path, FORMAT_DIMACS, st);
+    return read_network(path, 0, st);
 }
 
 pf_network *pf_network_read_matrix(const char *path, pf_status *st)
 {
-    return read_network(path, FORMAT_MATRIX, st);
-}
-
-pf_network *pf_network_read(const char *path, pf_status *st)
-{
-    return read_network(path, FORMAT_GUESS, st);
+    return read_network(path, 1, st);
 }

@@ -16,7 +16,7 @@
 /* Arc lines are formatted by hand into this buffer and written in big
  * chunks: printf per arc would cost several times the whole write. */
 #define WRITE_BUFFER ((size_t)1 << 20)
-#define WRITE_LINE_MAX 64 /* "a " + 2 ids + a weight or capacity + blanks, with room */
+#define WRITE_LINE_MAX 96 /* "a " + 2 ids + a weight or capacity + blanks, with room */
 
 static const char digit_pairs[] =
     "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
@@ -123,7 +123,10 @@ static char *put_capacity_arc(char *o, const void *graph, int64_t i)
 {
     const pf_network *net = graph;
     o = put_arc_ends(o, net->tail[i], net->head[i]);
-    o = put_uint(o, (uint64_t)net->cap[i]); /* >= 0: pf_network_add_arc checks */
+    if (net->is_real) /* in input units, at most 21 digits and an exponent */
+        o += pf_amount_format(net, net->cap[i], o, WRITE_LINE_MAX - 24);
+    else
+        o = put_uint(o, (uint64_t)net->cap[i]); /* >= 0: pf_network_add_arc checks */
     *o++ = '\n';
     return o;
 }
@@ -131,10 +134,20 @@ static char *put_capacity_arc(char *o, const void *graph, int64_t i)
 static int write_dimacs(const pf_network *net, FILE *out, const char *comment,
                         const char *name, pf_status *st)
 {
-    char header[128];
-    snprintf(header, sizeof header, "p max %lld %lld\nn %lld s\nn %lld t\n", (long long)net->n,
-             (long long)net->m, (long long)net->source + 1, (long long)net->sink + 1);
-    return write_arc_lines(out, comment, header, net, net->m, put_capacity_arc, name, st);
+    /* The p line and one n line per source and sink. */
+    int64_t terminals = net->source_count + net->sink_count;
+    char *header = pf_alloc((size_t)terminals * 16 + 48, 1, st);
+    if (!header)
+        return PF_E_NOMEM;
+    size_t used = (size_t)sprintf(header, "p max %lld %lld\n", (long long)net->n, (long long)net->m);
+    for (int sink = 0; sink < 2; sink++)
+        for (int64_t k = 0; k < pf_network_terminal_count(net, sink); k++)
+            used += (size_t)sprintf(header + used, "n %lld %c\n",
+                                    (long long)pf_network_terminal(net, sink, k) + 1,
+                                    sink ? 't' : 's');
+    int rc = write_arc_lines(out, comment, header, net, net->m, put_capacity_arc, name, st);
+    free(header);
+    return rc;
 }
 
 static char *put_weight_arc(char *o, const void *graph, int64_t i)

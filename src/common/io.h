@@ -11,7 +11,9 @@
 /* A solution as `portaflow solve --flow --cut` prints it: `c` comments,
  * one `s VALUE`, `f U V FLOW` lines (input order, 1-based ids), `n ID`
  * lines for the source side of the cut. Any subset of f/n lines may be
- * absent (has_flow / has_cut say which were present). */
+ * absent (has_flow / has_cut say which were present). For a network with
+ * real capacities, VALUE and FLOW are in its input units and are returned
+ * in its fixed point (pf_network_scale). */
 typedef struct pf_solution_file {
     int64_t value;
     int has_flow;
@@ -36,6 +38,13 @@ int pf_network_write_dimacs_stream(const pf_network *net, FILE *out,
 char *pf_io_load(const char *path, const char **name, size_t *len, int *mapped,
                  pf_status *st);
 void pf_io_unload(char *text, size_t len, int mapped);
+/* gzip input (gz_input.c): does data start with the gzip magic bytes?
+ * The whole of data inflated, with a NUL after it (malloc'ed); without
+ * zlib, or on corrupt data, NULL and a message. pf_io_load calls both. */
+int pf_gz_is_compressed(const char *data, size_t len);
+char *pf_gz_inflate(const char *data, size_t len, const char *name, size_t *out_len,
+                    pf_status *st);
+
 /* Fails with "NAME:LINE: message" (PF_E_INPUT). */
 int pf_io_fail(pf_status *st, const char *name, int64_t line,
                const char *fmt, ...) PF_PRINTF(4, 5);

@@ -1,5 +1,5 @@
-/* The input network of max-flow: creation, arcs, accessors, and the
- * memory a solve of it will take. */
+/* The input network of max-flow: creation, arcs, terminals, accessors,
+ * and the memory a solve of it will take. */
 #include "network.h"
 
 #include <stdlib.h>
@@ -29,6 +29,7 @@ pf_network *pf_network_new(int64_t vertices, int64_t source, int64_t sink, pf_st
     net->n = vertices;
     net->source = (int32_t)source;
     net->sink = (int32_t)sink;
+    net->source_count = net->sink_count = 1;
     pf_status_ok(st);
     return net;
 }
@@ -46,7 +47,13 @@ int pf_network_reserve(pf_network *net, int64_t arcs, pf_status *st)
     int64_t *c = realloc(net->cap, (size_t)arcs * sizeof *c);
     if (c)
         net->cap = c;
-    if (!t || !h || !c)
+    long double *r = NULL;
+    if (net->real_cap) {
+        r = realloc(net->real_cap, (size_t)arcs * sizeof *r);
+        if (r)
+            net->real_cap = r;
+    }
+    if (!t || !h || !c || (net->real_cap && !r))
         return pf_fail(st, PF_E_NOMEM, "out of host memory for %lld arcs", (long long)arcs);
     net->m_alloc = arcs;
     return PF_OK;
@@ -79,6 +86,9 @@ void pf_network_free(pf_network *net)
     free(net->tail);
     free(net->head);
     free(net->cap);
+    free(net->sources);
+    free(net->sinks);
+    free(net->real_cap);
     free(net);
 }
 
@@ -100,6 +110,120 @@ int pf_network_arc(const pf_network *net, int64_t i, int64_t *tail, int64_t *hea
     return PF_OK;
 }
 
+/* ---- several sources and sinks -------------------------------------- */
+
+static int compare_ids(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* A sorted copy of ids without duplicates, as int32; *count is updated.
+ * Fails on an id outside the network. */
+static int32_t *terminal_set(const pf_network *net, const int64_t *ids, int64_t *count,
+                             const char *what, pf_status *st)
+{
+    if (*count < 1) {
+        pf_fail(st, PF_E_INPUT, "no %s given", what);
+        return NULL;
+    }
+    int64_t *sorted = pf_alloc((size_t)*count, sizeof *sorted, st);
+    int32_t *set = pf_alloc((size_t)*count, sizeof *set, st);
+    if (!sorted || !set)
+        goto fail;
+    for (int64_t i = 0; i < *count; i++) {
+        if (ids[i] < 0 || ids[i] >= net->n) {
+            pf_fail(st, PF_E_INPUT, "%s %lld outside 1..%lld", what, (long long)ids[i] + 1,
+                    (long long)net->n);
+            goto fail;
+        }
+        sorted[i] = ids[i];
+    }
+    qsort(sorted, (size_t)*count, sizeof *sorted, compare_ids);
+    int64_t kept = 0;
+    for (int64_t i = 0; i < *count; i++)
+        if (i == 0 || sorted[i] != sorted[i - 1])
+            set[kept++] = (int32_t)sorted[i];
+    *count = kept;
+    free(sorted);
+    return set;
+fail:
+    free(sorted);
+    free(set);
+    return NULL;
+}
+
+static int in_set(const int32_t *set, int64_t count, int64_t v)
+{
+    int64_t lo = 0, hi = count;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (set[mid] == v)
+            return 1;
+        if (set[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return 0;
+}
+
+int pf_network_set_terminals(pf_network *net, const int64_t *sources, int64_t source_count,
+                             const int64_t *sinks, int64_t sink_count, pf_status *st)
+{
+    int32_t *src = terminal_set(net, sources, &source_count, "source", st);
+    int32_t *snk = src ? terminal_set(net, sinks, &sink_count, "sink", st) : NULL;
+    if (!src || !snk) {
+        free(src);
+        return st ? st->code : PF_E_INPUT;
+    }
+    for (int64_t i = 0; i < source_count; i++) {
+        if (in_set(snk, sink_count, src[i])) {
+            pf_fail(st, PF_E_INPUT, "vertex %lld is both a source and a sink", (long long)src[i] + 1);
+            free(src);
+            free(snk);
+            return PF_E_INPUT;
+        }
+    }
+    free(net->sources);
+    free(net->sinks);
+    net->source = src[0];
+    net->sink = snk[0];
+    net->source_count = source_count;
+    net->sink_count = sink_count;
+    net->sources = source_count > 1 || sink_count > 1 ? src : NULL;
+    net->sinks = net->sources ? snk : NULL;
+    if (!net->sources) {
+        free(src);
+        free(snk);
+    }
+    pf_status_ok(st);
+    return PF_OK;
+}
+
+int64_t pf_network_terminal_count(const pf_network *net, int sink)
+{
+    return sink ? net->sink_count : net->source_count;
+}
+
+int64_t pf_network_terminal(const pf_network *net, int sink, int64_t i)
+{
+    if (i < 0 || i >= pf_network_terminal_count(net, sink))
+        return -1;
+    if (!net->sources)
+        return sink ? net->sink : net->source;
+    return sink ? net->sinks[i] : net->sources[i];
+}
+
+int pf_network_role(const pf_network *net, int64_t v)
+{
+    if (!net->sources)
+        return v == net->source ? 1 : v == net->sink ? 2 : 0;
+    return in_set(net->sources, net->source_count, v) ? 1
+         : in_set(net->sinks, net->sink_count, v)     ? 2
+                                                       : 0;
+}
+
 /* Per vertex: the residual graph's first[] and the engines' height, excess,
  * list and BFS arrays; per input arc: two residual arcs (head, rev, cap,
  * residual) and the map back to the input. Measured peaks of the seq, omp
@@ -111,8 +235,11 @@ uint64_t pf_network_solve_bytes(const pf_network *net, int want_flow, int want_c
 {
     uint64_t per_vertex = SOLVE_BYTES_PER_VERTEX + (want_cut ? 1 : 0);
     uint64_t per_arc = SOLVE_BYTES_PER_ARC + (want_flow ? sizeof(int64_t) : 0);
-    uint64_t arcs = pf_mem_bytes((uint64_t)net->m, per_arc, 0);
-    return pf_mem_bytes((uint64_t)net->n + 1, per_vertex, arcs);
+    /* Several terminals: a super source and sink and an arc per terminal. */
+    uint64_t extra_arcs = net->sources ? (uint64_t)(net->source_count + net->sink_count) : 0;
+    uint64_t extra_vertices = net->sources ? 2 : 0;
+    uint64_t arcs = pf_mem_bytes((uint64_t)net->m + extra_arcs, per_arc, 0);
+    return pf_mem_bytes((uint64_t)net->n + 1 + extra_vertices, per_vertex, arcs);
 }
 
 int pf_network_require_memory(const pf_network *net, int want_flow, int want_cut,

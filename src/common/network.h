@@ -10,14 +10,38 @@ struct pf_network {
     int64_t n;          /* vertices */
     int64_t m;          /* arcs */
     int64_t m_alloc;    /* capacity of the arc arrays */
-    int32_t source, sink;
+    int32_t source, sink; /* the first source and sink (the only ones, usually) */
     int32_t *tail;      /* m */
     int32_t *head;      /* m */
-    int64_t *cap;       /* m */
+    int64_t *cap;       /* m; in fixed point (cap * 2^scale_log2) when is_real */
+
+    /* Several terminals (pf_network_set_terminals): NULL while there is
+     * one of each, then every source and sink, ascending. */
+    int64_t source_count, sink_count;
+    int32_t *sources, *sinks;
+
+    /* Real capacities (realcap.c). While reading, an arc given a real
+     * capacity holds cap = -1 and its value in real_cap; pf_network_finish
+     * picks the scale and turns them all into fixed point. */
+    int is_real;             /* some capacity was not an integer */
+    int scale_pending;       /* real capacities not yet in fixed point */
+    int scale_log2;          /* cap = round(input capacity * 2^scale_log2) */
+    double scale_error;      /* bound on |exact max flow - value / 2^scale_log2| */
+    long double *real_cap;   /* m_alloc entries once a real capacity came */
+    long double parse_error; /* sum of the decimal-to-binary rounding errors */
 };
 
 /* Reserves room for `arcs` arcs up front (readers know M from "p max"). */
 int pf_network_reserve(pf_network *net, int64_t arcs, pf_status *st);
+
+/* Records a real capacity for arc i (already added, cap set to -1):
+ * `value` as parsed, `exact` = 1 when it equals the text's decimal exactly,
+ * else the half-ulp of the parse is added to the error bound. */
+int pf_network_real_cap(pf_network *net, int64_t i, long double value, int exact,
+                        pf_status *st);
+
+/* The role of vertex v: 1 source, 2 sink, 0 neither. */
+int pf_network_role(const pf_network *net, int64_t v);
 
 /* About how many bytes a solve of net takes at its peak (engine arrays,
  * residual graph, flows with want_flow, the cut with want_cut). */

@@ -287,8 +287,8 @@ static void scatter_parallel(const pf_network *net, pf_residual *g, int64_t *in_
 
 /* Counting sort by tail, O(n + m): count the arc ends per vertex, prefix
  * sum, scatter. */
-int pf_residual_build(const pf_network *net, pf_residual *g, pf_arc_order order, int threads,
-                      pf_status *st)
+static int build_plain(const pf_network *net, pf_residual *g, pf_arc_order order, int threads,
+                       pf_status *st)
 {
     memset(g, 0, sizeof *g);
     g->order = order;
@@ -297,7 +297,7 @@ int pf_residual_build(const pf_network *net, pf_residual *g, pf_arc_order order,
     g->n = n;
     g->source = net->source;
     g->sink = net->sink;
-    g->input_arcs = m;
+    g->input_arcs = g->output_arcs = m;
     g->first = pf_alloc((size_t)n + 2, sizeof *g->first, st); /* + 1: count_degrees */
     g->fwd_of_input = pf_alloc((size_t)m, sizeof *g->fwd_of_input, st);
     int64_t *scratch = pf_alloc((size_t)threads + 1, sizeof *scratch, st);
@@ -366,6 +366,88 @@ fail:
     return st ? st->code : PF_E_NOMEM;
 }
 
+/* `sum` + `add`, saturating at PF_CAP_MAX + 1 (both are nonnegative). */
+static int64_t add_capped(int64_t sum, int64_t add)
+{
+    return add > PF_CAP_MAX + 1 - sum ? PF_CAP_MAX + 1 : sum + add;
+}
+
+/* The super terminals' arcs, after net's own in `wide` (room reserved):
+ * super source n -> each source, each sink -> super sink n + 1. */
+static int add_super_arcs(const pf_network *net, pf_network *wide, pf_status *st)
+{
+    int64_t *out_sum = pf_calloc((size_t)net->n, sizeof *out_sum, st);
+    int64_t *in_sum = pf_calloc((size_t)net->n, sizeof *in_sum, st);
+    int rc = out_sum && in_sum ? PF_OK : PF_E_NOMEM;
+    for (int64_t i = 0; !rc && i < net->m; i++) {
+        out_sum[net->tail[i]] = add_capped(out_sum[net->tail[i]], net->cap[i]);
+        in_sum[net->head[i]] = add_capped(in_sum[net->head[i]], net->cap[i]);
+    }
+    int64_t total = 0;
+    for (int64_t k = 0; !rc && k < net->source_count; k++) {
+        int32_t s = net->sources[k];
+        total = add_capped(total, out_sum[s]);
+        wide->tail[wide->m] = (int32_t)net->n;
+        wide->head[wide->m] = s;
+        wide->cap[wide->m++] = out_sum[s];
+    }
+    if (!rc && total > PF_CAP_MAX)
+        rc = pf_fail(st, PF_E_INPUT, "the arcs out of the %lld sources carry more than 2^62 in all",
+                     (long long)net->source_count);
+    for (int64_t k = 0; !rc && k < net->sink_count; k++) {
+        int32_t t = net->sinks[k];
+        wide->tail[wide->m] = t;
+        wide->head[wide->m] = (int32_t)net->n + 1;
+        /* More than can ever enter t, so the arc never saturates and t
+         * stays on the sink side of every cut (one above 2^62 at most). */
+        wide->cap[wide->m++] = in_sum[t] > PF_CAP_MAX ? PF_CAP_MAX + 1 : in_sum[t] + 1;
+    }
+    free(out_sum);
+    free(in_sum);
+    return rc;
+}
+
+/* Several terminals: the network with a super source and sink added. */
+static int build_with_super_terminals(const pf_network *net, pf_residual *g, pf_arc_order order,
+                                      int threads, pf_status *st)
+{
+    memset(g, 0, sizeof *g);
+    if (net->n + 2 > PF_MAX_VERTICES)
+        return pf_fail(st, PF_E_INPUT, "%lld vertices and a super source and sink exceed %lld",
+                       (long long)net->n, (long long)PF_MAX_VERTICES);
+    int64_t arcs = net->m + net->source_count + net->sink_count;
+    pf_network wide = {.n = net->n + 2, .source = (int32_t)net->n, .sink = (int32_t)net->n + 1};
+    int rc = pf_network_reserve(&wide, arcs, st);
+    if (!rc) {
+        memcpy(wide.tail, net->tail, (size_t)net->m * sizeof *wide.tail);
+        memcpy(wide.head, net->head, (size_t)net->m * sizeof *wide.head);
+        memcpy(wide.cap, net->cap, (size_t)net->m * sizeof *wide.cap);
+        wide.m = net->m;
+        rc = add_super_arcs(net, &wide, st);
+    }
+    if (!rc)
+        rc = build_plain(&wide, g, order, threads, st);
+    if (!rc)
+        g->output_arcs = net->m;
+    free(wide.tail);
+    free(wide.head);
+    free(wide.cap);
+    return rc;
+}
+
+int pf_residual_build(const pf_network *net, pf_residual *g, pf_arc_order order, int threads,
+                      pf_status *st)
+{
+    if (net->scale_pending) {
+        memset(g, 0, sizeof *g);
+        return pf_fail(st, PF_E_USAGE,
+                       "real capacities not in fixed point yet: call pf_network_finish first");
+    }
+    if (net->sources)
+        return build_with_super_terminals(net, g, order, threads, st);
+    return build_plain(net, g, order, threads, st);
+}
+
 pf_arc_order pf_residual_order_for(int sequential_engine)
 {
     static const char *const names[] = {
@@ -405,6 +487,7 @@ int pf_residual_relayout(const pf_residual *in, pf_arc_order order, pf_residual 
             view.cap[i] = a < 0 ? 0 : in->cap[a];
         }
         rc = pf_residual_build(&view, out, order, threads, st);
+        out->output_arcs = in->output_arcs;
     }
     free(view.tail);
     free(view.head);
@@ -441,7 +524,7 @@ void pf_residual_arc_flows(const pf_residual *g, const int64_t *res, int64_t *ar
 {
     threads = resolve_threads(threads);
     PF_OMP(omp parallel for num_threads(threads) schedule(static) if (threads > 1))
-    for (int64_t i = 0; i < g->input_arcs; i++) {
+    for (int64_t i = 0; i < g->output_arcs; i++) {
         int64_t a = g->fwd_of_input[i];
         arc_flow[i] = a < 0 ? 0 : res[g->rev[a]];
     }

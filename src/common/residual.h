@@ -48,9 +48,17 @@ typedef struct pf_residual {
     int64_t *cap;          /* arcs: initial residual capacity */
     int64_t *fwd_of_input; /* input arcs: forward residual arc, -1 = self-loop */
     int64_t input_arcs;
+    int64_t output_arcs;   /* input arcs that flows are reported for: all of
+                              them, less a super source's and sink's */
 } pf_residual;
 
-/* Builds g from net in the given order with `threads` OpenMP threads (<= 0:
+/* Several sources or sinks (pf_network_set_terminals) become one super
+ * source and one super sink, vertices n and n + 1: an arc to each source
+ * with the capacity of the source's out-arcs, one from each sink with that
+ * of its in-arcs. Their arcs follow the input arcs, so flows and cut sides
+ * of the real vertices and arcs come first (output_arcs, net->n).
+ *
+ * Builds g from net in the given order with `threads` OpenMP threads (<= 0:
  * all of them, 1: serial; always serial without OpenMP). The result is the
  * same, bit for bit, whatever the thread count, and so is the memory it
  * takes. */
@@ -71,7 +79,7 @@ void pf_residual_copy_residuals(const pf_residual *from, const int64_t *from_res
                                 const pf_residual *to, int64_t *to_res, int threads);
 void pf_residual_free(pf_residual *g);
 
-/* Flow on every input arc, from residual capacities `res` (arcs long);
+/* Flow on every reported input arc (output_arcs of them), from residual capacities `res` (arcs long);
  * `threads` as for pf_residual_build. */
 void pf_residual_arc_flows(const pf_residual *g, const int64_t *res,
                            int64_t *arc_flow, int threads);

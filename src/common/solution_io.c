@@ -6,7 +6,10 @@
  *   n ID                   (source side of the cut, each vertex at most once)
  *
  * Values are read as signed 64-bit integers: a negative flow is a wrong
- * certificate, which pf_verify reports better than a parse error would. The
+ * certificate, which pf_verify reports better than a parse error would.
+ * For a network with real capacities they are amounts in its input units
+ * (integer or real text), turned into its fixed point exactly as the
+ * capacities were. The
  * file is loaded whole by pf_io_load (dimacs.c) and scanned in place. */
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +65,30 @@ static int read_int(solution_parser *sp, const char **pp, const char *what,
     return PF_OK;
 }
 
+/* A flow value or an arc's flow: read_int's integer, or for a network
+ * with real capacities an amount in input units (realcap.c), read back
+ * exactly as pf_amount_format printed it. */
+static int read_amount(solution_parser *sp, const char **pp, const char *what,
+                       const char *usage, int64_t *value)
+{
+    if (!sp->net->is_real)
+        return read_int(sp, pp, what, usage, value);
+    const char *field = skip_blanks(*pp);
+    if (is_eol(*field))
+        return pf_io_fail(sp->lc.st, sp->lc.name, sp->lc.line, "missing %s (expected '%s')",
+                          what, usage);
+    int len = real_text_len(field);
+    if (len == 0)
+        return pf_io_fail(sp->lc.st, sp->lc.name, sp->lc.line, "%s '%.*s' is not a number",
+                          what, field_len(field), field);
+    if (pf_amount_parse(sp->net, field, value) != PF_OK)
+        return pf_io_fail(sp->lc.st, sp->lc.name, sp->lc.line,
+                          "%s %.*s does not fit 64 bits at the network's scale", what,
+                          field_len(field), field);
+    *pp = field + len;
+    return PF_OK;
+}
+
 /* Reads a vertex id (1..n in the file) and returns it 0-based. */
 static int read_id(solution_parser *sp, const char **pp, const char *what,
                    const char *usage, int64_t *id)
@@ -82,7 +109,7 @@ static int parse_value_line(solution_parser *sp, const char **pp)
     if (sp->value_line)
         return pf_io_fail(sp->lc.st, sp->lc.name, sp->lc.line,
                           "second s line (the first is on line %lld)", (long long)sp->value_line);
-    int rc = read_int(sp, pp, "flow value", VALUE_USAGE, &sp->sol->value);
+    int rc = read_amount(sp, pp, "flow value", VALUE_USAGE, &sp->sol->value);
     if (!rc)
         rc = finish_line(&sp->lc, pp, "flow value");
     if (!rc)
@@ -109,7 +136,7 @@ static int parse_flow_line(solution_parser *sp, const char **pp)
     if (!rc)
         rc = read_id(sp, pp, "head", FLOW_USAGE, &head);
     if (!rc)
-        rc = read_int(sp, pp, "flow", FLOW_USAGE, &flow);
+        rc = read_amount(sp, pp, "flow", FLOW_USAGE, &flow);
     if (!rc)
         rc = finish_line(&sp->lc, pp, "flow");
     if (rc)
@@ -162,8 +189,10 @@ static int parse_solution(solution_parser *sp, const char *text)
             rc = parse_cut_line(sp, &p);
         else if (type == 's')
             rc = parse_value_line(sp, &p);
+        else if (type == 'x') /* solve --cut-arcs: derived from the n lines */
+            p = next_line(p);
         else if (type != 'c')
-            rc = unknown_line(&sp->lc, start, "c, s, f or n");
+            rc = unknown_line(&sp->lc, start, "c, s, f, n or x");
     }
     if (rc)
         return rc;

@@ -1,5 +1,7 @@
 /* portaflow: entry point and subcommand dispatch. */
 #include "cli.h"
+#include "cli_opts.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -8,47 +10,25 @@
 #include <string.h>
 
 static const char usage_text[] =
-    "usage: portaflow COMMAND [OPTIONS]\n"
+    "usage: portaflow COMMAND [OPTIONS] [ARGUMENTS]\n"
     "\n"
-    "  solve [--backend auto|seq|omp|opencl|cuda] [--device N] [--threads T]\n"
-    "        [--flow] [--cut] [--json] [--verify] [--progress|--no-progress] [FILE|-]\n"
-    "      Maximum flow of a DIMACS max-flow (or adjacency-matrix) network.\n"
-    "      stdout: 'c' comments, one 's VALUE' line, with --flow one 'f U V FLOW'\n"
-    "      line per input arc (input order), with --cut one 'n ID' line per\n"
-    "      vertex on the source side of a minimum cut; --json: one JSON object.\n"
-    "  compare [--threads T] [--no-verify] FILE\n"
-    "      Runs every available backend and seq on the same input, verifies\n"
-    "      each answer and prints one table. Disagreement exits 3.\n"
-    "  demo\n"
-    "      compare on a built-in default instance (RLG 256x256, seed 1).\n"
-    "  check GRAPH SOLUTION\n"
-    "      Verifies a solution file (the output of solve --flow --cut).\n"
-    "  gen FAMILY ARGS [-o FILE] [--seed S]\n"
-    "      rmf A B [--c1 X --c2 Y] | rlg R C [--cap R] | ac N [--cap C] | ak K\n"
-    "      | grid2d W H [--conn 4|8] [--cap C] | grid3d X Y Z [--conn 6|26] [--cap C]\n"
-    "      | random N M [--cap C]: max-flow networks ('p max').\n"
-    "      sp N [--arcs M | --density P] [--min W] [--max W] [--negative] [--real]:\n"
-    "      a weighted digraph for shortest paths ('p sp'): M distinct random arcs\n"
-    "      (default 8N; --density P: P*N(N-1)), no self-loops or parallel arcs,\n"
-    "      weights uniform in [W_min, W_max] (default [1, 1000]; --real: reals).\n"
-    "      --negative: w = c + p(u) - p(v), c in [min, max], potentials p in\n"
-    "      [0, max]: negative weights, no negative cycle. A negative --min without\n"
-    "      --negative may give negative cycles.\n"
-    "  apsp [--backend auto|seq|omp|opencl|cuda] [--device N] [--threads T]\n"
-    "       [--type auto|i32|i64|f32] [--tile T] [--paths] [--verify] [--stats]\n"
-    "       [--out FILE [--binary]] FILE|-\n"
-    "      All-pairs shortest paths (blocked Floyd-Warshall) of a DIMACS 'p sp',\n"
-    "      Matrix Market (.mtx) or adjacency-matrix graph; negative weights allowed.\n"
-    "      Writes N rows of N distances ('inf' = no path) to FILE or stdout\n"
-    "      (--stats: checksum, diameter, reachable pairs instead of the rows);\n"
-    "      --paths adds next hops (FILE.next). A negative cycle exits 2 naming it.\n"
-    "  backends\n"
-    "      Lists every backend and device found, or why none was.\n"
+    "  solve     maximum flow and minimum cut of a network (DIMACS, matrix)\n"
+    "  compare   every available backend and seq on one input, verified, one table\n"
+    "  demo      compare on a built-in instance (RLG 256x256, seed 1)\n"
+    "  check     verify a solution file against its network\n"
+    "  gen       write a benchmark instance (rmf, rlg, ac, ak, grid2d, grid3d,\n"
+    "            random; sp for shortest paths)\n"
+    "  apsp      all-pairs shortest paths (blocked Floyd-Warshall)\n"
+    "  path      shortest paths between given vertex pairs, from one APSP solve\n"
+    "  backends  list every backend and device found, or why none was\n"
     "  --help, --version\n"
     "\n"
+    "portaflow COMMAND --help (or -h) lists that command's options. Common ones:\n"
+    "-b/--backend, --device, -t/--threads, -o/--out FILE, --json, --progress;\n"
+    "--opt=value and --opt value both work, and options may follow the file.\n"
     "Environment: PORTAFLOW_BACKEND overrides 'auto'.\n"
-    "Exit status: 0 ok, 1 usage, 2 bad input, 3 backend/device failure.\n";
-
+    "Exit status: 0 ok, 1 usage, 2 bad input, 3 backend/device failure,\n"
+    "4 output error (writing stdout or an output file failed).\n";
 int pf_cli_exit_code(int code)
 {
     switch (code) {
@@ -58,6 +38,8 @@ int pf_cli_exit_code(int code)
         return PF_EXIT_USAGE;
     case PF_E_INPUT:
         return PF_EXIT_INPUT;
+    case PF_E_OUTPUT:
+        return PF_EXIT_OUTPUT;
     default:
         return PF_EXIT_DEVICE;
     }
@@ -65,6 +47,7 @@ int pf_cli_exit_code(int code)
 
 int pf_cli_error(const pf_status *st)
 {
+    pf_progress_clear_line();
     fprintf(stderr, "portaflow: %s\n", st->message);
     return pf_cli_exit_code(st->code);
 }
@@ -80,43 +63,19 @@ int pf_cli_usage_error(const char *fmt, ...)
     return PF_EXIT_USAGE;
 }
 
-int pf_cli_parse_int(const char *text, int64_t *value)
+void pf_cli_json_string(FILE *out, const char *s)
 {
-    if (!text || !*text)
-        return -1;
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
-    if (errno || *end || v < 0)
-        return -1;
-    *value = v;
-    return 0;
-}
-
-int pf_cli_device_option(int argc, char **argv, int *i, const pf_cli_device_args *d)
-{
-    const char *arg = argv[*i];
-    int64_t number;
-    if (*i + 1 >= argc)
-        return 0;
-    if (!strcmp(arg, "--backend")) {
-        *d->backend = argv[++*i];
-    } else if (!strcmp(arg, "--device")) {
-        if (pf_cli_parse_int(argv[++*i], &number) || number > 1000) {
-            pf_cli_usage_error("--device takes a device index (see portaflow backends)");
-            return -1;
-        }
-        *d->device_index = (int)number;
-    } else if (!strcmp(arg, "--threads")) {
-        if (pf_cli_parse_int(argv[++*i], &number) || number < 1 || number > 4096) {
-            pf_cli_usage_error("--threads takes a positive thread count");
-            return -1;
-        }
-        *d->threads = (int)number;
-    } else {
-        return 0;
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20 || c == 0x7f)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
     }
-    return 1;
+    fputc('"', out);
 }
 
 int pf_cli_check_backend(const char *backend)
@@ -131,14 +90,15 @@ int pf_cli_check_backend(const char *backend)
     return -1;
 }
 
-int pf_cli_backends(int argc, char **argv)
+static const pf_cmd_spec backends_spec = {
+    .name = "backends",
+    .synopsis = "[OPTIONS]",
+    .about = "Lists every backend and device found, or why none was.\n",
+    .shared = PF_OPTS_JSON | PF_OPTS_PROGRESS,
+};
+
+static void print_backends_table(const pf_device_desc *descs, int count, char *why)
 {
-    (void)argv;
-    if (argc > 1)
-        return pf_cli_usage_error("backends takes no arguments");
-    pf_device_desc descs[64];
-    char why[2048];
-    int count = pf_list_devices(descs, 64, why, sizeof why);
     printf("%-8s %-3s %-4s %-48s %-24s %5s %10s %10s\n", "backend", "dev", "kind", "name",
            "vendor", "units", "mem_MiB", "maxbuf_MiB");
     for (int i = 0; i < count; i++)
@@ -153,7 +113,83 @@ int pf_cli_backends(int argc, char **argv)
         for (char *line = strtok(why, "\n"); line; line = strtok(NULL, "\n"))
             printf("  %s\n", line);
     }
+}
+
+static void print_backend_json(const char *backend, int index, const char *kind,
+                               const char *name, const char *vendor, int units,
+                               unsigned long long mem, unsigned long long max_alloc)
+{
+    printf("{\"backend\":");
+    pf_cli_json_string(stdout, backend);
+    printf(",\"index\":%d,\"kind\":", index);
+    pf_cli_json_string(stdout, kind);
+    printf(",\"name\":");
+    pf_cli_json_string(stdout, name);
+    printf(",\"vendor\":");
+    pf_cli_json_string(stdout, vendor);
+    printf(",\"compute_units\":%d,\"global_mem_bytes\":%llu,\"max_alloc_bytes\":%llu}", units,
+           mem, max_alloc);
+}
+
+/* {"devices":[...],"unavailable":["why", ...]}: seq is always a device. */
+static void print_backends_json(const pf_device_desc *descs, int count, char *why)
+{
+    printf("{\"devices\":[");
+    for (int i = 0; i < count; i++) {
+        print_backend_json(descs[i].backend, descs[i].index, descs[i].kind, descs[i].name,
+                           descs[i].vendor, descs[i].compute_units,
+                           (unsigned long long)descs[i].global_mem,
+                           (unsigned long long)descs[i].max_alloc);
+        fputc(',', stdout);
+    }
+    print_backend_json("seq", 0, "cpu", "host CPU, 1 thread", "portaflow", 1, 0, 0);
+    printf("],\"unavailable\":[");
+    int first = 1;
+    for (char *line = strtok(why, "\n"); line; line = strtok(NULL, "\n")) {
+        if (!first)
+            fputc(',', stdout);
+        pf_cli_json_string(stdout, line);
+        first = 0;
+    }
+    printf("]}\n");
+}
+
+int pf_cli_backends(int argc, char **argv)
+{
+    pf_opts_parsed parsed;
+    int rc = pf_opts_parse(&backends_spec, argc, argv, NULL, NULL, &parsed);
+    if (rc != PF_OPTS_GO_ON)
+        return rc;
+    pf_progress_open(pf_opts_progress_mode(&parsed.shared), 1, "backends");
+    pf_progress_step("probing every backend for devices");
+    pf_device_desc descs[64];
+    char why[2048];
+    int count = pf_list_devices(descs, 64, why, sizeof why);
+    pf_progress_close();
+    if (parsed.shared.json)
+        print_backends_json(descs, count, why);
+    else
+        print_backends_table(descs, count, why);
     return PF_EXIT_OK;
+}
+
+/* Every command's output checked in one place: what is still buffered is
+ * flushed and stdout closed; a failure is exit 4 (with a message) unless
+ * the command had already failed and said why. */
+static int finish_stdout(const char *cmd, int rc)
+{
+    errno = 0;
+    int failed = fflush(stdout) != 0 || ferror(stdout);
+    int saved = errno; /* 0: an earlier write failed, its errno is gone */
+    if (fclose(stdout) != 0 && !failed) {
+        failed = 1;
+        saved = errno;
+    }
+    if (!failed || rc != PF_EXIT_OK) /* a failed command said why already */
+        return rc;
+    fprintf(stderr, "portaflow: %s: writing standard output failed%s%s\n", cmd,
+            saved ? ": " : "", saved ? strerror(saved) : "");
+    return PF_EXIT_OUTPUT;
 }
 
 int main(int argc, char **argv)
@@ -163,11 +199,11 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         fputs(usage_text, stdout);
-        return PF_EXIT_OK;
+        return finish_stdout(cmd, PF_EXIT_OK);
     }
     if (!strcmp(cmd, "--version")) {
         printf("portaflow %s\n", pf_version());
-        return PF_EXIT_OK;
+        return finish_stdout(cmd, PF_EXIT_OK);
     }
     static const struct {
         const char *name;
@@ -176,9 +212,13 @@ int main(int argc, char **argv)
         {"solve", pf_cli_solve}, {"compare", pf_cli_compare}, {"demo", pf_cli_demo},
         {"check", pf_cli_check}, {"gen", pf_cli_gen},         {"backends", pf_cli_backends},
         {"apsp", pf_cli_apsp},
+        {"path", pf_cli_path},
     };
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-        if (!strcmp(cmd, commands[i].name))
-            return commands[i].run(argc - 1, argv + 1);
+        if (!strcmp(cmd, commands[i].name)) {
+            int rc = commands[i].run(argc - 1, argv + 1);
+            pf_progress_close(); /* the line off the terminal before the last word */
+            return finish_stdout(cmd, rc);
+        }
     return pf_cli_usage_error("unknown command '%s'", cmd);
 }

@@ -1,14 +1,15 @@
 /* The portaflow command line: one function per subcommand. Each returns
  * the process exit status: 0 ok, 1 usage, 2 bad input, 3 backend/device
- * failure. */
+ * failure, 4 output error (writing stdout or an output file failed). */
 #ifndef PF_CLI_H
 #define PF_CLI_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "portaflow.h"
 
-enum { PF_EXIT_OK = 0, PF_EXIT_USAGE = 1, PF_EXIT_INPUT = 2, PF_EXIT_DEVICE = 3 };
+enum { PF_EXIT_OK = 0, PF_EXIT_USAGE = 1, PF_EXIT_INPUT = 2, PF_EXIT_DEVICE = 3, PF_EXIT_OUTPUT = 4 };
 
 int pf_cli_solve(int argc, char **argv);
 int pf_cli_compare(int argc, char **argv);
@@ -17,26 +18,19 @@ int pf_cli_check(int argc, char **argv);
 int pf_cli_gen(int argc, char **argv);
 int pf_cli_backends(int argc, char **argv);
 int pf_cli_apsp(int argc, char **argv);
+int pf_cli_path(int argc, char **argv);
+/* cli_apsp.c: "portaflow: NAME: negative cycle of ... arcs, weight W: 1 -> 3 -> 1"
+ * on stderr, for apsp and path alike (res->cycle as pf_apsp left it). */
+void pf_cli_report_cycle(const pf_wgraph *g, const pf_apsp_result *res, const char *name);
 
 /* Maps a pf_code to the exit status contract. */
 int pf_cli_exit_code(int code);
 /* Prints "portaflow: MESSAGE" on stderr and returns the exit status. */
 int pf_cli_error(const pf_status *st);
 int pf_cli_usage_error(const char *fmt, ...);
-/* The device options solve and apsp share. */
-typedef struct pf_cli_device_args {
-    const char **backend; /* where --backend's value goes */
-    int *device_index;
-    int *threads;
-} pf_cli_device_args;
-/* If argv[*i] is --backend, --device or --threads (with its value), stores
- * it, advances *i past the value and returns 1; 0 if it is none of them;
- * -1 after reporting a bad value (exit with PF_EXIT_USAGE). */
-int pf_cli_device_option(int argc, char **argv, int *i, const pf_cli_device_args *d);
+/* `s` as a JSON string: quoted, with ", \\ and control bytes escaped. */
+void pf_cli_json_string(FILE *out, const char *s);
 /* NULL/"auto" or a backend name portaflow knows; else reports it, -1. */
 int pf_cli_check_backend(const char *backend);
-
-/* Parses a whole non-negative integer argument; 0 on success. */
-int pf_cli_parse_int(const char *text, int64_t *value);
 
 #endif

@@ -8,10 +8,13 @@
 
 #include "../common/gen.h"
 #include "../common/io.h"
+#include "../common/outfile.h"
 #include "../common/status.h"
 #include "../common/wgen.h"
 #include "../common/wgraph_io.h"
 #include "cli.h"
+#include "cli_opts.h"
+#include "progress.h"
 
 typedef struct gen_family {
     const char *name;
@@ -32,20 +35,50 @@ static const gen_family families[] = {
      .synopsis = "sp N [--arcs M | --density P] [--min W] [--max W] [--negative] [--real]"},
 };
 
-/* Options of the max-flow families only, and of sp only. */
-static const char *const flow_options[] = {"--c1", "--c2", "--cap", "--conn"};
-static const char *const sp_options[] = {"--arcs", "--density", "--min", "--max", "--negative",
-                                         "--real"};
-
 #define COUNT(a) (sizeof(a) / sizeof *(a))
 
-static int listed(const char *name, const char *const *names, size_t count)
-{
-    for (size_t i = 0; i < count; i++)
-        if (!strcmp(name, names[i]))
-            return 1;
-    return 0;
-}
+enum {
+    OPT_SEED = 1, OPT_C1, OPT_C2, OPT_CAP, OPT_CONN,  /* max-flow families (and seed) */
+    OPT_ARCS, OPT_DENSITY, OPT_MIN, OPT_MAX, OPT_NEGATIVE, OPT_REAL, /* sp */
+    OPT_COUNT
+};
+
+static const pf_opt gen_options[] = {
+    {.id = OPT_SEED, .name = "seed", .arg = "S", .help = "random seed (default 1)"},
+    {.id = OPT_C1, .name = "c1", .arg = "X", .help = "rmf: capacities within a frame (default 1)"},
+    {.id = OPT_C2, .name = "c2", .arg = "Y",
+     .help = "rmf: capacities between frames are 1..Y*A*A (default 10000)"},
+    {.id = OPT_CAP, .name = "cap", .arg = "C", .help = "rlg, ac, grid2d, grid3d, random: capacity bound"},
+    {.id = OPT_CONN, .name = "conn", .arg = "K", .help = "grid2d: 4 or 8; grid3d: 6 or 26 neighbours"},
+    {.id = OPT_ARCS, .name = "arcs", .arg = "M", .help = "sp: M distinct arcs (default 8N)"},
+    {.id = OPT_DENSITY, .name = "density", .arg = "P", .help = "sp: P*N(N-1) arcs, P in 0..1"},
+    {.id = OPT_MIN, .name = "min", .arg = "W", .help = "sp: smallest weight (default 1; may be negative)"},
+    {.id = OPT_MAX, .name = "max", .arg = "W", .help = "sp: largest weight (default 1000)"},
+    {.id = OPT_NEGATIVE, .name = "negative",
+     .help = "sp: negative weights without a negative cycle (potentials)"},
+    {.id = OPT_REAL, .name = "real", .help = "sp: real weights"},
+    {0},
+};
+
+static const pf_cmd_spec gen_spec = {
+    .name = "gen",
+    .synopsis = "FAMILY SIZES... [OPTIONS]",
+    .about = "Writes a benchmark instance in DIMACS. FAMILY and its SIZES:\n"
+             "  rmf A B | rlg R C | ac N | ak K | grid2d W H | grid3d X Y Z | random N M:\n"
+             "      max-flow networks ('p max').\n"
+             "  sp N: a weighted digraph for shortest paths ('p sp'): M distinct random\n"
+             "      arcs, no self-loops or parallel arcs, weights uniform in [min, max]\n"
+             "      (with --negative: w = c + p(u) - p(v), c in [min, max], potentials p in\n"
+             "      [0, max]: no negative cycle; a negative --min without it may give some).\n",
+    .options = gen_options,
+    .out_help = "write the instance to FILE (replaced only once it is whole)",
+    .shared = PF_OPTS_OUT | PF_OPTS_PROGRESS,
+    .max_args = 4,
+};
+
+/* Which options belong to the max-flow families (1) or to sp (0). */
+static int flow_only(int id) { return id >= OPT_C1 && id <= OPT_CONN; }
+static int sp_only(int id) { return id >= OPT_ARCS && id <= OPT_REAL; }
 
 typedef struct gen_args {
     const gen_family *family;
@@ -58,49 +91,54 @@ typedef struct gen_args {
     int64_t arcs;
     int arcs_given, negative, real;
     const char *density, *min, *max;
+    const char *text[OPT_COUNT]; /* each option's value as given (flags: "") */
+    int progress;                /* progress.h mode */
 } gen_args;
 
-/* Refuses an option that belongs to the other kind of family. */
-static int check_family_option(const gen_args *a, const char *name)
+static int on_gen_option(void *ctx, int id, const char *arg)
 {
-    int weighted = a->family->weighted;
-    if (weighted ? listed(name, flow_options, COUNT(flow_options))
-                 : listed(name, sp_options, COUNT(sp_options)))
-        return pf_cli_usage_error("gen %s: %s is not an option of this family (usage: gen %s)",
-                                  a->family->name, name, a->family->synopsis);
+    gen_args *a = ctx;
+    a->text[id] = arg ? arg : "";
     return PF_EXIT_OK;
 }
 
-static int parse_option(gen_args *a, const char *name, const char *value)
+static const char *option_name(int id)
 {
-    int rc = check_family_option(a, name);
-    if (rc)
-        return rc;
-    const char **text = !strcmp(name, "--density") ? &a->density
-                      : !strcmp(name, "--min")     ? &a->min
-                      : !strcmp(name, "--max")     ? &a->max
-                                                   : NULL;
-    if (text) { /* read once every option is known (--real changes --min) */
-        *text = value;
-        return PF_EXIT_OK;
+    for (const pf_opt *o = gen_options; o->name; o++)
+        if (o->id == id)
+            return o->name;
+    return "?";
+}
+
+/* The values of the options the family allows; refuses the others. */
+static int take_options(gen_args *a)
+{
+    for (int id = 1; id < OPT_COUNT; id++) {
+        if (!a->text[id])
+            continue;
+        if (a->family->weighted ? flow_only(id) : sp_only(id))
+            return pf_opts_usage_error(&gen_spec, "--%s is not an option of %s (usage: gen %s)",
+                                       option_name(id), a->family->name, a->family->synopsis);
     }
-    int64_t number;
-    if (pf_cli_parse_int(value, &number))
-        return pf_cli_usage_error("gen: %s takes a non-negative integer, not '%s'", name, value);
-    if (!strcmp(name, "--c1"))
-        a->c1 = number;
-    else if (!strcmp(name, "--c2"))
-        a->c2 = number;
-    else if (!strcmp(name, "--cap"))
-        a->cap = number, a->cap_given = 1;
-    else if (!strcmp(name, "--conn"))
-        a->conn = number, a->conn_given = 1;
-    else if (!strcmp(name, "--seed"))
-        a->seed = (uint64_t)number;
-    else if (!strcmp(name, "--arcs"))
-        a->arcs = number, a->arcs_given = 1;
-    else
-        return pf_cli_usage_error("gen: unknown option '%s'", name);
+    a->density = a->text[OPT_DENSITY];
+    a->min = a->text[OPT_MIN];
+    a->max = a->text[OPT_MAX];
+    a->negative = a->text[OPT_NEGATIVE] != NULL;
+    a->real = a->text[OPT_REAL] != NULL;
+    a->cap_given = a->text[OPT_CAP] != NULL;
+    a->conn_given = a->text[OPT_CONN] != NULL;
+    a->arcs_given = a->text[OPT_ARCS] != NULL;
+    const struct {
+        int id;
+        int64_t *value;
+    } numbers[] = {{OPT_C1, &a->c1},     {OPT_C2, &a->c2},     {OPT_CAP, &a->cap},
+                   {OPT_CONN, &a->conn}, {OPT_ARCS, &a->arcs}, {OPT_SEED, (int64_t *)&a->seed}};
+    for (size_t i = 0; i < COUNT(numbers); i++) {
+        int id = numbers[i].id;
+        if (a->text[id] &&
+            pf_opts_int(&gen_spec, option_name(id), a->text[id], 0, INT64_MAX, numbers[i].value))
+            return PF_EXIT_USAGE;
+    }
     return PF_EXIT_OK;
 }
 
@@ -110,44 +148,33 @@ static int parse_gen_args(int argc, char **argv, gen_args *a)
     a->c1 = 1;
     a->c2 = 10000;
     a->seed = 1;
-    if (argc < 2)
-        return pf_cli_usage_error(
-            "gen needs a FAMILY (rmf, rlg, ac, ak, grid2d, grid3d, random, sp)");
+    pf_opts_parsed p;
+    int rc = pf_opts_parse(&gen_spec, argc, argv, on_gen_option, a, &p);
+    if (rc != PF_OPTS_GO_ON)
+        return rc;
+    a->out_path = p.shared.out_path;
+    a->progress = pf_opts_progress_mode(&p.shared);
+    if (p.count < 1)
+        return pf_opts_usage_error(
+            &gen_spec, "needs a FAMILY (rmf, rlg, ac, ak, grid2d, grid3d, random, sp)");
     for (size_t i = 0; i < COUNT(families); i++)
-        if (!strcmp(argv[1], families[i].name))
+        if (!strcmp(p.args[0], families[i].name))
             a->family = &families[i];
     if (!a->family)
-        return pf_cli_usage_error("gen: unknown family '%s'", argv[1]);
-    int sizes = 0;
-    for (int i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-            a->out_path = argv[++i];
-        } else if (!strcmp(argv[i], "--negative") || !strcmp(argv[i], "--real")) {
-            int rc = check_family_option(a, argv[i]);
-            if (rc)
-                return rc;
-            if (!strcmp(argv[i], "--negative"))
-                a->negative = 1;
-            else
-                a->real = 1;
-        } else if (argv[i][0] == '-' && argv[i][1] == '-' && i + 1 < argc) {
-            int rc = parse_option(a, argv[i], argv[i + 1]);
-            if (rc)
-                return rc;
-            i++;
-        } else if (argv[i][0] != '-' && sizes < a->family->positional) {
-            if (pf_cli_parse_int(argv[i], &a->size[sizes]))
-                return pf_cli_usage_error("gen %s: '%s' is not a non-negative integer",
-                                          a->family->name, argv[i]);
-            sizes++;
-        } else {
-            return pf_cli_usage_error("gen: unexpected argument '%s' (usage: gen %s)", argv[i],
-                                      a->family->synopsis);
-        }
+        return pf_opts_usage_error(&gen_spec, "unknown family '%s'", p.args[0]);
+    if (p.count - 1 != a->family->positional)
+        return pf_opts_usage_error(&gen_spec, "usage: gen %s", a->family->synopsis);
+    for (int i = 0; i < a->family->positional; i++) {
+        int64_t size;
+        char *end;
+        errno = 0;
+        size = strtoll(p.args[i + 1], &end, 10);
+        if (!*p.args[i + 1] || *end || errno || size < 0)
+            return pf_opts_usage_error(&gen_spec, "%s: '%s' is not a non-negative integer",
+                                       a->family->name, p.args[i + 1]);
+        a->size[i] = size;
     }
-    if (sizes != a->family->positional)
-        return pf_cli_usage_error("gen: usage: gen %s", a->family->synopsis);
-    return PF_EXIT_OK;
+    return take_options(a) ? PF_EXIT_USAGE : PF_OPTS_GO_ON;
 }
 
 static pf_network *generate(const gen_args *a, pf_status *st)
@@ -204,10 +231,10 @@ static int sp_params(const gen_args *a, pf_wgen_params *w)
                           .max_real = 1000, .real = a->real, .negative = a->negative,
                           .seed = a->seed};
     if (a->arcs_given && a->density)
-        return pf_cli_usage_error("gen sp: give --arcs or --density, not both");
+        return pf_opts_usage_error(&gen_spec, "sp: give --arcs or --density, not both");
     double density = 0;
     if (a->density && (parse_real(a->density, &density) || density < 0 || density > 1))
-        return pf_cli_usage_error("gen sp: --density takes a number in 0..1, not '%s'",
+        return pf_opts_usage_error(&gen_spec, "sp: --density takes a number in 0..1, not '%s'",
                                   a->density);
     if (a->density)
         w->arcs = n_valid ? pf_wgen_arcs_for_density(n, density) : 0;
@@ -223,7 +250,7 @@ static int sp_params(const gen_args *a, pf_wgen_params *w)
         int bad = a->real ? parse_real(text, i ? &w->max_real : &w->min_real)
                           : parse_signed(text, i ? &w->max : &w->min);
         if (bad)
-            return pf_cli_usage_error("gen sp: %s takes %s, not '%s'", i ? "--max" : "--min",
+            return pf_opts_usage_error(&gen_spec, "sp: %s takes %s, not '%s'", i ? "--max" : "--min",
                                       a->real ? "a finite number" : "an integer", text);
     }
     return PF_EXIT_OK;
@@ -258,17 +285,18 @@ int pf_cli_gen(int argc, char **argv)
 {
     gen_args a;
     int rc = parse_gen_args(argc, argv, &a);
-    if (rc)
+    if (rc != PF_OPTS_GO_ON)
         return rc;
     pf_status st;
     pf_network *net = NULL;
     pf_wgraph *g = NULL;
     pf_wgen_params w;
     char comment[512];
+    if (a.family->weighted && (rc = sp_params(&a, &w)) != PF_EXIT_OK)
+        return rc;
+    pf_progress_open(a.progress, 1, "gen");
+    pf_progress_step("generating %s", a.family->name);
     if (a.family->weighted) {
-        rc = sp_params(&a, &w);
-        if (rc)
-            return rc;
         g = pf_gen_wgraph(&w, &st);
         if (!g)
             return pf_cli_error(&st);
@@ -284,21 +312,26 @@ int pf_cli_gen(int argc, char **argv)
             snprintf(comment + used, sizeof comment - used, " %lld", (long long)a.size[i]);
         }
     }
-    int to_stdout = !a.out_path || !strcmp(a.out_path, "-");
-    FILE *out = to_stdout ? stdout : fopen(a.out_path, "wb");
-    if (!out) {
-        pf_network_free(net);
-        pf_wgraph_free(g);
-        pf_fail(&st, PF_E_INPUT, "%s: cannot open for writing", a.out_path);
-        return pf_cli_error(&st);
+    pf_outfile out;
+    pf_progress_step("writing %s", a.out_path && strcmp(a.out_path, "-") ? a.out_path
+                                                                          : "standard output");
+    rc = pf_outfile_open(&out, a.out_path, NULL, &st);
+    if (!rc)
+        rc = g ? pf_wgraph_write_dimacs(g, out.fp, comment, &st)
+               : pf_network_write_dimacs_stream(net, out.fp, comment, &st);
+    if (!rc)
+        rc = pf_outfile_commit(&out, &st); /* into place only when whole */
+    else if (out.fp) {
+        if (ferror(out.fp)) { /* the writer failed writing: an output error */
+            static const char stream[] = "<output stream>: ";
+            char why[sizeof st.message];
+            int named = !strncmp(st.message, stream, sizeof stream - 1);
+            snprintf(why, sizeof why, "%s", st.message + (named ? sizeof stream - 1 : 0));
+            pf_fail(&st, PF_E_OUTPUT, "%s: %s", out.path, why);
+        }
+        pf_outfile_abort(&out);
     }
-    rc = g ? pf_wgraph_write_dimacs(g, out, comment, &st)
-           : pf_network_write_dimacs_stream(net, out, comment, &st);
-    if (!to_stdout && fclose(out) != 0 && !rc)
-        rc = pf_fail(&st, PF_E_INPUT, "%s: write failed", a.out_path);
     pf_network_free(net);
     pf_wgraph_free(g);
-    if (rc && !to_stdout)
-        remove(a.out_path); /* no partial instance left behind */
     return rc ? pf_cli_error(&st) : PF_EXIT_OK;
 }

@@ -2,72 +2,117 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../common/io.h"
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "cli.h"
+#include "cli_input.h"
+#include "cli_opts.h"
+#include "progress.h"
 
 typedef struct solve_args {
     pf_solve_options opt;
-    int print_flow, print_cut, json, verify, progress_flag; /* -1 auto, 0 off, 1 on */
+    int print_flow, print_cut, json, verify;
+    int sink_side;      /* --cut-side sink: the n lines list the sink side */
+    int print_cut_arcs; /* --cut-arcs */
     const char *path;
+    pf_cli_input input;
 } solve_args;
+
+enum { OPT_FLOW = 1, OPT_CUT, OPT_CUT_SIDE, OPT_CUT_ARCS, OPT_VERIFY };
+
+static const pf_opt solve_options[] = {
+    {.id = OPT_FLOW, .name = "flow", .help = "print one 'f U V FLOW' line per input arc"},
+    {.id = OPT_CUT, .name = "cut",
+     .help = "print one 'n ID' line per vertex on the source side of a minimum cut"},
+    {.id = OPT_CUT_SIDE, .name = "cut-side", .arg = "SIDE",
+     .help = "source (default) or sink: the side --cut lists (implies --cut)"},
+    {.id = OPT_CUT_ARCS, .name = "cut-arcs",
+     .help = "print one 'x U V CAP' line per arc from the source to the sink side"},
+    {.id = OPT_VERIFY, .name = "verify",
+     .help = "check the answer (capacity, conservation, cut = value)"},
+    PF_CLI_INPUT_OPTIONS,
+    {0},
+};
+
+static const pf_cmd_spec solve_spec = {
+    .name = "solve",
+    .synopsis = "[OPTIONS] [FILE|-]",
+    .about = "Maximum flow of a network read from FILE or standard input: DIMACS max-flow,\n"
+             "an edge list (U V CAP lines), Matrix Market or an adjacency matrix, chosen by\n"
+             "content, gzip-compressed or not (the README's formats table). Several sources\n"
+             "or sinks (repeated n lines or options) give the flow from all to all.\n"
+             "Capacities may be real: solved exactly in fixed point, with a 'c scale' line.\n"
+             "stdout: 'c' comments, one 's VALUE' line, then the f and n lines asked for;\n"
+             "--json: one JSON object.\n",
+    .options = solve_options,
+    .shared = PF_OPTS_DEVICE | PF_OPTS_PROGRESS | PF_OPTS_JSON,
+    .max_args = 1,
+};
+
+static int on_solve_option(void *ctx, int id, const char *arg)
+{
+    solve_args *a = ctx;
+    int rc = pf_cli_input_option(&solve_spec, &a->input, id, arg);
+    if (rc != PF_OPTS_GO_ON)
+        return rc;
+    switch (id) {
+    case OPT_FLOW:
+        a->print_flow = 1;
+        break;
+    case OPT_CUT:
+        a->print_cut = 1;
+        break;
+    case OPT_CUT_SIDE:
+        if (strcmp(arg, "source") && strcmp(arg, "sink"))
+            return pf_opts_usage_error(&solve_spec, "--cut-side takes source or sink, not '%s'",
+                                       arg);
+        a->sink_side = !strcmp(arg, "sink");
+        a->print_cut = 1;
+        break;
+    case OPT_CUT_ARCS:
+        a->print_cut_arcs = 1;
+        break;
+    default:
+        a->verify = 1;
+        break;
+    }
+    return PF_EXIT_OK;
+}
 
 static int parse_solve_args(int argc, char **argv, solve_args *a)
 {
     memset(a, 0, sizeof *a);
     pf_solve_options_init(&a->opt);
-    a->progress_flag = -1;
-    pf_cli_device_args device = {.backend = &a->opt.backend,
-                                 .device_index = &a->opt.device_index,
-                                 .threads = &a->opt.threads};
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        int taken = pf_cli_device_option(argc, argv, &i, &device);
-        if (taken < 0)
-            return PF_EXIT_USAGE;
-        if (taken) {
-            continue;
-        } else if (!strcmp(arg, "--flow")) {
-            a->print_flow = 1;
-        } else if (!strcmp(arg, "--cut")) {
-            a->print_cut = 1;
-        } else if (!strcmp(arg, "--json")) {
-            a->json = 1;
-        } else if (!strcmp(arg, "--verify")) {
-            a->verify = 1;
-        } else if (!strcmp(arg, "--progress")) {
-            a->progress_flag = 1;
-        } else if (!strcmp(arg, "--no-progress")) {
-            a->progress_flag = 0;
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            return pf_cli_usage_error("solve: unknown or incomplete option '%s'", arg);
-        } else if (!a->path) {
-            a->path = arg;
-        } else {
-            return pf_cli_usage_error("solve: more than one input file given");
-        }
-    }
-    if (pf_cli_check_backend(a->opt.backend))
-        return PF_EXIT_USAGE;
+    pf_opts_parsed p;
+    int rc = pf_opts_parse(&solve_spec, argc, argv, on_solve_option, a, &p);
+    if (rc != PF_OPTS_GO_ON)
+        return rc;
+    a->path = p.count ? p.args[0] : NULL;
+    a->json = p.shared.json;
+    a->opt.backend = p.shared.backend;
+    a->opt.device_index = p.shared.device_index;
+    a->opt.threads = p.shared.threads;
     a->opt.want_flow = a->print_flow || a->verify;
-    a->opt.want_cut = a->print_cut || a->verify;
-    a->opt.progress = a->progress_flag == 1 || (a->progress_flag == -1 && isatty(2));
-    return PF_EXIT_OK;
+    a->opt.want_cut = a->print_cut || a->print_cut_arcs || a->verify;
+    a->opt.progress = pf_opts_progress_mode(&p.shared);
+    return PF_OPTS_GO_ON;
 }
 
-static void print_json_string(FILE *out, const char *s)
+/* Whether --cut lists vertex v: on the source side, or the sink side. */
+static int on_printed_side(const solve_args *a, const pf_solution *sol, int64_t v)
 {
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fputc('\\', out);
-        if ((unsigned char)*s >= 0x20)
-            fputc(*s, out);
-    }
-    fputc('"', out);
+    return (sol->source_side[v] != 0) != a->sink_side;
+}
+
+/* Whether input arc i goes from the source side to the sink side of the
+ * cut (such arcs are saturated by a maximum flow); its ends and capacity. */
+static int cut_arc(const pf_network *net, const pf_solution *sol, int64_t i, int64_t *u,
+                   int64_t *v, int64_t *cap)
+{
+    pf_network_arc(net, i, u, v, cap);
+    return sol->source_side[*u] && !sol->source_side[*v];
 }
 
 static void print_times_json(FILE *out, const pf_phase_times *t)
@@ -82,10 +127,13 @@ static void print_times_json(FILE *out, const pf_phase_times *t)
 static void print_json(FILE *out, const solve_args *a, const pf_network *net,
                        const pf_solution *sol, double read_s)
 {
-    fprintf(out, "{\"value\":%lld,\"backend\":", (long long)sol->value);
-    print_json_string(out, sol->backend);
+    fputs("{\"value\":", out);
+    pf_cli_print_amount(out, net, sol->value);
+    pf_cli_print_scale(out, net, 1);
+    fputs(",\"backend\":", out);
+    pf_cli_json_string(out, sol->backend);
     fputs(",\"device\":", out);
-    print_json_string(out, sol->device);
+    pf_cli_json_string(out, sol->device);
     fprintf(out, ",\"vertices\":%lld,\"arcs\":%lld,\"read_s\":%.6f,\"solve_s\":%.6f,\"times\":",
             (long long)pf_network_vertices(net), (long long)pf_network_arcs(net), read_s,
             sol->times.total);
@@ -97,18 +145,35 @@ static void print_json(FILE *out, const solve_args *a, const pf_network *net,
         fputs(",\"verified\":true", out);
     if (a->print_flow) {
         fputs(",\"flow\":[", out);
-        for (int64_t i = 0; i < pf_network_arcs(net); i++)
-            fprintf(out, i ? ",%lld" : "%lld", (long long)sol->arc_flow[i]);
+        for (int64_t i = 0; i < pf_network_arcs(net); i++) {
+            if (i)
+                fputc(',', out);
+            pf_cli_print_amount(out, net, sol->arc_flow[i]);
+        }
         fputc(']', out);
     }
     if (a->print_cut) {
-        fputs(",\"cut\":[", out);
+        fprintf(out, ",\"cut_side\":\"%s\",\"cut\":[", a->sink_side ? "sink" : "source");
         int first = 1;
         for (int64_t v = 0; v < pf_network_vertices(net); v++)
-            if (sol->source_side[v]) {
+            if (on_printed_side(a, sol, v)) {
                 fprintf(out, first ? "%lld" : ",%lld", (long long)v + 1);
                 first = 0;
             }
+        fputc(']', out);
+    }
+    if (a->print_cut_arcs) {
+        fputs(",\"cut_arcs\":[", out);
+        int first = 1;
+        for (int64_t i = 0; i < pf_network_arcs(net); i++) {
+            int64_t u, v, cap;
+            if (!cut_arc(net, sol, i, &u, &v, &cap))
+                continue;
+            fprintf(out, "%s[%lld,%lld,", first ? "" : ",", (long long)u + 1, (long long)v + 1);
+            pf_cli_print_amount(out, net, cap);
+            fputc(']', out);
+            first = 0;
+        }
         fputc(']', out);
     }
     fputs("}\n", out);
@@ -135,36 +200,66 @@ static void print_dimacs(FILE *out, const solve_args *a, const pf_network *net,
                 (long long)sol->host_pushes);
     if (a->verify)
         fputs("c verify ok (capacity, conservation, value, cut = value)\n", out);
-    fprintf(out, "s %lld\n", (long long)sol->value);
+    pf_cli_print_scale(out, net, 0);
+    fputs("s ", out);
+    pf_cli_print_amount(out, net, sol->value);
+    fputc('\n', out);
+    int real = pf_network_scale(net, NULL, NULL);
     if (a->print_flow)
         for (int64_t i = 0; i < pf_network_arcs(net); i++) {
             int64_t u, v;
             pf_network_arc(net, i, &u, &v, NULL);
-            fprintf(out, "f %lld %lld %lld\n", (long long)u + 1, (long long)v + 1,
-                    (long long)sol->arc_flow[i]);
+            if (real) {
+                fprintf(out, "f %lld %lld ", (long long)u + 1, (long long)v + 1);
+                pf_cli_print_amount(out, net, sol->arc_flow[i]);
+                fputc('\n', out);
+            } else { /* the fast path for the common case */
+                fprintf(out, "f %lld %lld %lld\n", (long long)u + 1, (long long)v + 1,
+                        (long long)sol->arc_flow[i]);
+            }
         }
+    if (a->print_cut && a->sink_side)
+        fputs("c cut side sink: the n lines list the sink side\n", out);
     if (a->print_cut)
         for (int64_t v = 0; v < pf_network_vertices(net); v++)
-            if (sol->source_side[v])
+            if (on_printed_side(a, sol, v))
                 fprintf(out, "n %lld\n", (long long)v + 1);
+    if (a->print_cut_arcs)
+        for (int64_t i = 0; i < pf_network_arcs(net); i++) {
+            int64_t u, v, cap;
+            if (!cut_arc(net, sol, i, &u, &v, &cap))
+                continue;
+            fprintf(out, "x %lld %lld ", (long long)u + 1, (long long)v + 1);
+            pf_cli_print_amount(out, net, cap);
+            fputc('\n', out);
+        }
 }
 
 int pf_cli_solve(int argc, char **argv)
 {
     solve_args a;
     int rc = parse_solve_args(argc, argv, &a);
-    if (rc)
+    if (rc != PF_OPTS_GO_ON) {
+        pf_cli_input_free(&a.input);
         return rc;
+    }
     pf_status st;
+    pf_progress_open(a.opt.progress, 1, "solve");
+    pf_progress_step("reading %s", a.path && strcmp(a.path, "-") ? a.path : "standard input");
     double t0 = pf_now();
-    pf_network *net = pf_network_read(a.path, &st);
+    pf_network *net = pf_cli_read_network(&a.input, a.path, &st);
+    pf_cli_input_free(&a.input);
     if (!net)
         return pf_cli_error(&st);
     double read_s = pf_now() - t0;
 
     pf_solution sol;
+    pf_progress_step("choosing a backend, building the residual graph");
     rc = pf_solve(net, &a.opt, &sol, &st);
+    if (!rc && a.verify)
+        pf_progress_step("verifying the answer (capacity, conservation, cut = value)");
     if (!rc && a.verify && pf_verify(net, sol.value, sol.arc_flow, sol.source_side, &st)) {
+        pf_progress_clear_line();
         fprintf(stderr, "portaflow: %s answer failed verification: %s\n", sol.backend,
                 st.message);
         pf_solution_free(&sol);
@@ -176,6 +271,7 @@ int pf_cli_solve(int argc, char **argv)
         return pf_cli_error(&st);
     }
     /* Output only once everything succeeded: no partial results on stdout. */
+    pf_progress_step("writing the answer");
     static char stdout_buffer[1 << 20];
     setvbuf(stdout, stdout_buffer, _IOFBF, sizeof stdout_buffer);
     if (a.json)
@@ -184,35 +280,93 @@ int pf_cli_solve(int argc, char **argv)
         print_dimacs(stdout, &a, net, &sol, read_s);
     pf_solution_free(&sol);
     pf_network_free(net);
-    if (fflush(stdout) != 0) {
-        perror("portaflow: writing the output");
-        return PF_EXIT_INPUT;
-    }
+    /* A write error (stdout full or closed) is exit 4, found by main's check. */
     return PF_EXIT_OK;
+}
+
+static const pf_opt check_options[] = {
+    PF_CLI_INPUT_OPTIONS,
+    {0},
+};
+
+static const pf_cmd_spec check_spec = {
+    .name = "check",
+    .synopsis = "[OPTIONS] GRAPH SOLUTION",
+    .about = "Verifies a solution file (the output of solve --flow --cut) against GRAPH:\n"
+             "capacity, conservation and value of its f lines, and that the capacity of\n"
+             "its cut (n lines) equals the value. A wrong solution exits 2 (with --json\n"
+             "also {\"ok\":false,...} on stdout); an unreadable file exits 2, stdout empty.\n"
+             "GRAPH is read as solve reads it (same options); with real capacities the\n"
+             "solution's amounts are in the input's units, as solve prints them.\n",
+    .options = check_options,
+    .shared = PF_OPTS_JSON | PF_OPTS_PROGRESS,
+    .max_args = 2,
+};
+
+static void print_check_json(const pf_network *net, const pf_solution_file *sol, int rc,
+                             const pf_status *st)
+{
+    printf("{\"ok\":%s,\"value\":", rc ? "false" : "true");
+    pf_cli_print_amount(stdout, net, sol->value);
+    pf_cli_print_scale(stdout, net, 1);
+    printf(",\"flow_checked\":%s,\"cut_checked\":%s", sol->has_flow ? "true" : "false",
+           sol->has_cut ? "true" : "false");
+    if (rc) {
+        printf(",\"error\":");
+        pf_cli_json_string(stdout, st->message);
+    }
+    printf("}\n");
+}
+
+static int on_check_option(void *ctx, int id, const char *arg)
+{
+    return pf_cli_input_option(&check_spec, ctx, id, arg);
 }
 
 int pf_cli_check(int argc, char **argv)
 {
-    if (argc != 3)
-        return pf_cli_usage_error("check takes GRAPH SOLUTION");
+    pf_opts_parsed p;
+    pf_cli_input input = {0};
+    int rc = pf_opts_parse(&check_spec, argc, argv, on_check_option, &input, &p);
+    if (rc == PF_OPTS_GO_ON && p.count != 2)
+        rc = pf_opts_usage_error(&check_spec, "needs GRAPH and SOLUTION");
+    if (rc != PF_OPTS_GO_ON) {
+        pf_cli_input_free(&input);
+        return rc;
+    }
+    const char *graph = p.args[0], *solution = p.args[1];
     pf_status st;
-    pf_network *net = pf_network_read(argv[1], &st);
+    pf_progress_open(pf_opts_progress_mode(&p.shared), 1, "check");
+    pf_progress_step("reading %s", graph);
+    pf_network *net = pf_cli_read_network(&input, graph, &st);
+    pf_cli_input_free(&input);
     if (!net)
         return pf_cli_error(&st);
     pf_solution_file sol = {0};
-    int rc = pf_solution_read(argv[2], net, &sol, &st);
+    pf_progress_step("reading %s", solution);
+    rc = pf_solution_read(solution, net, &sol, &st);
     if (!rc && !sol.has_flow && !sol.has_cut)
-        rc = pf_fail(&st, PF_E_INPUT, "%s: no f or n lines: nothing to check", argv[2]);
+        rc = pf_fail(&st, PF_E_INPUT, "%s: no f or n lines: nothing to check", solution);
+    int read = rc == PF_OK;
+    pf_progress_step("verifying the solution");
     if (!rc)
         rc = pf_verify(net, sol.value, sol.has_flow ? sol.arc_flow : NULL,
                        sol.has_cut ? sol.source_side : NULL, &st);
-    if (!rc)
-        printf("c check ok: value %lld;%s%s\ns %lld\n", (long long)sol.value,
+    if (read && p.shared.json) {
+        print_check_json(net, &sol, rc, &st);
+    } else if (!rc) {
+        char value[64];
+        pf_amount_format(net, sol.value, value, sizeof value);
+        printf("c check ok: value %s;%s%s\n", value,
                sol.has_flow ? " flow: capacity, conservation and value hold;" : "",
-               sol.has_cut ? " cut: capacity equals the value" : "", (long long)sol.value);
+               sol.has_cut ? " cut: capacity equals the value" : "");
+        pf_cli_print_scale(stdout, net, 0);
+        printf("s %s\n", value);
+    }
     pf_solution_file_free(&sol);
     pf_network_free(net);
     if (rc) {
+        pf_progress_clear_line();
         fprintf(stderr, "portaflow: check failed: %s\n", st.message);
         return PF_EXIT_INPUT;
     }

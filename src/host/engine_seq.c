@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "progress.h"
 #include "../common/status.h"
 #include "../common/timer.h"
 
@@ -36,6 +37,8 @@
 #define GR_ARC_DIV 2
 #endif
 #define RELABEL_COST 12
+/* Phase 1 asks whether a status line is due once per this many steps + 1. */
+#define PROGRESS_EVERY 0xffff
 #ifndef BFS_AHEAD
 #define BFS_AHEAD 8 /* queue entries to prefetch ahead in the BFS */
 #endif
@@ -80,6 +83,7 @@ typedef struct seq {
 
     int64_t work, work_limit;
     int64_t pushes, global_relabels;
+    int progress; /* a status line was asked for (progress.h) */
     double relabel_time;
 } seq;
 
@@ -370,6 +374,11 @@ static void phase1(seq *S)
         }
         S->bucket[k].active = S->link[v].next;
         discharge(S, v);
+        if (S->progress && (steps & PROGRESS_EVERY) == 0 && pf_progress_wanted())
+            pf_progress_say("phase 1 (pushing flow to the sink), %lld units of flow at the sink, "
+                            "highest active label %d, %lld global relabels",
+                            (long long)S->vx[S->sink].excess, (int)S->max_active,
+                            (long long)S->global_relabels);
         if (S->work > S->work_limit) {
             global_relabel(S);
             cursor = 0;
@@ -536,11 +545,15 @@ static int seq_solve(const pf_residual *g, const int64_t *resume_excess,
                        (long long)g->n);
     }
 
+    pf_progress progress;
+    pf_progress_begin(&progress, opt ? opt->progress : 0);
+    S.progress = opt && opt->progress;
     if (resume_excess)
         seq_resume_init(&S, g, resume_excess);
     else
         seq_init(&S, g);
     double t_phase1 = pf_now();
+    pf_progress_step("phase 1 (pushing flow to the sink)");
     phase1(&S);
 
     /* The cut: one more exact BFS; whatever it does not reach is the
@@ -558,10 +571,13 @@ static int seq_solve(const pf_residual *g, const int64_t *resume_excess,
                      "source overflows and the cut is not bounded)");
     } else if (opt && opt->want_flow) {
         side[S.source] = 0; /* excess returns to the source, never through it */
+        pf_progress_step("phase 2 (returning excess to the source), %lld units of flow at the "
+                         "sink", (long long)S.vx[S.sink].excess);
         phase2(&S, side);
         side[S.source] = 1;
     }
     double t_end = pf_now();
+    pf_progress_end(&progress);
 
     out->value = S.vx[S.sink].excess;
     out->rounds = S.pushes;

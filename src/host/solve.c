@@ -9,6 +9,7 @@
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "engine.h"
+#include "progress.h"
 #include "pf_config.h"
 #include "registry.h"
 
@@ -23,10 +24,12 @@ const char *pf_version(void) { return PF_VERSION; }
 static int run_engine(const char *name, const pf_residual *g, const pf_solve_options *opt,
                       pf_engine_out *out, pf_status *st)
 {
+    pf_progress_label("solve %s", name);
     if (strcmp(name, "seq") == 0) {
         snprintf(out->device, sizeof out->device, "host CPU, 1 thread");
         return pf_seq_solve(g, opt, out, st);
     }
+    pf_progress_step("opening the device, then phase 1 (pushing flow to the sink)");
     const pf_device_ops *ops = pf_backend_require(name, st);
     if (!ops)
         return PF_E_DEVICE;
@@ -119,6 +122,7 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     sol->global_relabels = out.global_relabels;
     sol->host_pushes = out.host_pushes;
     sol->device_bytes = out.device_bytes;
+    pf_network_scale(net, &sol->scale_log2, NULL);
     snprintf(sol->device, sizeof sol->device, "%s", out.device);
     if (opt.want_flow) {
         sol->arc_flow = pf_alloc((size_t)net->m, sizeof *sol->arc_flow, st);

@@ -149,22 +149,26 @@ static int ompb_download(pf_dev *dev, pf_buf *src, size_t offset, void *dst, siz
 
 static int ompb_fill_i32(pf_dev *dev, pf_buf *buf, int32_t value, int64_t count, pf_status *st)
 {
-    int rc = check_range(buf, 0, (size_t)count * sizeof(int32_t), "fill", st);
+    if (count < 0 || (uint64_t)count > buf->bytes / sizeof(int32_t))
+        return pf_fail(st, PF_E_DEVICE, "omp: fill of %lld elements outside a %zu-byte buffer",
+                       (long long)count, buf->bytes);
     int32_t *p = BUF(buf, int32_t);
 #pragma omp parallel for num_threads(dev->threads) schedule(static) if (count > 65536)
     for (int64_t i = 0; i < count; i++)
         p[i] = value;
-    return rc;
+    return PF_OK;
 }
 
 static int ompb_fill_i64(pf_dev *dev, pf_buf *buf, int64_t value, int64_t count, pf_status *st)
 {
-    int rc = check_range(buf, 0, (size_t)count * sizeof(int64_t), "fill", st);
+    if (count < 0 || (uint64_t)count > buf->bytes / sizeof(int64_t))
+        return pf_fail(st, PF_E_DEVICE, "omp: fill of %lld elements outside a %zu-byte buffer",
+                       (long long)count, buf->bytes);
     int64_t *p = BUF(buf, int64_t);
 #pragma omp parallel for num_threads(dev->threads) schedule(static) if (count > 65536)
     for (int64_t i = 0; i < count; i++)
         p[i] = value;
-    return rc;
+    return PF_OK;
 }
 
 static int ompb_sync(pf_dev *dev, pf_status *st)
@@ -326,4 +330,7 @@ const pf_device_ops pf_backend_omp = {
     .bfs_levels = ompb_bfs_levels,
     .fw_tile = ompb_fw_tile,
     .fw_phase = ompb_fw_phase,
+    .fw_variants = 1u << PF_FW_PLAIN | 1u << PF_FW_SIMD,
+    .fw_step = ompb_fw_step,
+    .fw_simd = ompb_fw_simd,
 };

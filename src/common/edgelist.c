@@ -1,0 +1,127 @@
+/* Edge-list reader: one "U V CAP" line per arc, '#' or '%' comment lines,
+ * blank lines anywhere. Vertex ids start at 1 (or 0 with zero_based); the
+ * vertex count is the largest id that appears. CAP is an integer in
+ * 0..2^62 or a real (a decimal point or an exponent). The file names no
+ * terminals: the caller sets them.
+ *
+ * The same lines serve the graph analytics commands (BFS, SSSP), so the
+ * parser lives here in src/common, apart from the max-flow specifics. */
+#include "formats.h"
+#include "status.h"
+
+#define EDGE_USAGE "U V CAP"
+
+typedef struct edge_parser {
+    line_ctx lc;
+    pf_network *net;
+    int64_t base;     /* the first vertex id: 1, or 0 with zero_based */
+    int64_t top;      /* largest 0-based id seen */
+} edge_parser;
+
+/* One vertex id field, returned 0-based. */
+static int edge_id(edge_parser *ep, const char **pp, const char *what, int64_t *id)
+{
+    const line_ctx *lc = &ep->lc;
+    const char *field;
+    uint64_t v = 0;
+    enum field_kind kind = scan_uint(pp, &field, &v);
+    if (kind == FIELD_MISSING)
+        return pf_io_fail(lc->st, lc->name, lc->line, "missing %s (expected '" EDGE_USAGE "')",
+                          what);
+    if (kind == FIELD_JUNK)
+        return pf_io_fail(lc->st, lc->name, lc->line, "%s '%.*s' is not a vertex id", what,
+                          field_len(field), field);
+    if (kind != FIELD_NUMBER || v < (uint64_t)ep->base ||
+        v - (uint64_t)ep->base >= (uint64_t)PF_MAX_VERTICES)
+        return pf_io_fail(lc->st, lc->name, lc->line, "%s %.*s outside %lld..%lld%s", what,
+                          field_len(field), field, (long long)ep->base,
+                          (long long)(PF_MAX_VERTICES - 1 + ep->base),
+                          v == 0 && ep->base == 1 ? " (ids start at 1; --zero-based reads 0-based ids)"
+                                                  : "");
+    *id = (int64_t)v - ep->base;
+    if (*id > ep->top)
+        ep->top = *id;
+    return PF_OK;
+}
+
+/* The capacity field of arc i: an integer, or a real. */
+static int edge_cap(edge_parser *ep, const char **pp, int64_t i)
+{
+    const line_ctx *lc = &ep->lc;
+    const char *field;
+    uint64_t cap = 0;
+    enum field_kind kind = scan_uint(pp, &field, &cap);
+    if (kind == FIELD_NUMBER && cap <= (uint64_t)PF_CAP_MAX) {
+        ep->net->cap[i] = (int64_t)cap;
+        return PF_OK;
+    }
+    int real_len = kind == FIELD_JUNK ? real_text_len(field) : 0;
+    if (real_len)
+        return pf_read_real_cap(lc, ep->net, i, field, real_len);
+    if (kind == FIELD_MISSING)
+        return pf_io_fail(lc->st, lc->name, lc->line,
+                          "missing capacity (expected '" EDGE_USAGE "')");
+    if (kind == FIELD_NEGATIVE)
+        return pf_io_fail(lc->st, lc->name, lc->line, "capacity %.*s is negative",
+                          field_len(field), field);
+    if (kind == FIELD_JUNK)
+        return pf_io_fail(lc->st, lc->name, lc->line, "capacity '%.*s' is not a number",
+                          field_len(field), field);
+    return pf_io_fail(lc->st, lc->name, lc->line, "capacity %.*s exceeds the maximum 2^62 = %lld",
+                      field_len(field), field, (long long)PF_CAP_MAX);
+}
+
+static int parse_edge(edge_parser *ep, const char **pp)
+{
+    pf_network *net = ep->net;
+    if (net->m == net->m_alloc) {
+        int rc = pf_network_reserve(net, net->m_alloc * 2 + 1024, ep->lc.st);
+        if (rc)
+            return rc;
+    }
+    int64_t tail = 0, head = 0;
+    int rc = edge_id(ep, pp, "tail", &tail);
+    if (!rc)
+        rc = edge_id(ep, pp, "head", &head);
+    if (rc)
+        return rc;
+    net->tail[net->m] = (int32_t)tail;
+    net->head[net->m] = (int32_t)head;
+    rc = edge_cap(ep, pp, net->m);
+    if (!rc)
+        rc = finish_line(&ep->lc, pp, "capacity");
+    if (!rc)
+        net->m++;
+    return rc;
+}
+
+pf_network *pf_parse_edgelist(const char *text, const char *name, int zero_based,
+                              int64_t min_vertices, pf_status *st)
+{
+    edge_parser ep = {.lc = {.name = name, .st = st}, .base = zero_based ? 0 : 1, .top = 1};
+    /* The vertex count is known at the end; until then every id is valid. */
+    ep.net = pf_network_new(PF_MAX_VERTICES, 0, 1, st);
+    if (!ep.net)
+        return NULL;
+    const char *p = text;
+    int rc = PF_OK;
+    while (*p && !rc) {
+        ep.lc.line++;
+        p = skip_blanks(p);
+        if (*p == '#' || *p == '%')
+            p = next_line(p);
+        else if (is_eol(*p))
+            p += *p != '\0';
+        else
+            rc = parse_edge(&ep, &p);
+    }
+    if (!rc && ep.net->m == 0)
+        rc = pf_io_fail(st, name, ep.lc.line + 1, "no arcs ('" EDGE_USAGE "' lines)");
+    if (rc) {
+        pf_network_free(ep.net);
+        return NULL;
+    }
+    ep.net->n = ep.top + 1 > min_vertices ? ep.top + 1 : min_vertices;
+    pf_status_ok(st);
+    return ep.net;
+}

@@ -1,0 +1,15 @@
+/* Checks shared by the targets that read max-flow networks. */
+#ifndef PF_FUZZ_NETWORK_H
+#define PF_FUZZ_NETWORK_H
+
+#include "portaflow.h"
+
+/* Aborts unless every arc's ends are vertices of net, every capacity is in
+ * 0..PF_CAP_MAX and the terminals are distinct vertices. */
+void fuzz_check_network(const pf_network *net);
+
+/* Writes net as DIMACS, reads it back and aborts unless the copy has the
+ * same vertices, terminals and arcs in the same order. */
+void fuzz_check_round_trip(const pf_network *net);
+
+#endif
