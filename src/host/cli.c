@@ -26,9 +26,10 @@ static const char usage_text[] =
     "portaflow COMMAND --help (or -h) lists that command's options. Common ones:\n"
     "-b/--backend, --device, -t/--threads, -o/--out FILE, --json, --progress;\n"
     "--opt=value and --opt value both work, and options may follow the file.\n"
-    "Environment: PORTAFLOW_BACKEND overrides 'auto'.\n"
-    "Exit status: 0 ok, 1 usage, 2 bad input, 3 backend/device failure,\n"
-    "4 output error (writing stdout or an output file failed).\n";
+    "Environment: PORTAFLOW_BACKEND overrides 'auto'; PORTAFLOW_MEMORY_LIMIT=BYTES\n"
+    "replaces the available-memory probe.\n"
+    "Exit status: 0 ok, 1 usage, 2 bad input, 3 backend/device failure or not\n"
+    "enough memory, 4 output error (writing stdout or an output file failed).\n";
 int pf_cli_exit_code(int code)
 {
     switch (code) {
