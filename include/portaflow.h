@@ -14,6 +14,13 @@
 extern "C" {
 #endif
 
+/* The version of this header's API. 1: the first API (networks, solve,
+ * APSP, backends); 2: adds the array API, cancel callbacks and sized
+ * option/result structs (see "array API" below). The shared library's
+ * soname changes only when a later version breaks callers built for an
+ * earlier one. */
+#define PORTAFLOW_API_VERSION 2
+
 /* Status codes double as the CLI's exit statuses. */
 enum pf_code {
     PF_OK = 0,
@@ -23,6 +30,7 @@ enum pf_code {
     PF_E_NOMEM = 4,   /* host memory exhausted (CLI maps it to 3) */
     PF_E_VERIFY = 5,  /* a certificate did not verify */
     PF_E_OUTPUT = 6,  /* writing an output file or stdout failed (CLI exit 4) */
+    PF_E_CANCELLED = 7, /* the caller's cancel callback stopped the solve */
 };
 
 /* Every call that can fail fills one of these: the code and a message that
@@ -141,12 +149,22 @@ int pf_network_write_dimacs(const pf_network *net, const char *path,
 /* ---- solving -------------------------------------------------------- */
 
 typedef struct pf_solve_options {
+    /* sizeof the caller's struct, set by pf_solve_options_init; 0 (a
+     * struct filled by hand) means the API-version-1 fields only. Lets the
+     * struct grow at its end without breaking callers built earlier. */
+    size_t struct_size;
     const char *backend;  /* "auto" (NULL), "seq", "omp", "opencl", "cuda" */
     int device_index;     /* -1: the backend's best device */
     int want_flow;        /* fill pf_solution.arc_flow (runs phase 2) */
     int want_cut;         /* fill pf_solution.source_side */
     int threads;          /* OpenMP threads, 0 = runtime default */
     int progress;         /* status line on stderr: 1 past a second, 2 at once */
+    /* Since API version 2. Called between rounds of the parallel engines
+     * and between stretches of the sequential one (a few times a second
+     * or more on large graphs, from the solving thread); a non-zero return
+     * stops the solve with PF_E_CANCELLED, the device released. NULL: never. */
+    int (*cancel)(void *cancel_data);
+    void *cancel_data;
 } pf_solve_options;
 
 void pf_solve_options_init(pf_solve_options *opt);
@@ -181,6 +199,16 @@ typedef struct pf_solution {
 int pf_solve(const pf_network *net, const pf_solve_options *opt,
              pf_solution *sol, pf_status *st);
 void pf_solution_free(pf_solution *sol);
+
+/* The sized forms behind the two macros below: the library learns the
+ * size of the caller's structs, so a library built with larger ones never
+ * writes past them. Calls written as pf_solve(...) and
+ * pf_solve_options_init(...) use them without a change in the source. */
+void pf_solve_options_init_sized(pf_solve_options *opt, size_t opt_size);
+int pf_solve_sized(const pf_network *net, const pf_solve_options *opt, pf_solution *sol,
+                   size_t solution_size, pf_status *st);
+#define pf_solve_options_init(opt) pf_solve_options_init_sized((opt), sizeof *(opt))
+#define pf_solve(net, opt, sol, st) pf_solve_sized((net), (opt), (sol), sizeof *(sol), (st))
 
 /* Independent certificate check: capacity and conservation of arc_flow,
  * value = net flow out of s = net flow into t, and (if source_side is given)
@@ -222,6 +250,18 @@ enum pf_dist_kind {
     PF_DIST_F32 = 2,   /* real weights (or forced) */
 };
 
+/* Floyd-Warshall variants (pf_apsp_options.variant), after the study that
+ * compares them: which backend runs which is declared by the backend
+ * (pf_apsp_variant_check). */
+enum pf_fw_variant {
+    PF_FW_DEFAULT = 0, /* the backend's fastest: blocked (seq: plain, the reference) */
+    PF_FW_BLOCKED = 1, /* tiles: the diagonal one, its row and column, the rest */
+    PF_FW_PLAIN = 2,   /* the triple loop, k outermost (seq, omp: rows over threads) */
+    PF_FW_SIMD = 3,    /* plain with the j loop in SIMD vectors (seq, omp) */
+    PF_FW_PER_K = 4,   /* one kernel launch per k, 32 x 32 blocks (cuda, opencl) */
+    PF_FW_VARIANTS = 5,
+};
+
 /* "No path" in a result matrix, per kind (F32: +INFINITY). */
 #define PF_APSP_NONE_I32 INT32_MAX
 #define PF_APSP_NONE_I64 INT64_MAX
@@ -233,7 +273,10 @@ typedef struct pf_apsp_options {
     int want_paths;       /* fill pf_apsp_result.next */
     int kind;             /* PF_DIST_AUTO, or a type to force (refused when
                              distances could overflow it) */
-    int tile;             /* tile edge; 0 = the device's choice */
+    int tile;             /* tile edge; 0 = the device's choice (blocked only) */
+    int variant;          /* enum pf_fw_variant */
+    int simd_width;       /* PF_FW_SIMD: 8 (AVX2) or 16 (AVX-512) 32-bit lanes;
+                             0 = the widest the CPU has */
 } pf_apsp_options;
 
 void pf_apsp_options_init(pf_apsp_options *opt);
@@ -258,6 +301,7 @@ typedef struct pf_apsp_result {
     char backend[16];
     char device[160];
     int tile;
+    char variant[96];       /* what ran: "blocked", "simd avx2 (8 lanes)", ... */
     pf_apsp_times times;
     uint64_t device_bytes;  /* device memory held for the solve */
 } pf_apsp_result;
@@ -267,6 +311,15 @@ typedef struct pf_apsp_result {
 int pf_apsp(const pf_wgraph *g, const pf_apsp_options *opt, pf_apsp_result *res,
             pf_status *st);
 void pf_apsp_result_free(pf_apsp_result *res);
+
+/* Name of a variant ("plain", "simd", "blocked", "per-k"; "default"), and
+ * back (-1 for an unknown name). */
+const char *pf_apsp_variant_name(int variant);
+int pf_apsp_variant_parse(const char *name);
+/* PF_OK when `backend` ("auto"/NULL included: some backend compiled in)
+ * runs `variant` with these options (simd_width only with PF_FW_SIMD, tile
+ * only with blocked), else PF_E_USAGE saying which backends run it. */
+int pf_apsp_variant_check(const char *backend, const pf_apsp_options *opt, pf_status *st);
 
 /* Independent check of a distance matrix (and next hops, if present):
  * for each checked source i, d(i,i) = 0, no arc (u,v,w) has
@@ -296,6 +349,43 @@ typedef struct pf_device_desc {
 int pf_list_devices(pf_device_desc *out, int max, char *why, size_t why_len);
 
 const char *pf_version(void);
+
+/* ---- array API (API version 2) ---------------------------------------- */
+
+/* A network from arrays: arc i runs tails[i] -> heads[i] with capacities[i].
+ * `base` is 0 when the ids (vertex ids, source and sink) are 0-based, 1 when
+ * they are 1-based (as in DIMACS); the network itself is 0-based. Errors
+ * name the first bad arc: "arc 12: head 40 outside 0..39". */
+pf_network *pf_network_from_arrays(int64_t vertices, int64_t source, int64_t sink,
+                                   int64_t arcs, const int64_t *tails, const int64_t *heads,
+                                   const int64_t *capacities, int base, pf_status *st);
+/* Sets capacities of many arcs: arc arc_ids[k] (0-based input order) gets
+ * capacities[k]; arc_ids NULL means arcs 0..count-1. All are checked
+ * before any changes (no partial update on error). */
+int pf_network_set_capacities(pf_network *net, int64_t count, const int64_t *arc_ids,
+                              const int64_t *capacities, pf_status *st);
+/* Copies the arcs out: any of the three arrays may be NULL; 0-based ids. */
+void pf_network_get_arcs(const pf_network *net, int64_t *tails, int64_t *heads,
+                         int64_t *capacities);
+
+/* The two sides of the minimum cut of a solution solved with want_cut:
+ * source_vertices gets the ids on the source side in increasing order,
+ * sink_vertices the others (either may be NULL; each needs room for the
+ * vertex count). Returns how many are on the source side, -1 if the
+ * solution has no cut. */
+int64_t pf_solution_cut_sides(const pf_network *net, const pf_solution *sol,
+                              int64_t *source_vertices, int64_t *sink_vertices);
+/* The arcs crossing the cut from the source side to the sink side (their
+ * capacities sum to the flow value), in input order, into arc_ids (NULL:
+ * count only; else room for pf_network_arcs). Returns the count, -1 if
+ * the solution has no cut. */
+int64_t pf_solution_cut_arcs(const pf_network *net, const pf_solution *sol, int64_t *arc_ids);
+
+/* A weighted graph from arrays (0- or 1-based as above): integral weights
+ * stay integers, as pf_wgraph_add_arc_real decides. */
+pf_wgraph *pf_wgraph_from_arrays(int64_t vertices, int64_t arcs, const int64_t *tails,
+                                 const int64_t *heads, const double *weights, int base,
+                                 pf_status *st);
 
 #ifdef __cplusplus
 }

@@ -4,7 +4,7 @@
 # .ci/run; clang with its sanitizer/libFuzzer runtimes and OpenMP library is
 # for scripts/fuzz.sh.
 set -euo pipefail
-packages=(gcc g++ meson ninja-build pkg-config python3
+packages=(gcc g++ meson ninja-build pkg-config python3 python3-dev python3-venv
           check libsubunit-dev
           ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
           zlib1g-dev

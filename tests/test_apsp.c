@@ -11,6 +11,7 @@
 
 #include "common/gen.h"
 #include "common/wgraph.h"
+#include "host/apsp.h"
 #include "host/registry.h"
 #include "support.h"
 
@@ -136,6 +137,93 @@ START_TEST(matches_triple_loop)
     pf_apsp_result_free(&res);
     pf_wgraph_free(g);
     free(want);
+}
+END_TEST
+
+/* The study's variants (--variant, --simd-width): each one the backend
+ * runs gives the triple loop's distances and next hops the checker
+ * accepts; each one it does not run is refused as a usage error. */
+typedef struct variant_case {
+    int variant, simd_width;
+    const char *label; /* how pf_apsp_result.variant starts */
+} variant_case;
+
+static const variant_case variant_cases[] = {
+    {PF_FW_BLOCKED, 0, "blocked"}, {PF_FW_PLAIN, 0, "plain"}, {PF_FW_SIMD, 0, ""},
+    {PF_FW_SIMD, 8, ""},           {PF_FW_SIMD, 16, ""},      {PF_FW_PER_K, 0, "per-k"},
+};
+enum { VARIANT_CASES = sizeof variant_cases / sizeof *variant_cases };
+static const graph_case variant_graphs[] = {{65, 300, 1, 9}, {203, 1500, 1, 40}};
+
+START_TEST(every_variant)
+{
+    const variant_case *vc = &variant_cases[_i % VARIANT_CASES];
+    int rest = _i / VARIANT_CASES;
+    int kind = kinds[rest % 3], paths = rest / 3 % 2;
+    const graph_case *c = &variant_graphs[rest / 6 % 2];
+    pf_wgraph *g = random_graph(c->n, c->arcs, c->negative, c->reach_gap, 500u + (uint64_t)_i);
+    pf_apsp_options opt = options(kind, paths);
+    opt.variant = vc->variant;
+    opt.simd_width = vc->simd_width;
+    pf_apsp_result res;
+    pf_status st;
+    int rc = pf_apsp(g, &opt, &res, &st);
+    if (!pf_apsp_backend_runs(backend, vc->variant)) {
+        PF_EXPECT(rc == PF_E_USAGE && strstr(st.message, "does not run on backend"),
+                  "%s on %s: rc %d (%s), expected a usage error",
+                  pf_apsp_variant_name(vc->variant), backend, rc, rc ? st.message : "ok");
+        pf_apsp_result_free(&res);
+        pf_wgraph_free(g);
+        return;
+    }
+    PF_EXPECT(rc == PF_OK, "%s: %s", pf_apsp_variant_name(vc->variant), st.message);
+    if (!(kind == PF_DIST_F32 && paths && !strcmp(res.backend, "seq")))
+        ck_assert_str_eq(res.backend, backend);
+    if (vc->variant == PF_FW_SIMD)
+        PF_EXPECT(!strncmp(res.variant, "simd: ", 6) || !strncmp(res.variant, "plain (simd", 11),
+                  "simd ran as '%s'", res.variant);
+    else
+        PF_EXPECT(!strcmp(res.variant, vc->label) ||
+                      (kind == PF_DIST_F32 && paths && !strcmp(res.variant, "plain")),
+                  "%s ran as '%s'", vc->label, res.variant);
+    int64_t *want = reference(g);
+    for (int64_t at = 0; at < c->n * c->n; at++)
+        PF_EXPECT(result_at(&res, at) == want[at], "%s n=%lld kind %d: d(%lld,%lld) = %lld, want %lld",
+                  res.variant, (long long)c->n, res.kind, (long long)(at / c->n + 1),
+                  (long long)(at % c->n + 1), (long long)result_at(&res, at),
+                  (long long)want[at]);
+    int64_t checked = 0;
+    rc = pf_apsp_verify(g, &res, 0, &checked, &st);
+    PF_EXPECT(rc == PF_OK, "verify %s: %s", res.variant, st.message);
+    pf_apsp_result_free(&res);
+    pf_wgraph_free(g);
+    free(want);
+}
+END_TEST
+
+/* Options that contradict the variant are refused before any work. */
+START_TEST(variant_options_checked)
+{
+    pf_apsp_options opt = options(PF_DIST_AUTO, 0);
+    pf_status st;
+    opt.variant = PF_FW_PLAIN;
+    opt.tile = 64;
+    ck_assert_int_eq(pf_apsp_variant_check(backend, &opt, &st), PF_E_USAGE);
+    ck_assert_ptr_nonnull(strstr(st.message, "--tile"));
+    opt.tile = 0;
+    opt.variant = PF_FW_BLOCKED;
+    opt.simd_width = 8;
+    ck_assert_int_eq(pf_apsp_variant_check(backend, &opt, &st), PF_E_USAGE);
+    ck_assert_ptr_nonnull(strstr(st.message, "--simd-width"));
+    opt.variant = PF_FW_SIMD;
+    opt.simd_width = 12;
+    ck_assert_int_eq(pf_apsp_variant_check(backend, &opt, &st), PF_E_USAGE);
+    opt.simd_width = 0;
+    opt.variant = PF_FW_VARIANTS;
+    ck_assert_int_eq(pf_apsp_variant_check(backend, &opt, &st), PF_E_USAGE);
+    for (int v = 0; v < PF_FW_VARIANTS; v++)
+        ck_assert_int_eq(pf_apsp_variant_parse(pf_apsp_variant_name(v)), v);
+    ck_assert_int_eq(pf_apsp_variant_parse("vec16"), -1);
 }
 END_TEST
 
@@ -401,6 +489,174 @@ START_TEST(verify_exact_past_2_53)
 }
 END_TEST
 
+/* The Floyd-Warshall study's 4-vertex example (adjacency-matrix text). */
+static const char study_graph[] = "4\n0 inf -2 inf\n4 0 3 inf\ninf inf 0 2\ninf -1 inf 0\n";
+
+/* ---- early open and rows streamed to a sink ----------------------------- */
+
+typedef struct sink_log {
+    int64_t next_row; /* rows must come in order, each once */
+    int calls;
+    int64_t *copy;    /* the rows as the sink saw them */
+} sink_log;
+
+static int log_rows(void *ctx, const pf_apsp_result *res, int64_t first, int64_t count,
+                    pf_status *st)
+{
+    (void)st;
+    sink_log *log = ctx;
+    ck_assert_int_eq(first, log->next_row);
+    ck_assert_int_ge(count, 1);
+    for (int64_t at = first * res->n; at < (first + count) * res->n; at++)
+        log->copy[at] = result_at(res, at);
+    log->next_row = first + count;
+    log->calls++;
+    return PF_OK;
+}
+
+/* pf_apsp_with on an early-opened device: the sink sees every row once, in
+ * order, with the final distances; without next hops a device backend
+ * streams them in several blocks, with them (or on seq) all at once. */
+START_TEST(rows_stream_to_sink)
+{
+    int paths = _i % 2, kind = kinds[_i / 2 % 3];
+    pf_wgraph *g = random_graph(203, 1500, 1, 40, 900u + (uint64_t)_i);
+    int64_t n = g->n, *want = reference(g);
+    pf_apsp_options opt = options(kind, paths);
+    sink_log log = {.copy = malloc((size_t)(n * n) * sizeof *log.copy)};
+    pf_apsp_sink sink = {.rows = log_rows, .ctx = &log};
+    pf_apsp_early *early = pf_apsp_open_early(&opt);
+    ck_assert_ptr_nonnull(early);
+    pf_apsp_result res;
+    pf_status st;
+    int rc = pf_apsp_with(g, &opt, early, &sink, &res, &st);
+    pf_apsp_early_free(early);
+    PF_EXPECT(rc == PF_OK, "%s", st.message);
+    ck_assert_int_eq(log.next_row, n);
+    if (!paths && strcmp(backend, "seq") != 0)
+        PF_EXPECT(log.calls > 1, "%d sink calls: the rows did not stream", log.calls);
+    else
+        ck_assert_int_eq(log.calls, 1);
+    for (int64_t at = 0; at < n * n; at++) {
+        PF_EXPECT(log.copy[at] == want[at] && result_at(&res, at) == want[at],
+                  "d(%lld,%lld): sink %lld, result %lld, want %lld", (long long)(at / n + 1),
+                  (long long)(at % n + 1), (long long)log.copy[at],
+                  (long long)result_at(&res, at), (long long)want[at]);
+    }
+    pf_apsp_result_free(&res);
+    pf_wgraph_free(g);
+    free(want);
+    free(log.copy);
+}
+END_TEST
+
+/* `apsp --out FILE` is written while the rows download: a run that fails
+ * (here a negative cycle) leaves the old file as it was, one that works
+ * replaces it whole. */
+START_TEST(apsp_out_file_whole_or_none)
+{
+    char out_path[4096];
+    snprintf(out_path, sizeof out_path, "%s", pf_test_tmpfile("old\n"));
+    const char *cycle = pf_test_tmpfile("2\n0 1\n-3 0\n");
+    const char *failing[] = {"apsp", "--backend", backend, "--out", out_path, cycle, NULL};
+    char *out, *err;
+    int rc = pf_test_run_cli(failing, NULL, &out, &err);
+    char *old = pf_test_read_file(out_path);
+    PF_EXPECT(rc == 2 && out[0] == '\0' && old && !strcmp(old, "old\n"),
+              "exit %d, stdout '%s', file '%s'", rc, out, old ? old : "(gone)");
+    free(old);
+    free(out);
+    free(err);
+    const char *graph = pf_test_tmpfile(study_graph);
+    const char *working[] = {"apsp", "--backend", backend, "--stats", "--out", out_path, graph,
+                             NULL};
+    rc = pf_test_run_cli(working, NULL, &out, &err);
+    PF_EXPECT(rc == 0, "exit %d: %s", rc, err);
+    ck_assert_ptr_nonnull(strstr(out, "s reachable_pairs 12\ns diameter 5\ns checksum 18\n"));
+    char *rows = pf_test_read_file(out_path);
+    ck_assert_str_eq(rows, "0 -1 -2 0\n4 0 2 4\n5 1 0 2\n3 -1 1 0\n");
+    free(rows);
+    free(out);
+    free(err);
+}
+END_TEST
+
+/* ---- portaflow path -------------------------------------------------- */
+
+
+static int run_path(const char *graph, const char *pairs, int json, char **out, char **err)
+{
+    const char *graph_file = pf_test_tmpfile(graph);
+    char graph_path[4096];
+    snprintf(graph_path, sizeof graph_path, "%s", graph_file);
+    const char *pairs_file = pf_test_tmpfile(pairs);
+    const char *args[] = {"path", "--backend", backend, graph_path, json ? "--json" : "-", NULL};
+    return pf_test_run_cli(args, pairs_file, out, err);
+}
+
+START_TEST(path_study_example)
+{
+    char *out, *err;
+    int rc = run_path(study_graph, "1 2\n# a comment\n\n3 1\n2 2\n", 0, &out, &err);
+    PF_EXPECT(rc == 0, "exit %d: %s", rc, err);
+    ck_assert_str_eq(out, "path 1 3 4 2\nc -2 + 2 + -1 = -1\ncost -1\n"
+                          "path 3 4 2 1\nc 2 + -1 + 4 = 5\ncost 5\n"
+                          "path 2\nc 0 = 0\ncost 0\n");
+    free(out);
+    free(err);
+}
+END_TEST
+
+START_TEST(path_json_and_no_path)
+{
+    char *out, *err;
+    /* Vertex 3 reaches nobody; nothing reaches it. */
+    const char *graph = "3\n0 1.5 inf\n2.25 0 inf\ninf inf 0\n";
+    const char *pairs_file = pf_test_tmpfile("1 2\n1 3\n");
+    char pairs_path[4096];
+    snprintf(pairs_path, sizeof pairs_path, "%s", pairs_file);
+    const char *graph_file = pf_test_tmpfile(graph);
+    const char *args[] = {"path", "--backend", backend, "--json", graph_file, pairs_path, NULL};
+    int rc = pf_test_run_cli(args, NULL, &out, &err);
+    PF_EXPECT(rc == 0, "exit %d: %s", rc, err);
+    ck_assert_ptr_nonnull(strstr(out, "{\"from\": 1, \"to\": 2, \"path\": [1, 2], \"arcs\": [1.5], "
+                                      "\"cost\": 1.5},\n"));
+    ck_assert_ptr_nonnull(strstr(out, "{\"from\": 1, \"to\": 3, \"path\": null, \"arcs\": null, "
+                                      "\"cost\": null}\n]}\n"));
+    free(out);
+    free(err);
+    rc = run_path(graph, "3 1\n", 0, &out, &err);
+    PF_EXPECT(rc == 0, "exit %d: %s", rc, err);
+    ck_assert_str_eq(out, "no path\n");
+    free(out);
+    free(err);
+}
+END_TEST
+
+/* Bad pairs and negative cycles: the documented exit status, a message
+ * naming the line or the cycle, and nothing on stdout. */
+START_TEST(path_refuses_bad_input)
+{
+    static const struct {
+        const char *graph, *pairs, *message;
+    } cases[] = {
+        {study_graph, "1 2\n1 5\n", ":2: expected a pair 'U V' of vertices in 1..4"},
+        {study_graph, "1\n", ":1: expected a pair"},
+        {study_graph, "1 2 3\n", ":1: unexpected text after the pair"},
+        {study_graph, "0 2\n", ":1: expected a pair"},
+        {"2\n0 1\n-3 0\n", "1 2\n", "negative cycle"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        char *out, *err;
+        int rc = run_path(cases[c].graph, cases[c].pairs, 0, &out, &err);
+        PF_EXPECT(rc == 2 && strstr(err, cases[c].message) && out[0] == '\0',
+                  "case %zu: exit %d, stdout '%s', stderr '%s'", c, rc, out, err);
+        free(out);
+        free(err);
+    }
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     backend = argc > 1 ? argv[1] : "seq";
@@ -424,6 +680,13 @@ int main(int argc, char **argv)
     tcase_add_loop_test(tc, next_hops_on_zero_cycles, 0, 2);
     tcase_add_loop_test(tc, huge_positive_self_loop, 0, 2);
     tcase_add_loop_test(tc, verify_exact_past_2_53, 0, 2);
+    tcase_add_loop_test(tc, every_variant, 0, VARIANT_CASES * 3 * 2 * 2);
+    tcase_add_test(tc, variant_options_checked);
+    tcase_add_loop_test(tc, rows_stream_to_sink, 0, 6);
+    tcase_add_test(tc, apsp_out_file_whole_or_none);
+    tcase_add_test(tc, path_study_example);
+    tcase_add_test(tc, path_json_and_no_path);
+    tcase_add_test(tc, path_refuses_bad_input);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_set_fork_status(sr, CK_NOFORK);

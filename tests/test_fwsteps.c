@@ -181,6 +181,96 @@ START_TEST(fw_matches_triple_loop)
 }
 END_TEST
 
+/* fw_step, every variant the backend declares (simd at 8, 16 and the
+ * widest lanes), n steps over a padded matrix: the triple loop's
+ * distances, and next hops that walk to their target at that cost. */
+static const int32_t step_variants[][2] = {
+    {PF_FW_PLAIN, 0}, {PF_FW_SIMD, 0}, {PF_FW_SIMD, 8}, {PF_FW_SIMD, 16}, {PF_FW_PER_K, 0},
+};
+enum { STEP_VARIANTS = sizeof step_variants / sizeof *step_variants };
+
+static void step_check(pf_dev *dev, int32_t variant, int32_t width, int32_t kind, int paths,
+                       uint64_t seed)
+{
+    const int32_t n = 96, pad = 20;
+    int64_t cells = (int64_t)n * n;
+    int64_t *w = malloc((size_t)cells * sizeof *w), *want = malloc((size_t)cells * sizeof *want);
+    void *dist = malloc((size_t)cells * kind_bytes(kind));
+    int32_t *next = malloc((size_t)cells * sizeof *next);
+    random_weights(w, n, pad, 0, seed);
+    for (int64_t at = 0; at < cells; at++) {
+        set_dist(dist, kind, at, w[at]);
+        next[at] = w[at] == INF_REF ? -1 : (int32_t)(at % n);
+        want[at] = w[at];
+    }
+    reference_fw(want, n);
+    pf_status st;
+    pf_dev_apsp a = {.n = n, .tile = 32, .kind = kind, .simd_width = width};
+    size_t dist_bytes = (size_t)cells * kind_bytes(kind), next_bytes = (size_t)cells * 4;
+    PF_EXPECT(ops->alloc(dev, dist_bytes, &a.dist, &st) == PF_OK, "alloc: %s", st.message);
+    PF_EXPECT(ops->upload(dev, a.dist, 0, dist, dist_bytes, &st) == PF_OK, "upload: %s", st.message);
+    if (paths) {
+        PF_EXPECT(ops->alloc(dev, next_bytes, &a.next, &st) == PF_OK, "alloc: %s", st.message);
+        PF_EXPECT(ops->upload(dev, a.next, 0, next, next_bytes, &st) == PF_OK, "upload: %s",
+                  st.message);
+    }
+    for (int32_t k = 0; k < n; k++)
+        PF_EXPECT(ops->fw_step(dev, &a, variant, k, &st) == PF_OK, "fw_step(%d): %s", k,
+                  st.message);
+    PF_EXPECT(ops->download(dev, a.dist, 0, dist, dist_bytes, &st) == PF_OK, "download: %s",
+              st.message);
+    if (paths)
+        PF_EXPECT(ops->download(dev, a.next, 0, next, next_bytes, &st) == PF_OK, "download: %s",
+                  st.message);
+    for (int64_t at = 0; at < cells; at++)
+        PF_EXPECT(get_dist(dist, kind, at) == want[at],
+                  "variant %d width %d kind %d: d(%lld,%lld) = %lld, expected %lld", variant, width,
+                  kind, (long long)(at / n), (long long)(at % n),
+                  (long long)get_dist(dist, kind, at), (long long)want[at]);
+    for (int32_t i = 0; paths && i < n; i++)
+        for (int32_t j = 0; j < n; j++) {
+            if (i == j || want[(int64_t)i * n + j] == INF_REF)
+                continue;
+            int64_t sum = 0;
+            int32_t at = i, steps = 0;
+            while (at != j && steps++ < n) {
+                int32_t hop = next[(int64_t)at * n + j];
+                PF_EXPECT(hop >= 0 && hop < n && w[(int64_t)at * n + hop] != INF_REF,
+                          "step path %d->%d: bad hop %d at %d", i, j, hop, at);
+                sum += w[(int64_t)at * n + hop];
+                at = hop;
+            }
+            PF_EXPECT(at == j && sum == want[(int64_t)i * n + j],
+                      "step path %d->%d: walk ends at %d weighing %lld, d = %lld", i, j, at,
+                      (long long)sum, (long long)want[(int64_t)i * n + j]);
+        }
+    ops->release(dev, a.dist);
+    if (a.next)
+        ops->release(dev, a.next);
+    free(w);
+    free(want);
+    free(dist);
+    free(next);
+}
+
+START_TEST(fw_step_matches_triple_loop)
+{
+    int32_t variant = step_variants[_i % STEP_VARIANTS][0];
+    int32_t width = step_variants[_i % STEP_VARIANTS][1];
+    int32_t kind = kinds[_i / STEP_VARIANTS % KINDS];
+    int paths = _i / STEP_VARIANTS / KINDS % 2;
+    if (!ops->fw_step || !(ops->fw_variants & 1u << variant))
+        return; /* not this backend's: pf_apsp refuses it (test_apsp) */
+    pf_status st;
+    pf_dev *dev = NULL;
+    pf_open_params params = {.device_index = -1};
+    pf_device_desc desc;
+    PF_EXPECT(ops->open(&params, &dev, &desc, &st) == PF_OK, "open: %s", st.message);
+    step_check(dev, variant, width, kind, paths, 3000u + (uint64_t)_i);
+    ops->close(dev);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     const char *backend = argc > 1 ? argv[1] : "omp";
@@ -199,6 +289,7 @@ int main(int argc, char **argv)
     TCase *tc = tcase_create("fwsteps");
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, fw_matches_triple_loop, 0, KINDS * 2 * TILE_COUNTS * device_count);
+    tcase_add_loop_test(tc, fw_step_matches_triple_loop, 0, STEP_VARIANTS * KINDS * 2);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_set_fork_status(sr, CK_NOFORK);

@@ -21,6 +21,16 @@
 #   bench/gpu/run.sh trace SET BACKEND SPEC...
 #       one `portaflow solve` per instance and SPEC with PORTAFLOW_TRACE=1;
 #       SPEC is VAR=V[,VAR=V...] or - for none: the trace and phase lines
+#   bench/gpu/run.sh fw-study [CAP_S [BUDGET_S [TOTAL_S]]]
+#       the Floyd-Warshall study's Table 1 (bench/fw_study.sh: every
+#       --variant on n = 64 .. 8362, float): fw_study.md/.csv/.log in $OUT;
+#       a variant stops at the n whose predicted time passes CAP_S (60) or
+#       once its runs used BUDGET_S (90); the study stops at TOTAL_S (400).
+#       Then `portaflow apsp --stats` at n = 16384, int32, three times as
+#       whole processes (apsp_16384_whole.log). Starts with compute-sanitizer
+#       memcheck on `--variant per-k` (n = 300, with and without --paths).
+#       Fits one 10-minute call on a warm build; the plot is made here
+#       afterwards (bench/fw_plot.py, matplotlib).
 # Logs and tables go to $OUT (the device tool brings them back) or ./bench/out.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -137,6 +147,27 @@ trace)
         grep -E '^portaflow trace|^c (solve_s|times|rounds|device)|^s '
     done
   done | tee "$out/trace_${set_name//[^a-z0-9_]/_}_$backend.log"
+  ;;
+fw-study)
+  cap=${1:-60} budget=${2:-90} total=${3:-400}
+  # The per-k kernel under memcheck first (small: one launch per k).
+  sp=$(mktemp --suffix=.gr)
+  "$bin" gen sp 300 --negative --seed 5 -o "$sp"
+  for paths in "" --paths; do
+    log="$out/sanitizer_perk_memcheck${paths}.log"
+    compute-sanitizer --tool memcheck --error-exitcode 9 "$bin" apsp --backend cuda --variant per-k \
+      --verify --stats $paths "$sp" > "$log" 2>&1
+    echo "compute-sanitizer memcheck per-k $paths: exit $?, $(grep -E 'ERROR SUMMARY' "$log" | tail -n 1)"
+  done
+  rm -f "$sp"
+  bash bench/fw_study.sh --bin "$bin" --out "$out" --cap "$cap" --budget "$budget" --total "$total"
+  g=$(mktemp --suffix=.gr)
+  "$bin" gen sp 16384 --seed 3 -o "$g"
+  TIMEFORMAT="whole process %R s"
+  for rep in 1 2 3; do
+    { time "$bin" apsp --stats "$g"; } 2>&1
+  done | grep -E '^c (backend|variant|read|times|write)|^whole' | tee "$out/apsp_16384_whole.log"
+  rm -f "$g"
   ;;
 *) echo "unknown stage $stage" >&2; exit 1 ;;
 esac

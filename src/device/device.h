@@ -83,6 +83,7 @@ typedef struct pf_dev_apsp {
     int32_t kind;  /* enum pf_dist_kind: PF_DIST_I32, _I64 or _F32 */
     pf_buf *dist;  /* n*n elements of kind, row-major */
     pf_buf *next;  /* int32[n*n] next hops, or NULL when paths are off */
+    int32_t simd_width; /* fw_step PF_FW_SIMD: as pf_apsp_options.simd_width */
 } pf_dev_apsp;
 
 typedef struct pf_open_params {
@@ -189,6 +190,25 @@ typedef struct pf_device_ops {
      * the tiles it can run; fw_tile's choice always runs. */
     int (*fw_phase)(pf_dev *dev, const pf_dev_apsp *a, int32_t round, int32_t phase,
                     pf_status *st);
+    /* The unblocked variants of the Floyd-Warshall study: bit 1u << v set
+     * for each enum pf_fw_variant v that fw_step runs (PF_FW_PLAIN,
+     * PF_FW_SIMD, PF_FW_PER_K); fw_phase is PF_FW_BLOCKED. */
+    unsigned fw_variants;
+    /* Step k of the triple loop over the whole matrix: every element
+     * (i, j) takes d(i,j) = min(d(i,j), d(i,k) + d(k,j)) and, when next is
+     * not NULL and the sum is strictly smaller, next(i,j) = next(i,k).
+     * Row k and column k do not change in step k (d(k,k) >= 0: the host
+     * rules out negative cycles), so all elements may update at once. a->n
+     * is a multiple of 32 (a->tile is not used). Step k starts after
+     * everything queued before it. */
+    int (*fw_step)(pf_dev *dev, const pf_dev_apsp *a, int32_t variant, int32_t k,
+                   pf_status *st);
+    /* PF_FW_SIMD for `kind` asked with `width` 32-bit lanes (8, 16; 0 =
+     * widest): the lanes fw_step will use, 0 when it runs the plain loop
+     * instead (no such instructions, or none with a 64-bit min for int64),
+     * and in `what` a line saying which ("avx2, 8 lanes") or why not.
+     * NULL where fw_variants has no PF_FW_SIMD. */
+    int32_t (*fw_simd)(pf_dev *dev, int32_t kind, int32_t width, char *what, size_t len);
 } pf_device_ops;
 
 /* The compiled-in backends (each defined in its own folder). */

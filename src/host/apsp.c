@@ -122,6 +122,7 @@ static uint64_t apsp_bytes(const pf_wgraph *g, int kind, int paths)
 typedef struct apsp_job {
     const pf_wgraph *g;
     int kind, paths;
+    int variant, simd_width; /* pf_apsp_options' */
     int64_t hop_scale; /* see choose_kind */
     int64_t n_pad;
     void *dist;
@@ -148,10 +149,20 @@ static void job_free(apsp_job *job)
     job->next = NULL;
 }
 
+/* The job's matrix at order n_pad: a prefill (pf_apsp_with) of that order
+ * is kept. */
+static int job_ready(apsp_job *job, int64_t n_pad, pf_status *st)
+{
+    if (job->dist && job->n_pad == n_pad)
+        return PF_OK;
+    job_free(job);
+    return job_alloc(job, n_pad, st);
+}
+
 static int run_seq(apsp_job *job, pf_apsp_result *res, pf_status *st)
 {
     double t0 = pf_now();
-    int rc = job_alloc(job, job->g->n, st);
+    int rc = job_ready(job, job->g->n, st);
     if (rc)
         return rc;
     double t1 = pf_now();
@@ -160,24 +171,66 @@ static int run_seq(apsp_job *job, pf_apsp_result *res, pf_status *st)
     res->times.compute = pf_now() - t1;
     res->tile = 0;
     snprintf(res->device, sizeof res->device, "host CPU, 1 thread");
+    snprintf(res->variant, sizeof res->variant, "plain");
     return PF_OK;
 }
 
+/* What run_device is given beyond the job: a device already opened (by
+ * pf_apsp_open_early) or NULL, and where the rows go as they download. */
+typedef struct device_run {
+    pf_dev *opened;
+    pf_device_desc opened_desc;
+    const pf_apsp_sink *sink;
+    int sink_used; /* out: the sink has had rows (no retry elsewhere then) */
+    int streamed;  /* out: every row went to the sink during the download */
+} device_run;
+
+/* Distances (and next hops) back from the device: by blocks of rows into
+ * the sink while they arrive, where the rows need nothing after (no next
+ * hops to check), else whole. */
+static int download_result(const pf_device_ops *ops, pf_dev *dev, const pf_dev_apsp *a,
+                           apsp_job *job, device_run *run, pf_apsp_result *res, pf_status *st)
+{
+    size_t cells = (size_t)a->n * (size_t)a->n;
+    if (run->sink && !job->paths) {
+        res->n = job->g->n;
+        res->kind = job->kind;
+        run->sink_used = 1;
+        int rc = pf_apsp_stream_download(ops, dev, a->dist, job->dist, job->g->n, a->n,
+                                         job->hop_scale, run->sink, res, &res->times.download,
+                                         st);
+        res->dist = NULL; /* the job's until pf_apsp_with hands it over */
+        run->streamed = rc == PF_OK;
+        return rc;
+    }
+    int rc = ops->download(dev, a->dist, 0, job->dist, cells * pf_apsp_kind_bytes(job->kind), st);
+    if (!rc && job->paths)
+        rc = ops->download(dev, a->next, 0, job->next, cells * 4, st);
+    return rc;
+}
+
 static int run_device(const pf_device_ops *ops, const pf_apsp_options *opt, apsp_job *job,
-                      pf_apsp_result *res, pf_status *st)
+                      device_run *run, pf_apsp_result *res, pf_status *st)
 {
     if (!ops->fw_tile || !ops->fw_phase)
         return pf_fail(st, PF_E_DEVICE, "backend %s has no Floyd-Warshall steps", ops->name);
     double t0 = pf_now();
     pf_open_params params = {.device_index = opt->device_index, .threads = opt->threads};
-    pf_device_desc desc;
-    pf_dev *dev = NULL;
-    int rc = ops->open(&params, &dev, &desc, st);
+    pf_device_desc desc = run->opened_desc;
+    pf_dev *dev = run->opened;
+    run->opened = NULL; /* ours now, closed below */
+    int rc = dev ? PF_OK : ops->open(&params, &dev, &desc, st);
     if (rc)
         return rc;
     snprintf(res->device, sizeof res->device, "%s", desc.name);
-    int32_t tile = opt->tile > 0 ? opt->tile : ops->fw_tile(dev, job->kind, job->paths);
-    pf_dev_apsp a = {.tile = tile, .kind = job->kind};
+    /* The unblocked variants pad to fw_step's quantum and have no tile. */
+    int blocked = job->variant == PF_FW_DEFAULT || job->variant == PF_FW_BLOCKED;
+    int32_t tile = !blocked         ? PF_APSP_STEP_QUANTUM
+                   : opt->tile > 0 ? opt->tile
+                                   : ops->fw_tile(dev, job->kind, job->paths);
+    pf_apsp_variant_label(ops, dev, job->kind, job->variant, job->simd_width, res->variant,
+                          sizeof res->variant);
+    pf_dev_apsp a = {.tile = tile, .kind = job->kind, .simd_width = job->simd_width};
     int64_t n_pad = (job->g->n + tile - 1) / tile * tile;
     if (n_pad > INT32_MAX) {
         rc = pf_fail(st, PF_E_INPUT, "%lld vertices are too many for a dense matrix",
@@ -185,8 +238,8 @@ static int run_device(const pf_device_ops *ops, const pf_apsp_options *opt, apsp
         goto done;
     }
     a.n = (int32_t)n_pad;
-    res->tile = tile;
-    rc = job_alloc(job, n_pad, st);
+    res->tile = blocked ? tile : 0;
+    rc = job_ready(job, n_pad, st);
     if (rc)
         goto done;
     size_t cells = (size_t)n_pad * (size_t)n_pad;
@@ -204,20 +257,22 @@ static int run_device(const pf_device_ops *ops, const pf_apsp_options *opt, apsp
     if (!rc)
         rc = ops->sync(dev, st);
     double t2 = pf_now();
-    for (int32_t r = 0; !rc && r < a.n / tile; r++)
+    if (!blocked && !rc)
+        rc = pf_apsp_run_steps(ops, dev, &a, job->g->n, job->variant, st);
+    for (int32_t r = 0; blocked && !rc && r < a.n / tile; r++)
         for (int32_t phase = 1; !rc && phase <= 3; phase++)
             rc = ops->fw_phase(dev, &a, r, phase, st);
     if (!rc)
         rc = ops->sync(dev, st);
     double t3 = pf_now();
+    res->times.download = 0;
     if (!rc)
-        rc = ops->download(dev, a.dist, 0, job->dist, dist_bytes, st);
-    if (!rc && job->paths)
-        rc = ops->download(dev, a.next, 0, job->next, next_bytes, st);
+        rc = download_result(ops, dev, &a, job, run, res, st);
     res->times.setup += t1 - t0;
     res->times.upload = t2 - t1;
     res->times.compute = t3 - t2;
-    res->times.download = pf_now() - t3;
+    if (!run->streamed)
+        res->times.download = pf_now() - t3;
 done:
     if (a.dist)
         ops->release(dev, a.dist);
@@ -227,43 +282,115 @@ done:
     return rc;
 }
 
+/* seq's simd and blocked variants: the omp backend's kernels on one
+ * thread (pf_apsp_variant_check has made sure it is compiled in). */
+static int run_seq_kernels(const pf_apsp_options *opt, apsp_job *job, device_run *run,
+                           pf_apsp_result *res, pf_status *st)
+{
+    const pf_device_ops *ops = pf_backend_require("omp", st);
+    if (!ops)
+        return PF_E_DEVICE;
+    pf_apsp_options one = *opt;
+    one.threads = 1;
+    one.device_index = -1;
+    int rc = run_device(ops, &one, job, run, res, st);
+    snprintf(res->device, sizeof res->device, "host CPU, 1 thread");
+    return rc;
+}
+
 static int run_engine(const char *name, const pf_apsp_options *opt, apsp_job *job,
-                      pf_apsp_result *res, pf_status *st)
+                      device_run *run, pf_apsp_result *res, pf_status *st)
 {
     snprintf(res->backend, sizeof res->backend, "%s", name);
+    int rc = pf_apsp_variant_check(name, opt, st); /* PORTAFLOW_BACKEND may name it */
+    if (rc)
+        return rc;
+    if (strcmp(name, "seq") == 0 && (job->variant == PF_FW_SIMD || job->variant == PF_FW_BLOCKED))
+        return run_seq_kernels(opt, job, run, res, st);
     if (strcmp(name, "seq") == 0)
         return run_seq(job, res, st);
     const pf_device_ops *ops = pf_backend_require(name, st);
     if (!ops)
         return PF_E_DEVICE;
-    return run_device(ops, opt, job, res, st);
+    return run_device(ops, opt, job, run, res, st);
 }
 
-/* `auto` for APSP: GPUs first, then OpenMP (Floyd-Warshall is regular
- * work that every core shares evenly, unlike push-relabel), then seq. */
-static int auto_order(const char **names, int max)
+/* The device the early open (if any) made for `name`, moved into run;
+ * an early open that failed is that backend's failure. */
+static int take_early(pf_apsp_early *early, const char *name, device_run *run, pf_status *st)
 {
-    char why[1024];
-    const char *gpu_first[8];
-    int found = pf_backend_auto_order(gpu_first, 8, why, sizeof why), count = 0;
-    for (int i = 0; i < found && count < max - 2; i++)
-        if (strcmp(gpu_first[i], "seq") != 0)
-            names[count++] = gpu_first[i];
-    if (pf_backend_find("omp"))
-        names[count++] = "omp";
-    names[count++] = "seq";
-    return count;
+    if (!early || !early->ops || strcmp(early->name, name) != 0)
+        return PF_OK;
+    if (early->rc) {
+        *st = early->st;
+        return early->rc;
+    }
+    run->opened = early->dev;
+    run->opened_desc = early->desc;
+    early->dev = NULL;
+    return PF_OK;
+}
+
+/* Host matrix filled while the early open runs, at the order a GPU's tile
+ * most likely asks for (run_device refills when it asks for another). */
+enum { PREFILL_QUANTUM = 128 };
+
+/* The backends in turn (auto: GPUs first, then OpenMP: Floyd-Warshall is
+ * regular work that every core shares evenly, unlike push-relabel; then
+ * seq), falling back on a device failure. */
+static int run_walk(const pf_apsp_options *opt, pf_apsp_early *early, const pf_apsp_sink *sink,
+                    apsp_job *job, device_run *run, pf_apsp_result *res, pf_status *st)
+{
+    pf_apsp_walk own;
+    pf_apsp_walk *walk = early ? &early->walk : &own;
+    if (!early)
+        pf_apsp_walk_init(&own, opt);
+    const char *name = early ? (early->name[0] ? early->name : NULL) : pf_apsp_walk_next(walk);
+    if (!name)
+        return pf_fail(st, PF_E_DEVICE, "no backend runs the %s variant",
+                       pf_apsp_variant_name(opt->variant));
+    for (int attempt = 0;; attempt++) {
+        device_run fresh = {.sink = sink};
+        *run = fresh;
+        if (attempt > 0)
+            job_free(job);
+        int rc = take_early(early, name, run, st);
+        if (!rc)
+            rc = run_engine(name, opt, job, run, res, st);
+        if (run->opened) /* not taken: a usage error came first */
+            pf_backend_find(name)->close(run->opened);
+        int retry = rc == PF_E_DEVICE && walk->is_auto && !run->sink_used;
+        const char *next = retry ? pf_apsp_walk_next(walk) : NULL;
+        if (!next)
+            return rc;
+        fprintf(stderr, "portaflow: %s failed (%s); falling back to %s\n", name, st->message,
+                next);
+        pf_status_ok(st);
+        name = next;
+    }
 }
 
 int pf_apsp(const pf_wgraph *g, const pf_apsp_options *opt, pf_apsp_result *res,
             pf_status *st)
 {
+    return pf_apsp_with(g, opt, NULL, NULL, res, st);
+}
+
+int pf_apsp_with(const pf_wgraph *g, const pf_apsp_options *opt, pf_apsp_early *early,
+                 const pf_apsp_sink *sink, pf_apsp_result *res, pf_status *st)
+{
     memset(res, 0, sizeof *res);
     pf_status_ok(st);
     double t_start = pf_now();
     res->n = g->n;
-    apsp_job job = {.g = g, .paths = opt->want_paths};
-    int rc = choose_kind(g, opt->kind, job.paths, &job.kind, &job.hop_scale, st);
+    apsp_job job = {.g = g,
+                    .paths = opt->want_paths,
+                    .variant = opt->variant,
+                    .simd_width = opt->simd_width};
+    int rc = pf_apsp_variant_check(opt->backend, opt, st);
+    if (rc)
+        return rc;
+    rc = choose_kind(g, opt->kind, job.paths, &job.kind, &job.hop_scale, st);
     if (!rc)
         rc = pf_mem_require(apsp_bytes(g, job.kind, job.paths), "all-pairs shortest paths", st);
     if (!rc && has_negative_weight(g))
@@ -271,34 +398,24 @@ int pf_apsp(const pf_wgraph *g, const pf_apsp_options *opt, pf_apsp_result *res,
     if (rc)
         return rc;
     res->kind = job.kind;
+    if (early) {
+        /* The device opens meanwhile; a GPU tile of 128 (or 64) keeps this. */
+        int64_t guess = (g->n + PREFILL_QUANTUM - 1) / PREFILL_QUANTUM * PREFILL_QUANTUM;
+        if (job_alloc(&job, guess, st))
+            job_free(&job); /* run_device allocates again, and reports */
+        pf_apsp_early_join(early);
+    }
     res->times.setup = pf_now() - t_start;
 
-    const char *requested = opt->backend;
-    if (!requested || !*requested || strcmp(requested, "auto") == 0) {
-        const char *env = getenv("PORTAFLOW_BACKEND");
-        requested = env && *env ? env : "auto";
-    }
-    if (strcmp(requested, "auto") != 0) {
-        rc = run_engine(requested, opt, &job, res, st);
-    } else {
-        const char *order[10];
-        int candidates = auto_order(order, 10);
-        for (int i = 0; i < candidates; i++) {
-            job_free(&job);
-            rc = run_engine(order[i], opt, &job, res, st);
-            if (rc != PF_E_DEVICE || i + 1 == candidates)
-                break;
-            fprintf(stderr, "portaflow: %s failed (%s); falling back to %s\n", order[i],
-                    st->message, order[i + 1]);
-            pf_status_ok(st);
-        }
-    }
+    device_run run;
+    rc = run_walk(opt, early, sink, &job, &run, res, st);
     if (rc) {
         job_free(&job);
         return rc;
     }
     double t_extract = pf_now();
-    pf_apsp_extract(g->n, job.n_pad, job.kind, job.dist, job.next, job.hop_scale);
+    if (!run.streamed)
+        pf_apsp_extract(g->n, job.n_pad, job.kind, job.dist, job.next, job.hop_scale);
     if (job.next && !job.hop_scale) {
         /* Unscaled weights (reals): blocked next hops may loop on a zero-weight
          * cycle (choose_kind). Plain Floyd-Warshall's never do: redo it so. */
@@ -311,6 +428,7 @@ int pf_apsp(const pf_wgraph *g, const pf_apsp_options *opt, pf_apsp_result *res,
             pf_apsp_extract(g->n, g->n, job.kind, job.dist, job.next, 0);
             snprintf(res->backend, sizeof res->backend, "seq");
             snprintf(res->device, sizeof res->device, "host CPU, 1 thread");
+            snprintf(res->variant, sizeof res->variant, "plain");
         }
     }
     /* Packed in place: give the padding back. */
@@ -323,5 +441,8 @@ int pf_apsp(const pf_wgraph *g, const pf_apsp_options *opt, pf_apsp_result *res,
     }
     res->times.download += pf_now() - t_extract;
     res->times.total = pf_now() - t_start;
+    /* Not streamed (next hops, seq, or a sink that came too late): all at once. */
+    if (sink && !run.streamed)
+        return sink->rows(sink->ctx, res, 0, g->n, st);
     return PF_OK;
 }

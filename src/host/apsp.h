@@ -3,10 +3,12 @@
 #ifndef PF_APSP_H
 #define PF_APSP_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "../common/wgraph.h"
+#include "../device/device.h"
 #include "portaflow.h"
 
 /* Bytes of one distance of `kind`. */
@@ -39,5 +41,89 @@ void pf_apsp_seq_fw(int64_t n, int kind, void *dist, int32_t *next);
  * order, malloc'ed) in *cycle / *cycle_len. */
 int pf_apsp_negative_cycle(const pf_wgraph *g, int32_t **cycle, int64_t *cycle_len,
                            pf_status *st);
+
+/* ---- apsp_open.c: which backend, and its device opened early ------------ */
+
+/* The backends to try, in order (see apsp_open.c). */
+typedef struct pf_apsp_walk {
+    char requested[16]; /* "auto" or a backend name (PORTAFLOW_BACKEND applied) */
+    int is_auto, variant;
+    int stage, index;   /* where the walk is */
+} pf_apsp_walk;
+
+void pf_apsp_walk_init(pf_apsp_walk *w, const pf_apsp_options *opt);
+/* The next backend name to try ("seq" included), NULL when none is left. */
+const char *pf_apsp_walk_next(pf_apsp_walk *w);
+
+/* A device being opened on a background thread (pf_apsp_open_early); the
+ * fields are the thread's until pf_apsp_early_join. */
+typedef struct pf_apsp_early {
+    pthread_t thread;
+    int started, joined;
+    int variant, device_index, threads; /* the options it opens for */
+    pf_apsp_walk walk;     /* after the first backend */
+    char name[16];         /* that backend ("" when none) */
+    const pf_device_ops *ops; /* NULL: nothing opened (seq, or none left) */
+    pf_dev *dev;           /* opened device, NULL when open failed */
+    pf_device_desc desc;
+    int rc;                /* open's status */
+    pf_status st;
+    double seconds;        /* the walk and the open */
+} pf_apsp_early;
+
+/* Starts opening the device pf_apsp would take for opt; NULL when no
+ * thread could start (pf_apsp then opens it itself). */
+pf_apsp_early *pf_apsp_open_early(const pf_apsp_options *opt);
+void pf_apsp_early_join(pf_apsp_early *e);
+/* Joins, and closes the device unless pf_apsp_with took it. */
+void pf_apsp_early_free(pf_apsp_early *e);
+
+/* Rows of the result handed over while the rest still downloads, so the
+ * caller's output overlaps the download: rows [first, first + count) of
+ * res->dist (row-major at stride res->n) hold their final values. A
+ * non-zero return stops the solve with that status. */
+typedef struct pf_apsp_sink {
+    int (*rows)(void *ctx, const pf_apsp_result *res, int64_t first, int64_t count,
+                pf_status *st);
+    void *ctx;
+} pf_apsp_sink;
+
+/* pf_apsp on the device `early` is opening (NULL: opens its own), giving
+ * the rows to `sink` as they arrive when it can (no next hops), else all
+ * at once before returning (NULL: none). Frees nothing of early's but the
+ * device it took (pf_apsp_early_free still needed). */
+int pf_apsp_with(const pf_wgraph *g, const pf_apsp_options *opt, pf_apsp_early *early,
+                 const pf_apsp_sink *sink, pf_apsp_result *res, pf_status *st);
+
+/* apsp_stream.c: downloads buf (n_pad x n_pad of res->kind) into host by
+ * blocks of rows on a helper thread; each block that arrives becomes rows
+ * of the result (extracted, at stride n) and goes to the sink. Sets
+ * res->dist = host; *download_s = until the last block arrived. */
+int pf_apsp_stream_download(const pf_device_ops *ops, pf_dev *dev, pf_buf *buf, void *host,
+                            int64_t n, int64_t n_pad, int64_t hop_scale,
+                            const pf_apsp_sink *sink, pf_apsp_result *res, double *download_s,
+                            pf_status *st);
+
+/* pf_apsp_extract for rows [first, first + count) only, which must come
+ * after every row before them (rows move down in place). */
+void pf_apsp_extract_rows(int64_t n, int64_t n_pad, int kind, void *dist, int32_t *next,
+                          int64_t hop_scale, int64_t first, int64_t count);
+
+/* ---- apsp_variant.c: the unblocked variants ---------------------------- */
+
+/* fw_step needs n to be a multiple of this (device.h). */
+#define PF_APSP_STEP_QUANTUM 32
+
+/* Whether backend `name` ("seq" included) runs `variant`. */
+int pf_apsp_backend_runs(const char *name, int variant);
+/* What ran, for pf_apsp_result.variant ("blocked", "simd: avx2, 8 lanes",
+ * ...); a SIMD variant that falls back to the plain loop says so on stderr
+ * too. */
+void pf_apsp_variant_label(const pf_device_ops *ops, pf_dev *dev, int kind, int variant,
+                           int simd_width, char *out, size_t len);
+/* fw_step for k = 0 .. n-1 (n: the graph's vertices; the padding past it
+ * has no arcs). */
+int pf_apsp_run_steps(const pf_device_ops *ops, pf_dev *dev, const pf_dev_apsp *a, int64_t n,
+                      int variant, pf_status *st);
 
 #endif

@@ -1,11 +1,14 @@
 /* Host-side matrix work of the APSP solver, once per distance kind: the
- * starting matrix, the result's "no path" marking, the one-thread
+ * starting matrix (filled by several threads when large), the result's
+ * "no path" marking, the one-thread
  * Floyd-Warshall of the `seq` backend, and the negative-cycle search. */
 #include "apsp.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../common/status.h"
 #include "../device/device.h"
@@ -24,13 +27,30 @@ static int negative_weight(const pf_wgraph *g, int64_t a)
  * entry above INF/2 is a sum that involved INF (apsp.c keeps every real
  * distance below INF/2), so it reads as "no path". */
 #define APSP_KIND_FUNCTIONS(SUFFIX, TYPE, INF, NONE, IS_NONE, UNSCALE)                       \
-    static void fill_##SUFFIX(const pf_wgraph *g, int64_t n_pad, TYPE *dist, int32_t *next, \
+    /* Rows [first, end): no path but 0 on the diagonal. */                                 \
+    static void blank_##SUFFIX(TYPE *dist, int64_t n_pad, int64_t first, int64_t end)      \
+    {                                                                                       \
+        for (int64_t i = first; i < end; i++) {                                            \
+            TYPE *row = dist + i * n_pad;                                                   \
+            for (int64_t j = 0; j < n_pad; j++)                                            \
+                row[j] = INF;                                                               \
+            row[i] = 0;                                                                     \
+        }                                                                                   \
+    }                                                                                       \
+                                                                                            \
+    /* Next hops of rows [first, end): j where there is an arc or j = i. */                  \
+    static void hops_##SUFFIX(const TYPE *dist, int32_t *next, int64_t n_pad, int64_t first, \
+                              int64_t end)                                                  \
+    {                                                                                       \
+        for (int64_t i = first; i < end; i++)                                              \
+            for (int64_t j = 0; j < n_pad; j++)                                            \
+                next[i * n_pad + j] = dist[i * n_pad + j] == INF ? -1 : (int32_t)j;        \
+    }                                                                                       \
+                                                                                            \
+    /* The arcs into a blank matrix (the lightest of parallel arcs). */                     \
+    static void arcs_##SUFFIX(const pf_wgraph *g, int64_t n_pad, TYPE *dist,               \
                               int64_t hop_scale)                                            \
     {                                                                                       \
-        for (int64_t at = 0; at < n_pad * n_pad; at++)                                     \
-            dist[at] = INF;                                                                 \
-        for (int64_t v = 0; v < n_pad; v++)                                                \
-            dist[v * n_pad + v] = 0;                                                        \
         for (int64_t a = 0; a < g->m; a++) {                                               \
             if (g->tail[a] == g->head[a] && !negative_weight(g, a))                        \
                 continue; /* d(v,v) = 0 already; the weight may not fit TYPE */             \
@@ -41,17 +61,12 @@ static int negative_weight(const pf_wgraph *g, int64_t a)
             if (w < dist[at])                                                               \
                 dist[at] = w;                                                               \
         }                                                                                   \
-        if (!next)                                                                          \
-            return;                                                                         \
-        for (int64_t i = 0; i < n_pad; i++)                                                \
-            for (int64_t j = 0; j < n_pad; j++)                                            \
-                next[i * n_pad + j] = dist[i * n_pad + j] == INF ? -1 : (int32_t)j;        \
     }                                                                                       \
                                                                                             \
     static void extract_##SUFFIX(int64_t n, int64_t n_pad, TYPE *dist, int32_t *next,      \
-                                 int64_t hop_scale)                                         \
+                                 int64_t hop_scale, int64_t first, int64_t end)             \
     {                                                                                       \
-        for (int64_t i = 0; i < n; i++)                                                    \
+        for (int64_t i = first; i < end; i++)                                              \
             for (int64_t j = 0; j < n; j++) {                                              \
                 TYPE d = dist[i * n_pad + j];                                               \
                 int none = IS_NONE(d);                                                      \
@@ -94,34 +109,109 @@ APSP_KIND_FUNCTIONS(i32, int32_t, PF_FW_INF_I32, PF_APSP_NONE_I32, I32_NONE, FLO
 APSP_KIND_FUNCTIONS(i64, int64_t, PF_FW_INF_I64, PF_APSP_NONE_I64, I64_NONE, FLOOR_DIV)
 APSP_KIND_FUNCTIONS(f32, float, INFINITY, INFINITY, F32_NONE, NOT_SCALED)
 
+/* ---- the starting matrix, its rows shared among threads ---------------- */
+
+enum {
+    FILL_THREADS_MAX = 16,
+    FILL_CELLS_PER_THREAD = 1 << 22, /* below this a thread costs more than it saves */
+};
+
+typedef struct fill_rows {
+    int kind, hops; /* hops: next hops from the distances, else blank rows */
+    void *dist;
+    int32_t *next;
+    int64_t n_pad, first, end;
+} fill_rows;
+
+static void *fill_rows_run(void *arg)
+{
+    const fill_rows *f = arg;
+    switch (f->kind) {
+    case PF_DIST_I32:
+        f->hops ? hops_i32(f->dist, f->next, f->n_pad, f->first, f->end)
+                : blank_i32(f->dist, f->n_pad, f->first, f->end);
+        break;
+    case PF_DIST_I64:
+        f->hops ? hops_i64(f->dist, f->next, f->n_pad, f->first, f->end)
+                : blank_i64(f->dist, f->n_pad, f->first, f->end);
+        break;
+    default:
+        f->hops ? hops_f32(f->dist, f->next, f->n_pad, f->first, f->end)
+                : blank_f32(f->dist, f->n_pad, f->first, f->end);
+    }
+    return NULL;
+}
+
+/* Every row of `job` once, split among threads: a large matrix (1 GiB at
+ * n = 16384) is first touched here, which one core does at a fraction of
+ * the memory bandwidth. A thread that cannot start leaves its rows to
+ * this one. */
+static void fill_parallel(const fill_rows *job)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int64_t threads = job->n_pad * job->n_pad / FILL_CELLS_PER_THREAD;
+    threads = threads > cpus ? cpus : threads;
+    threads = threads > FILL_THREADS_MAX ? FILL_THREADS_MAX : threads < 1 ? 1 : threads;
+    fill_rows parts[FILL_THREADS_MAX];
+    pthread_t tids[FILL_THREADS_MAX];
+    int started[FILL_THREADS_MAX] = {0};
+    for (int64_t t = 0; t < threads; t++) {
+        parts[t] = *job;
+        parts[t].first = job->n_pad * t / threads;
+        parts[t].end = job->n_pad * (t + 1) / threads;
+        if (t > 0)
+            started[t] = pthread_create(&tids[t], NULL, fill_rows_run, &parts[t]) == 0;
+    }
+    fill_rows_run(&parts[0]);
+    for (int64_t t = 1; t < threads; t++) {
+        if (started[t])
+            pthread_join(tids[t], NULL);
+        else
+            fill_rows_run(&parts[t]);
+    }
+}
+
 void pf_apsp_fill(const pf_wgraph *g, int kind, int64_t n_pad, void *dist, int32_t *next,
                   int64_t hop_scale)
 {
+    fill_rows job = {.kind = kind, .dist = dist, .next = next, .n_pad = n_pad};
+    fill_parallel(&job);
     switch (kind) {
     case PF_DIST_I32:
-        fill_i32(g, n_pad, dist, next, hop_scale);
+        arcs_i32(g, n_pad, dist, hop_scale);
         break;
     case PF_DIST_I64:
-        fill_i64(g, n_pad, dist, next, hop_scale);
+        arcs_i64(g, n_pad, dist, hop_scale);
         break;
     default:
-        fill_f32(g, n_pad, dist, next, 0);
+        arcs_f32(g, n_pad, dist, 0);
+    }
+    if (next) {
+        job.hops = 1;
+        fill_parallel(&job);
+    }
+}
+
+void pf_apsp_extract_rows(int64_t n, int64_t n_pad, int kind, void *dist, int32_t *next,
+                          int64_t hop_scale, int64_t first, int64_t count)
+{
+    int64_t end = first + count < n ? first + count : n;
+    switch (kind) {
+    case PF_DIST_I32:
+        extract_i32(n, n_pad, dist, next, hop_scale, first, end);
+        break;
+    case PF_DIST_I64:
+        extract_i64(n, n_pad, dist, next, hop_scale, first, end);
+        break;
+    default:
+        extract_f32(n, n_pad, dist, next, 0, first, end);
     }
 }
 
 void pf_apsp_extract(int64_t n, int64_t n_pad, int kind, void *dist, int32_t *next,
                      int64_t hop_scale)
 {
-    switch (kind) {
-    case PF_DIST_I32:
-        extract_i32(n, n_pad, dist, next, hop_scale);
-        break;
-    case PF_DIST_I64:
-        extract_i64(n, n_pad, dist, next, hop_scale);
-        break;
-    default:
-        extract_f32(n, n_pad, dist, next, 0);
-    }
+    pf_apsp_extract_rows(n, n_pad, kind, dist, next, hop_scale, 0, n);
 }
 
 void pf_apsp_seq_fw(int64_t n, int kind, void *dist, int32_t *next)

@@ -19,6 +19,7 @@ static const char usage_text[] =
     "  gen       write a benchmark instance (rmf, rlg, ac, ak, grid2d, grid3d,\n"
     "            random; sp for shortest paths)\n"
     "  apsp      all-pairs shortest paths (blocked Floyd-Warshall)\n"
+    "  path      shortest paths between given vertex pairs, from one APSP solve\n"
     "  backends  list every backend and device found, or why none was\n"
     "  --help, --version\n"
     "\n"
@@ -211,6 +212,7 @@ int main(int argc, char **argv)
         {"solve", pf_cli_solve}, {"compare", pf_cli_compare}, {"demo", pf_cli_demo},
         {"check", pf_cli_check}, {"gen", pf_cli_gen},         {"backends", pf_cli_backends},
         {"apsp", pf_cli_apsp},
+        {"path", pf_cli_path},
     };
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         if (!strcmp(cmd, commands[i].name)) {

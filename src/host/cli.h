@@ -18,6 +18,10 @@ int pf_cli_check(int argc, char **argv);
 int pf_cli_gen(int argc, char **argv);
 int pf_cli_backends(int argc, char **argv);
 int pf_cli_apsp(int argc, char **argv);
+int pf_cli_path(int argc, char **argv);
+/* cli_apsp.c: "portaflow: NAME: negative cycle of ... arcs, weight W: 1 -> 3 -> 1"
+ * on stderr, for apsp and path alike (res->cycle as pf_apsp left it). */
+void pf_cli_report_cycle(const pf_wgraph *g, const pf_apsp_result *res, const char *name);
 
 /* Maps a pf_code to the exit status contract. */
 int pf_cli_exit_code(int code);

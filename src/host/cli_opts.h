@@ -36,7 +36,15 @@
  * (pf_opts_usage_error). A table that repeats a name or a letter (its own
  * or a shared option's) makes every run of the command exit 1 with an
  * "internal error" naming both. Values check with pf_opts_int; main
- * checks stdout and closes the status line when the command returns. */
+ * checks stdout and closes the status line when the command returns.
+ *
+ * A new command also: writes output files through pf_outfile
+ * (src/common/outfile.h: whole or absent, exit 4 on a write error); opens
+ * its status line with pf_progress_open(pf_opts_progress_mode(&p.shared),
+ * 1, "NAME") and names its steps with pf_progress_step (progress.h); goes
+ * into main's table in cli.c; and lists its options in README's "Command
+ * line" section and in the command list of tests/test_cli.c's
+ * readme_and_help_agree, which checks that README and --help agree. */
 #ifndef PF_CLI_OPTS_H
 #define PF_CLI_OPTS_H
 

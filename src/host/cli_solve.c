@@ -336,6 +336,8 @@ int pf_cli_check(int argc, char **argv)
     }
     const char *graph = p.args[0], *solution = p.args[1];
     pf_status st;
+    pf_progress_open(pf_opts_progress_mode(&p.shared), 1, "check");
+    pf_progress_step("reading %s", graph);
     pf_network *net = pf_cli_read_network(&input, graph, &st);
     pf_cli_input_free(&input);
     if (!net)

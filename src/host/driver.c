@@ -40,6 +40,7 @@ typedef struct driver {
     int64_t handoff_active;
     int handed_off;
     int host_threads;     /* OpenMP threads for host-side steps (opt->threads) */
+    const pf_solve_options *opt; /* the caller's cancel callback */
     /* PORTAFLOW_TRACE=1: where a global relabel's time goes (each part
      * waited for, so tracing itself slows the solve); printed at the end. */
     int trace;
@@ -270,6 +271,8 @@ static int run_phase(driver *d, const char *phase, int32_t target, int32_t exclu
                 peak_active = d->active;
             d->out->rounds++;
             draw_progress(d, phase, target, d->out->global_relabels);
+            if (!rc && pf_cancel_requested(d->opt))
+                rc = pf_fail(st, PF_E_CANCELLED, "solve cancelled by the caller");
         }
         crawled = rounds == d->gr_max_rounds;
         *pr_time += pf_now() - t0;
@@ -401,7 +404,7 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
     int rc = check_device_limits(ops, h, st);
     if (rc)
         return rc;
-    driver d = {.ops = ops, .host = h, .out = out, .host_threads = opt->threads};
+    driver d = {.ops = ops, .host = h, .out = out, .host_threads = opt->threads, .opt = opt};
     /* Operations per worker per round. Short budgets win on GPUs (a warp
      * waits for its longest chain: H100, RLG 512x1024 1.6 s at 64, 2.8 s at
      * 1024) and, overall, on CPUs too (16 cores: RLG 1024x1536 8.8 s at 64,

@@ -33,6 +33,13 @@ int pf_seq_solve(const pf_residual *g, const pf_solve_options *opt,
 int pf_seq_resume(const pf_residual *g, const int64_t *excess, const pf_solve_options *opt,
                   pf_engine_out *out, pf_status *st);
 
+/* Whether the caller's cancel callback asks the solve to stop. Engines
+ * check it between rounds or stretches of work. */
+static inline int pf_cancel_requested(const pf_solve_options *opt)
+{
+    return opt && opt->cancel && opt->cancel(opt->cancel_data);
+}
+
 struct pf_device_ops;
 /* The parallel push-relabel driver over a device backend (src/host/driver.c).
  * out->res is filled only when opt->want_flow. */

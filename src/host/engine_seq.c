@@ -85,6 +85,8 @@ typedef struct seq {
     int64_t pushes, global_relabels;
     int progress; /* a status line was asked for (progress.h) */
     double relabel_time;
+    const pf_solve_options *opt; /* the caller's cancel callback */
+    int cancelled;
 } seq;
 
 /* ---- buckets ---------------------------------------------------------- */
@@ -380,6 +382,10 @@ static void phase1(seq *S)
                             (long long)S->vx[S->sink].excess, (int)S->max_active,
                             (long long)S->global_relabels);
         if (S->work > S->work_limit) {
+            if (pf_cancel_requested(S->opt)) {
+                S->cancelled = 1;
+                return;
+            }
             global_relabel(S);
             cursor = 0;
         }
@@ -529,6 +535,7 @@ static int seq_solve(const pf_residual *g, const int64_t *resume_excess,
     S.cap = g->cap;
     S.res = out->res;
     S.work_limit = GR_ALPHA * g->n + g->arcs / GR_ARC_DIV;
+    S.opt = opt;
 
     size_t n = (size_t)g->n;
     S.label = pf_alloc(n, sizeof *S.label, st);
@@ -555,6 +562,12 @@ static int seq_solve(const pf_residual *g, const int64_t *resume_excess,
     double t_phase1 = pf_now();
     pf_progress_step("phase 1 (pushing flow to the sink)");
     phase1(&S);
+    if (S.cancelled) {
+        seq_free(&S);
+        if (side != out->source_side)
+            free(side);
+        return pf_fail(st, PF_E_CANCELLED, "solve cancelled by the caller");
+    }
 
     /* The cut: one more exact BFS; whatever it does not reach is the
      * source side. */

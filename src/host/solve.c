@@ -1,6 +1,7 @@
 /* pf_solve: picks the engine (an explicit backend, PORTAFLOW_BACKEND, or
  * the best one the probe finds), runs it on the residual graph, and turns
  * its residuals into per-arc flows and a cut. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,10 +14,36 @@
 #include "pf_config.h"
 #include "registry.h"
 
-void pf_solve_options_init(pf_solve_options *opt)
+/* The options of API version 1: what a struct with struct_size 0 holds. */
+#define OPTIONS_V1_SIZE offsetof(pf_solve_options, cancel)
+
+void pf_solve_options_init_sized(pf_solve_options *opt, size_t opt_size)
 {
-    memset(opt, 0, sizeof *opt);
+    if (opt_size > sizeof *opt)
+        opt_size = sizeof *opt;
+    if (opt_size < OPTIONS_V1_SIZE)
+        return; /* not a pf_solve_options of any version: write nothing */
+    memset(opt, 0, opt_size);
+    opt->struct_size = opt_size;
     opt->device_index = -1;
+}
+
+/* Without the header's macro (a caller taking its address). */
+void(pf_solve_options_init)(pf_solve_options *opt)
+{
+    pf_solve_options_init_sized(opt, sizeof *opt);
+}
+
+/* The caller's options as this library's struct: the fields it did not
+ * know of keep their defaults. NULL options are the defaults. */
+static void read_options(const pf_solve_options *in, pf_solve_options *opt)
+{
+    pf_solve_options_init_sized(opt, sizeof *opt);
+    if (!in)
+        return;
+    size_t size = in->struct_size ? in->struct_size : OPTIONS_V1_SIZE;
+    memcpy(opt, in, size < sizeof *opt ? size : sizeof *opt);
+    opt->struct_size = sizeof *opt;
 }
 
 const char *pf_version(void) { return PF_VERSION; }
@@ -50,7 +77,8 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
 {
     memset(sol, 0, sizeof *sol);
     pf_status_ok(st);
-    pf_solve_options opt = *opt_in;
+    pf_solve_options opt;
+    read_options(opt_in, &opt);
     const char *requested = opt.backend;
     if (!requested || !*requested || strcmp(requested, "auto") == 0) {
         const char *env = getenv("PORTAFLOW_BACKEND");
@@ -148,9 +176,12 @@ done:
  * touch is solved as a compact copy (network_compact.c): memory follows
  * the input, not the p line. Flows carry over arc by arc; the cut is
  * mapped back. */
-int pf_solve(const pf_network *net, const pf_solve_options *opt, pf_solution *sol,
-             pf_status *st)
+static int solve(const pf_network *net, const pf_solve_options *opt_in, pf_solution *sol,
+                 pf_status *st)
 {
+    pf_solve_options options;
+    read_options(opt_in, &options);
+    const pf_solve_options *opt = &options;
     if (!pf_network_worth_compacting(net))
         return solve_network(net, opt, sol, st);
     memset(sol, 0, sizeof *sol);
@@ -173,6 +204,26 @@ int pf_solve(const pf_network *net, const pf_solve_options *opt, pf_solution *so
     pf_network_free(compact);
     free(old_id);
     return rc;
+}
+
+int pf_solve_sized(const pf_network *net, const pf_solve_options *opt, pf_solution *sol,
+                   size_t solution_size, pf_status *st)
+{
+    if (solution_size < sizeof *sol) {
+        /* A caller built for a smaller pf_solution: solve into a full one
+         * and hand over the part it knows of. */
+        pf_solution full;
+        int rc = solve(net, opt, &full, st);
+        memcpy(sol, &full, solution_size);
+        return rc;
+    }
+    return solve(net, opt, sol, st);
+}
+
+int(pf_solve)(const pf_network *net, const pf_solve_options *opt, pf_solution *sol,
+              pf_status *st)
+{
+    return solve(net, opt, sol, st);
 }
 
 void pf_solution_free(pf_solution *sol)

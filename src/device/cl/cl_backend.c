@@ -354,6 +354,7 @@ static void cl_close(pf_dev *dev)
         return;
     pf_cl_steps_release(dev);
     pf_cl_fw_release(dev);
+    pf_cl_fw_perk_release(dev);
     pf_cl_staging_release(dev);
     for (int k = 0; k < PF_CLK_COUNT; k++)
         if (dev->kernels[k])
@@ -581,4 +582,6 @@ const pf_device_ops pf_backend_opencl = {
     .bfs_levels = pf_cl_bfs_levels,
     .fw_tile = pf_cl_fw_tile,
     .fw_phase = pf_cl_fw_phase,
+    .fw_variants = 1u << PF_FW_PER_K,
+    .fw_step = pf_cl_fw_step,
 };

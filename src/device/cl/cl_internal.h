@@ -84,6 +84,7 @@ struct pf_dev {
     cl_mem scan_total;
 
     struct pf_cl_fw *fw; /* APSP programs, built on first use (cl_apsp.c) */
+    struct pf_cl_fw_perk *fw_perk; /* per-k APSP programs (cl_fw_perk.c) */
 
     /* Pinned staging for transfers of at least stage_min bytes (0: never;
      * PORTAFLOW_PINNED, common/hostcopy.h; devices that share the host's
@@ -225,5 +226,14 @@ int pf_cl_fw_phase(pf_dev *dev, const pf_dev_apsp *a, int32_t round, int32_t pha
                    pf_status *st);
 /* Releases the APSP programs (dev->fw). */
 void pf_cl_fw_release(pf_dev *dev);
+
+/* ---- cl_fw_perk.c ----------------------------------------------------- */
+
+extern const char pf_cl_fw_perk_source[];
+extern const size_t pf_cl_fw_perk_source_len;
+int pf_cl_fw_step(pf_dev *dev, const pf_dev_apsp *a, int32_t variant, int32_t k,
+                  pf_status *st);
+/* Releases the per-k programs (dev->fw_perk). */
+void pf_cl_fw_perk_release(pf_dev *dev);
 
 #endif

@@ -9,6 +9,7 @@
  *   cuda_scan.cu     scan / filter through CUB (the default)
  *   cuda_scan_simple.cu  the same with plain kernels (PF_CUDA_SCAN=simple)
  *   cuda_apsp.cu     fw_tile / fw_phase: blocked Floyd-Warshall kernels
+ *   cuda_fw_perk.cu  fw_step: the per-k Floyd-Warshall variant
  *   cuda_apsp_ops.cuh  their element operations and vector moves
  *   cuda_internal.h  pf_dev / pf_buf and helpers for the .cu files
  *
@@ -74,6 +75,11 @@ int pf_cuda_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontie
 int32_t pf_cuda_fw_tile(pf_dev *dev, int32_t kind, int paths);
 int pf_cuda_fw_phase(pf_dev *dev, const pf_dev_apsp *a, int32_t round, int32_t phase,
                      pf_status *st);
+
+/* ---- cuda_fw_perk.cu --------------------------------------------------- */
+
+int pf_cuda_fw_step(pf_dev *dev, const pf_dev_apsp *a, int32_t variant, int32_t k,
+                    pf_status *st);
 
 /* ---- cuda_probe.c ------------------------------------------------------ */
 

@@ -24,4 +24,6 @@ const pf_device_ops pf_backend_cuda = {
     .bfs_levels = pf_cuda_bfs_levels,
     .fw_tile = pf_cuda_fw_tile,
     .fw_phase = pf_cuda_fw_phase,
+    .fw_variants = 1u << PF_FW_PER_K,
+    .fw_step = pf_cuda_fw_step,
 };

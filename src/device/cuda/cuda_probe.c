@@ -5,42 +5,44 @@
  * use CUDA at all (its first call fails with "initialization error").
  * Check forks every test after the runner has probed the backends, and
  * `portaflow` may probe before it decides what to open, so the query runs
- * in a short-lived child process that sends its answer back through a
- * pipe: the caller stays free of CUDA state until it opens a device.
+ * outside the caller, which stays free of CUDA state until it opens a
+ * device; a driver that crashes or hangs takes only the query down.
  *
- * Where that cannot help (this process already uses CUDA) or cannot be
- * done (fork fails, not POSIX), the query runs in-process. */
+ * Outside means the helper program portaflow-cuda-probe, started with
+ * posix_spawn (no fork(): forking a process that has threads, a Python
+ * interpreter or a program solving on several threads, leaves the child
+ * with locks that other threads held). Where the helper is not found, a
+ * process with one thread queries in a fork()ed child; one with several
+ * threads, or where neither can be done, queries in-process. */
+#define _GNU_SOURCE /* dladdr */
 #include "cuda_api.h"
+#include "cuda_probe_report.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #if defined(__unix__) || defined(__APPLE__)
-#define PF_CUDA_PROBE_IN_CHILD 1
+#define PF_CUDA_PROBE_OUTSIDE 1
+#include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #endif
 
-#ifdef PF_CUDA_PROBE_IN_CHILD
+#ifdef PF_CUDA_PROBE_OUTSIDE
 
-/* Most devices one probe reports (the child's buffer is fixed). */
-#define PROBE_MAX_DEVICES 64
+extern char **environ;
+
 /* Driver start-up without persistence mode takes seconds on big hosts;
- * a child still silent after this long is taken for hung. */
+ * a query still silent after this long is taken for hung. */
 #define PROBE_TIMEOUT_MS 120000
-
-/* What the child writes to the pipe, in one piece. */
-typedef struct probe_report {
-    int count; /* usable devices (may exceed PROBE_MAX_DEVICES) */
-    char why[512];
-    pf_device_desc descs[PROBE_MAX_DEVICES];
-} probe_report;
 
 static int write_all(int fd, const void *data, size_t len)
 {
@@ -93,9 +95,146 @@ static ssize_t read_until_eof(int fd, void *data, size_t len, long long deadline
     }
 }
 
-/* Runs the query in a child. Returns 0 and fills *report, or -1 if no
- * child could be started (the caller then queries in-process); a child
- * that failed is reported through report->why. */
+/* Reads the child's record from fd, reaps the child, and turns a short
+ * record into report->why. */
+static void collect_report(pid_t pid, int fd, probe_report *report, const char *how)
+{
+    ssize_t got = read_until_eof(fd, report, sizeof *report, now_ms() + PROBE_TIMEOUT_MS);
+    close(fd);
+    if (got < 0)
+        kill(pid, SIGKILL); /* hung in the driver: do not wait for it */
+    int status = 0;
+    pid_t reaped;
+    do {
+        reaped = waitpid(pid, &status, 0);
+    } while (reaped < 0 && errno == EINTR);
+
+    if (got == (ssize_t)sizeof *report) {
+        report->why[sizeof report->why - 1] = '\0';
+        return;
+    }
+    report->count = 0;
+    if (got < 0)
+        snprintf(report->why, sizeof report->why,
+                 "CUDA device query timed out after %d s (%s killed)", PROBE_TIMEOUT_MS / 1000,
+                 how);
+    else if (reaped == pid && WIFSIGNALED(status))
+        snprintf(report->why, sizeof report->why,
+                 "CUDA device query crashed (%s killed by signal %d)", how, WTERMSIG(status));
+    else
+        snprintf(report->why, sizeof report->why,
+                 "CUDA device query failed (%s sent %zd of %zu bytes)", how, got,
+                 sizeof *report);
+}
+
+/* ---- the helper program ------------------------------------------------ */
+
+static int is_executable(const char *path)
+{
+    return path && *path && access(path, X_OK) == 0;
+}
+
+/* dir_of(file) + "/" + name into out; 0 if it fits. */
+static int sibling_path(const char *file, const char *name, char *out, size_t out_len)
+{
+    const char *slash = strrchr(file, '/');
+    if (!slash)
+        return -1;
+    int len = snprintf(out, out_len, "%.*s/%s", (int)(slash - file), file, name);
+    return len > 0 && (size_t)len < out_len ? 0 : -1;
+}
+
+/* Where the helper is: $PORTAFLOW_CUDA_PROBE, next to the object this code
+ * was linked into (libportaflow.so, the Python module, a program), next to
+ * the running program, then the install and build locations. */
+static int find_helper(char *path, size_t path_len)
+{
+    const char *env = getenv("PORTAFLOW_CUDA_PROBE");
+    if (env && *env) {
+        snprintf(path, path_len, "%s", env);
+        return is_executable(path) ? 0 : -1;
+    }
+    Dl_info info;
+    if (dladdr((void *)pf_cuda_probe, &info) && info.dli_fname &&
+        sibling_path(info.dli_fname, PF_CUDA_PROBE_HELPER, path, path_len) == 0 &&
+        is_executable(path))
+        return 0;
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        self[n] = '\0';
+        if (sibling_path(self, PF_CUDA_PROBE_HELPER, path, path_len) == 0 && is_executable(path))
+            return 0;
+    }
+    static const char *const fixed[] = {
+#ifdef PF_CUDA_PROBE_INSTALLED
+        PF_CUDA_PROBE_INSTALLED,
+#endif
+#ifdef PF_CUDA_PROBE_BUILT
+        PF_CUDA_PROBE_BUILT,
+#endif
+        NULL,
+    };
+    for (const char *const *p = fixed; *p; p++)
+        if (is_executable(*p)) {
+            snprintf(path, path_len, "%s", *p);
+            return 0;
+        }
+    return -1;
+}
+
+/* Runs the helper with its stdout on a pipe. Returns 0 and fills *report,
+ * or -1 if it could not be started. */
+static int query_in_helper(probe_report *report)
+{
+    char helper[PATH_MAX];
+    if (find_helper(helper, sizeof helper) != 0)
+        return -1;
+    int fds[2];
+    if (pipe(fds) != 0)
+        return -1;
+    posix_spawn_file_actions_t actions;
+    if (posix_spawn_file_actions_init(&actions) != 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return -1;
+    }
+    posix_spawn_file_actions_addclose(&actions, fds[0]);
+    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&actions, fds[1]);
+    char *argv[] = {helper, NULL};
+    pid_t pid;
+    int rc = posix_spawn(&pid, helper, &actions, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(fds[1]);
+    if (rc != 0) {
+        close(fds[0]);
+        return -1;
+    }
+    collect_report(pid, fds[0], report, "helper " PF_CUDA_PROBE_HELPER);
+    return 0;
+}
+
+/* ---- a fork()ed child, for single-threaded callers ---------------------- */
+
+/* 1 when this process has exactly one thread (fork is then safe), 0 when
+ * it has more or that cannot be told. */
+static int single_threaded(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f)
+        return 0;
+    char line[256];
+    int threads = 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "Threads: %d", &threads) == 1)
+            break;
+    fclose(f);
+    return threads == 1;
+}
+
+/* Runs the query in a fork()ed child. Returns 0 and fills *report, or -1
+ * if no child could be started. */
 static int query_in_child(probe_report *report)
 {
     int fds[2];
@@ -117,46 +256,21 @@ static int query_in_child(probe_report *report)
         _exit(write_all(fds[1], report, sizeof *report) == 0 ? 0 : 1);
     }
     close(fds[1]);
-    ssize_t got = read_until_eof(fds[0], report, sizeof *report, now_ms() + PROBE_TIMEOUT_MS);
-    close(fds[0]);
-    if (got < 0)
-        kill(pid, SIGKILL); /* hung in the driver: do not wait for it */
-    int status = 0;
-    pid_t reaped;
-    do {
-        reaped = waitpid(pid, &status, 0);
-    } while (reaped < 0 && errno == EINTR);
-
-    if (got == (ssize_t)sizeof *report) {
-        report->why[sizeof report->why - 1] = '\0';
-        return 0;
-    }
-    report->count = 0;
-    if (got < 0)
-        snprintf(report->why, sizeof report->why,
-                 "CUDA device query timed out after %d s (child process killed)",
-                 PROBE_TIMEOUT_MS / 1000);
-    else if (reaped == pid && WIFSIGNALED(status))
-        snprintf(report->why, sizeof report->why,
-                 "CUDA device query crashed (child process killed by signal %d)",
-                 WTERMSIG(status));
-    else
-        snprintf(report->why, sizeof report->why,
-                 "CUDA device query failed (child process sent %zd of %zu bytes)", got,
-                 sizeof *report);
+    collect_report(pid, fds[0], report, "child process");
     return 0;
 }
 
-#endif /* PF_CUDA_PROBE_IN_CHILD */
+#endif /* PF_CUDA_PROBE_OUTSIDE */
 
 int pf_cuda_probe(pf_device_desc *descs, int max, char *why, size_t why_len)
 {
     if (!descs || max < 0)
         max = 0;
-#ifdef PF_CUDA_PROBE_IN_CHILD
+#ifdef PF_CUDA_PROBE_OUTSIDE
     if (!pf_cuda_runtime_initialised()) {
         probe_report *report = calloc(1, sizeof *report);
-        if (report && query_in_child(report) == 0) {
+        if (report && (query_in_helper(report) == 0 ||
+                       (single_threaded() && query_in_child(report) == 0))) {
             int count = report->count;
             int copy = count < max ? count : max;
             if (copy > PROBE_MAX_DEVICES)

@@ -330,4 +330,7 @@ const pf_device_ops pf_backend_omp = {
     .bfs_levels = ompb_bfs_levels,
     .fw_tile = ompb_fw_tile,
     .fw_phase = ompb_fw_phase,
+    .fw_variants = 1u << PF_FW_PLAIN | 1u << PF_FW_SIMD,
+    .fw_step = ompb_fw_step,
+    .fw_simd = ompb_fw_simd,
 };

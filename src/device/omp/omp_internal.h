@@ -55,6 +55,9 @@ int32_t ompb_fw_tile(pf_dev *dev, int32_t kind, int paths);
 int ompb_fw_phase(pf_dev *dev, const pf_dev_apsp *a, int32_t round, int32_t phase,
                   pf_status *st);
 void ompb_fw_release(pf_dev *dev);
+/* omp_fw_step.c: the unblocked variants (device.h fw_step, fw_simd). */
+int ompb_fw_step(pf_dev *dev, const pf_dev_apsp *a, int32_t variant, int32_t k, pf_status *st);
+int32_t ompb_fw_simd(pf_dev *dev, int32_t kind, int32_t width, char *what, size_t len);
 /* push_relabel with g->work_budget > 0 (omp_discharge.c). *ran = 0 when
  * OpenMP gave fewer threads than asked: the caller runs rounds instead. */
 int ompb_discharge(pf_dev *dev, const pf_dev_graph *g, int64_t budget, int64_t *work, int *ran,
