@@ -620,8 +620,8 @@ int pf_cli_apsp(int argc, char **argv)
     pf_apsp_sink sink = {.rows = output_rows, .ctx = &out};
     int streams = a.stats || out.to_file;
     if (g)
-        pf_progress_step("Floyd-Warshall over %lld vertices (%lld min-plus updates)",
-                         (long long)g->n, (long long)g->n * g->n * g->n);
+        pf_progress_step("Floyd-Warshall over %lld vertices (%.3g min-plus updates)",
+                         (long long)g->n, (double)g->n * (double)g->n * (double)g->n);
     rc = g ? pf_apsp_with(g, &a.opt, early, streams ? &sink : NULL, &res, &st) : st.code;
     pf_apsp_early_free(early);
     pf_progress_clear_line();
