@@ -108,8 +108,10 @@ int pf_network_set_terminals(pf_network *net, const int64_t *sources, int64_t so
 int64_t pf_network_terminal_count(const pf_network *net, int sink);
 int64_t pf_network_terminal(const pf_network *net, int sink, int64_t i);
 
-/* DIMACS max-flow ("p max", "n ID s|t", "a U V CAP", "c ..."). path NULL or
- * "-" reads standard input. Errors are "FILE:LINE: what is wrong". */
+/* DIMACS max-flow ("p max", "n ID s|t", "a U V CAP", "c ..."); n lines may
+ * repeat (several sources or sinks), CAP may be real (pf_network_finish is
+ * then done). path NULL or "-" reads standard input, gzip-compressed input
+ * is inflated. Errors are "FILE:LINE: what is wrong". */
 pf_network *pf_network_read_dimacs(const char *path, pf_status *st);
 /* Adjacency-matrix text: first line N, then N rows of N capacities;
  * source = first vertex, sink = last. */
@@ -341,7 +343,18 @@ typedef struct pf_device_desc {
     int compute_units;
     uint64_t global_mem;    /* bytes */
     uint64_t max_alloc;     /* bytes, largest single buffer */
+    /* What the device runs, per command (a device without 64-bit atomics
+     * still runs max-flow in 32 bits and every APSP kind): */
+    int maxflow_bits;       /* PF_MAXFLOW_32 | PF_MAXFLOW_64: the widths of
+                               residuals and excess it runs max-flow in */
+    int fp64;               /* double-precision arithmetic */
+    char limits[160];       /* what it does not run and why; "" = all */
 } pf_device_desc;
+
+/* pf_device_desc.maxflow_bits. 32 bits serve graphs whose source capacity
+ * stays below 2^31 (README: "32-bit max-flow"). */
+#define PF_MAXFLOW_32 1
+#define PF_MAXFLOW_64 2
 
 /* Lists every device of every compiled-in backend. For a backend with no
  * usable device, *why gets one line per backend saying why. Returns the

@@ -6,7 +6,7 @@
 set -euo pipefail
 packages=(gcc g++ meson ninja-build pkg-config python3 python3-dev python3-venv
           check libsubunit-dev
-          ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
+          ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd mesa-opencl-icd clinfo
           zlib1g-dev
           libboost-graph-dev liblemon-dev libmaxflow-dev
           clang libclang-rt-14-dev libomp-dev)

@@ -12,6 +12,47 @@
 
 static const char *backend;
 static int device_count;
+/* PORTAFLOW_TEST_REDUCED=1 (the second OpenCL implementation's run,
+ * tests/meson.build): one seed per family and a third of the random
+ * graphs, every mode and every other test as they are. */
+static int reduced;
+/* pf_device_desc.maxflow_bits of each device of the backend. */
+static int device_bits[32];
+
+/* Whether the 32-bit path may take net: its capacity out of the source
+ * below 2^31 - 1 (driver.c: cap_bits_needed; a residual pair here is an
+ * input arc and its reverse, so the clamped pair sums stay within it). */
+static int fits_32_bits(const pf_network *net)
+{
+    int64_t supply = 0;
+    for (int64_t i = 0; i < pf_network_arcs(net); i++) {
+        int64_t tail, head, cap;
+        pf_network_arc(net, i, &tail, &head, &cap);
+        if (tail == pf_network_source(net) && head != tail &&
+            __builtin_add_overflow(supply, cap, &supply))
+            return 0;
+    }
+    return supply < INT32_MAX;
+}
+
+/* A device without 64-bit max-flow refuses a graph that needs 64 bits:
+ * exit 3's code, naming the fix. Returns whether it did so. */
+static int refused_as_too_wide(const pf_network *net, int device)
+{
+    if ((device_bits[device] & PF_MAXFLOW_64) || fits_32_bits(net))
+        return 0;
+    pf_solve_options opt;
+    pf_solve_options_init(&opt);
+    opt.backend = backend;
+    opt.device_index = device;
+    opt.want_flow = opt.want_cut = 1;
+    pf_solution sol;
+    pf_status st;
+    ck_assert_int_eq(pf_solve(net, &opt, &sol, &st), PF_E_DEVICE);
+    PF_EXPECT(strstr(st.message, "64-bit") && strstr(st.message, "--backend omp or seq"),
+              "refusal without reason or fix: %s", st.message);
+    return 1;
+}
 
 /* Solves with `name` on device `index` (`threads`: 0 = default), verifies, returns the solution. */
 static void solve_verified(const pf_network *net, const char *name, int index, int threads,
@@ -48,6 +89,10 @@ static const struct solve_mode {
 static void agree_with_seq(pf_network *net, int device_index)
 {
     ck_assert_ptr_nonnull(net);
+    if (refused_as_too_wide(net, device_index)) {
+        pf_network_free(net);
+        return;
+    }
     pf_solution want, got;
     solve_verified(net, "seq", -1, 0, &want);
     for (size_t i = 0; i < sizeof modes / sizeof *modes; i++) {
@@ -96,7 +141,7 @@ static pf_network *family(int which, uint64_t seed)
 START_TEST(families_agree)
 {
     int which = _i / device_count, device = _i % device_count;
-    for (uint64_t seed = 1; seed <= 3; seed++)
+    for (uint64_t seed = 1; seed <= (reduced ? 1 : 3); seed++)
         agree_with_seq(family(which, seed), device);
 }
 END_TEST
@@ -105,7 +150,7 @@ START_TEST(random_graphs_agree)
 {
     int device = _i % device_count;
     pf_status st;
-    for (uint64_t seed = 1; seed <= 60; seed++) {
+    for (uint64_t seed = 1; seed <= 60; seed += reduced ? 3 : 1) {
         int64_t n = 2 + (int64_t)(seed * 7 % 50), m = (int64_t)(seed * 13 % 400);
         int64_t cap = seed % 3 == 0 ? 5 : 1000;
         agree_with_seq(pf_gen_random(n, m, cap, seed, &st), device);
@@ -152,10 +197,119 @@ START_TEST(value_above_2_to_32)
         pf_network_add_arc(net, 0, 1 + k % 2, (int64_t)3 << 31, &st);
         pf_network_add_arc(net, 1 + k % 2, 3, (int64_t)5 << 30, &st);
     }
+    if (!refused_as_too_wide(net, device)) {
+        pf_solution sol;
+        solve_verified(net, backend, device, 0, &sol);
+        ck_assert_int_eq(sol.value, 6 * ((int64_t)5 << 30));
+        pf_solution_free(&sol);
+    }
+    pf_network_free(net);
+}
+END_TEST
+
+/* The 32-bit path (PORTAFLOW_CAP_BITS=32) on devices that run both widths
+ * gives the 64-bit answers on a few of every family; a device that runs
+ * one width only is covered by the tests above. */
+START_TEST(families_agree_in_32_bits)
+{
+    int which = _i / device_count, device = _i % device_count;
+    if (device_bits[device] != (PF_MAXFLOW_32 | PF_MAXFLOW_64)) {
+        printf("skipped: %s device %d runs one width only\n", backend, device);
+        return;
+    }
+    setenv("PORTAFLOW_CAP_BITS", "32", 1);
+    agree_with_seq(family(which, 7), device);
+    unsetenv("PORTAFLOW_CAP_BITS");
+}
+END_TEST
+
+/* At the edge of the 32-bit path: a source capacity of 2^31 - 2 runs in
+ * 32 bits (excess and residuals reach 2^31 - 2, and a 2^40 arc elsewhere
+ * is clamped without changing the cut), 2^31 - 1 is refused in 32 bits
+ * with the reason and the fix. */
+START_TEST(edge_of_32_bits)
+{
+    int device = _i % device_count;
+    if (!(device_bits[device] & PF_MAXFLOW_32)) {
+        printf("skipped: %s device %d has no 32-bit path\n", backend, device);
+        return;
+    }
+    pf_status st;
+    for (int64_t extra = 0; extra <= 1; extra++) {
+        /* s=0 -> 1 -> 3 (2^40) and s -> 2 -> 3, with 1 <-> 2 both ways. */
+        pf_network *net = pf_network_new(4, 0, 3, &st);
+        const int64_t big = (int64_t)1 << 40, half = ((int64_t)1 << 30) - 1;
+        pf_network_add_arc(net, 0, 1, half, &st);
+        pf_network_add_arc(net, 0, 2, half + extra, &st);
+        pf_network_add_arc(net, 1, 3, big, &st);
+        pf_network_add_arc(net, 1, 2, half, &st);
+        pf_network_add_arc(net, 2, 1, big, &st);
+        pf_network_add_arc(net, 2, 3, 5, &st);
+        setenv("PORTAFLOW_CAP_BITS", "32", 1);
+        if (extra == 0) {
+            pf_solution sol;
+            solve_verified(net, backend, device, 0, &sol);
+            ck_assert_int_eq(sol.value, 2 * half);
+            pf_solution_free(&sol);
+        } else {
+            pf_solve_options opt;
+            pf_solve_options_init(&opt);
+            opt.backend = backend;
+            opt.device_index = device;
+            pf_solution sol;
+            ck_assert_int_eq(pf_solve(net, &opt, &sol, &st), PF_E_DEVICE);
+            PF_EXPECT(strstr(st.message, "2147483647") && strstr(st.message, "--backend omp or seq"),
+                      "refusal: %s", st.message);
+        }
+        unsetenv("PORTAFLOW_CAP_BITS");
+        pf_network_free(net);
+    }
+}
+END_TEST
+
+/* Every device declares the widths it runs max-flow in: OpenCL and CUDA
+ * always 32 (64 with 64-bit atomics), omp 64 only; and a device without
+ * 64 says why in its limits, which `portaflow backends` prints. */
+START_TEST(capabilities_are_declared)
+{
+    int device = _i % device_count, bits = device_bits[device];
+    ck_assert(bits != 0);
+    if (!strcmp(backend, "omp"))
+        ck_assert_int_eq(bits, PF_MAXFLOW_64);
+    else
+        ck_assert(bits & PF_MAXFLOW_32);
+    pf_device_desc descs[32];
+    char why[2048];
+    int listed = pf_list_devices(descs, 32, why, sizeof why);
+    for (int i = 0; i < listed; i++)
+        if (!strcmp(descs[i].backend, backend) && descs[i].index == device)
+            PF_EXPECT((descs[i].limits[0] != 0) == !(bits & PF_MAXFLOW_64),
+                      "%s: limits '%s' for max-flow widths %d", descs[i].name,
+                      descs[i].limits, bits);
+}
+END_TEST
+
+/* A width the device does not run is refused, not ignored. */
+START_TEST(unsupported_width_is_refused)
+{
+    int device = _i % device_count;
+    int missing = (device_bits[device] & PF_MAXFLOW_64) ? 32 : 64;
+    if (device_bits[device] == (PF_MAXFLOW_32 | PF_MAXFLOW_64)) {
+        printf("skipped: %s device %d runs both widths\n", backend, device);
+        return;
+    }
+    pf_status st;
+    pf_network *net = pf_gen_rlg(4, 4, 10, 1, &st);
+    setenv("PORTAFLOW_CAP_BITS", missing == 32 ? "32" : "64", 1);
+    pf_solve_options opt;
+    pf_solve_options_init(&opt);
+    opt.backend = backend;
+    opt.device_index = device;
     pf_solution sol;
-    solve_verified(net, backend, device, 0, &sol);
-    ck_assert_int_eq(sol.value, 6 * ((int64_t)5 << 30));
-    pf_solution_free(&sol);
+    ck_assert_int_eq(pf_solve(net, &opt, &sol, &st), PF_E_DEVICE);
+    PF_EXPECT(strstr(st.message, missing == 32 ? "64-bit residuals only" : "32-bit residuals only"),
+              "refusal: %s", st.message);
+    unsetenv("PORTAFLOW_CAP_BITS");
     pf_network_free(net);
 }
 END_TEST
@@ -183,12 +337,18 @@ END_TEST
 int main(int argc, char **argv)
 {
     backend = argc > 1 ? argv[1] : "omp";
+    reduced = getenv("PORTAFLOW_TEST_REDUCED") && atoi(getenv("PORTAFLOW_TEST_REDUCED")) != 0;
     char why[512];
     device_count = pf_test_backend_devices(backend, why, sizeof why);
     if (device_count == 0) {
         printf("SKIP: %s\n", why);
         return PF_TEST_SKIP;
     }
+    pf_device_desc descs[32];
+    int listed = pf_list_devices(descs, 32, why, sizeof why);
+    for (int i = 0, k = 0; i < listed && k < 32; i++)
+        if (!strcmp(descs[i].backend, backend))
+            device_bits[k++] = descs[i].maxflow_bits;
     Suite *s = suite_create(backend);
     TCase *tc = tcase_create("driver");
     tcase_set_timeout(tc, 600);
@@ -197,6 +357,10 @@ int main(int argc, char **argv)
     tcase_add_loop_test(tc, awkward_graphs_agree, 0, device_count);
     tcase_add_loop_test(tc, value_above_2_to_32, 0, device_count);
     tcase_add_loop_test(tc, capacity_total_past_int64_is_refused, 0, device_count);
+    tcase_add_loop_test(tc, families_agree_in_32_bits, 0, FAMILIES * device_count);
+    tcase_add_loop_test(tc, edge_of_32_bits, 0, device_count);
+    tcase_add_loop_test(tc, unsupported_width_is_refused, 0, device_count);
+    tcase_add_loop_test(tc, capabilities_are_declared, 0, device_count);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_set_fork_status(sr, CK_NOFORK); /* see test_steps.c */

@@ -323,8 +323,8 @@ START_TEST(multi_terminal)
     ck_assert_int_eq(pf_network_terminal_count(net, 1), 2);
     ck_assert_int_eq(pf_network_terminal(net, 1, 1), 5);
     ck_assert_int_eq(pf_network_terminal(net, 1, 2), -1);
-    static const char *const backends[] = {"seq", "omp", "opencl"};
-    for (int b = 0; b < 3; b++) {
+    static const char *const backends[] = {"seq", "omp", "opencl", "cuda"};
+    for (int b = 0; b < 4; b++) {
         char why[256];
         if (strcmp(backends[b], "seq") && !pf_test_backend_devices(backends[b], why, sizeof why))
             continue;
@@ -352,6 +352,40 @@ START_TEST(multi_terminal)
     /* A wrong value against the sources' joint outflow. */
     ck_assert_int_eq(pf_verify(net, 5, sol.arc_flow, NULL, &st), PF_E_VERIFY);
     ck_assert_msg(strstr(st.message, "of the 2 sources"), "%s", st.message);
+    pf_solution_free(&sol);
+    pf_network_free(net);
+}
+END_TEST
+
+/* Far more vertices than arcs: solved as a compact copy, which must keep
+ * every terminal (an isolated sink stays on the sink side) and the scale. */
+START_TEST(multi_terminal_compacted)
+{
+    pf_status st;
+    const char *path = pf_test_tmpfile("1 3 0.5\n2 3 0.25\n3 200000 1.5\n");
+    pf_read_options opt;
+    pf_read_options_init(&opt);
+    opt.sources = (int64_t[]){0, 1, 99999}; /* 100000: no arc */
+    opt.source_count = 3;
+    opt.sinks = (int64_t[]){199999, 150000}; /* 150001: no arc */
+    opt.sink_count = 2;
+    pf_network *net = pf_network_read_with(path, &opt, &st);
+    ck_assert_msg(net != NULL, "%s", st.message);
+    ck_assert_int_eq(pf_network_vertices(net), 200000);
+    pf_solve_options sopt;
+    pf_solve_options_init(&sopt);
+    sopt.backend = "seq";
+    sopt.want_flow = sopt.want_cut = 1;
+    pf_solution sol;
+    ck_assert_msg(pf_solve(net, &sopt, &sol, &st) == PF_OK, "%s", st.message);
+    ck_assert_msg(pf_verify(net, sol.value, sol.arc_flow, sol.source_side, &st) == PF_OK, "%s",
+                  st.message);
+    int k;
+    pf_network_scale(net, &k, NULL);
+    ck_assert_int_eq(sol.scale_log2, k);
+    ck_assert(pf_amount_to_double(net, sol.value) == 0.75);
+    ck_assert_int_eq(sol.source_side[150000], 0);
+    ck_assert_int_eq(sol.source_side[99999], 1);
     pf_solution_free(&sol);
     pf_network_free(net);
 }
@@ -420,9 +454,12 @@ START_TEST(real_exact_scale)
     ck_assert_int_eq(pf_solve(net, &sopt, &sol, &st), PF_OK);
     ck_assert_int_eq(sol.scale_log2, 60);
     pf_solution_free(&sol);
-    char why[256];
-    if (pf_test_backend_devices("omp", why, sizeof why)) /* their excess holds the sum */
-        ck_assert_int_eq(solve_verified(net, "omp"), value);
+    static const char *const parallel[] = {"omp", "opencl", "cuda"};
+    for (int b = 0; b < 3; b++) { /* their excess holds the capacities' sum */
+        char why[256];
+        if (pf_test_backend_devices(parallel[b], why, sizeof why))
+            ck_assert_int_eq(solve_verified(net, parallel[b]), value);
+    }
     char text[64];
     pf_amount_format(net, value, text, sizeof text);
     ck_assert_str_eq(text, "0.625");
@@ -580,9 +617,22 @@ START_TEST(cli_edgelist_terminals)
     /* The same graph 0-based. */
     path = pf_test_tmpfile("0 2 3\n1 2 5\n2 4 4\n1 3 2\n3 5 9\n4 0 7\n");
     rc = run((const char *const[]){"solve", "--zero-based", "--source", "0", "--source", "1",
-                                   "--sink", "4", "--sink", "5", path, NULL},
+                                   "--sink", "4", "--sink", "5", "--flow", "--cut", path, NULL},
              &out, &err);
     ck_assert_msg(rc == 0 && strstr(out, "\ns 6\n"), "rc %d: %s %s", rc, out, err);
+    /* Its solution speaks the file's 0-based ids, and check reads it so. */
+    ck_assert_msg(strstr(out, "\nf 0 2 ") && strstr(out, "\nf 4 0 0\n") && strstr(out, "\nn 0\n") && !strstr(out, "\nn 6\n"),
+                  "%s", out);
+    const char *solution = pf_test_tmpname();
+    FILE *f = fopen(solution, "w");
+    fputs(out, f);
+    fclose(f);
+    free(out);
+    free(err);
+    rc = run((const char *const[]){"check", "--zero-based", "--source", "0", "--source", "1",
+                                   "--sink", "4", "--sink", "5", path, solution, NULL},
+             &out, &err);
+    ck_assert_msg(rc == 0 && strstr(out, "c check ok: value 6;"), "rc %d: %s %s", rc, out, err);
     free(out);
     free(err);
     /* No terminals: exit 2 and a message naming the options, stdout empty. */
@@ -674,6 +724,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, multi_terminal);
     tcase_add_test(tc, multi_terminal_options_and_errors);
+    tcase_add_test(tc, multi_terminal_compacted);
     suite_add_tcase(s, tc);
     tc = tcase_create("real");
     tcase_add_test(tc, real_exact_scale);

@@ -14,6 +14,10 @@
 
 static const pf_device_ops *ops;
 static int device_count;
+/* Width of residuals and excess in the max-flow step tests: 64 where
+ * device 0 runs it, else 32 (a device without 64-bit atomics);
+ * PORTAFLOW_CAP_BITS=32 tests the 32-bit kernels on any device. */
+static int cap_bits = 64;
 
 typedef struct fixture {
     pf_dev *dev;
@@ -105,6 +109,34 @@ START_TEST(filter_matches_reference)
 }
 END_TEST
 
+/* Residuals or excess in the tests' width, to and from int64. */
+static void upload_caps(fixture *f, pf_buf *buf, const int64_t *values, int64_t count)
+{
+    if (cap_bits == 64) {
+        ck_assert_int_eq(ops->upload(f->dev, buf, 0, values, (size_t)count * 8, &f->st), PF_OK);
+        return;
+    }
+    int32_t *narrow = malloc((size_t)count * 4 + 4);
+    for (int64_t i = 0; i < count; i++)
+        narrow[i] = (int32_t)values[i];
+    ck_assert_int_eq(ops->upload(f->dev, buf, 0, narrow, (size_t)count * 4, &f->st), PF_OK);
+    free(narrow);
+}
+
+static void download_caps(fixture *f, pf_buf *buf, int64_t *values, int64_t count)
+{
+    if (cap_bits == 64) {
+        ck_assert_int_eq(ops->download(f->dev, buf, 0, values, (size_t)count * 8, &f->st),
+                         PF_OK);
+        return;
+    }
+    int32_t *narrow = malloc((size_t)count * 4 + 4);
+    ck_assert_int_eq(ops->download(f->dev, buf, 0, narrow, (size_t)count * 4, &f->st), PF_OK);
+    for (int64_t i = 0; i < count; i++)
+        values[i] = narrow[i];
+    free(narrow);
+}
+
 /* A device copy of a residual graph plus host mirrors for checking. */
 typedef struct test_graph {
     pf_network *net;
@@ -124,7 +156,8 @@ static void build_graph(fixture *f, test_graph *t, int64_t n, int64_t m, uint64_
     g->arcs = t->h.arcs;
     g->source = t->h.source;
     g->sink = t->h.sink;
-    size_t nn = (size_t)n, arcs = (size_t)t->h.arcs;
+    g->cap_bits = cap_bits;
+    size_t nn = (size_t)n, arcs = (size_t)t->h.arcs, cb = (size_t)cap_bits / 8;
     g->first = upload_new(f, t->h.first, (nn + 1) * 8);
     g->head = upload_new(f, t->h.head, arcs * 4);
     int32_t *rev_device = malloc(arcs * 4 + 4);
@@ -134,8 +167,9 @@ static void build_graph(fixture *f, test_graph *t, int64_t n, int64_t m, uint64_
         ck_assert_int_eq(pf_residual_rev_offsets(&t->h, rev_device, 0, &f->st), PF_OK);
     g->rev = upload_new(f, rev_device, arcs * 4);
     free(rev_device);
-    g->res = upload_new(f, t->h.cap, arcs * 8);
-    g->excess = upload_new(f, NULL, nn * 8);
+    g->res = upload_new(f, NULL, arcs * cb);
+    upload_caps(f, g->res, t->h.cap, (int64_t)arcs);
+    g->excess = upload_new(f, NULL, nn * cb);
     g->height = upload_new(f, NULL, nn * 4);
     g->flags = upload_new(f, NULL, nn * 4);
     g->list_a = upload_new(f, NULL, nn * 4);
@@ -143,7 +177,10 @@ static void build_graph(fixture *f, test_graph *t, int64_t n, int64_t m, uint64_
     g->counters = upload_new(f, NULL, PF_CTR_COUNT * 8);
     g->owner = upload_new(f, NULL, nn * 4);
     ck_assert_int_eq(ops->fill_i32(f->dev, g->owner, 0, g->n, &f->st), PF_OK);
-    ck_assert_int_eq(ops->fill_i64(f->dev, g->excess, 0, g->n, &f->st), PF_OK);
+    if (cap_bits == 64)
+        ck_assert_int_eq(ops->fill_i64(f->dev, g->excess, 0, g->n, &f->st), PF_OK);
+    else
+        ck_assert_int_eq(ops->fill_i32(f->dev, g->excess, 0, g->n, &f->st), PF_OK);
     ck_assert_int_eq(ops->fill_i32(f->dev, g->height, 0, g->n, &f->st), PF_OK);
     ck_assert_int_eq(ops->fill_i64(f->dev, g->counters, 0, PF_CTR_COUNT, &f->st), PF_OK);
 }
@@ -166,8 +203,8 @@ static void check_preflow(fixture *f, test_graph *t)
     const pf_residual *h = &t->h;
     int64_t *res = malloc((size_t)h->arcs * 8 + 8), *excess = malloc((size_t)h->n * 8);
     int32_t *height = malloc((size_t)h->n * 4);
-    ck_assert_int_eq(ops->download(f->dev, t->g.res, 0, res, (size_t)h->arcs * 8, &f->st), PF_OK);
-    ck_assert_int_eq(ops->download(f->dev, t->g.excess, 0, excess, (size_t)h->n * 8, &f->st), PF_OK);
+    download_caps(f, t->g.res, res, h->arcs);
+    download_caps(f, t->g.excess, excess, h->n);
     ck_assert_int_eq(ops->download(f->dev, t->g.height, 0, height, (size_t)h->n * 4, &f->st), PF_OK);
     for (int64_t u = 0; u < h->n; u++) {
         int64_t inflow = 0;
@@ -360,7 +397,7 @@ START_TEST(mark_active_matches_reference)
         excess[v] = pf_rng_range(&rng, -2, 3);
         height[v] = (int32_t)pf_rng_range(&rng, (int64_t)n - 3, n);
     }
-    CHECK_OK(ops->upload(f.dev, g->excess, 0, excess, (size_t)n * 8, &f.st));
+    upload_caps(&f, g->excess, excess, n);
     CHECK_OK(ops->upload(f.dev, g->height, 0, height, (size_t)n * 4, &f.st));
     CHECK_OK(ops->mark_active(f.dev, g, g->flags, &f.st));
     CHECK_OK(ops->download(f.dev, g->flags, 0, flags, (size_t)n * 4, &f.st));
@@ -480,6 +517,16 @@ int main(int argc, char **argv)
         printf("SKIP: %s\n", ops ? why : "not compiled into this build");
         return PF_TEST_SKIP;
     }
+    pf_device_desc first;
+    const char *forced = getenv("PORTAFLOW_CAP_BITS");
+    if (ops->probe(&first, 1, why, sizeof why) == 1)
+        cap_bits = forced && atoi(forced) == 32 ? 32
+                   : (first.maxflow_bits & PF_MAXFLOW_64) ? 64 : 32;
+    if (!(first.maxflow_bits & (cap_bits == 32 ? PF_MAXFLOW_32 : PF_MAXFLOW_64))) {
+        printf("SKIP: %s runs no %d-bit max-flow steps\n", first.name, cap_bits);
+        return PF_TEST_SKIP;
+    }
+    printf("max-flow steps with %d-bit residuals on %s\n", cap_bits, first.name);
     Suite *s = suite_create(backend);
     TCase *tc = tcase_create("steps");
     tcase_set_timeout(tc, 120);

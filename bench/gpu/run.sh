@@ -21,6 +21,12 @@
 #   bench/gpu/run.sh trace SET BACKEND SPEC...
 #       one `portaflow solve` per instance and SPEC with PORTAFLOW_TRACE=1;
 #       SPEC is VAR=V[,VAR=V...] or - for none: the trace and phase lines
+#   bench/gpu/run.sh bits [SET [REPS [LIMIT_S [BACKENDS]]]]
+#       max-flow with 64- and 32-bit residuals (PORTAFLOW_CAP_BITS) on each
+#       instance (default: all, 3 reps, 60 s, "cuda opencl"): median solve and
+#       push/relabel times, device memory and its bytes per residual arc, and
+#       32/64 ratios; one markdown table (bits_SET.md). Under 8 minutes on
+#       the H100 for the whole suite.
 #   bench/gpu/run.sh fw-study [CAP_S [BUDGET_S [TOTAL_S]]]
 #       the Floyd-Warshall study's Table 1 (bench/fw_study.sh: every
 #       --variant on n = 64 .. 8362, float): fw_study.md/.csv/.log in $OUT;
@@ -147,6 +153,12 @@ trace)
         grep -E '^portaflow trace|^c (solve_s|times|rounds|device)|^s '
     done
   done | tee "$out/trace_${set_name//[^a-z0-9_]/_}_$backend.log"
+  ;;
+bits)
+  set_name=${1:-all} reps=${2:-3} limit=${3:-60} backends=${4:-cuda opencl}
+  mapfile -t files < <(bash bench/instances.sh "$bin" "$set_name")
+  bash bench/gpu/bits.sh build-gpu "$reps" "$limit" "$backends" "${files[@]}" |
+    tee "$out/bits_${set_name//[^a-z0-9_]/_}.md"
   ;;
 fw-study)
   cap=${1:-60} budget=${2:-90} total=${3:-400}

@@ -122,6 +122,7 @@ pf_network *pf_parse_edgelist(const char *text, const char *name, int zero_based
         return NULL;
     }
     ep.net->n = ep.top + 1 > min_vertices ? ep.top + 1 : min_vertices;
+    ep.net->zero_based_ids = zero_based;
     pf_status_ok(st);
     return ep.net;
 }

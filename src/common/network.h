@@ -11,6 +11,8 @@ struct pf_network {
     int64_t m;          /* arcs */
     int64_t m_alloc;    /* capacity of the arc arrays */
     int32_t source, sink; /* the first source and sink (the only ones, usually) */
+    int zero_based_ids; /* the file numbers vertices from 0 (a 0-based edge list):
+                           solutions print and read ids that way too */
     int32_t *tail;      /* m */
     int32_t *head;      /* m */
     int64_t *cap;       /* m; in fixed point (cap * 2^scale_log2) when is_real */

@@ -97,10 +97,12 @@ static int read_id(solution_parser *sp, const char **pp, const char *what,
     int rc = read_int(sp, pp, what, usage, id);
     if (rc)
         return rc;
-    if (*id < 1 || *id > sp->net->n)
-        return pf_io_fail(sp->lc.st, sp->lc.name, sp->lc.line, "%s %.*s is outside 1..%lld",
-                          what, field_len(field), field, (long long)sp->net->n);
-    (*id)--;
+    int64_t base = sp->net->zero_based_ids ? 0 : 1; /* the graph file's numbering */
+    if (*id < base || *id > sp->net->n - 1 + base)
+        return pf_io_fail(sp->lc.st, sp->lc.name, sp->lc.line, "%s %.*s is outside %lld..%lld",
+                          what, field_len(field), field, (long long)base,
+                          (long long)(sp->net->n - 1 + base));
+    *id -= base;
     return PF_OK;
 }
 

@@ -7,7 +7,8 @@
  * and the name of the failing call.
  *
  * Conventions shared by every step:
- * - vertices are int32 (0..n-1), arc indices int64, capacities int64;
+ * - vertices are int32 (0..n-1), arc indices int64, capacities int64
+ *   (residuals and excess on the device: pf_dev_graph.cap_bits);
  * - a vertex with height >= n is "dead" for the current phase: it cannot
  *   reach the phase's target, it is never active and nothing pushes to it;
  * - the two terminals (source, sink) are never active;
@@ -49,13 +50,17 @@ typedef struct pf_dev_graph {
      * list_b as scratch. The GPU backends make their one pass over the
      * list. 0 = one pass everywhere. */
     int64_t work_budget;
+    /* Width of res and excess: 64, or 32 where the driver proved 32 bits
+     * enough (driver.c: cap_bits_needed; pf_kernels.h says why) and the
+     * device runs it (pf_device_desc.maxflow_bits). */
+    int32_t cap_bits;
     pf_buf *first;     /* int64[n+1] CSR offsets */
     pf_buf *head;      /* int32[arcs] */
     pf_buf *rev;       /* int32[arcs] reverse arc of a = (u,v): its position in
                           v's list, PF_REV_ARC (pf_kernels.h) = first[v] + rev[a];
                           where the ops set rev_absolute, its index (uint32) */
-    pf_buf *res;       /* int64[arcs] residual capacities (mutable) */
-    pf_buf *excess;    /* int64[n] */
+    pf_buf *res;       /* cap_bits [arcs] residual capacities (mutable) */
+    pf_buf *excess;    /* cap_bits [n] */
     pf_buf *height;    /* int32[n] */
     pf_buf *flags;     /* int32[n] scratch for mark_active / filter */
     pf_buf *list_a;    /* int32[n] active list / BFS frontier */

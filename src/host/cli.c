@@ -26,9 +26,10 @@ static const char usage_text[] =
     "portaflow COMMAND --help (or -h) lists that command's options. Common ones:\n"
     "-b/--backend, --device, -t/--threads, -o/--out FILE, --json, --progress;\n"
     "--opt=value and --opt value both work, and options may follow the file.\n"
-    "Environment: PORTAFLOW_BACKEND overrides 'auto'.\n"
-    "Exit status: 0 ok, 1 usage, 2 bad input, 3 backend/device failure,\n"
-    "4 output error (writing stdout or an output file failed).\n";
+    "Environment: PORTAFLOW_BACKEND overrides 'auto'; PORTAFLOW_MEMORY_LIMIT=BYTES\n"
+    "replaces the available-memory probe.\n"
+    "Exit status: 0 ok, 1 usage, 2 bad input, 3 backend/device failure or not\n"
+    "enough memory, 4 output error (writing stdout or an output file failed).\n";
 int pf_cli_exit_code(int code)
 {
     switch (code) {
@@ -97,17 +98,32 @@ static const pf_cmd_spec backends_spec = {
     .shared = PF_OPTS_JSON | PF_OPTS_PROGRESS,
 };
 
+/* The max-flow widths of a device (pf_device_desc.maxflow_bits): "32+64". */
+static const char *maxflow_widths(int bits)
+{
+    return bits == (PF_MAXFLOW_32 | PF_MAXFLOW_64) ? "32+64"
+           : bits == PF_MAXFLOW_32                 ? "32"
+           : bits == PF_MAXFLOW_64                 ? "64"
+                                                   : "none";
+}
+
+/* One row per device; a device that does not run everything gets a line
+ * under it saying what it leaves out and why. */
 static void print_backends_table(const pf_device_desc *descs, int count, char *why)
 {
-    printf("%-8s %-3s %-4s %-48s %-24s %5s %10s %10s\n", "backend", "dev", "kind", "name",
-           "vendor", "units", "mem_MiB", "maxbuf_MiB");
-    for (int i = 0; i < count; i++)
-        printf("%-8s %-3d %-4s %-48.48s %-24.24s %5d %10llu %10llu\n", descs[i].backend,
+    printf("%-8s %-3s %-4s %-48s %-24s %5s %10s %10s %-8s\n", "backend", "dev", "kind", "name",
+           "vendor", "units", "mem_MiB", "maxbuf_MiB", "maxflow");
+    for (int i = 0; i < count; i++) {
+        printf("%-8s %-3d %-4s %-48.48s %-24.24s %5d %10llu %10llu %-8s\n", descs[i].backend,
                descs[i].index, descs[i].kind, descs[i].name, descs[i].vendor,
                descs[i].compute_units, (unsigned long long)(descs[i].global_mem >> 20),
-               (unsigned long long)(descs[i].max_alloc >> 20));
-    printf("%-8s %-3d %-4s %-48s %-24s %5d\n", "seq", 0, "cpu", "host CPU, 1 thread",
-           "portaflow", 1);
+               (unsigned long long)(descs[i].max_alloc >> 20),
+               maxflow_widths(descs[i].maxflow_bits));
+        if (descs[i].limits[0])
+            printf("             runs apsp (every type); %s\n", descs[i].limits);
+    }
+    printf("%-8s %-3d %-4s %-48s %-24s %5d %10s %10s %-8s\n", "seq", 0, "cpu",
+           "host CPU, 1 thread", "portaflow", 1, "", "", "64");
     if (why[0]) {
         printf("\nnot available:\n");
         for (char *line = strtok(why, "\n"); line; line = strtok(NULL, "\n"))
@@ -117,7 +133,8 @@ static void print_backends_table(const pf_device_desc *descs, int count, char *w
 
 static void print_backend_json(const char *backend, int index, const char *kind,
                                const char *name, const char *vendor, int units,
-                               unsigned long long mem, unsigned long long max_alloc)
+                               unsigned long long mem, unsigned long long max_alloc,
+                               int maxflow_bits, int fp64, const char *limits)
 {
     printf("{\"backend\":");
     pf_cli_json_string(stdout, backend);
@@ -127,8 +144,14 @@ static void print_backend_json(const char *backend, int index, const char *kind,
     pf_cli_json_string(stdout, name);
     printf(",\"vendor\":");
     pf_cli_json_string(stdout, vendor);
-    printf(",\"compute_units\":%d,\"global_mem_bytes\":%llu,\"max_alloc_bytes\":%llu}", units,
+    printf(",\"compute_units\":%d,\"global_mem_bytes\":%llu,\"max_alloc_bytes\":%llu", units,
            mem, max_alloc);
+    printf(",\"maxflow_bits\":[%s%s%s],\"fp64\":%s,\"limits\":",
+           maxflow_bits & PF_MAXFLOW_32 ? "32" : "",
+           maxflow_bits == (PF_MAXFLOW_32 | PF_MAXFLOW_64) ? "," : "",
+           maxflow_bits & PF_MAXFLOW_64 ? "64" : "", fp64 ? "true" : "false");
+    pf_cli_json_string(stdout, limits);
+    printf("}");
 }
 
 /* {"devices":[...],"unavailable":["why", ...]}: seq is always a device. */
@@ -139,10 +162,12 @@ static void print_backends_json(const pf_device_desc *descs, int count, char *wh
         print_backend_json(descs[i].backend, descs[i].index, descs[i].kind, descs[i].name,
                            descs[i].vendor, descs[i].compute_units,
                            (unsigned long long)descs[i].global_mem,
-                           (unsigned long long)descs[i].max_alloc);
+                           (unsigned long long)descs[i].max_alloc, descs[i].maxflow_bits,
+                           descs[i].fp64, descs[i].limits);
         fputc(',', stdout);
     }
-    print_backend_json("seq", 0, "cpu", "host CPU, 1 thread", "portaflow", 1, 0, 0);
+    print_backend_json("seq", 0, "cpu", "host CPU, 1 thread", "portaflow", 1, 0, 0,
+                       PF_MAXFLOW_64, 1, "");
     printf("],\"unavailable\":[");
     int first = 1;
     for (char *line = strtok(why, "\n"); line; line = strtok(NULL, "\n")) {

@@ -127,6 +127,7 @@ static void print_times_json(FILE *out, const pf_phase_times *t)
 static void print_json(FILE *out, const solve_args *a, const pf_network *net,
                        const pf_solution *sol, double read_s)
 {
+    const int64_t base = net->zero_based_ids ? 0 : 1; /* ids as the file numbers them */
     fputs("{\"value\":", out);
     pf_cli_print_amount(out, net, sol->value);
     pf_cli_print_scale(out, net, 1);
@@ -157,7 +158,7 @@ static void print_json(FILE *out, const solve_args *a, const pf_network *net,
         int first = 1;
         for (int64_t v = 0; v < pf_network_vertices(net); v++)
             if (on_printed_side(a, sol, v)) {
-                fprintf(out, first ? "%lld" : ",%lld", (long long)v + 1);
+                fprintf(out, first ? "%lld" : ",%lld", (long long)(v + base));
                 first = 0;
             }
         fputc(']', out);
@@ -169,7 +170,8 @@ static void print_json(FILE *out, const solve_args *a, const pf_network *net,
             int64_t u, v, cap;
             if (!cut_arc(net, sol, i, &u, &v, &cap))
                 continue;
-            fprintf(out, "%s[%lld,%lld,", first ? "" : ",", (long long)u + 1, (long long)v + 1);
+            fprintf(out, "%s[%lld,%lld,", first ? "" : ",", (long long)(u + base),
+                    (long long)(v + base));
             pf_cli_print_amount(out, net, cap);
             fputc(']', out);
             first = 0;
@@ -182,6 +184,7 @@ static void print_json(FILE *out, const solve_args *a, const pf_network *net,
 static void print_dimacs(FILE *out, const solve_args *a, const pf_network *net,
                          const pf_solution *sol, double read_s)
 {
+    const int64_t base = net->zero_based_ids ? 0 : 1; /* ids as the file numbers them */
     const pf_phase_times *t = &sol->times;
     fprintf(out, "c portaflow %s\nc backend %s\nc device %s\n", pf_version(), sol->backend,
             sol->device);
@@ -210,11 +213,11 @@ static void print_dimacs(FILE *out, const solve_args *a, const pf_network *net,
             int64_t u, v;
             pf_network_arc(net, i, &u, &v, NULL);
             if (real) {
-                fprintf(out, "f %lld %lld ", (long long)u + 1, (long long)v + 1);
+                fprintf(out, "f %lld %lld ", (long long)(u + base), (long long)(v + base));
                 pf_cli_print_amount(out, net, sol->arc_flow[i]);
                 fputc('\n', out);
             } else { /* the fast path for the common case */
-                fprintf(out, "f %lld %lld %lld\n", (long long)u + 1, (long long)v + 1,
+                fprintf(out, "f %lld %lld %lld\n", (long long)(u + base), (long long)(v + base),
                         (long long)sol->arc_flow[i]);
             }
         }
@@ -223,13 +226,13 @@ static void print_dimacs(FILE *out, const solve_args *a, const pf_network *net,
     if (a->print_cut)
         for (int64_t v = 0; v < pf_network_vertices(net); v++)
             if (on_printed_side(a, sol, v))
-                fprintf(out, "n %lld\n", (long long)v + 1);
+                fprintf(out, "n %lld\n", (long long)(v + base));
     if (a->print_cut_arcs)
         for (int64_t i = 0; i < pf_network_arcs(net); i++) {
             int64_t u, v, cap;
             if (!cut_arc(net, sol, i, &u, &v, &cap))
                 continue;
-            fprintf(out, "x %lld %lld ", (long long)u + 1, (long long)v + 1);
+            fprintf(out, "x %lld %lld ", (long long)(u + base), (long long)(v + base));
             pf_cli_print_amount(out, net, cap);
             fputc('\n', out);
         }

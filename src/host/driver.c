@@ -33,6 +33,10 @@ typedef struct driver {
     double gr_alpha;      /* global relabel after alpha * n + arcs / 2 work */
     int64_t gr_max_rounds; /* ... or after this many rounds, whichever first */
     uint64_t bytes;       /* device memory held */
+    /* 32-bit path (g.cap_bits == 32): the capacities as uploaded, each
+     * clamped to the source's capacity + 1 (cap_bits_needed); a residual
+     * read back gets cap - clamped added to be one of the input graph. */
+    int32_t *cap32;
     int64_t active;       /* size of the active list in g.list_a */
     /* Phase 1 moves to the host's sequential engine once the excess crawls
      * (see run_phase) with at most this many active vertices (0: never);
@@ -61,11 +65,122 @@ static int dev_alloc(driver *d, pf_buf **buf, size_t count, size_t elem, pf_stat
     return d->ops->alloc(d->dev, bytes, buf, st);
 }
 
-/* Device bytes the solve holds (the buffers of pf_dev_graph). */
-static uint64_t graph_bytes(const pf_residual *h)
+/* Device bytes the solve holds (the buffers of pf_dev_graph): per arc
+ * head, rev and res (16 B with 64-bit residuals, 12 B with 32-bit ones),
+ * per vertex first, excess, height, flags, two lists and owner (36 B or
+ * 32 B). */
+static uint64_t graph_bytes(const pf_residual *h, int cap_bits)
 {
-    uint64_t n = (uint64_t)h->n, arcs = (uint64_t)h->arcs;
-    return (n + 1) * 8 + arcs * (4 + 4 + 8) + n * (8 + 4 + 4 + 4 + 4 + 4) + PF_CTR_COUNT * 8;
+    uint64_t n = (uint64_t)h->n, arcs = (uint64_t)h->arcs, cap = (uint64_t)cap_bits / 8;
+    return (n + 1) * 8 + arcs * (4 + 4 + cap) + n * (cap + 4 + 4 + 4 + 4 + 4) +
+           PF_CTR_COUNT * 8;
+}
+
+/* ---- width of residuals and excess ----------------------------------- */
+
+/* 32 when int32 residuals and excess provably never overflow on h, else
+ * 64; *clamp gets the value every capacity may be clamped to (S + 1).
+ * pf_kernels.h has the proof: with S the source's residual capacity, every
+ * excess stays within [-S, S], and with capacities clamped to S + 1 (which
+ * changes neither the flow value nor the cut found) a residual stays within
+ * its pair's clamped sum. A pair here is an input arc and its reverse,
+ * whose initial residual is 0 (residual.h), so that sum is at most S + 1:
+ * S + 1 < 2^31 is all it takes, whatever parallel or antiparallel arcs
+ * there are. The capacity into the sink does not bound them: the source
+ * pushes all of S into the graph first, whatever reaches the sink. */
+static int cap_bits_needed(const pf_residual *h, int64_t *clamp)
+{
+    int64_t supply = 0;
+    for (int64_t a = h->first[h->source]; a < h->first[h->source + 1]; a++)
+        if (__builtin_add_overflow(supply, h->cap[a], &supply) || supply >= INT32_MAX)
+            return 64;
+    *clamp = supply + 1;
+    return 32;
+}
+
+/* The source's residual capacity, for messages. */
+static int64_t source_supply(const pf_residual *h)
+{
+    int64_t supply = 0;
+    for (int64_t a = h->first[h->source]; a < h->first[h->source + 1]; a++)
+        if (__builtin_add_overflow(supply, h->cap[a], &supply))
+            return INT64_MAX;
+    return supply;
+}
+
+/* g.cap_bits for this device and graph. PORTAFLOW_CAP_BITS=32|64 forces a
+ * width (measurements); otherwise 64 where the device has 64-bit atomics
+ * (until 32 is measured faster there: bench/NOTES.md), else 32 where the
+ * graph allows it. A width the device or the graph cannot take is refused
+ * with the reason and the fix. */
+static int choose_cap_bits(driver *d, const pf_device_desc *desc, int64_t *clamp, pf_status *st)
+{
+    const char *env = getenv("PORTAFLOW_CAP_BITS");
+    int forced = env && *env ? atoi(env) : 0;
+    if (forced != 0 && forced != 32 && forced != 64)
+        return pf_fail(st, PF_E_USAGE, "PORTAFLOW_CAP_BITS=%s: use 32 or 64", env);
+    int has32 = (desc->maxflow_bits & PF_MAXFLOW_32) != 0;
+    int has64 = (desc->maxflow_bits & PF_MAXFLOW_64) != 0;
+    int graph = cap_bits_needed(d->host, clamp);
+    int bits = forced ? forced : has64 ? 64 : 32;
+    if (bits == 64 && !has64)
+        return pf_fail(st, PF_E_DEVICE,
+                       "%s: %s runs max-flow with 32-bit residuals only (no 64-bit atomics); "
+                       "unset PORTAFLOW_CAP_BITS, or use --backend omp or seq",
+                       d->ops->name, desc->name);
+    if (bits == 32 && !has32)
+        return pf_fail(st, PF_E_DEVICE,
+                       "%s: %s runs max-flow with 64-bit residuals only; unset "
+                       "PORTAFLOW_CAP_BITS", d->ops->name, desc->name);
+    if (bits == 32 && graph == 64)
+        return pf_fail(st, PF_E_DEVICE,
+                       "%s: this graph needs 64-bit residuals (the source's capacity is %lld; "
+                       "32 bits take at most 2^31 - 2) and %s%s; --backend omp or seq solves "
+                       "it",
+                       d->ops->name, (long long)source_supply(d->host), desc->name,
+                       forced ? " was asked for 32 bits (PORTAFLOW_CAP_BITS=32)"
+                              : " has no 64-bit atomics");
+    d->g.cap_bits = bits;
+    return PF_OK;
+}
+
+/* The capacities as the 32-bit path uploads them (clamped). */
+static int make_cap32(driver *d, int64_t clamp, pf_status *st)
+{
+    const pf_residual *h = d->host;
+    d->cap32 = pf_alloc((size_t)(h->arcs ? h->arcs : 1), sizeof *d->cap32, st);
+    if (!d->cap32)
+        return PF_E_NOMEM;
+    for (int64_t a = 0; a < h->arcs; a++)
+        d->cap32[a] = (int32_t)(h->cap[a] < clamp ? h->cap[a] : clamp);
+    return PF_OK;
+}
+
+/* Reads count elements of a res or excess buffer from element `at` on as
+ * int64, whatever the width on the device. */
+static int download_caps(driver *d, pf_buf *buf, int64_t at, int64_t count, int64_t *dst,
+                         pf_status *st)
+{
+    if (d->g.cap_bits == 64)
+        return d->ops->download(d->dev, buf, (size_t)at * 8, dst, (size_t)count * 8, st);
+    int32_t *narrow = pf_alloc((size_t)(count ? count : 1), sizeof *narrow, st);
+    if (!narrow)
+        return PF_E_NOMEM;
+    int rc = d->ops->download(d->dev, buf, (size_t)at * 4, narrow, (size_t)count * 4, st);
+    for (int64_t i = 0; !rc && i < count; i++)
+        dst[i] = narrow[i];
+    free(narrow);
+    return rc;
+}
+
+/* Every residual, as the input graph's (the clamping undone). */
+static int download_residuals(driver *d, int64_t *res, pf_status *st)
+{
+    const pf_residual *h = d->host;
+    int rc = download_caps(d, d->g.res, 0, h->arcs, res, st);
+    for (int64_t a = 0; !rc && d->cap32 && a < h->arcs; a++)
+        res[a] += h->cap[a] - d->cap32[a];
+    return rc;
 }
 
 static int alloc_graph(driver *d, const pf_device_desc *desc, pf_status *st)
@@ -73,7 +188,7 @@ static int alloc_graph(driver *d, const pf_device_desc *desc, pf_status *st)
     const pf_residual *h = d->host;
     /* Drivers may allocate lazily and fail later, deep in a step: say up
      * front when the graph cannot fit. */
-    uint64_t need = graph_bytes(h);
+    uint64_t need = graph_bytes(h, d->g.cap_bits);
     if (desc->global_mem && need > desc->global_mem)
         return pf_fail(st, PF_E_DEVICE,
                        "%s: the graph needs %.1f MiB of device memory, %s has %.1f MiB",
@@ -85,11 +200,11 @@ static int alloc_graph(driver *d, const pf_device_desc *desc, pf_status *st)
     g->source = h->source;
     g->sink = h->sink;
     g->follow_excess = (int32_t)env_double("PORTAFLOW_FOLLOW", 1);
-    size_t n = (size_t)h->n, arcs = (size_t)h->arcs;
+    size_t n = (size_t)h->n, arcs = (size_t)h->arcs, cap = (size_t)g->cap_bits / 8;
     int rc;
     if ((rc = dev_alloc(d, &g->first, n + 1, 8, st)) || (rc = dev_alloc(d, &g->head, arcs, 4, st)) ||
-        (rc = dev_alloc(d, &g->rev, arcs, 4, st)) || (rc = dev_alloc(d, &g->res, arcs, 8, st)) ||
-        (rc = dev_alloc(d, &g->excess, n, 8, st)) || (rc = dev_alloc(d, &g->height, n, 4, st)) ||
+        (rc = dev_alloc(d, &g->rev, arcs, 4, st)) || (rc = dev_alloc(d, &g->res, arcs, cap, st)) ||
+        (rc = dev_alloc(d, &g->excess, n, cap, st)) || (rc = dev_alloc(d, &g->height, n, 4, st)) ||
         (rc = dev_alloc(d, &g->flags, n, 4, st)) || (rc = dev_alloc(d, &g->list_a, n, 4, st)) ||
         (rc = dev_alloc(d, &g->list_b, n, 4, st)) ||
         (rc = dev_alloc(d, &g->counters, PF_CTR_COUNT, 8, st)) ||
@@ -129,8 +244,10 @@ static int upload_graph(driver *d, pf_status *st)
     if (rc ||
         (rc = ops->upload(d->dev, d->g.first, 0, h->first, (n + 1) * 8, st)) ||
         (rc = ops->upload(d->dev, d->g.head, 0, h->head, arcs * 4, st)) ||
-        (rc = ops->upload(d->dev, d->g.res, 0, h->cap, arcs * 8, st)) ||
-        (rc = ops->fill_i64(d->dev, d->g.excess, 0, (int64_t)n, st)) ||
+        (rc = d->cap32 ? ops->upload(d->dev, d->g.res, 0, d->cap32, arcs * 4, st)
+                       : ops->upload(d->dev, d->g.res, 0, h->cap, arcs * 8, st)) ||
+        (rc = d->cap32 ? ops->fill_i32(d->dev, d->g.excess, 0, (int64_t)n, st)
+                       : ops->fill_i64(d->dev, d->g.excess, 0, (int64_t)n, st)) ||
         (rc = ops->fill_i32(d->dev, d->g.height, 0, (int64_t)n, st)) ||
         (rc = ops->fill_i32(d->dev, d->g.owner, 0, (int64_t)n, st)) ||
         (rc = ops->fill_i64(d->dev, d->g.counters, 0, PF_CTR_COUNT, st)))
@@ -213,7 +330,7 @@ static int draw_progress(driver *d, const char *phase, int32_t target, int64_t g
         return PF_OK;
     int64_t at_target = 0;
     pf_status ignored;
-    d->ops->download(d->dev, d->g.excess, (size_t)target * 8, &at_target, 8, &ignored);
+    download_caps(d, d->g.excess, target, 1, &at_target, &ignored);
     pf_progress_draw(&d->progress, phase, d->active, at_target, grs);
     return PF_OK;
 }
@@ -288,7 +405,7 @@ static int download_results(driver *d, pf_status *st)
     const pf_residual *h = d->host;
     pf_engine_out *out = d->out;
     double t0 = pf_now();
-    int rc = ops->download(d->dev, d->g.excess, (size_t)h->sink * 8, &out->value, 8, st);
+    int rc = download_caps(d, d->g.excess, h->sink, 1, &out->value, st);
     if (!rc && out->source_side) {
         int32_t *height = pf_alloc((size_t)h->n, sizeof *height, st);
         if (!height)
@@ -315,9 +432,9 @@ static int finish_on_host(driver *d, const pf_solve_options *opt, pf_status *st)
     if (!excess)
         return PF_E_NOMEM;
     double t0 = pf_now();
-    int rc = d->ops->download(d->dev, d->g.res, 0, out->res, (size_t)h->arcs * 8, st);
+    int rc = download_residuals(d, out->res, st);
     if (!rc)
-        rc = d->ops->download(d->dev, d->g.excess, 0, excess, (size_t)h->n * 8, st);
+        rc = download_caps(d, d->g.excess, 0, h->n, excess, st);
     out->times.download += pf_now() - t0;
 
     t0 = pf_now();
@@ -366,7 +483,7 @@ static int check_balanced(driver *d, pf_status *st)
     int64_t *excess = pf_alloc((size_t)h->n, sizeof *excess, st);
     if (!excess)
         return PF_E_NOMEM;
-    int rc = d->ops->download(d->dev, d->g.excess, 0, excess, (size_t)h->n * 8, st);
+    int rc = download_caps(d, d->g.excess, 0, h->n, excess, st);
     for (int64_t v = 0; !rc && v < h->n; v++)
         if (v != h->source && v != h->sink && excess[v] != 0)
             rc = pf_fail(st, PF_E_DEVICE,
@@ -427,11 +544,19 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
         return rc;
     snprintf(out->device, sizeof out->device, "%s", desc.name);
     double t_opened = pf_now();
-    rc = alloc_graph(&d, &desc, st);
+    int64_t clamp = 0;
+    rc = choose_cap_bits(&d, &desc, &clamp, st);
+    if (!rc && d.g.cap_bits == 32)
+        rc = make_cap32(&d, clamp, st);
+    if (!rc)
+        rc = alloc_graph(&d, &desc, st);
     out->times.setup += pf_now() - t0;
     if (d.trace)
-        fprintf(stderr, "portaflow trace: device open %.4f s, graph buffers %.4f s\n",
-                t_opened - t0, pf_now() - t_opened);
+        fprintf(stderr,
+                "portaflow trace: device open %.4f s, graph buffers %.4f s; %d-bit residuals: "
+                "%d B per arc, %d B per vertex\n",
+                t_opened - t0, pf_now() - t_opened, (int)d.g.cap_bits, 8 + d.g.cap_bits / 8,
+                28 + d.g.cap_bits / 8);
     t0 = pf_now();
     if (!rc)
         rc = upload_graph(&d, st);
@@ -456,7 +581,7 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
             rc = check_balanced(&d, st);
         t0 = pf_now();
         if (!rc)
-            rc = ops->download(d.dev, d.g.res, 0, out->res, (size_t)h->arcs * 8, st);
+            rc = download_residuals(&d, out->res, st);
         out->times.download += pf_now() - t0;
     }
     pf_progress_end(&d.progress);
@@ -469,6 +594,7 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
                 (long long)out->global_relabels, d.trace_collect, d.trace_cancel, d.trace_bfs,
                 (long long)d.trace_levels, d.trace_saturate);
     release_graph(&d);
+    free(d.cap32);
     ops->close(d.dev);
     return rc;
 }

@@ -101,7 +101,7 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     if (rc)
         return rc;
     rc = pf_residual_build(net, &g, pf_residual_order_for(strcmp(order[0], "seq") == 0),
-                               host_threads, st);
+                           host_threads, st);
     if (rc)
         return rc;
     double t_built = pf_now();

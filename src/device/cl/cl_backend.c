@@ -119,6 +119,14 @@ void pf_cl_describe(cl_device_id device, int index, pf_device_desc *desc)
     desc->compute_units = (int)device_uint(device, CL_DEVICE_MAX_COMPUTE_UNITS);
     desc->global_mem = device_ulong(device, CL_DEVICE_GLOBAL_MEM_SIZE);
     desc->max_alloc = device_ulong(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+    desc->fp64 = pf_cl_has_extension(device, "cl_khr_fp64");
+    desc->maxflow_bits = PF_MAXFLOW_32;
+    if (pf_cl_has_extension(device, "cl_khr_int64_base_atomics"))
+        desc->maxflow_bits |= PF_MAXFLOW_64;
+    else
+        snprintf(desc->limits, sizeof desc->limits,
+                 "max-flow 32-bit only (no cl_khr_int64_base_atomics): a source "
+                 "capacity of 2^31 - 1 or more needs --backend omp or seq");
 }
 
 /* ---- discovery -------------------------------------------------------- */
@@ -179,9 +187,33 @@ static const char *unusable_reason(cl_device_id device)
     if (sscanf(version, "OpenCL %d.%d", &major, &minor) != 2 ||
         major * 100 + minor < 102)
         return "supports less than OpenCL 1.2";
-    if (!pf_cl_has_extension(device, "cl_khr_int64_base_atomics"))
-        return "lacks cl_khr_int64_base_atomics";
+    /* Without 64-bit atomics the counters are added in two 32-bit words,
+     * low word first (pf_vendor.h). */
+    cl_bool little = CL_FALSE;
+    if (!pf_cl_has_extension(device, "cl_khr_int64_base_atomics") &&
+        (clGetDeviceInfo(device, CL_DEVICE_ENDIAN_LITTLE, sizeof little, &little, NULL) !=
+             CL_SUCCESS || !little))
+        return "lacks cl_khr_int64_base_atomics and is big-endian";
     return NULL;
+}
+
+/* PORTAFLOW_CL_PLATFORM: only platforms whose name contains it (case
+ * blind), e.g. "rusticl" or "Portable"; unset or empty = every platform. */
+static int platform_wanted(cl_platform_id platform)
+{
+    const char *want = getenv("PORTAFLOW_CL_PLATFORM");
+    if (!want || !*want)
+        return 1;
+    char name[256];
+    pf_cl_platform_string(platform, CL_PLATFORM_NAME, name, sizeof name);
+    for (const char *p = name; *p; p++) {
+        size_t i = 0;
+        while (want[i] && p[i] && tolower((unsigned char)p[i]) == tolower((unsigned char)want[i]))
+            i++;
+        if (!want[i])
+            return 1;
+    }
+    return 0;
 }
 
 /* Lists every usable device of every platform in probe order into
@@ -218,8 +250,13 @@ static int enumerate(pf_cl_device_ref **refs, char *why, size_t why_len)
 
     int count = 0, cap = 0, seen = 0;
     pf_cl_device_ref *list = NULL;
+    int skipped = 0;
     for (cl_uint p = 0; p < nplatforms; p++) {
         cl_uint ndevices = 0;
+        if (!platform_wanted(platforms[p])) {
+            skipped++;
+            continue;
+        }
         err = clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &ndevices);
         if (err != CL_SUCCESS && err != CL_DEVICE_NOT_FOUND) {
             char name[128];
@@ -269,7 +306,11 @@ static int enumerate(pf_cl_device_ref **refs, char *why, size_t why_len)
         free(devices);
     }
     free(platforms);
-    if (seen == 0)
+    if (seen == 0 && skipped)
+        why_append(why, why_len, "no OpenCL device on a platform matching "
+                   "PORTAFLOW_CL_PLATFORM='%s' (%d of %u platform(s) left out)",
+                   getenv("PORTAFLOW_CL_PLATFORM"), skipped, (unsigned)nplatforms);
+    else if (seen == 0)
         why_append(why, why_len, "no OpenCL device found on %u platform(s)",
                    (unsigned)nplatforms);
     *refs = list;
@@ -335,7 +376,8 @@ static pf_dev *pool_take(cl_device_id device)
  * fault) never does. */
 static int pool_put(pf_dev *dev)
 {
-    if (!pool_enabled() || !dev->queue || !dev->program || clFinish(dev->queue) != CL_SUCCESS)
+    if (!pool_enabled() || !dev->queue || !dev->programs[dev->base] ||
+        clFinish(dev->queue) != CL_SUCCESS)
         return 0;
     int stored = 0;
     pthread_mutex_lock(&pool_lock);
@@ -356,11 +398,13 @@ static void cl_close(pf_dev *dev)
     pf_cl_fw_release(dev);
     pf_cl_fw_perk_release(dev);
     pf_cl_staging_release(dev);
-    for (int k = 0; k < PF_CLK_COUNT; k++)
-        if (dev->kernels[k])
-            clReleaseKernel(dev->kernels[k]);
-    if (dev->program)
-        clReleaseProgram(dev->program);
+    for (int w = 0; w < PF_CL_WIDTHS; w++) {
+        for (int k = 0; k < PF_CLK_COUNT; k++)
+            if (dev->kernels[w][k])
+                clReleaseKernel(dev->kernels[w][k]);
+        if (dev->programs[w])
+            clReleaseProgram(dev->programs[w]);
+    }
     if (dev->queue) {
         clFinish(dev->queue);
         clReleaseCommandQueue(dev->queue);
@@ -408,6 +452,8 @@ static int cl_open(const pf_open_params *params, pf_dev **out, pf_device_desc *d
     pf_cl_describe(dev->device, index, &dev->desc);
     dev->max_alloc = dev->desc.max_alloc;
     dev->global_mem = dev->desc.global_mem;
+    dev->atom64 = (dev->desc.maxflow_bits & PF_MAXFLOW_64) != 0;
+    dev->base = dev->atom64 ? PF_CL_CAP64 : PF_CL_CAP32;
 
     cl_int err;
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM,

@@ -10,8 +10,9 @@
  *   cl_errors.c   CL error code -> name, status helpers
  *   kernels/NAME.cl  __kernel wrappers, embedded at build time (embed_cl.py)
  *
- * Only OpenCL 1.2 core plus cl_khr_int64_base_atomics is used, through the
- * ICD loader. */
+ * Only OpenCL 1.2 core is used, through the ICD loader, plus
+ * cl_khr_int64_base_atomics where the device has it (without it, max-flow
+ * runs with 32-bit residuals only). */
 #ifndef PF_CL_INTERNAL_H
 #define PF_CL_INTERNAL_H
 
@@ -51,6 +52,10 @@ enum pf_cl_kernel_id {
     PF_CLK_COUNT
 };
 
+/* The two builds of the max-flow program: residuals and excess in 64 or
+ * 32 bits (pf_vendor.h: PF_CAP_BITS). */
+enum { PF_CL_CAP64 = 0, PF_CL_CAP32 = 1, PF_CL_WIDTHS = 2 };
+
 /* Levels of the recursive scan: level k scans the tile sums of level k-1.
  * Tiles hold at least 2 elements, so 2^47 elements fit in any case (with
  * the usual 2048-element tiles, 2^31 elements need 3 levels). */
@@ -66,8 +71,13 @@ struct pf_dev {
     cl_device_id device;
     cl_context context;
     cl_command_queue queue;
-    cl_program program;
-    cl_kernel kernels[PF_CLK_COUNT];
+    /* The program per width of residuals and excess (PF_CL_CAP64, _CAP32):
+     * the one the device runs by default is built at open (`base`), the
+     * other at the first solve that asks for it. Scans use `base`. */
+    cl_program programs[PF_CL_WIDTHS];
+    cl_kernel kernels[PF_CL_WIDTHS][PF_CLK_COUNT];
+    int base;
+    int atom64;            /* cl_khr_int64_base_atomics */
 
     size_t group_size;     /* work-group size of every launch, power of two */
     int push_lanes;        /* work-items per listed vertex in push_relabel: 1, or a
@@ -151,10 +161,16 @@ void pf_cl_staging_release(pf_dev *dev);
 
 /* Kernel function names, by enum pf_cl_kernel_id. */
 extern const char *const pf_cl_kernel_names[PF_CLK_COUNT];
-/* Builds dev->program for dev->device (from the binary cache when
- * possible) and creates every kernel. Sets dev->group_size, scan_rows and
- * stride_groups. */
+/* Builds the program of dev->base for dev->device (from the binary cache
+ * when possible) and creates every kernel. Sets dev->group_size, scan_rows
+ * and stride_groups. */
 int pf_cl_build(pf_dev *dev, pf_status *st);
+/* The kernels of the program for `bits`-bit residuals (32 or 64), built
+ * on first use; PF_E_DEVICE when the device cannot run that width. */
+int pf_cl_kernels_for(pf_dev *dev, int bits, cl_kernel **kernels, pf_status *st);
+/* The build options of the max-flow program for a width, and whether the
+ * device has 64-bit atomics (tests print the build log with these). */
+void pf_cl_steps_options(int width, int atom64, char *out, size_t len);
 /* Builds `source` with `options` for dev->device, from the binary cache
  * when it holds a match (else from source, then cached), and creates the
  * `count` kernels named. On failure nothing is left to release. */

@@ -187,6 +187,28 @@ static size_t floor_pow2(size_t x)
     return p;
 }
 
+/* Mesa's rusticl on llvmpipe (22.3.6) leaves owner[] claims of
+ * pf_k_push_relabel_follow set after the kernel when a work-group is wider
+ * than the device's SIMD width (its native int vector width, 8 at 256
+ * bits): the claimed vertices are then skipped for good and phase 1
+ * stalls. It does not happen up to that width, with one operation per
+ * worker, on PoCL, NVIDIA or OpenMP; the body holds one claim per worker
+ * at any time and releases it, so this is taken for a defect of that
+ * stack and worked around here: work-groups no wider than that on
+ * rusticl's CPU device (bench/NOTES.md 30). */
+static size_t quirk_group_limit(pf_dev *dev, size_t limit)
+{
+    char platform[64];
+    pf_cl_platform_string(dev->platform, CL_PLATFORM_NAME, platform, sizeof platform);
+    if (strcmp(platform, "rusticl") != 0 || strcmp(dev->desc.kind, "cpu") != 0)
+        return limit;
+    cl_uint lanes = 0;
+    if (clGetDeviceInfo(dev->device, CL_DEVICE_NATIVE_VECTOR_WIDTH_INT, sizeof lanes, &lanes,
+                        NULL) != CL_SUCCESS || lanes == 0)
+        return limit;
+    return lanes < limit ? lanes : limit;
+}
+
 /* The largest power-of-two work-group size that every kernel, the device
  * and the local memory (2 int64 per work-item for the scans) allow. */
 static int choose_geometry(pf_dev *dev, pf_status *st)
@@ -205,25 +227,28 @@ static int choose_geometry(pf_dev *dev, pf_status *st)
         limit = item_sizes[0];
     clGetDeviceInfo(dev->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_mem, &local_mem,
                     NULL);
-    for (int k = 0; k < PF_CLK_COUNT; k++) {
-        size_t kernel_max = 0;
-        cl_ulong kernel_local = 0;
-        cl_int err = clGetKernelWorkGroupInfo(dev->kernels[k], dev->device,
-                                              CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max,
-                                              &kernel_max, NULL);
-        if (err != CL_SUCCESS)
-            return pf_cl_fail_on(st, "clGetKernelWorkGroupInfo", pf_cl_kernel_names[k], err);
-        if (kernel_max && kernel_max < limit)
-            limit = kernel_max;
-        if (clGetKernelWorkGroupInfo(dev->kernels[k], dev->device, CL_KERNEL_LOCAL_MEM_SIZE,
-                                     sizeof kernel_local, &kernel_local,
-                                     NULL) == CL_SUCCESS &&
-            local_mem > kernel_local) {
-            cl_ulong room = (local_mem - kernel_local) / (2 * sizeof(cl_long));
-            if (room < limit)
-                limit = (size_t)room;
+    for (int w = 0; w < PF_CL_WIDTHS; w++)
+        for (int k = 0; dev->programs[w] && k < PF_CLK_COUNT; k++) {
+            size_t kernel_max = 0;
+            cl_ulong kernel_local = 0;
+            cl_int err = clGetKernelWorkGroupInfo(dev->kernels[w][k], dev->device,
+                                                  CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max,
+                                                  &kernel_max, NULL);
+            if (err != CL_SUCCESS)
+                return pf_cl_fail_on(st, "clGetKernelWorkGroupInfo", pf_cl_kernel_names[k],
+                                     err);
+            if (kernel_max && kernel_max < limit)
+                limit = kernel_max;
+            if (clGetKernelWorkGroupInfo(dev->kernels[w][k], dev->device,
+                                         CL_KERNEL_LOCAL_MEM_SIZE, sizeof kernel_local,
+                                         &kernel_local, NULL) == CL_SUCCESS &&
+                local_mem > kernel_local) {
+                cl_ulong room = (local_mem - kernel_local) / (2 * sizeof(cl_long));
+                if (room < limit)
+                    limit = (size_t)room;
+            }
         }
-    }
+    limit = quirk_group_limit(dev, limit);
     dev->group_size = floor_pow2(limit ? limit : 1);
     /* A work-group per active vertex pays on GPUs (latency-bound rounds);
      * on CPUs one work-item per vertex is the faster mapping. */
@@ -299,16 +324,46 @@ int pf_cl_build_program(pf_dev *dev, const char *source, size_t source_len,
     return rc;
 }
 
-int pf_cl_build(pf_dev *dev, pf_status *st)
+void pf_cl_steps_options(int width, int atom64, char *out, size_t len)
 {
     /* The counter slots come from device.h, so the kernels cannot drift. */
+    snprintf(out, len, "-cl-std=CL1.2 -DPF_CTR_WORK_SLOT=%d -DPF_CAP_BITS=%d -DPF_ATOM64=%d",
+             (int)PF_CTR_WORK, width == PF_CL_CAP32 ? 32 : 64, atom64 ? 1 : 0);
+}
+
+static int build_width(pf_dev *dev, int width, pf_status *st)
+{
     char options[160];
-    snprintf(options, sizeof options,
-             "-cl-std=CL1.2 -DPF_CTR_WORK_SLOT=%d", (int)PF_CTR_WORK);
-    int rc = pf_cl_build_program(dev, pf_cl_program_source, pf_cl_program_source_len,
-                                 options, pf_cl_kernel_names, PF_CLK_COUNT, &dev->program,
-                                 dev->kernels, st);
+    pf_cl_steps_options(width, dev->atom64, options, sizeof options);
+    return pf_cl_build_program(dev, pf_cl_program_source, pf_cl_program_source_len, options,
+                               pf_cl_kernel_names, PF_CLK_COUNT, &dev->programs[width],
+                               dev->kernels[width], st);
+}
+
+int pf_cl_build(pf_dev *dev, pf_status *st)
+{
+    int rc = build_width(dev, dev->base, st);
     if (rc)
         return rc;
     return choose_geometry(dev, st);
+}
+
+int pf_cl_kernels_for(pf_dev *dev, int bits, cl_kernel **kernels, pf_status *st)
+{
+    int width = bits == 32 ? PF_CL_CAP32 : PF_CL_CAP64;
+    if (width == PF_CL_CAP64 && !dev->atom64)
+        return pf_fail(st, PF_E_DEVICE,
+                       "opencl: %s lacks cl_khr_int64_base_atomics, so it runs max-flow with "
+                       "32-bit residuals only",
+                       dev->desc.name);
+    if (!dev->programs[width]) {
+        int rc = build_width(dev, width, st);
+        /* The new kernels may allow smaller work-groups than the others. */
+        if (!rc)
+            rc = choose_geometry(dev, st);
+        if (rc)
+            return rc;
+    }
+    *kernels = dev->kernels[width];
+    return PF_OK;
 }

@@ -25,11 +25,12 @@ int pf_cl_set_args(cl_kernel kernel, const char *name, const cl_arg *args, int n
     return PF_OK;
 }
 
-/* Sets the arguments and enqueues `groups` work-groups of kernel k. */
-static int launch_sized(pf_dev *dev, int k, size_t groups, size_t local, const cl_arg *args,
-                        int nargs, pf_status *st)
+/* Sets the arguments and enqueues `groups` work-groups of kernel k of the
+ * kernel set (pf_cl_kernels_for). */
+static int launch_in(pf_dev *dev, cl_kernel *set, int k, size_t groups, size_t local,
+                     const cl_arg *args, int nargs, pf_status *st)
 {
-    cl_kernel kernel = dev->kernels[k];
+    cl_kernel kernel = set[k];
     int rc = pf_cl_set_args(kernel, pf_cl_kernel_names[k], args, nargs, st);
     if (rc)
         return rc;
@@ -41,10 +42,11 @@ static int launch_sized(pf_dev *dev, int k, size_t groups, size_t local, const c
     return PF_OK;
 }
 
+/* The same for a scan kernel (from the program built at open). */
 static int launch(pf_dev *dev, int k, size_t groups, const cl_arg *args, int nargs,
                   pf_status *st)
 {
-    return launch_sized(dev, k, groups, dev->group_size, args, nargs, st);
+    return launch_in(dev, dev->kernels[dev->base], k, groups, dev->group_size, args, nargs, st);
 }
 
 /* Work-groups to cover count items, one per work-item. */
@@ -215,7 +217,9 @@ int pf_cl_filter_i32(pf_dev *dev, pf_buf *flags, pf_buf *out, int64_t count,
 
 /* ---- max-flow steps --------------------------------------------------- */
 
-static int check_graph(const pf_dev_graph *g, const char *step, pf_status *st)
+/* Checks the graph and points *set at the kernels of its width. */
+static int check_graph(pf_dev *dev, const pf_dev_graph *g, const char *step, cl_kernel **set,
+                       pf_status *st)
 {
     if (!g || !g->first || !g->head || !g->rev || !g->res || !g->excess || !g->height ||
         !g->counters)
@@ -225,7 +229,13 @@ static int check_graph(const pf_dev_graph *g, const char *step, pf_status *st)
     if (g->n < 0 || g->n > INT32_MAX)
         return pf_fail(st, PF_E_USAGE, "%s: %lld vertices exceed int32", step,
                        (long long)g->n);
-    return PF_OK;
+    if (g->cap_bits != 32 && g->cap_bits != 64)
+        return pf_fail(st, PF_E_USAGE, "%s: residuals of %d bits", step, (int)g->cap_bits);
+    size_t cap = g->cap_bits / 8;
+    if (g->res->bytes / cap < (uint64_t)g->arcs || g->excess->bytes / cap < (uint64_t)g->n)
+        return pf_fail(st, PF_E_USAGE, "%s: residual or excess buffer too small for %d bits",
+                       step, (int)g->cap_bits);
+    return pf_cl_kernels_for(dev, g->cap_bits, set, st);
 }
 
 /* Enqueues counters[slot] = 0. */
@@ -241,7 +251,8 @@ static int zero_counter(pf_dev *dev, const pf_dev_graph *g, int slot, const char
 int pf_cl_mark_active(pf_dev *dev, const pf_dev_graph *g, pf_buf *flags, pf_status *st)
 {
     int rc;
-    if ((rc = check_graph(g, "mark_active", st)) ||
+    cl_kernel *set = NULL;
+    if ((rc = check_graph(dev, g, "mark_active", &set, st)) ||
         (rc = check_elems(flags, g->n, sizeof(cl_int), "mark_active flags", st)))
         return rc;
     if (g->n == 0)
@@ -249,13 +260,15 @@ int pf_cl_mark_active(pf_dev *dev, const pf_dev_graph *g, pf_buf *flags, pf_stat
     cl_int n = (cl_int)g->n, source = g->source, sink = g->sink;
     cl_arg args[] = {ARG(g->excess->mem), ARG(g->height->mem), ARG(flags->mem),
                      ARG(n),              ARG(source),         ARG(sink)};
-    return launch(dev, PF_CLK_MARK_ACTIVE, groups_for(dev, g->n), args, NARGS(args), st);
+    return launch_in(dev, set, PF_CLK_MARK_ACTIVE, groups_for(dev, g->n), dev->group_size,
+                     args, NARGS(args), st);
 }
 
 int pf_cl_saturate_from(pf_dev *dev, const pf_dev_graph *g, int32_t x, pf_status *st)
 {
     int rc;
-    if ((rc = check_graph(g, "saturate_from", st)))
+    cl_kernel *set = NULL;
+    if ((rc = check_graph(dev, g, "saturate_from", &set, st)))
         return rc;
     if (x < 0 || x >= g->n)
         return pf_fail(st, PF_E_USAGE, "saturate_from: vertex %d out of range", (int)x);
@@ -263,14 +276,16 @@ int pf_cl_saturate_from(pf_dev *dev, const pf_dev_graph *g, int32_t x, pf_status
     cl_arg args[] = {ARG(vertex),         ARG(g->first->mem), ARG(g->head->mem),
                      ARG(g->rev->mem),    ARG(g->res->mem),   ARG(g->excess->mem),
                      ARG(g->height->mem), ARG(n)};
-    return launch(dev, PF_CLK_SATURATE_FROM, dev->stride_groups, args, NARGS(args), st);
+    return launch_in(dev, set, PF_CLK_SATURATE_FROM, dev->stride_groups, dev->group_size,
+                     args, NARGS(args), st);
 }
 
 int pf_cl_push_relabel(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t count,
                        int32_t cycles, int64_t *work, pf_status *st)
 {
     int rc;
-    if ((rc = check_graph(g, "push_relabel", st)) ||
+    cl_kernel *set = NULL;
+    if ((rc = check_graph(dev, g, "push_relabel", &set, st)) ||
         (rc = check_elems(list, count, sizeof(cl_int), "push_relabel list", st)) ||
         (g->follow_excess &&
          (rc = check_elems(g->owner, g->n, sizeof(cl_int), "push_relabel owner", st))))
@@ -295,8 +310,8 @@ int pf_cl_push_relabel(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t
                              ARG(follow),         ARG(cycle_count),     ARG(g->counters->mem),
                              LOCAL_ARG(lanes * sizeof(cl_int)),
                              LOCAL_ARG(lanes * sizeof(cl_long)),   LOCAL_ARG(sizeof(cl_long))};
-            rc = launch_sized(dev, PF_CLK_PUSH_RELABEL_GROUP, (size_t)count, lanes, args,
-                              NARGS(args), st);
+            rc = launch_in(dev, set, PF_CLK_PUSH_RELABEL_GROUP, (size_t)count, lanes, args,
+                           NARGS(args), st);
         } else if (g->follow_excess) {
             cl_arg args[] = {ARG(list->mem),      ARG(n_list),         ARG(g->first->mem),
                              ARG(g->head->mem),   ARG(g->rev->mem),    ARG(g->res->mem),
@@ -304,16 +319,16 @@ int pf_cl_push_relabel(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t
                              ARG(n),              ARG(source),         ARG(sink),
                              ARG(cycle_count),    ARG(g->counters->mem),
                              LOCAL_ARG(scratch)};
-            rc = launch(dev, PF_CLK_PUSH_RELABEL_FOLLOW, groups_for(dev, count), args,
-                        NARGS(args), st);
+            rc = launch_in(dev, set, PF_CLK_PUSH_RELABEL_FOLLOW, groups_for(dev, count),
+                           dev->group_size, args, NARGS(args), st);
         } else {
             cl_arg args[] = {ARG(list->mem),      ARG(n_list),         ARG(g->first->mem),
                              ARG(g->head->mem),   ARG(g->rev->mem),    ARG(g->res->mem),
                              ARG(g->excess->mem), ARG(g->height->mem), ARG(n),
                              ARG(cycle_count),    ARG(g->counters->mem),
                              LOCAL_ARG(scratch)};
-            rc = launch(dev, PF_CLK_PUSH_RELABEL, groups_for(dev, count), args, NARGS(args),
-                        st);
+            rc = launch_in(dev, set, PF_CLK_PUSH_RELABEL, groups_for(dev, count),
+                           dev->group_size, args, NARGS(args), st);
         }
         if (rc)
             return rc;
@@ -325,7 +340,8 @@ int pf_cl_cancel_violations(pf_dev *dev, const pf_dev_graph *g, pf_buf *list,
                             int64_t count, pf_status *st)
 {
     int rc;
-    if ((rc = check_graph(g, "cancel_violations", st)) ||
+    cl_kernel *set = NULL;
+    if ((rc = check_graph(dev, g, "cancel_violations", &set, st)) ||
         (rc = check_elems(list, count, sizeof(cl_int), "cancel_violations list", st)))
         return rc;
     if (count == 0)
@@ -334,8 +350,8 @@ int pf_cl_cancel_violations(pf_dev *dev, const pf_dev_graph *g, pf_buf *list,
     cl_arg args[] = {ARG(list->mem),      ARG(n_list),          ARG(g->first->mem),
                      ARG(g->head->mem),   ARG(g->rev->mem),     ARG(g->res->mem),
                      ARG(g->excess->mem), ARG(g->height->mem)};
-    return launch(dev, PF_CLK_CANCEL_VIOLATIONS, groups_for(dev, count), args,
-                  NARGS(args), st);
+    return launch_in(dev, set, PF_CLK_CANCEL_VIOLATIONS, groups_for(dev, count),
+                     dev->group_size, args, NARGS(args), st);
 }
 
 int pf_cl_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[2],
@@ -343,7 +359,8 @@ int pf_cl_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[
                      pf_status *st)
 {
     int rc;
-    if ((rc = check_graph(g, "bfs_levels", st)) ||
+    cl_kernel *set = NULL;
+    if ((rc = check_graph(dev, g, "bfs_levels", &set, st)) ||
         (rc = check_elems(frontier[0], *count, sizeof(cl_int), "bfs_levels frontier", st)) ||
         (rc = check_elems(frontier[1], g->n, sizeof(cl_int), "bfs_levels frontier", st)))
         return rc;
@@ -369,7 +386,8 @@ int pf_cl_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[
                          ARG(out_slot),             ARG(clear_slot),    ARG(n),
                          ARG(lvl),                  ARG(skip),          ARG(lanes)};
         /* A fixed NDRange: the frontier size is only known on the device. */
-        if ((rc = launch(dev, PF_CLK_BFS_LEVEL, dev->stride_groups, args, NARGS(args), st)))
+        if ((rc = launch_in(dev, set, PF_CLK_BFS_LEVEL, dev->stride_groups, dev->group_size,
+                            args, NARGS(args), st)))
             return rc;
     }
     return read_i64(dev, g->counters->mem, PF_CTR_BFS + levels % 3, count, st);

@@ -78,6 +78,8 @@ static void describe(const cudaDeviceProp *prop, int ordinal, pf_device_desc *de
     desc->global_mem = prop->totalGlobalMem;
     /* No per-allocation limit below the device's memory in CUDA. */
     desc->max_alloc = prop->totalGlobalMem;
+    desc->maxflow_bits = PF_MAXFLOW_32 | PF_MAXFLOW_64; /* 64-bit atomics from sm_12 on */
+    desc->fp64 = 1;
 }
 
 /* Why cudaGetDeviceCount failed, in the user's terms. */

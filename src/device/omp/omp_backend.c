@@ -34,6 +34,11 @@ static void describe(pf_device_desc *d, int threads)
     d->compute_units = omp_get_num_procs();
     d->global_mem = (uint64_t)host_memory_bytes();
     d->max_alloc = d->global_mem;
+    /* Its discharge and BFS (omp_discharge.c, omp_bfs.c) read int64
+     * residuals; a CPU has 64-bit atomics, so 32 bits would only save
+     * memory. */
+    d->maxflow_bits = PF_MAXFLOW_64;
+    d->fp64 = 1;
 }
 
 static int ompb_probe(pf_device_desc *descs, int max, char *why, size_t why_len)

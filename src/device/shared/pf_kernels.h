@@ -1,9 +1,26 @@
 /* Kernel bodies of the max-flow steps, written once for every backend.
  * Each body does the work of one index (one listed vertex, one vertex, one
  * arc); a backend wraps it in a __kernel, a __global__ or an OpenMP loop.
- * Semantics of each step: src/device/device.h. Include pf_vendor.h first. */
-#ifndef PF_KERNELS_H
-#define PF_KERNELS_H
+ * Semantics of each step: src/device/device.h. Include pf_vendor.h first.
+ *
+ * Residuals and excess are pf_cap (pf_vendor.h): the same bodies run in 64
+ * or 32 bits. No include guard: CUDA includes this file once per width,
+ * each time inside a struct that defines pf_cap (cuda_steps.cu).
+ *
+ * Why 32 bits cannot overflow where the driver chooses them
+ * (driver.c: cap_bits_needed): every push moves d <= the pusher's excess
+ * and d <= the arc's residual; only the owner of u lowers excess[u] and
+ * u's residuals, so no value ever goes below zero except the source's
+ * excess. The excess of every other vertex is >= 0 and all of them sum to
+ * the source's net outflow, at most S (the source's residual capacity);
+ * so each lies in [0, S] and the source's in [-S, 0], in phase 2 too, and
+ * also between the four adds of one push (each add only moves one value
+ * toward its final one). A residual pair keeps res[a] + res[ra] equal to
+ * cap[a] + cap[ra], both >= 0, so each lies in [0, cap[a] + cap[ra]]. The
+ * driver clamps every capacity to S + 1 (no flow moves more than S, and an
+ * arc that keeps room above the flow value is never saturated, so the cut
+ * found is the same) and takes 32 bits only when S + 1 and every pair's
+ * clamped sum are below 2^31. */
 
 /* Arc a = (u,v)'s reverse arc: rev[a] is its position in v's arc list (an
  * int32 instead of an int64 index: 8 bytes less per arc on the device).
@@ -14,25 +31,25 @@
 #endif
 
 /* Moves d units along arc a = (u,v) with reverse arc ra. */
-PF_FN void pf_push_units(PF_GLOBAL pf_i64 *res, PF_GLOBAL pf_i64 *excess, pf_i64 a,
-                         pf_i64 ra, pf_i32 u, pf_i32 v, pf_i64 d)
+PF_FN void pf_push_units(PF_GLOBAL pf_cap *res, PF_GLOBAL pf_cap *excess, pf_i64 a,
+                         pf_i64 ra, pf_i32 u, pf_i32 v, pf_cap d)
 {
-    PF_ATOMIC_ADD_I64(&res[a], -d);
-    PF_ATOMIC_ADD_I64(&res[ra], d);
-    PF_ATOMIC_ADD_I64(&excess[u], -d);
-    PF_ATOMIC_ADD_I64(&excess[v], d);
+    PF_ATOMIC_ADD_CAP(&res[a], -d);
+    PF_ATOMIC_ADD_CAP(&res[ra], d);
+    PF_ATOMIC_ADD_CAP(&excess[u], -d);
+    PF_ATOMIC_ADD_CAP(&excess[v], d);
 }
 
 /* The residual arc in [begin, end) to the lowest neighbour: its index, or
  * -1 with *best_h = n when no arc has residual capacity. */
 PF_FN pf_i64 pf_lowest_neighbour(pf_i64 begin, pf_i64 end, PF_GLOBAL const pf_i32 *head,
-                                 PF_GLOBAL const pf_i64 *res, PF_GLOBAL const pf_i32 *height,
+                                 PF_GLOBAL const pf_cap *res, PF_GLOBAL const pf_i32 *height,
                                  pf_i32 n, pf_i32 *best_h)
 {
     pf_i64 best_arc = -1;
     *best_h = n;
     for (pf_i64 a = begin; a < end; a++) {
-        if (PF_LOAD_I64(&res[a]) > 0) {
+        if (PF_LOAD_CAP(&res[a]) > 0) {
             pf_i32 hv = PF_LOAD_I32(&height[head[a]]);
             if (hv < *best_h) {
                 *best_h = hv;
@@ -44,7 +61,7 @@ PF_FN pf_i64 pf_lowest_neighbour(pf_i64 begin, pf_i64 end, PF_GLOBAL const pf_i3
 }
 
 /* flags[u] = u is active. */
-PF_FN void pf_body_mark_active(pf_i32 u, PF_GLOBAL const pf_i64 *excess,
+PF_FN void pf_body_mark_active(pf_i32 u, PF_GLOBAL const pf_cap *excess,
                                PF_GLOBAL const pf_i32 *height, PF_GLOBAL pf_i32 *flags,
                                pf_i32 n, pf_i32 source, pf_i32 sink)
 {
@@ -53,11 +70,11 @@ PF_FN void pf_body_mark_active(pf_i32 u, PF_GLOBAL const pf_i64 *excess,
 
 /* Arc a of x: saturate it if it leads to a live vertex. */
 PF_FN void pf_body_saturate_arc(pf_i64 a, pf_i32 x, PF_GLOBAL const pf_i64 *first,
-                                PF_GLOBAL const pf_i32 *head, PF_GLOBAL const pf_i32 *rev, PF_GLOBAL pf_i64 *res,
-                                PF_GLOBAL pf_i64 *excess, PF_GLOBAL const pf_i32 *height,
-                                pf_i32 n)
+                                PF_GLOBAL const pf_i32 *head, PF_GLOBAL const pf_i32 *rev,
+                                PF_GLOBAL pf_cap *res, PF_GLOBAL pf_cap *excess,
+                                PF_GLOBAL const pf_i32 *height, pf_i32 n)
 {
-    pf_i64 r = res[a];
+    pf_cap r = res[a];
     pf_i32 v = head[a];
     if (r > 0 && height[v] < n)
         pf_push_units(res, excess, a, PF_REV_ARC(first, rev, a, v), x, v, r);
@@ -69,21 +86,21 @@ PF_FN void pf_body_saturate_arc(pf_i64 a, pf_i32 x, PF_GLOBAL const pf_i64 *firs
  * arcs scanned by relabels (the work measure for global-relabel pacing). */
 PF_FN pf_i64 pf_body_push_relabel(pf_i32 u, PF_GLOBAL const pf_i64 *first,
                                   PF_GLOBAL const pf_i32 *head, PF_GLOBAL const pf_i32 *rev,
-                                  PF_GLOBAL pf_i64 *res, PF_GLOBAL pf_i64 *excess,
+                                  PF_GLOBAL pf_cap *res, PF_GLOBAL pf_cap *excess,
                                   PF_GLOBAL pf_i32 *height, pf_i32 n, pf_i32 cycles)
 {
     pf_i64 work = 0;
     pf_i64 begin = first[u], end = first[u + 1];
     for (pf_i32 c = 0; c < cycles; c++) {
-        pf_i64 e = PF_LOAD_I64(&excess[u]);
+        pf_cap e = PF_LOAD_CAP(&excess[u]);
         pf_i32 hu = PF_LOAD_I32(&height[u]);
         if (e <= 0 || hu >= n)
             break;
         pf_i32 best_h;
         pf_i64 best_arc = pf_lowest_neighbour(begin, end, head, res, height, n, &best_h);
         if (best_arc >= 0 && hu > best_h) {
-            pf_i64 r = PF_LOAD_I64(&res[best_arc]);
-            pf_i64 d = e < r ? e : r;
+            pf_cap r = PF_LOAD_CAP(&res[best_arc]);
+            pf_cap d = e < r ? e : r;
             pf_i32 v = head[best_arc];
             pf_push_units(res, excess, best_arc, PF_REV_ARC(first, rev, best_arc, v), u, v, d);
         } else {
@@ -102,11 +119,25 @@ PF_FN pf_i64 pf_body_push_relabel(pf_i32 u, PF_GLOBAL const pf_i64 *first,
  * many hops per launch instead of one per round. owner[] is 0 for every
  * vertex between launches; the claim keeps "only the owner lowers excess[u]
  * and the residuals of u's arcs". `budget` bounds the operations per worker.
- * Returns the arcs scanned by relabels. */
+ * Returns the arcs scanned by relabels.
+ *
+ * What a hand-over of u between workers within one launch relies on: the
+ * old owner's atomic adds to excess[u] and u's residuals are done before
+ * its release of owner[u] (PF_FENCE), and the new owner's loads after its
+ * claim see them. Atomics are device-coherent in OpenCL 1.2, but its
+ * mem_fence orders one work-item's accesses only, and a volatile load may
+ * in principle be served from a work-group's own cache: the spec does not
+ * promise this hand-over across work-groups. It holds where volatile loads
+ * read the coherence point and the fence is a device-wide release: NVIDIA
+ * (ld.volatile, membar.gl), CPUs (PoCL, llvmpipe), and AMD's compilers
+ * (volatile = L1 bypass). A device without that would need atomic loads
+ * (atomic_add(p, 0)) for excess and residuals here, or
+ * PORTAFLOW_FOLLOW=0: the one-hop body hands nothing over within a launch
+ * (kernel boundaries order everything). */
 PF_FN pf_i64 pf_body_push_relabel_follow(pf_i32 start, PF_GLOBAL const pf_i64 *first,
                                          PF_GLOBAL const pf_i32 *head,
-                                         PF_GLOBAL const pf_i32 *rev, PF_GLOBAL pf_i64 *res,
-                                         PF_GLOBAL pf_i64 *excess, PF_GLOBAL pf_i32 *height,
+                                         PF_GLOBAL const pf_i32 *rev, PF_GLOBAL pf_cap *res,
+                                         PF_GLOBAL pf_cap *excess, PF_GLOBAL pf_i32 *height,
                                          PF_GLOBAL pf_i32 *owner, pf_i32 n, pf_i32 source,
                                          pf_i32 sink, pf_i32 budget)
 {
@@ -115,7 +146,7 @@ PF_FN pf_i64 pf_body_push_relabel_follow(pf_i32 start, PF_GLOBAL const pf_i64 *f
         return 0; /* a worker following its excess got here first */
     pf_i64 work = 0;
     for (pf_i32 op = 0; op < budget; op++) {
-        pf_i64 e = PF_LOAD_I64(&excess[u]);
+        pf_cap e = PF_LOAD_CAP(&excess[u]);
         pf_i32 hu = PF_LOAD_I32(&height[u]);
         if (e <= 0 || hu >= n)
             break;
@@ -127,8 +158,8 @@ PF_FN pf_i64 pf_body_push_relabel_follow(pf_i32 start, PF_GLOBAL const pf_i64 *f
             work += end - begin;
             continue;
         }
-        pf_i64 r = PF_LOAD_I64(&res[best_arc]);
-        pf_i64 d = e < r ? e : r;
+        pf_cap r = PF_LOAD_CAP(&res[best_arc]);
+        pf_cap d = e < r ? e : r;
         pf_i32 v = head[best_arc];
         pf_push_units(res, excess, best_arc, PF_REV_ARC(first, rev, best_arc, v), u, v, d);
         if (d == e && v != source && v != sink && PF_ATOMIC_CAS_I32(&owner[v], 0, 1) == 0) {
@@ -152,8 +183,8 @@ PF_FN pf_i64 pf_body_push_relabel_follow(pf_i32 start, PF_GLOBAL const pf_i64 *f
  * same path. Returns the relabel work on lane 0, 0 on the others. */
 PF_FN pf_i64 pf_body_push_relabel_lanes(pf_lanes *grp, pf_i32 u, PF_GLOBAL const pf_i64 *first,
                                         PF_GLOBAL const pf_i32 *head,
-                                        PF_GLOBAL const pf_i32 *rev, PF_GLOBAL pf_i64 *res,
-                                        PF_GLOBAL pf_i64 *excess, PF_GLOBAL pf_i32 *height,
+                                        PF_GLOBAL const pf_i32 *rev, PF_GLOBAL pf_cap *res,
+                                        PF_GLOBAL pf_cap *excess, PF_GLOBAL pf_i32 *height,
                                         PF_GLOBAL pf_i32 *owner, pf_i32 n, pf_i32 source,
                                         pf_i32 sink, pf_i32 follow, pf_i32 cycles)
 {
@@ -162,14 +193,14 @@ PF_FN pf_i64 pf_body_push_relabel_lanes(pf_lanes *grp, pf_i32 u, PF_GLOBAL const
         return 0; /* a worker following its excess got here first */
     pf_i64 work = 0;
     for (pf_i32 c = 0; c < cycles; c++) {
-        pf_i64 e = pf_lanes_bcast(grp, leader ? PF_LOAD_I64(&excess[u]) : 0);
+        pf_cap e = (pf_cap)pf_lanes_bcast(grp, leader ? PF_LOAD_CAP(&excess[u]) : 0);
         pf_i32 hu = (pf_i32)pf_lanes_bcast(grp, leader ? PF_LOAD_I32(&height[u]) : 0);
         if (e <= 0 || hu >= n)
             break;
         pf_i64 begin = first[u], end = first[u + 1], best_arc = -1;
         pf_i32 best_h = n;
         for (pf_i64 a = begin + grp->lane; a < end; a += grp->lanes)
-            if (PF_LOAD_I64(&res[a]) > 0) {
+            if (PF_LOAD_CAP(&res[a]) > 0) {
                 pf_i32 hv = PF_LOAD_I32(&height[head[a]]);
                 if (hv < best_h) {
                     best_h = hv;
@@ -185,8 +216,8 @@ PF_FN pf_i64 pf_body_push_relabel_lanes(pf_lanes *grp, pf_i32 u, PF_GLOBAL const
         }
         pf_i32 v = head[best_arc], moved = 0;
         if (leader) {
-            pf_i64 r = PF_LOAD_I64(&res[best_arc]);
-            pf_i64 d = e < r ? e : r;
+            pf_cap r = PF_LOAD_CAP(&res[best_arc]);
+            pf_cap d = e < r ? e : r;
             pf_push_units(res, excess, best_arc, PF_REV_ARC(first, rev, best_arc, v), u, v, d);
             if (follow && d == e && v != source && v != sink &&
                 PF_ATOMIC_CAS_I32(&owner[v], 0, 1) == 0) {
@@ -211,16 +242,16 @@ PF_FN pf_i64 pf_body_push_relabel_lanes(pf_lanes *grp, pf_i32 u, PF_GLOBAL const
 /* Pushes u's excess along arcs that violate height[u] <= height[v] + 1. */
 PF_FN void pf_body_cancel_violations(pf_i32 u, PF_GLOBAL const pf_i64 *first,
                                      PF_GLOBAL const pf_i32 *head, PF_GLOBAL const pf_i32 *rev,
-                                     PF_GLOBAL pf_i64 *res, PF_GLOBAL pf_i64 *excess,
+                                     PF_GLOBAL pf_cap *res, PF_GLOBAL pf_cap *excess,
                                      PF_GLOBAL const pf_i32 *height)
 {
-    pf_i64 e = PF_LOAD_I64(&excess[u]);
+    pf_cap e = PF_LOAD_CAP(&excess[u]);
     pf_i32 hu = height[u];
     for (pf_i64 a = first[u]; a < first[u + 1] && e > 0; a++) {
-        pf_i64 r = PF_LOAD_I64(&res[a]);
+        pf_cap r = PF_LOAD_CAP(&res[a]);
         pf_i32 v = head[a];
         if (r > 0 && hu > PF_LOAD_I32(&height[v]) + 1) {
-            pf_i64 d = e < r ? e : r;
+            pf_cap d = e < r ? e : r;
             pf_push_units(res, excess, a, PF_REV_ARC(first, rev, a, v), u, v, d);
             e -= d;
         }
@@ -233,7 +264,7 @@ PF_FN void pf_body_cancel_violations(pf_i32 u, PF_GLOBAL const pf_i64 *first,
  * it. Appends claimed vertices to out through the shared counter `next`. */
 PF_FN void pf_body_bfs_vertex(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL const pf_i64 *first,
                               PF_GLOBAL const pf_i32 *head, PF_GLOBAL const pf_i32 *rev,
-                              PF_GLOBAL const pf_i64 *res, PF_GLOBAL pf_i32 *height,
+                              PF_GLOBAL const pf_cap *res, PF_GLOBAL pf_i32 *height,
                               PF_GLOBAL pf_i32 *out, PF_GLOBAL pf_i64 *next, pf_i32 n,
                               pf_i32 level, pf_i32 excluded)
 {
@@ -244,7 +275,7 @@ PF_FN void pf_body_bfs_vertex(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL con
             res[PF_REV_ARC(first, rev, a, v)] <= 0)
             continue;
         if (PF_ATOMIC_CAS_I32(&height[v], n, level + 1) == n)
-            out[PF_ATOMIC_ADD_I64(next, 1)] = v;
+            out[PF_COUNTER_NEXT(next)] = v;
     }
 }
 
@@ -256,7 +287,7 @@ PF_FN void pf_body_bfs_vertex(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL con
 PF_FN void pf_body_bfs_level_strided(pf_i64 worker, pf_i64 workers, pf_i32 lanes,
                                      PF_GLOBAL const pf_i32 *in, PF_GLOBAL const pf_i64 *first,
                                      PF_GLOBAL const pf_i32 *head, PF_GLOBAL const pf_i32 *rev,
-                                     PF_GLOBAL const pf_i64 *res, PF_GLOBAL pf_i32 *height,
+                                     PF_GLOBAL const pf_cap *res, PF_GLOBAL pf_i32 *height,
                                      PF_GLOBAL pf_i32 *out, PF_GLOBAL pf_i64 *counts,
                                      pf_i32 in_slot, pf_i32 out_slot, pf_i32 clear_slot, pf_i32 n,
                                      pf_i32 level, pf_i32 excluded)
@@ -274,5 +305,3 @@ PF_FN void pf_body_bfs_level_strided(pf_i64 worker, pf_i64 workers, pf_i32 lanes
         pf_body_bfs_vertex(in[i / width], (pf_i32)(i % width), (pf_i32)width, first, head, rev,
                            res, height, out, &counts[out_slot], n, level, excluded);
 }
-
-#endif

@@ -1,6 +1,20 @@
 /* Address-space, type and atomic macros that let one kernel body compile
- * as OpenCL C 1.2 (+ cl_khr_int64_base_atomics), CUDA C++ and host C with
- * GCC atomics (the OpenMP backend). Only the macros differ per dialect.
+ * as OpenCL C 1.2, CUDA C++ and host C with GCC atomics (the OpenMP
+ * backend). Only the macros differ per dialect.
+ *
+ * Residuals and excess have the type pf_cap: int64, or int32 where the
+ * driver proved 32 bits enough (driver.c: cap_bits_needed). OpenCL builds
+ * its program once per width with -DPF_CAP_BITS=32|64; CUDA includes
+ * pf_kernels.h once per width inside a struct that defines pf_cap
+ * (cuda_steps.cu); the OpenMP backend uses 64 bits. PF_LOAD_CAP and
+ * PF_ATOMIC_ADD_CAP act on pf_cap.
+ *
+ * The int64 counters (relabel work, BFS frontier sizes) change through
+ * PF_COUNTER_ADD (a non-negative amount, read after the kernel) and
+ * PF_COUNTER_NEXT (one more, returns the old value, which stays below
+ * 2^31: it indexes a vertex list). An OpenCL device without
+ * cl_khr_int64_base_atomics (-DPF_ATOM64=0) does both with 32-bit atomics
+ * on the slot's two words; the host only runs it on little-endian devices.
  *
  * Loads of data other workers update (residuals, excess, heights) go
  * through PF_LOAD_*: on GPUs a plain load may be served from a non-coherent
@@ -10,7 +24,12 @@
 #define PF_VENDOR_H
 
 #if defined(__OPENCL_VERSION__)
-#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#ifndef PF_CAP_BITS
+#define PF_CAP_BITS 64
+#endif
+#ifndef PF_ATOM64
+#define PF_ATOM64 1
+#endif
 typedef long pf_i64;
 typedef int pf_i32;
 #define PF_GLOBAL __global
@@ -18,9 +37,41 @@ typedef int pf_i32;
 #define PF_LOAD_I64(p) (*(volatile __global long *)(p))
 #define PF_LOAD_I32(p) (*(volatile __global int *)(p))
 #define PF_STORE_I32(p, v) (*(volatile __global int *)(p) = (v))
-#define PF_ATOMIC_ADD_I64(p, v) atom_add((volatile __global long *)(p), (long)(v))
 #define PF_ATOMIC_CAS_I32(p, expect, v) atomic_cmpxchg((volatile __global int *)(p), (expect), (v))
+/* OpenCL 1.2 orders this work-item's global accesses only: it promises no
+ * order as seen from other work-groups (pf_body_push_relabel_follow says
+ * why the bodies do not rely on one). */
 #define PF_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#if PF_ATOM64
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#define PF_COUNTER_ADD(p, v) ((void)atom_add((volatile __global long *)(p), (long)(v)))
+#define PF_COUNTER_NEXT(p) atom_inc((volatile __global long *)(p))
+#else
+/* A 64-bit add from two 32-bit ones: the low word's carry goes to the high
+ * word. Only adds happen while a kernel runs, so the sum is exact once it
+ * ends (little-endian: the low word first). */
+PF_FN void pf_counter_add(__global long *p, long v)
+{
+    volatile __global uint *word = (volatile __global uint *)p;
+    uint low = (uint)v, high = (uint)((ulong)v >> 32);
+    uint before = atomic_add(&word[0], low);
+    if (before + low < before)
+        high++;
+    if (high)
+        atomic_add(&word[1], high);
+}
+#define PF_COUNTER_ADD(p, v) pf_counter_add((p), (long)(v))
+#define PF_COUNTER_NEXT(p) ((long)atomic_inc((volatile __global int *)(p)))
+#endif
+#if PF_CAP_BITS == 32
+typedef int pf_cap;
+#define PF_LOAD_CAP(p) PF_LOAD_I32(p)
+#define PF_ATOMIC_ADD_CAP(p, v) atomic_add((volatile __global int *)(p), (int)(v))
+#else
+typedef long pf_cap;
+#define PF_LOAD_CAP(p) PF_LOAD_I64(p)
+#define PF_ATOMIC_ADD_CAP(p, v) atom_add((volatile __global long *)(p), (long)(v))
+#endif
 
 /* A group of workers sharing one vertex (pf_body_push_relabel_lanes): the
  * work-group, talking through local memory. Every call is a barrier, so
@@ -74,10 +125,23 @@ typedef int pf_i32;
 #define PF_LOAD_I64(p) (*(volatile const pf_i64 *)(p))
 #define PF_LOAD_I32(p) (*(volatile const pf_i32 *)(p))
 #define PF_STORE_I32(p, v) (*(volatile pf_i32 *)(p) = (v))
-#define PF_ATOMIC_ADD_I64(p, v) \
-    ((pf_i64)atomicAdd((unsigned long long *)(p), (unsigned long long)(pf_i64)(v)))
 #define PF_ATOMIC_CAS_I32(p, expect, v) atomicCAS((int *)(p), (expect), (v))
 #define PF_FENCE() __threadfence()
+#define PF_COUNTER_ADD(p, v) \
+    ((void)atomicAdd((unsigned long long *)(p), (unsigned long long)(pf_i64)(v)))
+#define PF_COUNTER_NEXT(p) ((pf_i64)atomicAdd((unsigned long long *)(p), 1ull))
+/* pf_cap is a member typedef of the struct that includes pf_kernels.h;
+ * the overloads pick the atomic by its width. */
+static __device__ __forceinline__ pf_i32 pf_atomic_add_cap(pf_i32 *p, pf_i32 v)
+{
+    return atomicAdd(p, v);
+}
+static __device__ __forceinline__ pf_i64 pf_atomic_add_cap(pf_i64 *p, pf_i64 v)
+{
+    return (pf_i64)atomicAdd((unsigned long long *)p, (unsigned long long)v);
+}
+#define PF_LOAD_CAP(p) (*(volatile const pf_cap *)(p))
+#define PF_ATOMIC_ADD_CAP(p, v) pf_atomic_add_cap((p), (pf_cap)(v))
 
 /* A group of workers sharing one vertex (pf_body_push_relabel_lanes):
  * `lanes` consecutive lanes of a warp (a power of two up to 32), talking
@@ -116,7 +180,12 @@ typedef int32_t pf_i32;
 #define PF_LOAD_I64(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #define PF_LOAD_I32(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #define PF_STORE_I32(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
-#define PF_ATOMIC_ADD_I64(p, v) __atomic_fetch_add((p), (pf_i64)(v), __ATOMIC_RELAXED)
+#define PF_COUNTER_ADD(p, v) ((void)__atomic_fetch_add((p), (pf_i64)(v), __ATOMIC_RELAXED))
+#define PF_COUNTER_NEXT(p) __atomic_fetch_add((p), (pf_i64)1, __ATOMIC_RELAXED)
+/* The OpenMP backend runs residuals and excess in 64 bits only. */
+typedef int64_t pf_cap;
+#define PF_LOAD_CAP(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define PF_ATOMIC_ADD_CAP(p, v) __atomic_fetch_add((p), (pf_cap)(v), __ATOMIC_RELAXED)
 static inline pf_i32 pf_atomic_cas_i32(pf_i32 *p, pf_i32 expect, pf_i32 v)
 {
     __atomic_compare_exchange_n(p, &expect, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);

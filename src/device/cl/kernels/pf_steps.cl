@@ -9,7 +9,7 @@
 #include "pf_vendor.h"
 #include "pf_kernels.h"
 
-__kernel void pf_k_mark_active(__global const long *excess, __global const int *height,
+__kernel void pf_k_mark_active(__global const pf_cap *excess, __global const int *height,
                                __global int *flags, int n, int source, int sink)
 {
     long u = (long)get_global_id(0);
@@ -21,7 +21,7 @@ __kernel void pf_k_mark_active(__global const long *excess, __global const int *
  * read-back, so a fixed number of work-items walks first[x]..first[x+1]. */
 __kernel void pf_k_saturate_from(int x, __global const long *first,
                                   __global const int *head, __global const int *rev,
-                                  __global long *res, __global long *excess,
+                                  __global pf_cap *res, __global pf_cap *excess,
                                   __global const int *height, int n)
 {
     long end = first[x + 1];
@@ -35,8 +35,8 @@ __kernel void pf_k_saturate_from(int x, __global const long *first,
  * vertex. Every work-item reaches the barriers of pf_group_sum. */
 __kernel void pf_k_push_relabel(__global const int *list, long count,
                                 __global const long *first, __global const int *head,
-                                __global const int *rev, __global long *res,
-                                __global long *excess, __global int *height, int n,
+                                __global const int *rev, __global pf_cap *res,
+                                __global pf_cap *excess, __global int *height, int n,
                                 int cycles, __global long *counters,
                                 __local long *scratch)
 {
@@ -47,7 +47,7 @@ __kernel void pf_k_push_relabel(__global const int *list, long count,
                                     cycles);
     long group_work = pf_group_sum(work, scratch);
     if (get_local_id(0) == 0 && group_work != 0)
-        PF_ATOMIC_ADD_I64(&counters[PF_CTR_WORK_SLOT], group_work);
+        PF_COUNTER_ADD(&counters[PF_CTR_WORK_SLOT], group_work);
 }
 
 /* The same with the worker following its excess into unowned neighbours
@@ -56,7 +56,7 @@ __kernel void pf_k_push_relabel(__global const int *list, long count,
 __kernel void pf_k_push_relabel_follow(__global const int *list, long count,
                                        __global const long *first,
                                        __global const int *head, __global const int *rev,
-                                       __global long *res, __global long *excess,
+                                       __global pf_cap *res, __global pf_cap *excess,
                                        __global int *height, __global int *owner, int n,
                                        int source, int sink, int budget,
                                        __global long *counters, __local long *scratch)
@@ -68,15 +68,15 @@ __kernel void pf_k_push_relabel_follow(__global const int *list, long count,
                                            owner, n, source, sink, budget);
     long group_work = pf_group_sum(work, scratch);
     if (get_local_id(0) == 0 && group_work != 0)
-        PF_ATOMIC_ADD_I64(&counters[PF_CTR_WORK_SLOT], group_work);
+        PF_COUNTER_ADD(&counters[PF_CTR_WORK_SLOT], group_work);
 }
 
 /* pf_body_push_relabel_lanes with a work-group per listed vertex (GPUs;
  * the host picks it). */
 __kernel void pf_k_push_relabel_group(__global const int *list, long count,
                                       __global const long *first, __global const int *head,
-                                      __global const int *rev, __global long *res,
-                                      __global long *excess, __global int *height,
+                                      __global const int *rev, __global pf_cap *res,
+                                      __global pf_cap *excess, __global int *height,
                                       __global int *owner, int n, int source, int sink,
                                       int follow, int cycles, __global long *counters,
                                       __local int *lane_h, __local long *lane_arc,
@@ -90,13 +90,13 @@ __kernel void pf_k_push_relabel_group(__global const int *list, long count,
     long work = pf_body_push_relabel_lanes(&grp, list[i], first, head, rev, res, excess,
                                            height, owner, n, source, sink, follow, cycles);
     if (work != 0)
-        PF_ATOMIC_ADD_I64(&counters[PF_CTR_WORK_SLOT], work);
+        PF_COUNTER_ADD(&counters[PF_CTR_WORK_SLOT], work);
 }
 
 __kernel void pf_k_cancel_violations(__global const int *list, long count,
                                      __global const long *first,
                                      __global const int *head, __global const int *rev,
-                                     __global long *res, __global long *excess,
+                                     __global pf_cap *res, __global pf_cap *excess,
                                      __global const int *height)
 {
     long i = (long)get_global_id(0);
@@ -108,7 +108,7 @@ __kernel void pf_k_cancel_violations(__global const int *list, long count,
  * is only known on the device (counts[in_slot]). */
 __kernel void pf_k_bfs_level(__global const int *in, __global const long *first,
                              __global const int *head, __global const int *rev,
-                             __global const long *res, __global int *height, __global int *out,
+                             __global const pf_cap *res, __global int *height, __global int *out,
                              __global long *counts, int in_slot, int out_slot, int clear_slot,
                              int n, int level, int excluded, int lanes)
 {
