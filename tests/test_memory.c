@@ -78,6 +78,12 @@ START_TEST(huge_declared_max_flow_solved)
     const char *args[] = {"solve", "--backend", backends[_i], "--flow", path, NULL};
     char *out = NULL, *err = NULL;
     int rc = pf_test_run_cli(args, NULL, &out, &err);
+    if (rc == 3 && strstr(err, "not compiled into this build")) { /* e.g. the ASan build */
+        free(out);
+        free(err);
+        unsetenv("PORTAFLOW_MEMORY_LIMIT");
+        return;
+    }
     ck_assert_msg(rc == 0, "%s: exit %d: %s", backends[_i], rc, err);
     ck_assert_msg(strstr(out, "\ns 5\nf 1 2147483646 5\n") != NULL, "%s", out);
     free(out);

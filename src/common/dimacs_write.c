@@ -119,12 +119,26 @@ static inline char *put_arc_ends(char *o, int32_t tail, int32_t head)
     return o;
 }
 
+/* A capacity of a real network in input units, written so that it reads
+ * back as real: a whole number gets ".0", or the reader would take it for
+ * an integer (refused past 2^62, and the network would lose its scale). */
+static char *put_real_amount(char *o, const pf_network *net, int64_t amount)
+{
+    int len = pf_amount_format(net, amount, o, WRITE_LINE_MAX - 24);
+    if (len > 0 && !memchr(o, '.', (size_t)len) && !memchr(o, 'e', (size_t)len) &&
+        !memchr(o, 'E', (size_t)len)) {
+        memcpy(o + len, ".0", 2);
+        len += 2;
+    }
+    return o + len;
+}
+
 static char *put_capacity_arc(char *o, const void *graph, int64_t i)
 {
     const pf_network *net = graph;
     o = put_arc_ends(o, net->tail[i], net->head[i]);
     if (net->is_real) /* in input units, at most 21 digits and an exponent */
-        o += pf_amount_format(net, net->cap[i], o, WRITE_LINE_MAX - 24);
+        o = put_real_amount(o, net, net->cap[i]);
     else
         o = put_uint(o, (uint64_t)net->cap[i]); /* >= 0: pf_network_add_arc checks */
     *o++ = '\n';

@@ -418,13 +418,14 @@ static int build_with_super_terminals(const pf_network *net, pf_residual *g, pf_
     int64_t arcs = net->m + net->source_count + net->sink_count;
     pf_network wide = {.n = net->n + 2, .source = (int32_t)net->n, .sink = (int32_t)net->n + 1};
     int rc = pf_network_reserve(&wide, arcs, st);
-    if (!rc) {
+    if (!rc && net->m > 0) { /* no arcs: NULL arrays, which memcpy may not take */
         memcpy(wide.tail, net->tail, (size_t)net->m * sizeof *wide.tail);
         memcpy(wide.head, net->head, (size_t)net->m * sizeof *wide.head);
         memcpy(wide.cap, net->cap, (size_t)net->m * sizeof *wide.cap);
         wide.m = net->m;
-        rc = add_super_arcs(net, &wide, st);
     }
+    if (!rc)
+        rc = add_super_arcs(net, &wide, st);
     if (!rc)
         rc = build_plain(&wide, g, order, threads, st);
     if (!rc)

@@ -12,4 +12,9 @@ void fuzz_check_network(const pf_network *net);
  * same vertices, terminals and arcs in the same order. */
 void fuzz_check_round_trip(const pf_network *net);
 
+/* Reads path with pf_network_read_with(opt). A failure must be PF_E_INPUT
+ * or PF_E_NOMEM; a network must pass fuzz_check_network and, if small,
+ * fuzz_check_round_trip. */
+void fuzz_read_network_with(const char *path, const pf_read_options *opt);
+
 #endif

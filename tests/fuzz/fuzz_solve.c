@@ -17,7 +17,9 @@
 #define SOLVE_MAX_ARCS 512
 
 /* Parallel engines hold excess in int64 and refuse (PF_E_DEVICE) networks
- * whose capacities sum to 2^63 or more; seq solves those. */
+ * whose residual capacities sum to 2^63 or more; seq solves those. Several
+ * sources or sinks add a super source's and a super sink's arcs, each set
+ * carrying at most the input's total. */
 static int parallel_may_refuse(const pf_network *net)
 {
     __int128 total = 0;
@@ -26,7 +28,27 @@ static int parallel_may_refuse(const pf_network *net)
         pf_network_arc(net, i, &u, &v, &cap);
         total += cap;
     }
+    if (pf_network_terminal_count(net, 0) > 1 || pf_network_terminal_count(net, 1) > 1)
+        total *= 3;
     return total >= (__int128)1 << 63;
+}
+
+/* Any format: as the file says, else (edge lists, Matrix Market name no
+ * terminals) with vertex 1 the source and vertex 2 the sink. */
+static pf_network *read_any(const char *path)
+{
+    static const int64_t source[] = {0}, sink[] = {1};
+    pf_status st;
+    pf_network *net = pf_network_read(path, &st);
+    if (net)
+        return net;
+    pf_read_options opt;
+    pf_read_options_init(&opt);
+    opt.sources = source;
+    opt.source_count = 1;
+    opt.sinks = sink;
+    opt.sink_count = 1;
+    return pf_network_read_with(path, &opt, &st);
 }
 
 /* Solves and checks the answer; 0 = the engine refused the network as it
@@ -52,8 +74,7 @@ static int solve_on(const pf_network *net, const char *backend, pf_solution *sol
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    pf_status st;
-    pf_network *net = pf_network_read(fuzz_file(0, data, size), &st);
+    pf_network *net = read_any(fuzz_file(0, data, size));
     if (!net)
         return 0;
     if (pf_network_vertices(net) <= SOLVE_MAX_VERTICES &&
