@@ -28,12 +28,12 @@ void pf_k_fw_stats(__global const PF_FW_T *dist, __global long *partial, int n, 
     counts[lid] = count;
     sums[lid] = sum;
     mosts[lid] = most;
-    for (int half = PF_STATS_ITEMS / 2; half > 0; half /= 2) {
+    for (int width = PF_STATS_ITEMS / 2; width > 0; width /= 2) {
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid < half) {
-            counts[lid] += counts[lid + half];
-            sums[lid] += sums[lid + half];
-            mosts[lid] = max(mosts[lid], mosts[lid + half]);
+        if (lid < width) {
+            counts[lid] += counts[lid + width];
+            sums[lid] += sums[lid + width];
+            mosts[lid] = max(mosts[lid], mosts[lid + width]);
         }
     }
     if (lid == 0) {
