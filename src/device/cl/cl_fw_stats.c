@@ -47,9 +47,10 @@ static int get_kernel(pf_dev *dev, int32_t kind, cl_kernel *kernel, size_t *item
         p->items = most < STATS_ITEMS_MOST ? most : STATS_ITEMS_MOST;
         char options[200];
         snprintf(options, sizeof options,
-                 "-cl-std=CL1.2 -DPF_FW_T=%s -DPF_FW_INF_HALF=%lldL -DPF_STATS_ITEMS=%zu",
+                 "-cl-std=CL1.2 -DPF_FW_T=%s -DPF_FW_INF_HALF=%lld%s -DPF_STATS_ITEMS=%zu",
                  k ? "long" : "int",
-                 k ? (long long)(PF_FW_INF_I64 / 2) : (long long)(PF_FW_INF_I32 / 2), p->items);
+                 k ? (long long)(PF_FW_INF_I64 / 2) : (long long)(PF_FW_INF_I32 / 2), k ? "L" : "",
+                 p->items);
         int rc = pf_cl_build_program(dev, pf_cl_fw_stats_source, pf_cl_fw_stats_source_len,
                                      options, stats_kernel_names, 1, &p->program[k],
                                      &p->kernel[k], st);

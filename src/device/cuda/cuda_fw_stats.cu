@@ -17,7 +17,7 @@ enum { STATS_ITEMS = 256 }; /* threads of a block, a power of two */
 /* partial[3 i .. 3 i + 2] = row i's reachable count, sum (as bits), most. */
 template <typename T>
 __global__ void __launch_bounds__(STATS_ITEMS)
-pf_k_fw_stats(const T *dist, long long *partial, int n, int ld, long long inf_half)
+pf_k_fw_stats(const T *dist, long long *partial, int n, int ld, T inf_half)
 {
     __shared__ long long counts[STATS_ITEMS];
     __shared__ unsigned long long sums[STATS_ITEMS];
@@ -26,7 +26,7 @@ pf_k_fw_stats(const T *dist, long long *partial, int n, int ld, long long inf_ha
     long long count = 0, most = LLONG_MIN;
     unsigned long long sum = 0;
     const T *row = dist + (size_t)i * (size_t)ld;
-    PF_FW_STATS_ROW(row, i, n, lid, STATS_ITEMS, inf_half, count, sum, most);
+    PF_FW_STATS_ROW(T, row, i, n, lid, STATS_ITEMS, inf_half, count, sum, most);
     counts[lid] = count;
     sums[lid] = sum;
     mosts[lid] = most;
@@ -66,7 +66,7 @@ static int stats_run(pf_dev *dev, const pf_dev_apsp *a, int32_t n, long long *de
             pf_cuda_ptr<long long>(a->dist), dev_partial, n, a->n, PF_FW_INF_I64 / 2);
     else
         pf_k_fw_stats<int><<<(unsigned)n, STATS_ITEMS, 0, dev->stream>>>(
-            pf_cuda_ptr<int>(a->dist), dev_partial, n, a->n, PF_FW_INF_I32 / 2);
+            pf_cuda_ptr<int>(a->dist), dev_partial, n, a->n, (int)(PF_FW_INF_I32 / 2));
     PF_CUDA_CHECK_LAUNCH(st, "pf_k_fw_stats");
     PF_CUDA_TRY(st, "cudaMemcpyAsync(fw_stats partials)",
                 cudaMemcpyAsync(host, dev_partial, (size_t)n * 3 * sizeof *host,

@@ -4,26 +4,27 @@
  * reduces the work-items' partials over its work-group. Sums wrap modulo
  * 2^64 like the host's (cli_apsp.c), so the result is exact in any order. */
 
-/* d(i, j) into (count, sum, most): finite means at most inf_half (the
- * host's "no path" test is d > PF_FW_INF_* / 2); the diagonal adds to the
- * sum only. */
-#define PF_FW_STATS_FOLD(d, i, j, inf_half, count, sum, most)   \
+/* d(i, j), already known finite (at most the host's PF_FW_INF_* / 2),
+ * into (count, sum, most); the diagonal adds to the sum only. */
+#define PF_FW_STATS_FOLD(d, i, j, count, sum, most)             \
     do {                                                        \
-        if ((d) <= (inf_half)) {                                \
-            (sum) += (pf_fw_u64)(pf_fw_i64)(d);                 \
-            if ((i) != (j)) {                                   \
-                (count)++;                                      \
-                (most) = (d) > (most) ? (d) : (most);           \
-            }                                                   \
+        (sum) += (pf_fw_u64)(d);                                \
+        if ((i) != (j)) {                                       \
+            (count)++;                                          \
+            (most) = (d) > (most) ? (d) : (most);               \
         }                                                       \
     } while (0)
 
 /* Columns lid, lid + items, ... below n of row i (its first entry at
- * row[0]). */
-#define PF_FW_STATS_ROW(row, i, n, lid, items, inf_half, count, sum, most) \
-    do {                                                                   \
-        for (int j_ = (lid); j_ < (n); j_ += (items)) {                    \
-            const pf_fw_i64 d_ = (pf_fw_i64)(row)[j_];                     \
-            PF_FW_STATS_FOLD(d_, (i), j_, (inf_half), (count), (sum), (most)); \
-        }                                                                  \
+ * row[0], elements of type elem_t): "no path" is an entry above inf_half,
+ * compared in the element type (the host's test, apsp_matrix.c). */
+#define PF_FW_STATS_ROW(elem_t, row, i, n, lid, items, inf_half, count, sum, most) \
+    do {                                                                           \
+        for (int j_ = (lid); j_ < (n); j_ += (items)) {                            \
+            const elem_t e_ = (row)[j_];                                           \
+            if (e_ <= (elem_t)(inf_half)) {                                        \
+                const pf_fw_i64 d_ = (pf_fw_i64)e_;                                \
+                PF_FW_STATS_FOLD(d_, (i), j_, (count), (sum), (most));             \
+            }                                                                      \
+        }                                                                          \
     } while (0)

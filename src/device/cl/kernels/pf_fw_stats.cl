@@ -24,7 +24,7 @@ void pf_k_fw_stats(__global const PF_FW_T *dist, __global long *partial, int n, 
     long count = 0, most = LONG_MIN;
     ulong sum = 0;
     __global const PF_FW_T *row = dist + (size_t)i * (size_t)ld;
-    PF_FW_STATS_ROW(row, i, n, lid, PF_STATS_ITEMS, (long)PF_FW_INF_HALF, count, sum, most);
+    PF_FW_STATS_ROW(PF_FW_T, row, i, n, lid, PF_STATS_ITEMS, PF_FW_INF_HALF, count, sum, most);
     counts[lid] = count;
     sums[lid] = sum;
     mosts[lid] = most;
