@@ -91,16 +91,16 @@ int pf_cuda_fw_stats(pf_dev *dev, const pf_dev_apsp *a, int32_t n, pf_fw_stats *
     if (!host)
         return PF_E_NOMEM;
     void *dev_partial = NULL;
-    cudaError_t err = cudaMallocAsync(&dev_partial, (size_t)n * 3 * sizeof(long long),
-                                      dev->stream);
+    /* Plain cudaMalloc (every device has it): the step waits anyway. */
+    cudaError_t err = cudaMalloc(&dev_partial, (size_t)n * 3 * sizeof(long long));
     if (err != cudaSuccess) {
         free(host);
-        return pf_cuda_fail(st, "cudaMallocAsync(fw_stats partials)", err);
+        return pf_cuda_fail(st, "cudaMalloc(fw_stats partials)", err);
     }
     rc = stats_run(dev, a, n, (long long *)dev_partial, host, st);
-    err = cudaFreeAsync(dev_partial, dev->stream);
+    err = cudaFree(dev_partial);
     if (!rc && err != cudaSuccess)
-        rc = pf_cuda_fail(st, "cudaFreeAsync(fw_stats partials)", err);
+        rc = pf_cuda_fail(st, "cudaFree(fw_stats partials)", err);
     if (!rc)
         fold_partials(host, n, out);
     free(host);
