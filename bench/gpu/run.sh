@@ -37,6 +37,14 @@
 #       memcheck on `--variant per-k` (n = 300, with and without --paths).
 #       Fits one 10-minute call on a warm build; the plot is made here
 #       afterwards (bench/fw_plot.py, matplotlib).
+#   bench/gpu/run.sh apsp-whole [REPS]
+#       `portaflow apsp --stats` at n = 16384, int32, as whole processes
+#       (REPS, default 3, on auto = cuda; once on opencl): the statistics
+#       are summed on the device (fw_stats), so download is only their
+#       partials. Before it: the apsp_stats suite on cuda, compute-sanitizer
+#       memcheck on the fw_stats kernel (n = 300, int32 and int64), and the
+#       16384 "s" lines against those of --verify (matrix downloaded, host
+#       sums). Log: apsp_whole.log. A few minutes on a warm build.
 # Logs and tables go to $OUT (the device tool brings them back) or ./bench/out.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -179,6 +187,33 @@ fw-study)
   for rep in 1 2 3; do
     { time "$bin" apsp --stats "$g"; } 2>&1
   done | grep -E '^c (backend|variant|read|times|write)|^whole' | tee "$out/apsp_16384_whole.log"
+  rm -f "$g"
+  ;;
+apsp-whole)
+  reps=${1:-3}
+  meson test -C build-gpu --print-errorlogs apsp_stats-cuda 2>&1 | grep -E "^ *[0-9]+/"
+  sp=$(mktemp --suffix=.gr)
+  "$bin" gen sp 300 --negative --seed 5 -o "$sp"
+  for type in i32 i64; do
+    log="$out/sanitizer_fw_stats_memcheck_$type.log"
+    compute-sanitizer --tool memcheck --error-exitcode 9 "$bin" apsp --backend cuda --type $type \
+      --stats "$sp" > "$log" 2>&1
+    echo "compute-sanitizer memcheck fw_stats $type: exit $?, $(grep -E 'ERROR SUMMARY' "$log" | tail -n 1)"
+  done
+  rm -f "$sp"
+  g=$(mktemp --suffix=.gr)
+  "$bin" gen sp 16384 --seed 3 -o "$g"
+  TIMEFORMAT="whole process %R s"
+  {
+    for rep in $(seq "$reps"); do
+      { time "$bin" apsp --stats "$g"; } 2>&1
+    done
+    { time "$bin" apsp --backend opencl --stats "$g"; } 2>&1
+  } | grep -E '^c (backend|variant|read|times|write)|^s |^whole' | tee "$out/apsp_whole.log"
+  fast=$("$bin" apsp --stats "$g" | grep '^s ')
+  slow=$("$bin" apsp --stats --verify "$g" | grep '^s ')
+  if [ "$fast" = "$slow" ]; then echo "s lines: device sums = host sums"; else
+    echo "s lines DIFFER: device [$fast] host [$slow]"; fi | tee -a "$out/apsp_whole.log"
   rm -f "$g"
   ;;
 *) echo "unknown stage $stage" >&2; exit 1 ;;

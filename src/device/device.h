@@ -91,6 +91,16 @@ typedef struct pf_dev_apsp {
     int32_t simd_width; /* fw_step PF_FW_SIMD: as pf_apsp_options.simd_width */
 } pf_dev_apsp;
 
+/* What fw_stats hands back: the statistics of `apsp --stats` over the
+ * solved matrix's first n rows and columns, "no path" being any entry above
+ * PF_FW_INF_* / 2 (as the host reads it, apsp_matrix.c). */
+typedef struct pf_fw_stats {
+    int64_t reachable; /* entries (i, j), i != j, with a path */
+    uint64_t sum;      /* every finite entry, the diagonal included, mod 2^64 */
+    int64_t most;      /* the largest finite entry off the diagonal; INT64_MIN
+                          when reachable is 0 */
+} pf_fw_stats;
+
 typedef struct pf_open_params {
     int device_index;  /* index among this backend's devices; -1 = best */
     int threads;       /* CPU backends: worker threads, 0 = default */
@@ -214,6 +224,13 @@ typedef struct pf_device_ops {
      * and in `what` a line saying which ("avx2, 8 lanes") or why not.
      * NULL where fw_variants has no PF_FW_SIMD. */
     int32_t (*fw_simd)(pf_dev *dev, int32_t kind, int32_t width, char *what, size_t len);
+    /* Optional (NULL: not offered): the statistics of a->dist's first n
+     * rows and columns (n <= a->n; a->tile is not used), integer kinds
+     * only (float: PF_E_USAGE; its sum depends on the order, which only
+     * the host keeps). Waits for everything queued before it; the matrix
+     * stays as it is. Lets `apsp --stats` skip downloading the matrix. */
+    int (*fw_stats)(pf_dev *dev, const pf_dev_apsp *a, int32_t n, pf_fw_stats *out,
+                    pf_status *st);
 } pf_device_ops;
 
 /* The compiled-in backends (each defined in its own folder). */

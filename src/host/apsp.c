@@ -183,6 +183,7 @@ typedef struct device_run {
     const pf_apsp_sink *sink;
     int sink_used; /* out: the sink has had rows (no retry elsewhere then) */
     int streamed;  /* out: every row went to the sink during the download */
+    int stats_only; /* out: the device's statistics went to the sink, no rows */
 } device_run;
 
 /* Distances (and next hops) back from the device: by blocks of rows into
@@ -192,6 +193,20 @@ static int download_result(const pf_device_ops *ops, pf_dev *dev, const pf_dev_a
                            apsp_job *job, device_run *run, pf_apsp_result *res, pf_status *st)
 {
     size_t cells = (size_t)a->n * (size_t)a->n;
+    if (run->sink && run->sink->stats && !job->paths && ops->fw_stats &&
+        job->kind != PF_DIST_F32) {
+        pf_fw_stats sums;
+        int rc = ops->fw_stats(dev, a, (int32_t)job->g->n, &sums, st);
+        if (rc)
+            return rc;
+        res->n = job->g->n;
+        res->kind = job->kind;
+        res->dist = NULL;
+        run->sink_used = 1;
+        rc = run->sink->stats(run->sink->ctx, res, &sums, st);
+        run->stats_only = rc == PF_OK;
+        return rc;
+    }
     if (run->sink && !job->paths) {
         res->n = job->g->n;
         res->kind = job->kind;
@@ -412,6 +427,11 @@ int pf_apsp_with(const pf_wgraph *g, const pf_apsp_options *opt, pf_apsp_early *
     if (rc) {
         job_free(&job);
         return rc;
+    }
+    if (run.stats_only) { /* nothing came back but the statistics */
+        job_free(&job);
+        res->times.total = pf_now() - t_start;
+        return PF_OK;
     }
     double t_extract = pf_now();
     if (!run.streamed)

@@ -86,11 +86,17 @@ typedef struct pf_apsp_sink {
     int (*rows)(void *ctx, const pf_apsp_result *res, int64_t first, int64_t count,
                 pf_status *st);
     void *ctx;
+    /* Optional, for a caller that wants only the statistics: where the
+     * device sums them itself (fw_stats: integer kinds, no next hops), they
+     * come here instead of any row, the matrix never leaves the device and
+     * res->dist stays NULL. NULL, or another backend: rows as above. */
+    int (*stats)(void *ctx, const pf_apsp_result *res, const pf_fw_stats *s, pf_status *st);
 } pf_apsp_sink;
 
 /* pf_apsp on the device `early` is opening (NULL: opens its own), giving
  * the rows to `sink` as they arrive when it can (no next hops), else all
- * at once before returning (NULL: none). Frees nothing of early's but the
+ * at once before returning (NULL: none); or only the statistics (see
+ * pf_apsp_sink.stats), with res->dist NULL. Frees nothing of early's but the
  * device it took (pf_apsp_early_free still needed). */
 int pf_apsp_with(const pf_wgraph *g, const pf_apsp_options *opt, pf_apsp_early *early,
                  const pf_apsp_sink *sink, pf_apsp_result *res, pf_status *st);

@@ -547,6 +547,20 @@ static int output_rows(void *ctx, const pf_apsp_result *res, int64_t first, int6
     return PF_OK;
 }
 
+/* --stats alone: the device summed them (pf_apsp_sink.stats); the same
+ * values stats_rows would have found (integer kinds: exact sums). */
+static int output_stats(void *ctx, const pf_apsp_result *res, const pf_fw_stats *sums,
+                        pf_status *st)
+{
+    (void)res;
+    (void)st;
+    apsp_output *o = ctx;
+    o->stats.reachable = sums->reachable;
+    o->stats.int_sum = sums->sum;
+    o->stats.int_max = sums->most;
+    return PF_OK;
+}
+
 static int output_open(apsp_output *o, const apsp_args *a, pf_status *st)
 {
     memset(o, 0, sizeof *o);
@@ -617,7 +631,10 @@ int pf_cli_apsp(int argc, char **argv)
     double read_s = pf_now() - t0;
     pf_apsp_result res;
     memset(&res, 0, sizeof res);
-    pf_apsp_sink sink = {.rows = output_rows, .ctx = &out};
+    /* --stats alone needs no matrix on the host: a device may sum them. */
+    int stats_only = a.stats && !out.to_file && !a.verify;
+    pf_apsp_sink sink = {.rows = output_rows, .ctx = &out,
+                         .stats = stats_only ? output_stats : NULL};
     int streams = a.stats || out.to_file;
     if (g)
         pf_progress_step("Floyd-Warshall over %lld vertices (%.3g min-plus updates)",

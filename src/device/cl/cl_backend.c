@@ -397,6 +397,7 @@ static void cl_close(pf_dev *dev)
     pf_cl_steps_release(dev);
     pf_cl_fw_release(dev);
     pf_cl_fw_perk_release(dev);
+    pf_cl_fw_stats_release(dev);
     pf_cl_staging_release(dev);
     for (int w = 0; w < PF_CL_WIDTHS; w++) {
         for (int k = 0; k < PF_CLK_COUNT; k++)
@@ -630,4 +631,5 @@ const pf_device_ops pf_backend_opencl = {
     .fw_phase = pf_cl_fw_phase,
     .fw_variants = 1u << PF_FW_PER_K,
     .fw_step = pf_cl_fw_step,
+    .fw_stats = pf_cl_fw_stats,
 };

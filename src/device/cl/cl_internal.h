@@ -95,6 +95,7 @@ struct pf_dev {
 
     struct pf_cl_fw *fw; /* APSP programs, built on first use (cl_apsp.c) */
     struct pf_cl_fw_perk *fw_perk; /* per-k APSP programs (cl_fw_perk.c) */
+    struct pf_cl_fw_stats *fw_stats; /* APSP statistics programs (cl_fw_stats.c) */
 
     /* Pinned staging for transfers of at least stage_min bytes (0: never;
      * PORTAFLOW_PINNED, common/hostcopy.h; devices that share the host's
@@ -251,5 +252,14 @@ int pf_cl_fw_step(pf_dev *dev, const pf_dev_apsp *a, int32_t variant, int32_t k,
                   pf_status *st);
 /* Releases the per-k programs (dev->fw_perk). */
 void pf_cl_fw_perk_release(pf_dev *dev);
+
+/* ---- cl_fw_stats.c ---------------------------------------------------- */
+
+extern const char pf_cl_fw_stats_source[];
+extern const size_t pf_cl_fw_stats_source_len;
+int pf_cl_fw_stats(pf_dev *dev, const pf_dev_apsp *a, int32_t n, pf_fw_stats *out,
+                   pf_status *st);
+/* Releases the statistics programs (dev->fw_stats). */
+void pf_cl_fw_stats_release(pf_dev *dev);
 
 #endif

@@ -10,6 +10,7 @@
  *   cuda_scan_simple.cu  the same with plain kernels (PF_CUDA_SCAN=simple)
  *   cuda_apsp.cu     fw_tile / fw_phase: blocked Floyd-Warshall kernels
  *   cuda_fw_perk.cu  fw_step: the per-k Floyd-Warshall variant
+ *   cuda_fw_stats.cu fw_stats: apsp --stats summed on the device
  *   cuda_apsp_ops.cuh  their element operations and vector moves
  *   cuda_internal.h  pf_dev / pf_buf and helpers for the .cu files
  *
@@ -80,6 +81,11 @@ int pf_cuda_fw_phase(pf_dev *dev, const pf_dev_apsp *a, int32_t round, int32_t p
 
 int pf_cuda_fw_step(pf_dev *dev, const pf_dev_apsp *a, int32_t variant, int32_t k,
                     pf_status *st);
+
+/* ---- cuda_fw_stats.cu -------------------------------------------------- */
+
+int pf_cuda_fw_stats(pf_dev *dev, const pf_dev_apsp *a, int32_t n, pf_fw_stats *out,
+                     pf_status *st);
 
 /* ---- cuda_probe.c ------------------------------------------------------ */
 

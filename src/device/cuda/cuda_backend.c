@@ -26,4 +26,5 @@ const pf_device_ops pf_backend_cuda = {
     .fw_phase = pf_cuda_fw_phase,
     .fw_variants = 1u << PF_FW_PER_K,
     .fw_step = pf_cuda_fw_step,
+    .fw_stats = pf_cuda_fw_stats,
 };
