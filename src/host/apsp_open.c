@@ -44,7 +44,7 @@ static int has_gpu(const pf_device_ops *ops)
 {
     pf_device_desc descs[8];
     char why[512];
-    int found = ops->probe(descs, 8, why, sizeof why);
+    int found = pf_backend_probe(ops, descs, 8, why, sizeof why);
     return found > 0 && strcmp(descs[0].kind, "gpu") == 0;
 }
 

@@ -3,6 +3,7 @@
 #include "registry.h"
 
 #include <stdio.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "../common/status.h"
@@ -68,6 +69,20 @@ static void append_why(char *why, size_t why_len, const char *backend, const cha
 
 enum { PROBE_MAX = 32 };
 
+/* Drivers differ in whether their device queries may run from several
+ * threads at once (an ICD loader's first platform query, the CUDA probe's
+ * helper and in-process paths): one probe at a time, process-wide. */
+static pthread_mutex_t probe_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int pf_backend_probe(const pf_device_ops *ops, pf_device_desc *out, int max, char *why,
+                     size_t why_len)
+{
+    pthread_mutex_lock(&probe_lock);
+    int found = ops->probe(out, max, why, why_len);
+    pthread_mutex_unlock(&probe_lock);
+    return found;
+}
+
 int pf_backend_auto_order(const char **names, int max, char *why, size_t why_len)
 {
     int count = 0;
@@ -77,7 +92,7 @@ int pf_backend_auto_order(const char **names, int max, char *why, size_t why_len
         const pf_device_ops *ops = compiled_backends[i];
         pf_device_desc descs[PROBE_MAX];
         char reason[512] = "";
-        int found = ops->probe(descs, PROBE_MAX, reason, sizeof reason);
+        int found = pf_backend_probe(ops, descs, PROBE_MAX, reason, sizeof reason);
         if (found <= 0) {
             append_why(why, why_len, ops->name, reason[0] ? reason : "no usable device");
             continue;
@@ -106,7 +121,7 @@ int pf_list_devices(pf_device_desc *out, int max, char *why, size_t why_len)
     for (int i = 0; i < pf_backend_count(); i++) {
         const pf_device_ops *ops = compiled_backends[i];
         char reason[512] = "";
-        int found = ops->probe(out + count, max - count, reason, sizeof reason);
+        int found = pf_backend_probe(ops, out + count, max - count, reason, sizeof reason);
         if (found <= 0)
             append_why(why, why_len, ops->name, reason[0] ? reason : "no usable device");
         else if (reason[0])

@@ -20,6 +20,9 @@ int pf_backend_name_known(const char *name);
 /* Candidates for `auto`, best first: backends with a usable GPU (CUDA,
  * then OpenCL), then "seq", which beats the CPU backends as measured so
  * far. Returns the count. */
+/* ops->probe, one at a time in the whole process (see registry.c). */
+int pf_backend_probe(const pf_device_ops *ops, pf_device_desc *out, int max, char *why,
+                     size_t why_len);
 int pf_backend_auto_order(const char **names, int max, char *why, size_t why_len);
 
 #endif

@@ -26,6 +26,7 @@
 #define PF_CUDA_PROBE_OUTSIDE 1
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -191,7 +192,7 @@ static int query_in_helper(probe_report *report)
     if (find_helper(helper, sizeof helper) != 0)
         return -1;
     int fds[2];
-    if (pipe(fds) != 0)
+    if (pipe2(fds, O_CLOEXEC) != 0) /* not inherited by another thread's helper */
         return -1;
     posix_spawn_file_actions_t actions;
     if (posix_spawn_file_actions_init(&actions) != 0) {
@@ -238,7 +239,7 @@ static int single_threaded(void)
 static int query_in_child(probe_report *report)
 {
     int fds[2];
-    if (pipe(fds) != 0)
+    if (pipe2(fds, O_CLOEXEC) != 0) /* not inherited by another thread's helper */
         return -1;
     /* A stdio buffer the caller has not flushed would be written twice
      * if the child flushed it; the child leaves through _exit. */
