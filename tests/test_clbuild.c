@@ -78,6 +78,19 @@ static void find_targets(void)
     }
 }
 
+/* Warning lines in a (lower-cased) build log. NVIDIA's compiler notes for
+ * every kernel that "function X is a kernel, so overriding noinline
+ * attribute" when it compiles from source, whatever the kernel says: that
+ * note is about its own inlining, not the source, and is not counted. */
+static int count_warnings(char *log)
+{
+    int count = 0;
+    for (char *line = strtok(log, "\n"); line; line = strtok(NULL, "\n"))
+        count += strstr(line, "warning") != NULL &&
+                 strstr(line, "is a kernel, so overriding noinline attribute") == NULL;
+    return count;
+}
+
 /* Loop index: target * 2 + width (PF_CL_CAP64, PF_CL_CAP32). */
 START_TEST(program_builds_without_warnings)
 {
@@ -107,8 +120,7 @@ START_TEST(program_builds_without_warnings)
     PF_EXPECT(built == CL_SUCCESS, "%s (%s): clBuildProgram: %d", t->name, options, built);
     for (char *p = log; *p; p++)
         *p = (char)tolower((unsigned char)*p);
-    PF_EXPECT(strstr(log, "warning") == NULL, "%s (%s): the compiler warns", t->name,
-              options);
+    PF_EXPECT(count_warnings(log) == 0, "%s (%s): the compiler warns", t->name, options);
     free(log);
     clReleaseProgram(program);
     clReleaseContext(context);
