@@ -4,7 +4,7 @@
 # one a line. Usage:
 #   bench/instances.sh PORTAFLOW_BINARY [SET|NAME]...      (default: device)
 #   bench/instances.sh --list [SET|NAME]...                names only, no files
-# Sets: small: quick ones; medium / large: the DEVICE.md reference instances
+# Sets: small: quick ones; medium / large: the docs/GPU_MACHINE.md reference instances
 # split by size; device: all six of them; extra: AC, AK and the two grids;
 # all: the whole issue-6 suite (device + extra). A NAME is one instance of
 # the list below (rmf_64x64, grid3d_128, ...); sets and names mix freely,

@@ -1,5 +1,5 @@
 /* Check suite "gen": the random stream and every generator family of
- * GENERATORS.md: counts against the published formulas, structure,
+ * docs/GENERATORS.md: counts against the published formulas, structure,
  * capacity ranges, determinism and parameter errors. */
 #include <check.h>
 #include <stdlib.h>
@@ -132,7 +132,7 @@ START_TEST(rmf_counts)
         ck_assert_int_eq(pf_network_sink(net), a * a * b - 1);
         pf_network_free(net);
     }
-    /* GENERATORS.md's published checks, written out. */
+    /* docs/GENERATORS.md's published checks, written out. */
     pf_network *net = need(pf_gen_rmf(24, 192, 1, 10000, 1, &st), &st);
     check_counts(net, 110592, 533952);
     pf_network_free(net);
@@ -335,7 +335,7 @@ static int arc1_cmp(const void *pa, const void *pb)
 
 START_TEST(ak_exact_k2)
 {
-    /* GENERATORS.md worked out by hand for k = 2 (d = 8), 1-based ids. */
+    /* docs/GENERATORS.md worked out by hand for k = 2 (d = 8), 1-based ids. */
     struct arc1 expect[] = {
         {3, 4, 3},  {3, 6, 1},   {4, 5, 2},   {4, 6, 1},                /* i = 0, 1 */
         {5, 8, 1},  {5, 6, 1},                                          /* k+3 */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Run ON the GPU machine at the start of every command (DEVICE.md): unpacks
+# Run ON the GPU machine at the start of every command (docs/GPU_MACHINE.md): unpacks
 # the carried packages (ICD loader, CL headers, Check, pkg-config, peers),
 # registers NVIDIA's OpenCL driver with the loader, and builds portaflow with
 # every backend into build-gpu.

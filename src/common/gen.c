@@ -1,4 +1,4 @@
-/* Benchmark-family generators (GENERATORS.md) and their random stream.
+/* Benchmark-family generators (docs/GENERATORS.md) and their random stream.
  *
  * Every generator validates its parameters, computes the exact vertex and
  * arc counts with overflow checks, reserves the arc arrays once and fills
@@ -269,7 +269,7 @@ pf_network *pf_gen_ac(int64_t n, int64_t cap, uint64_t seed, pf_status *st)
 
 /* ---- AK ----------------------------------------------------------------- */
 
-/* GENERATORS.md numbers AK's vertices from 1; this takes those ids. */
+/* docs/GENERATORS.md numbers AK's vertices from 1; this takes those ids. */
 static inline void put_arc1(pf_network *net, int64_t tail, int64_t head, int64_t cap)
 {
     put_arc(net, tail - 1, head - 1, cap);

@@ -1,8 +1,8 @@
-/* Generators of the benchmark families in GENERATORS.md. Every generator is
+/* Generators of the benchmark families in docs/GENERATORS.md. Every generator is
  * deterministic for a given seed and builds the network in memory; write
  * it with pf_network_write_dimacs_stream.
  *
- * All vertex ids are 0-based (the 1-based ids of GENERATORS.md minus one).
+ * All vertex ids are 0-based (the 1-based ids of docs/GENERATORS.md minus one).
  * Each generator reserves its exact arc count up front and returns a network
  * holding exactly that many arcs. Errors: an invalid parameter gives NULL and
  * PF_E_USAGE with a message naming the parameter; a graph that does not fit
@@ -33,7 +33,7 @@ pf_network *pf_gen_rlg(int64_t r, int64_t c, int64_t cap, uint64_t seed,
  * Needs n >= 2, cap >= 1. */
 pf_network *pf_gen_ac(int64_t n, int64_t cap, uint64_t seed, pf_status *st);
 /* AK (Cherkassky-Goldberg): 4k+6 vertices, 6k+7 arcs, deterministic.
- * Source 0, sink 1; arcs in the order GENERATORS.md lists them. k >= 2. */
+ * Source 0, sink 1; arcs in the order docs/GENERATORS.md lists them. k >= 2. */
 pf_network *pf_gen_ak(int64_t k, pf_status *st);
 /* Vision grids: symmetric neighbour arcs with capacities in [1, cap] and a
  * terminal arc per pixel (from the source or to the sink). Source and sink
