@@ -45,9 +45,10 @@ enum {
 
 static const pf_opt gen_options[] = {
     {.id = OPT_SEED, .name = "seed", .arg = "S", .help = "random seed (default 1)"},
-    {.id = OPT_C1, .name = "c1", .arg = "X", .help = "rmf: capacities within a frame (default 1)"},
+    {.id = OPT_C1, .name = "c1", .arg = "X",
+     .help = "rmf: arcs between frames get capacities in X..Y (default 1)"},
     {.id = OPT_C2, .name = "c2", .arg = "Y",
-     .help = "rmf: capacities between frames are 1..Y*A*A (default 10000)"},
+     .help = "rmf: ... up to Y (default 10000); arcs within a frame get Y*A*A"},
     {.id = OPT_CAP, .name = "cap", .arg = "C", .help = "rlg, ac, grid2d, grid3d, random: capacity bound"},
     {.id = OPT_CONN, .name = "conn", .arg = "K", .help = "grid2d: 4 or 8; grid3d: 6 or 26 neighbours"},
     {.id = OPT_ARCS, .name = "arcs", .arg = "M", .help = "sp: M distinct arcs (default 8N)"},
