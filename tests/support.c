@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "support.h"
 
+#include <check.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -148,4 +149,27 @@ int pf_test_backend_devices(const char *backend, char *why, size_t why_len)
                 snprintf(why, why_len, "%s", line);
     }
     return found;
+}
+
+void pf_test_assert_input_error(const pf_status *st, const char *name, int line,
+                                const char *needle)
+{
+    char prefix[600];
+    snprintf(prefix, sizeof prefix, "%s:%d: ", name, line);
+    ck_assert_msg(st->code == PF_E_INPUT, "code %d, message '%s'", st->code, st->message);
+    ck_assert_msg(strncmp(st->message, prefix, strlen(prefix)) == 0,
+                  "message '%s' does not start with '%s'", st->message, prefix);
+    ck_assert_msg(strstr(st->message, needle) != NULL, "message '%s' does not mention '%s'",
+                  st->message, needle);
+}
+
+void pf_test_assert_arc(const pf_network *net, int64_t i, int64_t tail, int64_t head,
+                        int64_t cap)
+{
+    int64_t t, h, c;
+    ck_assert_int_eq(pf_network_arc(net, i, &t, &h, &c), PF_OK);
+    ck_assert_msg(t == tail && h == head && c == cap,
+                  "arc %lld is (%lld,%lld,%lld), expected (%lld,%lld,%lld)", (long long)i,
+                  (long long)t, (long long)h, (long long)c, (long long)tail, (long long)head,
+                  (long long)cap);
 }

@@ -45,6 +45,14 @@ int pf_test_backend_devices(const char *backend, char *why, size_t why_len);
             ck_abort_msg(__VA_ARGS__); \
     } while (0)
 
+/* Check assertions: a PF_E_INPUT status whose message starts with
+ * "NAME:LINE: " and holds `needle`; input arc i of `net` is
+ * (tail, head, cap) in 0-based ids. */
+void pf_test_assert_input_error(const pf_status *st, const char *name, int line,
+                                const char *needle);
+void pf_test_assert_arc(const pf_network *net, int64_t i, int64_t tail, int64_t head,
+                        int64_t cap);
+
 /* Exit status meson reads as "skipped". */
 #define PF_TEST_SKIP 77
 

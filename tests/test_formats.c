@@ -20,28 +20,6 @@
 
 /* ---- helpers -------------------------------------------------------- */
 
-static void assert_input_error(const pf_status *st, const char *name, int line,
-                               const char *needle)
-{
-    char prefix[600];
-    snprintf(prefix, sizeof prefix, "%s:%d: ", name, line);
-    ck_assert_msg(st->code == PF_E_INPUT, "code %d, message '%s'", st->code, st->message);
-    ck_assert_msg(strncmp(st->message, prefix, strlen(prefix)) == 0,
-                  "message '%s' does not start with '%s'", st->message, prefix);
-    ck_assert_msg(strstr(st->message, needle) != NULL, "message '%s' does not mention '%s'",
-                  st->message, needle);
-}
-
-static void assert_arc(const pf_network *net, int64_t i, int64_t tail, int64_t head, int64_t cap)
-{
-    int64_t t, h, c;
-    ck_assert_int_eq(pf_network_arc(net, i, &t, &h, &c), PF_OK);
-    ck_assert_msg(t == tail && h == head && c == cap,
-                  "arc %lld is (%lld,%lld,%lld), expected (%lld,%lld,%lld)", (long long)i,
-                  (long long)t, (long long)h, (long long)c, (long long)tail, (long long)head,
-                  (long long)cap);
-}
-
 /* Options with one source and one sink (0-based API ids). */
 static pf_read_options terminals(const int64_t *source, const int64_t *sink)
 {
@@ -84,7 +62,7 @@ START_TEST(edgelist_good)
     ck_assert_msg(net != NULL, "%s", st.message);
     ck_assert_int_eq(pf_network_vertices(net), 5);
     ck_assert_int_eq(pf_network_arcs(net), 4);
-    assert_arc(net, 1, 1, 3, 3);
+    pf_test_assert_arc(net, 1, 1, 3, 3);
     ck_assert_int_eq(pf_network_sink(net), 4);
     ck_assert_int_eq(solve_verified(net, "seq"), 0); /* 5 is unreachable */
     pf_network_free(net);
@@ -98,7 +76,7 @@ START_TEST(edgelist_good)
     net = pf_network_read_with(path, &opt, &st);
     ck_assert_msg(net != NULL, "%s", st.message);
     ck_assert_int_eq(pf_network_vertices(net), 3);
-    assert_arc(net, 0, 0, 1, 5);
+    pf_test_assert_arc(net, 0, 0, 1, 5);
     ck_assert_int_eq(solve_verified(net, "seq"), 4);
     pf_network_free(net);
 }
@@ -129,7 +107,7 @@ START_TEST(edgelist_bad_input)
     pf_status st;
     pf_network *net = pf_network_read_with(path, &opt, &st);
     ck_assert_msg(net == NULL, "case %d was accepted", _i);
-    assert_input_error(&st, path, c->line, c->needle);
+    pf_test_assert_input_error(&st, path, c->line, c->needle);
 }
 END_TEST
 
@@ -177,8 +155,8 @@ START_TEST(mm_good)
     net = pf_network_read_with(path, &opt, &st);
     ck_assert_msg(net != NULL, "%s", st.message);
     ck_assert_int_eq(pf_network_arcs(net), 5);
-    assert_arc(net, 0, 1, 0, 1);
-    assert_arc(net, 1, 0, 1, 1);
+    pf_test_assert_arc(net, 0, 1, 0, 1);
+    pf_test_assert_arc(net, 1, 0, 1, 1);
     ck_assert_int_eq(solve_verified(net, "seq"), 1);
     pf_network_free(net);
     /* Real symmetric. */
@@ -213,7 +191,7 @@ START_TEST(mm_bad_input)
     pf_read_options opt = terminals(&s, &t);
     pf_status st;
     ck_assert_msg(pf_network_read_with(path, &opt, &st) == NULL, "case %d was accepted", _i);
-    assert_input_error(&st, path, c->line, c->needle);
+    pf_test_assert_input_error(&st, path, c->line, c->needle);
 }
 END_TEST
 
@@ -227,12 +205,12 @@ START_TEST(detection)
     /* Three numbers on the first line: an edge list. */
     pf_network *net = pf_network_read_with(pf_test_tmpfile("1 2 7\n"), &opt, &st);
     ck_assert_msg(net != NULL, "%s", st.message);
-    assert_arc(net, 0, 0, 1, 7);
+    pf_test_assert_arc(net, 0, 0, 1, 7);
     pf_network_free(net);
     /* One number: the adjacency matrix (its own terminals unless given). */
     net = pf_network_read(pf_test_tmpfile("c m\n2\n0 7\n0 0\n"), &st);
     ck_assert_msg(net != NULL, "%s", st.message);
-    assert_arc(net, 0, 0, 1, 7);
+    pf_test_assert_arc(net, 0, 0, 1, 7);
     pf_network_free(net);
     /* '%' that is not a banner: an edge-list comment. */
     net = pf_network_read_with(pf_test_tmpfile("% c\n1 2 7\n"), &opt, &st);
@@ -420,7 +398,7 @@ START_TEST(multi_terminal_options_and_errors)
     /* A vertex both: the later line, naming the earlier. */
     path = pf_test_tmpfile("p max 3 0\nn 2 t\nn 1 s\nn 3 t\nn 2 s\n");
     ck_assert_ptr_null(pf_network_read(path, &st));
-    assert_input_error(&st, path, 5, "vertex 2 is already the sink (line 2)");
+    pf_test_assert_input_error(&st, path, 5, "vertex 2 is already the sink (line 2)");
     /* The API refuses the same. */
     net = pf_network_new(3, 0, 2, &st);
     ck_assert_int_eq(pf_network_set_terminals(net, (int64_t[]){0, 1}, 2, (int64_t[]){1}, 1, &st),
@@ -445,7 +423,7 @@ START_TEST(real_exact_scale)
     ck_assert_int_eq(pf_network_scale(net, &k, &error), 1);
     ck_assert_int_eq(k, 60);
     ck_assert(error == 0);
-    assert_arc(net, 0, 0, 1, (int64_t)1 << 59);
+    pf_test_assert_arc(net, 0, 0, 1, (int64_t)1 << 59);
     int64_t value = solve_verified(net, "seq");
     pf_solve_options sopt;
     pf_solve_options_init(&sopt);
@@ -529,7 +507,7 @@ START_TEST(real_matrix)
     pf_network_free(net);
     const char *path = pf_test_tmpfile("2\n0 -0.5\n0 0\n");
     ck_assert_ptr_null(pf_network_read(path, &st));
-    assert_input_error(&st, path, 2, "capacity '-0.5' (row 1, column 2) is negative");
+    pf_test_assert_input_error(&st, path, 2, "capacity '-0.5' (row 1, column 2) is negative");
 }
 END_TEST
 

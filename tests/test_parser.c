@@ -15,31 +15,6 @@
 
 /* ---- helpers -------------------------------------------------------- */
 
-/* Asserts a PF_E_INPUT status whose message is "NAME:LINE: ..." and holds
- * `needle`. */
-static void assert_input_error(const pf_status *st, const char *name, int line,
-                               const char *needle)
-{
-    char prefix[600];
-    snprintf(prefix, sizeof prefix, "%s:%d: ", name, line);
-    ck_assert_msg(st->code == PF_E_INPUT, "code %d, message '%s'", st->code, st->message);
-    ck_assert_msg(strncmp(st->message, prefix, strlen(prefix)) == 0,
-                  "message '%s' does not start with '%s'", st->message, prefix);
-    ck_assert_msg(strstr(st->message, needle) != NULL,
-                  "message '%s' does not mention '%s'", st->message, needle);
-}
-
-static void assert_arc(const pf_network *net, int64_t i, int64_t tail, int64_t head,
-                       int64_t cap)
-{
-    int64_t t, h, c;
-    ck_assert_int_eq(pf_network_arc(net, i, &t, &h, &c), PF_OK);
-    ck_assert_msg(t == tail && h == head && c == cap,
-                  "arc %lld is (%lld,%lld,%lld), expected (%lld,%lld,%lld)", (long long)i,
-                  (long long)t, (long long)h, (long long)c, (long long)tail,
-                  (long long)head, (long long)cap);
-}
-
 static void assert_same_network(const pf_network *a, const pf_network *b)
 {
     ck_assert_int_eq(a->n, b->n);
@@ -142,9 +117,9 @@ START_TEST(dimacs_basic)
     ck_assert_int_eq(pf_network_arcs(net), 5);
     ck_assert_int_eq(pf_network_source(net), 0);
     ck_assert_int_eq(pf_network_sink(net), 3);
-    assert_arc(net, 0, 0, 1, 3);
-    assert_arc(net, 2, 1, 3, 5);
-    assert_arc(net, 4, 1, 2, 0);
+    pf_test_assert_arc(net, 0, 0, 1, 3);
+    pf_test_assert_arc(net, 2, 1, 3, 5);
+    pf_test_assert_arc(net, 4, 1, 2, 0);
     pf_network_free(net);
 }
 END_TEST
@@ -176,15 +151,15 @@ START_TEST(dimacs_odd_but_valid)
     ck_assert_int_eq(net->m, 9);
     ck_assert_int_eq(net->source, 0);
     ck_assert_int_eq(net->sink, 4);
-    assert_arc(net, 0, 0, 1, 5);
-    assert_arc(net, 1, 0, 1, 5);
-    assert_arc(net, 2, 2, 2, 4);
-    assert_arc(net, 3, 1, 2, 0);
-    assert_arc(net, 4, 1, 0, 7);
-    assert_arc(net, 5, 4, 1, PF_CAP_MAX);
-    assert_arc(net, 6, 1, 4, 12);
-    assert_arc(net, 7, 2, 4, 1);
-    assert_arc(net, 8, 0, 2, 9);
+    pf_test_assert_arc(net, 0, 0, 1, 5);
+    pf_test_assert_arc(net, 1, 0, 1, 5);
+    pf_test_assert_arc(net, 2, 2, 2, 4);
+    pf_test_assert_arc(net, 3, 1, 2, 0);
+    pf_test_assert_arc(net, 4, 1, 0, 7);
+    pf_test_assert_arc(net, 5, 4, 1, PF_CAP_MAX);
+    pf_test_assert_arc(net, 6, 1, 4, 12);
+    pf_test_assert_arc(net, 7, 2, 4, 1);
+    pf_test_assert_arc(net, 8, 0, 2, 9);
     pf_network_free(net);
 }
 END_TEST
@@ -197,7 +172,7 @@ START_TEST(dimacs_crlf_and_no_arcs)
     ck_assert_msg(net != NULL, "%s", st.message);
     ck_assert_int_eq(net->source, 2);
     ck_assert_int_eq(net->sink, 0);
-    assert_arc(net, 0, 2, 0, 4);
+    pf_test_assert_arc(net, 0, 2, 0, 4);
     pf_network_free(net);
 
     net = pf_network_read_dimacs(pf_test_tmpfile("p max 2 0\nn 1 s\nn 2 t\n"), &st);
@@ -231,7 +206,7 @@ START_TEST(dimacs_page_sized_files)
     pf_network *net = pf_network_read_dimacs(path, &st);
     ck_assert_msg(net != NULL, "size %zu: %s", size, st.message);
     ck_assert_int_eq(net->m, 1);
-    assert_arc(net, 0, 0, 2, 7);
+    pf_test_assert_arc(net, 0, 0, 2, 7);
     pf_network_free(net);
 }
 END_TEST
@@ -245,7 +220,7 @@ START_TEST(dimacs_stdin)
     restore_fd(0, saved);
     ck_assert_msg(net != NULL, "%s", st.message);
     ck_assert_int_eq(net->m, 2);
-    assert_arc(net, 1, 1, 2, 5);
+    pf_test_assert_arc(net, 1, 1, 2, 5);
     pf_network_free(net);
 }
 END_TEST
@@ -257,7 +232,7 @@ START_TEST(dimacs_stdin_error_names_stdin)
     pf_network *net = pf_network_read_dimacs(NULL, &st);
     restore_fd(0, saved);
     ck_assert_ptr_null(net);
-    assert_input_error(&st, "<stdin>", 4, "capacity -4 is negative");
+    pf_test_assert_input_error(&st, "<stdin>", 4, "capacity -4 is negative");
 }
 END_TEST
 
@@ -389,7 +364,7 @@ START_TEST(dimacs_bad_input)
     pf_status st;
     pf_network *net = pf_network_read_dimacs(path, &st);
     ck_assert_msg(net == NULL, "case %d was accepted", _i);
-    assert_input_error(&st, path, bc->line, bc->needle);
+    pf_test_assert_input_error(&st, path, bc->line, bc->needle);
 }
 END_TEST
 
@@ -402,7 +377,7 @@ START_TEST(dimacs_nul_byte)
     fclose(f);
     pf_status st;
     ck_assert_ptr_null(pf_network_read_dimacs(path, &st));
-    assert_input_error(&st, path, 3, "NUL byte");
+    pf_test_assert_input_error(&st, path, 3, "NUL byte");
 }
 END_TEST
 
@@ -562,10 +537,10 @@ START_TEST(matrix_good)
     ck_assert_int_eq(net->source, 0);
     ck_assert_int_eq(net->sink, 2);
     ck_assert_int_eq(net->m, 4);
-    assert_arc(net, 0, 0, 1, 5);
-    assert_arc(net, 1, 0, 2, 2);
-    assert_arc(net, 2, 1, 1, 1); /* the diagonal entry stays as a self-loop */
-    assert_arc(net, 3, 1, 2, 7);
+    pf_test_assert_arc(net, 0, 0, 1, 5);
+    pf_test_assert_arc(net, 1, 0, 2, 2);
+    pf_test_assert_arc(net, 2, 1, 1, 1); /* the diagonal entry stays as a self-loop */
+    pf_test_assert_arc(net, 3, 1, 2, 7);
     pf_network_free(net);
 }
 END_TEST
@@ -590,7 +565,7 @@ START_TEST(matrix_bad_input)
     const char *path = pf_test_tmpfile(bc->text);
     pf_status st;
     ck_assert_msg(pf_network_read_matrix(path, &st) == NULL, "case %d was accepted", _i);
-    assert_input_error(&st, path, bc->line, bc->needle);
+    pf_test_assert_input_error(&st, path, bc->line, bc->needle);
 }
 END_TEST
 
@@ -601,7 +576,7 @@ START_TEST(auto_detect)
     pf_network *net = pf_network_read(pf_test_tmpfile("c m\n\n 2\n0 3\n0 0\n"), &st);
     ck_assert_msg(net != NULL, "%s", st.message);
     ck_assert_int_eq(net->m, 1);
-    assert_arc(net, 0, 0, 1, 3);
+    pf_test_assert_arc(net, 0, 0, 1, 3);
     pf_network_free(net);
     /* DIMACS, from standard input. */
     int saved = redirect_fd(0, pf_test_tmpfile("c d\np max 2 1\nn 2 s\nn 1 t\na 2 1 6\n"), O_RDONLY);
@@ -609,15 +584,15 @@ START_TEST(auto_detect)
     restore_fd(0, saved);
     ck_assert_msg(net != NULL, "%s", st.message);
     ck_assert_int_eq(net->source, 1);
-    assert_arc(net, 0, 1, 0, 6);
+    pf_test_assert_arc(net, 0, 1, 0, 6);
     pf_network_free(net);
     /* Errors come from the reader that was picked. */
     const char *path = pf_test_tmpfile("3\n0 0 0\n");
     ck_assert_ptr_null(pf_network_read(path, &st));
-    assert_input_error(&st, path, 3, "expected N*N = 9");
+    pf_test_assert_input_error(&st, path, 3, "expected N*N = 9");
     path = pf_test_tmpfile("");
     ck_assert_ptr_null(pf_network_read(path, &st));
-    assert_input_error(&st, path, 1, "empty");
+    pf_test_assert_input_error(&st, path, 1, "empty");
 }
 END_TEST
 
@@ -699,7 +674,7 @@ START_TEST(solution_bad_input)
     pf_status st;
     ck_assert_msg(pf_solution_read(path, net, &sol, &st) == PF_E_INPUT, "case %d: %s", _i,
                   st.message);
-    assert_input_error(&st, path, bc->line, bc->needle);
+    pf_test_assert_input_error(&st, path, bc->line, bc->needle);
     ck_assert_ptr_null(sol.arc_flow); /* freed and cleared on failure */
     ck_assert_ptr_null(sol.source_side);
     pf_network_free(net);

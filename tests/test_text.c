@@ -12,29 +12,6 @@
 #include "common/wgraph.h"
 #include "support.h"
 
-/* Asserts a PF_E_INPUT status whose message is "NAME:LINE: ..." and holds
- * `needle`. */
-static void assert_input_error(const pf_status *st, const char *name, int line,
-                               const char *needle)
-{
-    char prefix[600];
-    snprintf(prefix, sizeof prefix, "%s:%d: ", name, line);
-    ck_assert_msg(st->code == PF_E_INPUT, "code %d, message '%s'", st->code, st->message);
-    ck_assert_msg(strncmp(st->message, prefix, strlen(prefix)) == 0,
-                  "message '%s' does not start with '%s'", st->message, prefix);
-    ck_assert_msg(strstr(st->message, needle) != NULL,
-                  "message '%s' does not mention '%s'", st->message, needle);
-}
-
-static void assert_arc(const pf_network *net, int64_t i, int64_t tail, int64_t head,
-                       int64_t cap)
-{
-    int64_t t, h, c;
-    ck_assert_int_eq(pf_network_arc(net, i, &t, &h, &c), PF_OK);
-    ck_assert_msg(t == tail && h == head && c == cap, "arc %lld is (%lld,%lld,%lld)",
-                  (long long)i, (long long)t, (long long)h, (long long)c);
-}
-
 static pf_network *solution_network(void)
 {
     pf_status st;
@@ -65,7 +42,7 @@ START_TEST(utf8_bom_accepted)
     pf_status st;
     pf_network *net = pf_network_read(pf_test_tmpfile(text), &st);
     ck_assert_msg(net != NULL, "%s", st.message);
-    assert_arc(net, 0, 0, 2, 9);
+    pf_test_assert_arc(net, 0, 0, 2, 9);
     pf_network_free(net);
 
     net = pf_network_read(pf_test_tmpfile(BOM "3\n0 4 0\n0 0 5\n0 0 0\n"), &st);
@@ -84,7 +61,7 @@ START_TEST(utf8_bom_accepted)
     /* Only at the start: elsewhere it is text like any other. */
     const char *late = pf_test_tmpfile("p max 3 1\n" BOM "n 1 s\nn 3 t\na 1 3 9\n");
     ck_assert_ptr_null(pf_network_read(late, &st));
-    assert_input_error(&st, late, 2, "\\xef\\xbb\\xbfn");
+    pf_test_assert_input_error(&st, late, 2, "\\xef\\xbb\\xbfn");
 }
 END_TEST
 
@@ -95,7 +72,7 @@ START_TEST(unprintable_bytes_escaped)
     pf_status st;
     const char *path = pf_test_tmpfile("p max 2 1\nn 1 s\nn 2 t\na 1 2 \x1b[31m\x7f\xc3\xa9\n");
     ck_assert_ptr_null(pf_network_read(path, &st));
-    assert_input_error(&st, path, 4, "capacity '\\x1b[31m\\x7f\\xc3\\xa9' is not a number");
+    pf_test_assert_input_error(&st, path, 4, "capacity '\\x1b[31m\\x7f\\xc3\\xa9' is not a number");
     for (const char *p = st.message; *p; p++)
         ck_assert_msg(*p >= 0x20 && *p < 0x7f, "raw byte 0x%02x in '%s'", (unsigned char)*p,
                       st.message);
@@ -108,7 +85,7 @@ START_TEST(cr_only_line_ends)
     pf_status st;
     const char *path = pf_test_tmpfile("p max 2 1\rn 1 s\rn 2 t\ra 1 2 7\r");
     ck_assert_ptr_null(pf_network_read(path, &st));
-    assert_input_error(&st, path, 1, "carriage return alone");
+    pf_test_assert_input_error(&st, path, 1, "carriage return alone");
     /* CRLF stays fine, and so does a stray CR in a file with newlines. */
     pf_network *net = pf_network_read(pf_test_tmpfile("p max 2 1\r\nn 1 s\rn 2 t\na 1 2 7\n"),
                                       &st);
