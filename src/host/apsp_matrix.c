@@ -12,6 +12,7 @@
 
 #include "../common/status.h"
 #include "../device/device.h"
+#include "../device/shared/pf_fw_row.h"
 
 size_t pf_apsp_kind_bytes(int kind) { return kind == PF_DIST_I64 ? 8 : 4; }
 
@@ -79,23 +80,8 @@ static int negative_weight(const pf_wgraph *g, int64_t a)
     static void seq_fw_##SUFFIX(int64_t n, TYPE *dist, int32_t *next)                      \
     {                                                                                       \
         for (int64_t k = 0; k < n; k++) {                                                  \
-            const TYPE *row_k = dist + k * n;                                               \
-            for (int64_t i = 0; i < n; i++) {                                              \
-                TYPE *row_i = dist + i * n, d_ik = row_i[k];                                \
-                if (next) {                                                                 \
-                    int32_t *next_i = next + i * n, hop = next_i[k];                        \
-                    for (int64_t j = 0; j < n; j++)                                        \
-                        if (d_ik + row_k[j] < row_i[j]) {                                   \
-                            row_i[j] = d_ik + row_k[j];                                     \
-                            next_i[j] = hop;                                                \
-                        }                                                                   \
-                } else {                                                                    \
-                    for (int64_t j = 0; j < n; j++) {                                      \
-                        TYPE via = d_ik + row_k[j];                                         \
-                        row_i[j] = via < row_i[j] ? via : row_i[j];                         \
-                    }                                                                       \
-                }                                                                           \
-            }                                                                               \
+            for (int64_t i = 0; i < n; i++)                                                \
+                pf_fw_plain_row_##SUFFIX(dist, next, n, i, k);                              \
         }                                                                                   \
     }
 
@@ -105,6 +91,9 @@ static int negative_weight(const pf_wgraph *g, int64_t a)
 /* key = d * scale + hops with 0 <= hops < scale: d is the floor quotient. */
 #define FLOOR_DIV(key, scale) ((key) / (scale) - ((key) % (scale) < 0))
 #define NOT_SCALED(key, scale) (key)
+PF_FW_PLAIN_ROW(i32, int32_t, )
+PF_FW_PLAIN_ROW(i64, int64_t, )
+PF_FW_PLAIN_ROW(f32, float, )
 APSP_KIND_FUNCTIONS(i32, int32_t, PF_FW_INF_I32, PF_APSP_NONE_I32, I32_NONE, FLOOR_DIV)
 APSP_KIND_FUNCTIONS(i64, int64_t, PF_FW_INF_I64, PF_APSP_NONE_I64, I64_NONE, FLOOR_DIV)
 APSP_KIND_FUNCTIONS(f32, float, INFINITY, INFINITY, F32_NONE, NOT_SCALED)

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../../common/status.h"
+#include "../shared/pf_fw_row.h"
 #include "omp_fw_simd.h"
 #include "omp_internal.h"
 
@@ -30,42 +31,22 @@ enum {
 #endif
 
 /* Row i of step k, scalar: the study's plain loop body. */
-#define FW_PLAIN_ROW(SUFFIX, TYPE)                                                          \
-    static FW_SCALAR void plain_row_##SUFFIX(TYPE *dist, int32_t *next, int64_t n,        \
-                                              int64_t i, int64_t k)                        \
-    {                                                                                      \
-        TYPE *row_i = dist + i * n, d_ik = row_i[k];                                       \
-        const TYPE *row_k = dist + k * n;                                                  \
-        if (next) {                                                                        \
-            int32_t *next_i = next + i * n, hop = next_i[k];                               \
-            for (int64_t j = 0; j < n; j++)                                                \
-                if (d_ik + row_k[j] < row_i[j]) {                                          \
-                    row_i[j] = d_ik + row_k[j];                                            \
-                    next_i[j] = hop;                                                       \
-                }                                                                          \
-        } else {                                                                           \
-            for (int64_t j = 0; j < n; j++) {                                              \
-                TYPE via = d_ik + row_k[j];                                                \
-                row_i[j] = via < row_i[j] ? via : row_i[j];                                \
-            }                                                                              \
-        }                                                                                  \
-    }
-FW_PLAIN_ROW(i32, int32_t)
-FW_PLAIN_ROW(i64, int64_t)
-FW_PLAIN_ROW(f32, float)
+PF_FW_PLAIN_ROW(i32, int32_t, FW_SCALAR)
+PF_FW_PLAIN_ROW(i64, int64_t, FW_SCALAR)
+PF_FW_PLAIN_ROW(f32, float, FW_SCALAR)
 
 static void plain_row(const pf_dev_apsp *a, int64_t i, int64_t k)
 {
     int32_t *next = a->next ? BUF(a->next, int32_t) : NULL;
     switch (a->kind) {
     case PF_DIST_I32:
-        plain_row_i32(BUF(a->dist, int32_t), next, a->n, i, k);
+        pf_fw_plain_row_i32(BUF(a->dist, int32_t), next, a->n, i, k);
         break;
     case PF_DIST_I64:
-        plain_row_i64(BUF(a->dist, int64_t), next, a->n, i, k);
+        pf_fw_plain_row_i64(BUF(a->dist, int64_t), next, a->n, i, k);
         break;
     default:
-        plain_row_f32(BUF(a->dist, float), next, a->n, i, k);
+        pf_fw_plain_row_f32(BUF(a->dist, float), next, a->n, i, k);
     }
 }
 
