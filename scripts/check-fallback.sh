@@ -23,7 +23,7 @@ cd "$(dirname "$0")/.."
 wrap=subprojects/check.wrap
 build=build-checkfb
 
-fail() { echo "check-fallback: $*" >&2; exit "${2:-1}"; }
+fail() { echo "check-fallback: $1" >&2; exit "${2:-1}"; }
 wrap_value() { sed -n "s/^$1 *= *//p" "$wrap" | head -n 1; }
 
 tarball=$(wrap_value source_filename)
@@ -92,9 +92,11 @@ subprojects = {p["name"]: p["version"] for p in json.load(sys.stdin)["subproject
 sys.exit(0 if "check" in subprojects else 1)' ||
   fail "$build does not use subprojects/check (configured without --force-fallback-for=check? remove $build)"
 
-# Only what the suites run: the test executables and the CLI they call.
+# Only what the suites run: the test executables, the CLI they call and the
+# subproject's self-test of Check.
 ninja -C "$build" build.ninja >/dev/null 2>&1
-targets=$(cd "$build" && ninja -t targets all | sed -n 's|^\(tests/test_[a-z0-9_]*\):.*|\1|p' | sort -u)
+targets=$(cd "$build" && ninja -t targets all |
+  sed -nE 's#^(tests/test_[a-z0-9_]*|subprojects/[^/:]*/check-selftest):.*#\1#p' | sort -u)
 ninja -C "$build" portaflow $targets >"$build/ninja.log" 2>&1 ||
   { tail -n 40 "$build/ninja.log"; fail "build failed, log $build/ninja.log"; }
 
