@@ -77,6 +77,18 @@ else
   cp "$apt_dir/$tarball" "$cache.tmp" && mv "$cache.tmp" "$cache" || fail "cannot write $cache" 2
 fi
 
+# meson lays the overlay over the tarball once, when it unpacks it: after an
+# edit of packagefiles/, unpack and configure again.
+overlay=subprojects/packagefiles/$(wrap_value patch_directory)
+unpacked=subprojects/$(wrap_value directory)
+for f in "$overlay"/*; do
+  if [ -d "$unpacked" ] && ! cmp -s "$f" "$unpacked/$(basename "$f")"; then
+    echo "check-fallback: $f changed: unpacking $unpacked again"
+    rm -rf "$unpacked" "$build"
+    break
+  fi
+done
+
 [ -d /usr/local/cuda/bin ] && export PATH="$PATH:/usr/local/cuda/bin"
 if [ ! -f "$build/build.ninja" ]; then
   meson setup "$build" --wrap-mode=nodownload --force-fallback-for=check \
