@@ -36,7 +36,7 @@ package=${tarball%%_*}
 
 sha256_of() { sha256sum "$1" | awk '{print $1}'; }
 
-# Debian's source package of $package into the current folder, through a
+# Debian's source package of $package into the folder $1, through a
 # private apt state whose list holds a deb-src line for every deb line of
 # the system's sources (one-line .list files and deb822 .sources files).
 fetch_debian_source() {
