@@ -16,10 +16,11 @@ extern "C" {
 
 /* The version of this header's API. 1: the first API (networks, solve,
  * APSP, backends); 2: adds the array API, cancel callbacks and sized
- * option/result structs (see "array API" below). The shared library's
- * soname changes only when a later version breaks callers built for an
- * earlier one. */
-#define PORTAFLOW_API_VERSION 2
+ * option/result structs (see "array API" below); 3: adds the log callback
+ * (pf_log_fn) to the solve and APSP options, and sizes pf_apsp_options.
+ * The shared library's soname changes only when a later version breaks
+ * callers built for an earlier one. */
+#define PORTAFLOW_API_VERSION 3
 
 /* Status codes double as the CLI's exit statuses. */
 enum pf_code {
@@ -40,6 +41,17 @@ typedef struct pf_status {
     int code;
     char message[512];
 } pf_status;
+
+/* What the library has to say that is not an error: a backend that failed
+ * and the one `auto` falls back to, a variant that runs as another. One
+ * message per call, without a newline, from the calling thread. The
+ * library never prints anything itself: with no callback (the default,
+ * and NULL options) these messages go nowhere. */
+enum pf_log_level {
+    PF_LOG_WARNING = 1, /* the answer comes, but not as asked (a fallback) */
+    PF_LOG_INFO = 2,
+};
+typedef void (*pf_log_fn)(void *log_data, int level, const char *message);
 
 /* Largest capacity accepted on input: leaves headroom so that sums of
  * excess over all arcs cannot overflow int64. */
@@ -167,6 +179,10 @@ typedef struct pf_solve_options {
      * stops the solve with PF_E_CANCELLED, the device released. NULL: never. */
     int (*cancel)(void *cancel_data);
     void *cancel_data;
+    /* Since API version 3: messages that are not errors (pf_log_fn);
+     * NULL: none. */
+    pf_log_fn log;
+    void *log_data;
 } pf_solve_options;
 
 void pf_solve_options_init(pf_solve_options *opt);
@@ -279,6 +295,10 @@ typedef struct pf_apsp_options {
     int variant;          /* enum pf_fw_variant */
     int simd_width;       /* PF_FW_SIMD: 8 (AVX2) or 16 (AVX-512) 32-bit lanes;
                              0 = the widest the CPU has */
+    /* Since API version 3: messages that are not errors (pf_log_fn);
+     * NULL: none. */
+    pf_log_fn log;
+    void *log_data;
 } pf_apsp_options;
 
 void pf_apsp_options_init(pf_apsp_options *opt);
@@ -313,6 +333,16 @@ typedef struct pf_apsp_result {
 int pf_apsp(const pf_wgraph *g, const pf_apsp_options *opt, pf_apsp_result *res,
             pf_status *st);
 void pf_apsp_result_free(pf_apsp_result *res);
+
+/* The sized forms behind the two macros below (pf_apsp_options has no
+ * size field of its own): the library learns the size of the caller's
+ * options, so one built for API version 2 (without the log fields) is
+ * read and initialised within its size. opt may be NULL (the defaults). */
+void pf_apsp_options_init_sized(pf_apsp_options *opt, size_t opt_size);
+int pf_apsp_sized(const pf_wgraph *g, const pf_apsp_options *opt, size_t opt_size,
+                  pf_apsp_result *res, pf_status *st);
+#define pf_apsp_options_init(opt) pf_apsp_options_init_sized((opt), sizeof *(opt))
+#define pf_apsp(g, opt, res, st) pf_apsp_sized((g), (opt), sizeof(pf_apsp_options), (res), (st))
 
 /* Name of a variant ("plain", "simd", "blocked", "per-k"; "default"), and
  * back (-1 for an unknown name). */

@@ -161,7 +161,7 @@ static void build_graph(fixture *f, test_graph *t, int64_t n, int64_t m, uint64_
     g->first = upload_new(f, t->h.first, (nn + 1) * 8);
     g->head = upload_new(f, t->h.head, arcs * 4);
     int32_t *rev_device = malloc(arcs * 4 + 4);
-    if (ops->rev_absolute)
+    if (ops->caps.rev_absolute)
         pf_residual_rev_indices(&t->h, (uint32_t *)rev_device, 0);
     else
         ck_assert_int_eq(pf_residual_rev_offsets(&t->h, rev_device, 0, &f->st), PF_OK);

@@ -314,7 +314,8 @@ static int ompb_cancel_violations(pf_dev *dev, const pf_dev_graph *g, pf_buf *li
 
 const pf_device_ops pf_backend_omp = {
     .name = "omp",
-    .rev_absolute = 1, /* pf_vendor.h: PF_REV_ARC */
+    .caps = {.maxflow_steps = 1, .rev_absolute = 1 /* pf_vendor.h: PF_REV_ARC */, .host_cpu = 1,
+             .maxflow_bits = PF_MAXFLOW_64},
     .probe = ompb_probe,
     .open = ompb_open,
     .close = ompb_close,
