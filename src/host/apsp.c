@@ -18,6 +18,7 @@
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "../device/device.h"
+#include "dev_check.h"
 #include "registry.h"
 
 /* The options of API version 2: no log callback. */
@@ -215,7 +216,8 @@ static int download_result(const pf_device_ops *ops, pf_dev *dev, const pf_dev_a
         run->stats_only = rc == PF_OK;
         return rc;
     }
-    if (run->sink && !job->paths) {
+    /* A one-thread engine stays one thread: no helper thread for the rows. */
+    if (run->sink && !job->paths && !ops->caps.one_thread) {
         res->n = job->g->n;
         res->kind = job->kind;
         run->sink_used = 1;
@@ -240,7 +242,8 @@ static int run_device(const pf_device_ops *ops, const pf_apsp_options *opt, apsp
     pf_device_desc desc = run->opened_desc;
     pf_dev *dev = run->opened;
     run->opened = NULL; /* ours now, closed below */
-    int rc = dev ? PF_OK : ops->open(&params, &dev, &desc, st);
+    ops = pf_dev_check_ops(ops); /* every step's arguments checked, where that is on */
+    int rc = dev ? pf_dev_check_adopt(ops, &dev, st) : ops->open(&params, &dev, &desc, st);
     if (rc)
         return rc;
     snprintf(res->device, sizeof res->device, "%s", desc.name);

@@ -18,6 +18,7 @@
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "../device/device.h"
+#include "dev_check.h"
 #include "engine.h"
 #include "../common/progress.h"
 
@@ -521,6 +522,7 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
     int rc = check_device_limits(ops, h, st);
     if (rc)
         return rc;
+    ops = pf_dev_check_ops(ops); /* every step's arguments checked, where that is on */
     driver d = {.ops = ops, .host = h, .out = out, .host_threads = opt->threads, .opt = opt};
     /* Operations per worker per round. Short budgets win on GPUs (a warp
      * waits for its longest chain: H100, RLG 512x1024 1.6 s at 64, 2.8 s at
