@@ -102,7 +102,8 @@ int pf_cli_check_backend(const char *backend)
 static const pf_cmd_spec backends_spec = {
     .name = "backends",
     .synopsis = "[OPTIONS]",
-    .about = "Lists every backend and device found, or why none was.\n",
+    .about = "Lists every backend and device found, or why none was, and the order\n"
+             "`auto` tries for solve and apsp (with -t, for that many threads).\n",
     .shared = PF_OPTS_JSON | PF_OPTS_PROGRESS | PF_OPTS_THREADS,
 };
 
