@@ -44,6 +44,10 @@ START_TEST(null_options_are_the_defaults)
     ck_assert_int_eq(((const int32_t *)res.dist)[2 * 3 + 0], PF_APSP_NONE_I32);
     pf_apsp_result_free(&res);
     pf_wgraph_free(g);
+    ck_assert_int_eq(pf_apsp_variant_check(NULL, NULL, &st), PF_OK);
+    ck_assert_int_eq(pf_apsp_variant_check("seq", NULL, &st), PF_OK);
+    ck_assert_ptr_null(pf_network_read_with("/nonexistent/portaflow-test", NULL, &st));
+    ck_assert_int_ne(st.code, PF_OK);
 }
 END_TEST
 

@@ -82,6 +82,11 @@ static void backends_running(int variant, char *out, size_t len)
 
 int pf_apsp_variant_check(const char *backend, const pf_apsp_options *opt, pf_status *st)
 {
+    pf_apsp_options defaults;
+    if (!opt) { /* NULL options: the defaults */
+        pf_apsp_options_init(&defaults);
+        opt = &defaults;
+    }
     int variant = opt->variant;
     if (variant < 0 || variant >= PF_FW_VARIANTS)
         return pf_fail(st, PF_E_USAGE, "unknown Floyd-Warshall variant %d", variant);
