@@ -475,18 +475,23 @@ const pf_device_ops *pf_dev_checked(const pf_device_ops *ops)
     return found;
 }
 
+static pthread_once_t enabled_once = PTHREAD_ONCE_INIT;
+static int enabled;
+
+static void read_enabled(void)
+{
+    const char *env = getenv("PORTAFLOW_CHECK_ARGS");
+#ifdef NDEBUG
+    int fallback = 0;
+#else
+    int fallback = 1;
+#endif
+    enabled = env && *env ? strcmp(env, "0") != 0 : fallback;
+}
+
 int pf_dev_check_enabled(void)
 {
-    static int enabled = -1; /* a benign race: every thread computes the same */
-    if (enabled < 0) {
-        const char *env = getenv("PORTAFLOW_CHECK_ARGS");
-#ifdef NDEBUG
-        int fallback = 0;
-#else
-        int fallback = 1;
-#endif
-        enabled = env && *env ? strcmp(env, "0") != 0 : fallback;
-    }
+    pthread_once(&enabled_once, read_enabled);
     return enabled;
 }
 
