@@ -43,7 +43,10 @@ int pf_backend_probe(const pf_device_ops *ops, pf_device_desc *out, int max, cha
  * (for tests that change what a probe sees). */
 void pf_backend_probe_forget(void);
 
-/* What the candidates must run. */
+/* What the candidates must run. A new command adds its value here and
+ * passes a `runs` filter saying which backends have its steps; `auto` puts
+ * the parallel CPU backends before the one-thread engine for every work
+ * but max-flow (see PF_AUTO_CPU_MAXFLOW_MIN_THREADS). */
 typedef enum pf_work {
     PF_WORK_MAXFLOW, /* a whole solve (maxflow_solve) or the max-flow steps */
     PF_WORK_APSP,    /* Floyd-Warshall: `runs` says which variant */
