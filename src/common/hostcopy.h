@@ -26,7 +26,7 @@
  * one by one, which is slower than the DMA it feeds. */
 void pf_host_copy(void *dst, const void *src, size_t bytes);
 
-/* The smallest transfer to stage, from PORTAFLOW_PINNED: unset or empty ->
+/* The smallest transfer to stage, from PORTAFLOW_PINNED (knobs.h): unset ->
  * PF_STAGE_MIN_DEFAULT; "0" -> 0 (never stage); a number of bytes -> that
  * (at least 1), with *forced set: stage on every device, including those
  * that share the host's memory (to test the staged path on PoCL). */

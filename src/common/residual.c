@@ -13,6 +13,7 @@
 #define PF_OMP(directive)
 #endif
 
+#include "knobs.h"
 #include "status.h"
 
 /* threads <= 0 means all of OpenMP's; without OpenMP everything is serial. */
@@ -451,16 +452,9 @@ int pf_residual_build(const pf_network *net, pf_residual *g, pf_arc_order order,
 
 pf_arc_order pf_residual_order_for(int sequential_engine)
 {
-    static const char *const names[] = {
-        [PF_ARCS_FORWARD_FIRST] = "forward",
-        [PF_ARCS_INPUT] = "input",
-        [PF_ARCS_INPUT_REVERSED] = "input-reversed",
-        [PF_ARCS_FORWARD_ROTATED] = "rotated",
-    };
-    const char *order = getenv("PORTAFLOW_ARC_ORDER");
-    for (int k = 0; order && k < (int)(sizeof names / sizeof *names); k++)
-        if (!strcmp(order, names[k]))
-            return (pf_arc_order)k;
+    int64_t order = pf_knobs()->arc_order;
+    if (order != PF_KNOB_AUTO)
+        return (pf_arc_order)order;
     return sequential_engine ? PF_ARCS_FORWARD_FIRST : PF_ARCS_FORWARD_ROTATED;
 }
 

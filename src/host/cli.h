@@ -30,6 +30,12 @@ int pf_cli_error(const pf_status *st);
 int pf_cli_usage_error(const char *fmt, ...);
 /* `s` as a JSON string: quoted, with ", \\ and control bytes escaped. */
 void pf_cli_json_string(FILE *out, const char *s);
+/* cli_knobs.c: each refused tuning variable as "portaflow: warning: ..."
+ * on stderr (main calls it once); `backends --knobs` (PF_CLI_KNOBS_LIST,
+ * as JSON with --json) and `--knobs-doc` (docs/KNOBS.md). */
+enum { PF_CLI_KNOBS_LIST = 1, PF_CLI_KNOBS_DOC };
+void pf_cli_report_knobs(void);
+int pf_cli_knobs(int what, int json);
 /* NULL/"auto" or a backend name portaflow knows; else reports it, -1. */
 int pf_cli_check_backend(const char *backend);
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/knobs.h"
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "../device/device.h"
@@ -51,12 +52,6 @@ typedef struct driver {
     double trace_collect, trace_cancel, trace_bfs, trace_saturate;
     int64_t trace_levels;
 } driver;
-
-static double env_double(const char *name, double fallback)
-{
-    const char *v = getenv(name);
-    return v && *v ? atof(v) : fallback;
-}
 
 static int dev_alloc(driver *d, pf_buf **buf, size_t count, size_t elem, pf_status *st)
 {
@@ -115,10 +110,7 @@ static int64_t source_supply(const pf_residual *h)
  * with the reason and the fix. */
 static int choose_cap_bits(driver *d, const pf_device_desc *desc, int64_t *clamp, pf_status *st)
 {
-    const char *env = getenv("PORTAFLOW_CAP_BITS");
-    int forced = env && *env ? atoi(env) : 0;
-    if (forced != 0 && forced != 32 && forced != 64)
-        return pf_fail(st, PF_E_USAGE, "PORTAFLOW_CAP_BITS=%s: use 32 or 64", env);
+    int forced = pf_knobs()->cap_bits == PF_KNOB_AUTO ? 0 : (int)pf_knobs()->cap_bits;
     int has32 = (desc->maxflow_bits & PF_MAXFLOW_32) != 0;
     int has64 = (desc->maxflow_bits & PF_MAXFLOW_64) != 0;
     int graph = cap_bits_needed(d->host, clamp);
@@ -199,7 +191,7 @@ static int alloc_graph(driver *d, const pf_device_desc *desc, pf_status *st)
     g->arcs = h->arcs;
     g->source = h->source;
     g->sink = h->sink;
-    g->follow_excess = (int32_t)env_double("PORTAFLOW_FOLLOW", 1);
+    g->follow_excess = (int32_t)pf_knobs()->follow;
     size_t n = (size_t)h->n, arcs = (size_t)h->arcs, cap = (size_t)g->cap_bits / 8;
     int rc;
     if ((rc = dev_alloc(d, &g->first, n + 1, 8, st)) || (rc = dev_alloc(d, &g->head, arcs, 4, st)) ||
@@ -526,14 +518,13 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
      * waits for its longest chain: H100, RLG 512x1024 1.6 s at 64, 2.8 s at
      * 1024) and, overall, on CPUs too (16 cores: RLG 1024x1536 8.8 s at 64,
      * 14.4 s at 1024; RMFGEN 128x128 16.1 s against 13.1 s). */
-    d.cycles = (int32_t)env_double("PORTAFLOW_CYCLES", 64);
-    if (d.cycles < 1)
-        d.cycles = 1;
-    d.gr_alpha = env_double("PORTAFLOW_GR_ALPHA", 6);
-    d.gr_max_rounds = (int64_t)env_double("PORTAFLOW_GR_ROUNDS", 256);
-    d.trace = env_double("PORTAFLOW_TRACE", 0) != 0;
-    d.async = env_double("PORTAFLOW_ASYNC", 1) != 0;
-    d.handoff_active = (int64_t)env_double("PORTAFLOW_HANDOFF", 1024);
+    const pf_knob_values *knobs = pf_knobs();
+    d.cycles = (int32_t)knobs->cycles;
+    d.gr_alpha = knobs->gr_alpha;
+    d.gr_max_rounds = knobs->gr_rounds;
+    d.trace = knobs->trace != 0;
+    d.async = knobs->async != 0;
+    d.handoff_active = knobs->handoff;
     pf_progress_begin(&d.progress, opt->progress);
 
     double t0 = pf_now();

@@ -25,13 +25,14 @@
 
 #include "engine.h"
 #include "progress.h"
+#include "common/knobs.h"
 #include "../common/status.h"
 #include "../common/timer.h"
 
 /* Global relabel frequency: a new BFS once the relabel work (a fixed cost
  * per relabel plus the arcs it scans) exceeds GR_ALPHA * n + arcs / GR_ARC_DIV. */
 #ifndef GR_ALPHA /* overridable for tuning runs */
-#define GR_ALPHA 6
+#define GR_ALPHA PF_GR_ALPHA
 #endif
 #ifndef GR_ARC_DIV
 #define GR_ARC_DIV 2
