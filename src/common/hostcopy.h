@@ -1,9 +1,9 @@
 /* Host-side help for the GPU backends' big transfers.
  *
  * A copy between pageable memory and the device is slow on NVIDIA's
- * drivers (bench/NOTES.md 24: 1 GB/s into a fresh download buffer on the
- * H100 host): the driver stages it through its own small pinned buffers
- * on one thread. The CUDA and OpenCL backends therefore move transfers of
+ * drivers (a download into a fresh buffer runs at a small fraction of
+ * the bus; bench/NOTES.md): the driver stages it through its own small
+ * pinned buffers on one thread. The CUDA and OpenCL backends therefore move transfers of
  * at least pf_pinned_min() bytes through PF_STAGE_COUNT pinned buffers of
  * PF_STAGE_CHUNK bytes each, copying one chunk on the host (pf_host_copy)
  * while the DMA engine moves the other. */

@@ -1,3 +1,7 @@
+/* The residual graph's build from a network (residual.h): degrees counted
+ * and arcs placed per range of vertices on OpenMP threads, the same arrays
+ * bit for bit for any thread count; its relayout in another arc order, and
+ * the reachability that gives the cut. */
 #include "residual.h"
 
 #include <stdlib.h>
@@ -48,11 +52,10 @@ static void split_range(int64_t len, int t, int count, int64_t *begin, int64_t *
 }
 
 /* Maps [p, p + bytes) in with one call (Linux 5.14+; elsewhere the first
- * writes fault the pages in as before). The graph-sized arrays total about
- * 1 GB for 20M arcs, and on the 2-core VM we measured, faulting that in
- * page by page was most of the build: grid2d 2048x2048 took 0.75 s serial,
- * 0.58 s with this. The pages are written right after, so nothing extra
- * is committed. */
+ * writes fault the pages in one by one). The graph-sized arrays total about
+ * 1 GB for 20M arcs, and faulting that in page by page is a large part of
+ * the build (bench/NOTES.md). The pages are written right after, so
+ * nothing extra is committed. */
 static void prefault(void *p, size_t bytes)
 {
 #ifdef MADV_POPULATE_WRITE
@@ -74,7 +77,8 @@ static void prefault(void *p, size_t bytes)
  *
  * Each thread zeroes and counts only the ends at its own range of vertices,
  * walking all arcs: no atomics, since a vertex joined to most others (the
- * source of a grid2d graph) would bounce one cache line between all cores. */
+ * source of an image-like grid) would bounce one cache line between all
+ * cores. */
 static void count_degrees(const pf_network *net, int64_t *first, int64_t *out_deg, int threads)
 {
     const int32_t *tail = net->tail, *head = net->head;

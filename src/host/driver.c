@@ -105,8 +105,9 @@ static int64_t source_supply(const pf_residual *h)
 
 /* g.cap_bits for this device and graph. PORTAFLOW_CAP_BITS=32|64 forces a
  * width (measurements); otherwise 64 where the device has 64-bit atomics
- * (until 32 is measured faster there: bench/NOTES.md), else 32 where the
- * graph allows it. A width the device or the graph cannot take is refused
+ * (32 bits were measured no faster there: the narrowing and widening on
+ * the host cost more than the halved residual bytes save), else 32 where
+ * the graph allows it. A width the device or the graph cannot take is refused
  * with the reason and the fix. */
 static int choose_cap_bits(driver *d, const pf_device_desc *desc, int64_t *clamp, pf_status *st)
 {
@@ -330,8 +331,8 @@ static int draw_progress(driver *d, const char *phase, int32_t target, int64_t g
 /* One phase: push-relabel toward `target`, never through `excluded`.
  * With `may_hand_off`, stops early (d->handed_off) when the excess crawls:
  * the rest is sequential work that costs the device a round per hop and
- * the host a few nanoseconds (AK: a few hundred active vertices whose
- * excess creeps along paths tens of thousands of arcs long). */
+ * the host a few nanoseconds (a few hundred active vertices whose excess
+ * creeps along paths tens of thousands of arcs long). */
 static int run_phase(driver *d, const char *phase, int32_t target, int32_t excluded,
                      int32_t resaturate, int may_hand_off, double *pr_time, double *gr_time,
                      pf_status *st)
@@ -342,9 +343,10 @@ static int run_phase(driver *d, const char *phase, int32_t target, int32_t exclu
     /* Since the last global relabel: the most vertices active in a round,
      * and whether the rounds ran to the round cap before doing the work
      * that calls for a relabel. Both together say the excess crawls: few
-     * vertices, little work per round, many rounds (AK: 256 rounds, a few
-     * hundred active vertices). RMFGEN and RLG relabel every 5-60 rounds,
-     * and a solve's start, with few active vertices, is no crawl either. */
+     * vertices, little work per round, many rounds (a round cap reached
+     * with a few hundred active vertices). Graphs where the excess moves
+     * relabel every few dozen rounds at most, and a solve's start, with
+     * few active vertices, is no crawl either. */
     int64_t peak_active = 0;
     int crawled = 0;
     for (;;) {
@@ -414,8 +416,8 @@ static int download_results(driver *d, pf_status *st)
 
 /* The host's sequential engine takes the preflow over (see run_phase) and
  * does the rest: phase 1, the cut, and phase 2 when a flow is wanted. It
- * runs on its own arc order (residual.h), which AK, handed over nearly
- * whole, needs. The relayout costs about one residual build, once. */
+ * runs on its own arc order (residual.h), which long chains, handed over
+ * nearly whole, need. The relayout costs about one residual build, once. */
 static int finish_on_host(driver *d, const pf_solve_options *opt, pf_status *st)
 {
     const pf_residual *h = d->host;
@@ -514,10 +516,9 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
     if (rc)
         return rc;
     driver d = {.ops = ops, .host = h, .out = out, .host_threads = opt->threads, .opt = opt};
-    /* Operations per worker per round. Short budgets win on GPUs (a warp
-     * waits for its longest chain: H100, RLG 512x1024 1.6 s at 64, 2.8 s at
-     * 1024) and, overall, on CPUs too (16 cores: RLG 1024x1536 8.8 s at 64,
-     * 14.4 s at 1024; RMFGEN 128x128 16.1 s against 13.1 s). */
+    /* Operations per worker per round (PORTAFLOW_CYCLES). Short budgets
+     * win on GPUs, where a warp waits for its longest chain, and overall on
+     * CPUs too (bench/NOTES.md). */
     const pf_knob_values *knobs = pf_knobs();
     d.cycles = (int32_t)knobs->cycles;
     d.gr_alpha = knobs->gr_alpha;
