@@ -1,7 +1,8 @@
-/* The residual graph's build from a network (residual.h): degrees counted
- * and arcs placed per range of vertices on OpenMP threads, the same arrays
- * bit for bit for any thread count; its relayout in another arc order, and
- * the reachability that gives the cut. */
+/* The residual graph (residual.h): its build from a network (degrees
+ * counted and arcs placed per range of vertices on OpenMP threads, the
+ * same arrays bit for bit for any thread count), its relayout in another
+ * arc order, and what is read off residuals: arc flows, the vertices that
+ * reach a target (the cut), the reverse-arc forms the devices take. */
 #include "residual.h"
 
 #include <stdlib.h>
