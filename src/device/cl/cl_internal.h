@@ -205,22 +205,6 @@ int pf_cl_set_arg(cl_kernel kernel, const char *kernel_name, cl_uint index,
 int pf_cl_enqueue(pf_dev *dev, cl_kernel kernel, const char *kernel_name, size_t groups,
                   size_t local, pf_status *st);
 
-/* One kernel argument: a value of `size` bytes, or (value NULL) a __local
- * buffer of `size` bytes. */
-typedef struct cl_arg {
-    size_t size;
-    const void *value;
-} cl_arg;
-
-#define ARG(v) {sizeof(v), &(v)}
-#define LOCAL_ARG(bytes) {(bytes), NULL}
-#define NARGS(a) ((int)(sizeof(a) / sizeof((a)[0])))
-
-/* Sets a kernel's arguments; a failure names the kernel (`name`) and the
- * argument. */
-int pf_cl_set_args(cl_kernel kernel, const char *name, const cl_arg *args, int nargs,
-                   pf_status *st);
-
 /* ---- cl_steps.c ------------------------------------------------------- */
 
 int pf_cl_scan_i32(pf_dev *dev, pf_buf *in, pf_buf *out, int64_t count, int64_t *total,

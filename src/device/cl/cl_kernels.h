@@ -1,10 +1,15 @@
 /* The OpenCL host side of the kernel table (src/device/shared/
- * pf_kernel_table.h): for every kernel of the max-flow program a typed
- * launcher, generated from the kernel's line in the table, that sets the
- * arguments in the table's order and enqueues the kernel:
+ * pf_kernel_table.h), generated from each kernel's line in the table:
+ * for every kernel of the max-flow program a typed launcher that sets the
+ * arguments in the table's order and enqueues the kernel,
  *
  *   int pf_cl_launch_NAME(pf_dev *dev, cl_kernel *set, size_t groups,
  *                         size_t local, pf_status *st, ARGS...);
+ *
+ * and for the Floyd-Warshall kernels (programs of their own, launched in
+ * 2-D) a typed setter of the arguments,
+ *
+ *   int pf_cl_args_NAME(cl_kernel kernel, pf_status *st, ARGS...);
  *
  * `set` is the program's kernels (pf_cl_kernels_for, or
  * dev->kernels[dev->base] for the scans); the launch is 1-D, `groups`
@@ -53,5 +58,21 @@
     }
 
 PF_CL_KERNELS(PF_CL_LAUNCHER)
+
+#define PF_CL_ARGS_SETTER(ID, name)                                                        \
+    static inline int pf_cl_args_##name(                                                  \
+        cl_kernel kernel, pf_status *st PF_ARGS_##name(PF_CL_PARAM_G, PF_CL_PARAM_V,       \
+                                                       PF_CL_PARAM_L))                     \
+    {                                                                                      \
+        const char *kernel_name = "pf_k_" #name;                                           \
+        cl_uint arg = 0;                                                                   \
+        int rc;                                                                            \
+        PF_ARGS_##name(PF_CL_SET_G, PF_CL_SET_V, PF_CL_SET_L)                              \
+        return PF_OK;                                                                      \
+    }
+
+PF_FW_KERNELS(PF_CL_ARGS_SETTER)
+PF_FW_PERK_KERNELS(PF_CL_ARGS_SETTER)
+PF_FW_STATS_KERNELS(PF_CL_ARGS_SETTER)
 
 #endif

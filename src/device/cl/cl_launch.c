@@ -1,6 +1,6 @@
 /* Setting OpenCL kernel arguments and enqueueing kernels, with errors that
- * name the kernel and the argument. The typed launchers of cl_kernels.h
- * and the APSP launches go through here. */
+ * name the kernel and the argument: what the typed launchers and setters
+ * of cl_kernels.h call. */
 #include "cl_internal.h"
 
 #include <stdio.h>
@@ -26,19 +26,5 @@ int pf_cl_enqueue(pf_dev *dev, cl_kernel kernel, const char *kernel_name, size_t
         clEnqueueNDRangeKernel(dev->queue, kernel, 1, NULL, &global, &local, 0, NULL, NULL);
     if (err != CL_SUCCESS)
         return pf_cl_fail_on(st, "clEnqueueNDRangeKernel", kernel_name, err);
-    return PF_OK;
-}
-
-int pf_cl_set_args(cl_kernel kernel, const char *name, const cl_arg *args, int nargs,
-                   pf_status *st)
-{
-    for (int i = 0; i < nargs; i++) {
-        cl_int err = clSetKernelArg(kernel, (cl_uint)i, args[i].size, args[i].value);
-        if (err != CL_SUCCESS) {
-            char what[80];
-            snprintf(what, sizeof what, "%s, argument %d", name, i);
-            return pf_cl_fail_on(st, "clSetKernelArg", what, err);
-        }
-    }
     return PF_OK;
 }

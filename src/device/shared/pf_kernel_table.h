@@ -22,7 +22,9 @@
  *      file (the work-item's index: PF_GLOBAL_ID; bounds; the body call);
  *   2. one line `PF_ARGS_name(G, V, L)` here, and the name in
  *      PF_STEP_KERNELS (every GPU dialect) or PF_SCAN_KERNELS (OpenCL
- *      only: CUDA scans through CUB);
+ *      only: CUDA scans through CUB); an OpenCL kernel of its own
+ *      program (the Floyd-Warshall ones) opens with
+ *      PF_KERNEL_ATTR(name, attributes) in its .cl file;
  *   3. the host call: OpenCL pf_cl_launch_name(dev, set, groups, local,
  *      st, args...) (cl_steps.c); CUDA K::pf_k_name<<<...>>>(args...)
  *      (cuda_steps.cu); OpenMP calls the body in a loop.
@@ -98,6 +100,23 @@
     X(SCAN_I32, scan_i32)                                                                  \
     X(SCAN_I64_INPLACE, scan_i64_inplace)                                                  \
     X(SCATTER_I32, scatter_i32)
+
+/* ---- Floyd-Warshall: OpenCL only ------------------------------------
+ * Each list is a program of its own, built per distance kind with the
+ * element type fw_t (kernels/pf_apsp.cl, pf_fw_perk.cl, pf_fw_stats.cl).
+ * The CUDA kernels (cuda_apsp.cu, cuda_fw_*.cu) split the work in their
+ * own way and are templates over the element type. */
+
+#define PF_ARGS_fw_pivot(G, V, L)                                                          \
+    G(fw_t, dist) G(pf_i32, next) V(pf_i32, n) V(pf_i32, round) V(pf_i32, phase)
+#define PF_ARGS_fw_rest(G, V, L) G(fw_t, dist) G(pf_i32, next) V(pf_i32, n) V(pf_i32, round)
+#define PF_ARGS_fw_per_k(G, V, L) G(fw_t, dist) G(pf_i32, next) V(pf_i32, n) V(pf_i32, k)
+#define PF_ARGS_fw_stats(G, V, L)                                                          \
+    G(const fw_t, dist) G(pf_i64, partial) V(pf_i32, n) V(pf_i32, ld)
+
+#define PF_FW_KERNELS(X) X(FW_PIVOT, fw_pivot) X(FW_REST, fw_rest)
+#define PF_FW_PERK_KERNELS(X) X(FW_PER_K, fw_per_k)
+#define PF_FW_STATS_KERNELS(X) X(FW_STATS, fw_stats)
 
 /* ---- turning a list into a parameter list ---------------------------- */
 

@@ -33,8 +33,12 @@
 #ifndef PF_CAP_BITS
 #define PF_CAP_BITS 64
 #endif
-#ifndef PF_ATOM64
+#ifndef PF_ATOM64 /* the max-flow program sets it; the others follow the device */
+#ifdef cl_khr_int64_base_atomics
 #define PF_ATOM64 1
+#else
+#define PF_ATOM64 0
+#endif
 #endif
 typedef long pf_i64;
 typedef int pf_i32;
@@ -128,6 +132,8 @@ PF_FN void pf_lanes_lowest(pf_lanes *g, int *h, long *arc)
  * atomic per group (pf_group_add_work, kernels/pf_group.cl). */
 #define PF_LOCAL_ARG(type, name) , __local type *name
 #define PF_KERNEL(name) __kernel void pf_k_##name(PF_PARAMS(name))
+/* With attributes (reqd_work_group_size) before the return type. */
+#define PF_KERNEL_ATTR(name, attr) __kernel attr void pf_k_##name(PF_PARAMS(name))
 #define PF_GLOBAL_ID() ((pf_i64)get_global_id(0))
 #define PF_GLOBAL_SIZE() ((pf_i64)get_global_size(0))
 #define PF_ADD_WORK(counter, work, scratch) pf_group_add_work((counter), (work), (scratch))
