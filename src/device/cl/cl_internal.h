@@ -1,7 +1,9 @@
 /* Internals of the OpenCL backend, shared by its translation units.
  *
  * Layout of the backend:
- *   cl_backend.c  probe, open/close, buffers, the ops table
+ *   cl_backend.c  the ops table: probe, open/close, buffers, and the
+ *                 steps of the files below
+ *   cl_device.c   device and platform queries, buffer range checks
  *   cl_transfer.c uploads and downloads (big ones through pinned staging)
  *   cl_program.c  building the embedded program (cache or source), kernels
  *   cl_cache.c    the on-disk program binary cache
@@ -10,6 +12,8 @@
  *   cl_kernels.h  typed launchers of the program's kernels, generated
  *                 from src/device/shared/pf_kernel_table.h
  *   cl_apsp.c     Floyd-Warshall steps (own program per distance kind)
+ *   cl_fw_perk.c  the per-k Floyd-Warshall variant
+ *   cl_fw_stats.c the statistics of a solved matrix
  *   cl_errors.c   CL error code -> name, status helpers
  *   kernels/NAME.cl  OpenCL-only kernels and helpers, embedded at build
  *                 time (embed_cl.py) with the shared kernels
@@ -118,7 +122,7 @@ int pf_cl_fail(pf_status *st, const char *call, cl_int err);
 /* PF_E_DEVICE with "CALL(WHAT): CL_ERROR_NAME". */
 int pf_cl_fail_on(pf_status *st, const char *call, const char *what, cl_int err);
 
-/* ---- cl_backend.c ----------------------------------------------------- */
+/* ---- cl_device.c ------------------------------------------------------ */
 
 /* One usable device, in probe order. */
 typedef struct pf_cl_device_ref {
