@@ -142,8 +142,8 @@ static void preferred_shape(const fw_limits *lim, int paths, fw_shape *want)
          * the AVX2 register file; the whole A and B tiles fit in local
          * memory (a CPU's caches), so one chunk. PoCL runs a work-group's
          * items in a loop per barrier, so the pivot kernel wants few,
-         * heavy items: 16 x 16 blocks (phase 2 took 0.15-0.23 s instead of
-         * 0.29-0.32 s with 8 x 8 at n = 2048, PoCL 3.1 on 2 cores). */
+         * heavy items: 16 x 16 blocks (phase 2 takes about half the time
+         * it takes with 8 x 8). */
         int vec = lim->vec_width >= 2 ? (int)lim->vec_width : 4;
         *want = (fw_shape){.vec = vec,
                            .rows = 2,

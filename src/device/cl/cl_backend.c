@@ -220,12 +220,11 @@ static int cl_probe(pf_device_desc *descs, int max, char *why, size_t why_len)
 
 /* Closed devices wait here, context, queue and built program included, for
  * the next open of the same device in this process: creating the context
- * and loading the program cost 0.1-0.15 s on the H100 (bench/NOTES.md 22),
- * more than a whole solve of the small suite instances on a GPU. A solve
- * takes a device out of the pool and so has it to itself; nothing else
- * waits here (graph buffers are freed before close). The pool is never
- * emptied: it stays reachable until the process ends, when the driver
- * frees everything. PORTAFLOW_CL_REUSE=0 turns it off. */
+ * and loading the program cost more than a whole solve of a small
+ * instance on a GPU. A solve takes a device out of the pool and so has it
+ * to itself; nothing else waits here (graph buffers are freed before
+ * close). The pool is never emptied: it stays reachable until the process
+ * ends, when the driver frees everything. PORTAFLOW_CL_REUSE=0 turns it off. */
 enum { POOL_SLOTS = 8 };
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static pf_dev *pool[POOL_SLOTS];

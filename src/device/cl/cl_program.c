@@ -184,7 +184,7 @@ static size_t floor_pow2(size_t x)
  * worker, on PoCL, NVIDIA or OpenMP; the body holds one claim per worker
  * at any time and releases it, so this is taken for a defect of that
  * stack and worked around here: work-groups no wider than that on
- * rusticl's CPU device (the evidence is in bench/NOTES.md). */
+ * rusticl's CPU device. */
 static size_t quirk_group_limit(pf_dev *dev, size_t limit)
 {
     char platform[64];

@@ -1,14 +1,13 @@
 /* OpenCL uploads and downloads.
  *
  * A blocking clEnqueueWriteBuffer/ReadBuffer from or to pageable memory is
- * staged by the driver through its own small pinned buffers on one thread:
- * on the H100 (NVIDIA's OpenCL) grid2d 2048x2048's uploads ran at 4.8 GB/s
- * and the download of its residuals at 1.1 GB/s (bench/NOTES.md 24). Big
- * transfers go in PF_STAGE_CHUNK pieces through pinned buffers of our own
- * instead: buffers made with CL_MEM_ALLOC_HOST_PTR and kept mapped, which
- * is how NVIDIA's OpenCL hands out page-locked host memory. The host copies
- * one piece (pf_host_copy, on several threads) while a non-blocking read
- * or write moves the other; an event per buffer says when it is free. */
+ * staged by the driver through its own small pinned buffers on one thread,
+ * which moves a fraction of what the bus allows. Big transfers go in
+ * PF_STAGE_CHUNK pieces through pinned buffers of our own instead: made
+ * with CL_MEM_ALLOC_HOST_PTR and kept mapped, which is how NVIDIA's OpenCL
+ * hands out page-locked host memory. The host copies one piece
+ * (pf_host_copy, on several threads) while a non-blocking read or write
+ * moves the other; an event per buffer says when it is free. */
 #include "cl_internal.h"
 
 #include "common/status.h"

@@ -36,7 +36,7 @@ typedef pf_i32 pf_cap;
     } while (0)
 
 /* Work-items per frontier vertex in a BFS level (see pf_body_bfs_vertex):
- * 8 covers the typical residual degree of the benchmark families. */
+ * 8 covers the residual degree of typical sparse networks. */
 #define PF_CUDA_BFS_LANES 8
 
 /* ---- host side ----------------------------------------------------------- */

@@ -181,7 +181,7 @@ PF_FN pf_i64 pf_body_push_relabel_follow(pf_i32 start, PF_GLOBAL const pf_i64 *f
  * vertex: the lanes split the lowest-neighbour search, lane 0 does the
  * rest, in the same order. A vertex's neighbour heights then load in
  * parallel instead of one after another; rounds are latency-bound, so this
- * pays even on sparse graphs (bench/NOTES.md 13, 16). Every decision comes
+ * pays even on sparse graphs. Every decision comes
  * through pf_lanes_bcast / pf_lanes_lowest, so the whole group takes the
  * same path. Returns the relabel work on lane 0, 0 on the others. */
 PF_FN pf_i64 pf_body_push_relabel_lanes(pf_lanes *grp, pf_i32 u, PF_GLOBAL const pf_i64 *first,
@@ -297,8 +297,9 @@ PF_FN void pf_body_bfs_level_strided(pf_i64 worker, pf_i64 workers, pf_i32 lanes
 {
     pf_i64 frontier = counts[in_slot];
     /* A short frontier gets every worker: level 0 is the target alone, and
-     * on the vision grids it has an arc to every pixel (one vertex of
-     * degree ~n crawled by `lanes` workers took ~35 ms a level on an H100). */
+     * in a segmentation grid it has an arc to every pixel (one vertex of
+     * degree ~n crawled by `lanes` workers would hold the level for
+     * milliseconds). */
     pf_i64 spread = frontier > 0 ? workers / frontier : 1;
     pf_i64 width = spread > lanes ? spread : lanes;
     pf_i64 count = frontier * width;

@@ -255,7 +255,7 @@ static inline pf_i32 pf_atomic_cas_i32(pf_i32 *p, pf_i32 expect, pf_i32 v)
 #define PF_FENCE() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 /* The OpenMP backend asks for absolute reverse-arc indices (its ops set
  * rev_absolute): a push then skips the load of first[v], one cache miss in
- * a handful on a CPU (NOTES 27). `first` and `v` go unused. */
+ * a handful on a CPU. `first` and `v` go unused. */
 #define PF_REV_ARC(first, rev, a, v) ((void)(first), (void)(v), (pf_i64)(uint32_t)(rev)[a])
 #endif
 
