@@ -40,6 +40,7 @@
 #include "../device.h"
 #include "../shared/pf_vendor.h"
 #include "../shared/pf_kernels.h"
+#include "../shared/pf_work.h"
 #include "omp_internal.h"
 
 enum {
@@ -47,7 +48,6 @@ enum {
                               excess (one that moves through the graph
                               frame by frame) over all */
     MIN_BLOCK_SHIFT = 8,   /* blocks of at least 256 vertices */
-    RELABEL_COST = 12,     /* work of a relabel besides its arcs, as seq */
     HL_SHARE_MAX = 8,      /* highest-label discharges per sweep step: */
     HL_SHARE_SCALE = 32,   /* HL_SHARE_SCALE / threads^2 of them, 1 to
                               HL_SHARE_MAX (see run_worker) */
@@ -362,7 +362,7 @@ static int32_t relabel(discharge_ctx *c, omp_worker *me, int32_t u, int32_t hu, 
                 best = a;
             }
         }
-    add_work(c, me, RELABEL_COST + end - begin);
+    add_work(c, me, PF_RELABEL_COST + end - begin);
     me->relabels++;
     *arc = best;
     if (best_h < hu) /* a lower neighbour appeared meanwhile: push there */
