@@ -13,13 +13,15 @@
  * and the lists below name the kernels of each program. The consumers
  * pass their own G, V, L: PF_KERNEL (pf_vendor.h) turns them into a
  * kernel's parameter list, cl_kernels.h into a host function that sets
- * them with clSetKernelArg in the same order. A kernel whose wrapper, its
- * launch and this table disagree fails to compile.
+ * them with clSetKernelArg in the same order. A host launch that
+ * disagrees with the table fails to compile; test_clbuild checks that the
+ * built OpenCL program holds the table's kernels with its parameters.
  *
  * Adding a device step:
  *   1. its body (one index's work) in pf_kernels.h, and its wrapper
  *      `PF_KERNEL(name) { ... }` in the kernel section at the end of that
- *      file (the work-item's index: PF_GLOBAL_ID; bounds; the body call);
+ *      file (the work-item's index: PF_GLOBAL_ID; bounds; the body call;
+ *      an OpenCL-only kernel goes in its .cl file, as the scans do);
  *   2. one line `PF_ARGS_name(G, V, L)` here, and the name in
  *      PF_STEP_KERNELS (every GPU dialect) or PF_SCAN_KERNELS (OpenCL
  *      only: CUDA scans through CUB); an OpenCL kernel of its own
