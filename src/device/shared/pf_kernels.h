@@ -305,9 +305,11 @@ PF_FN void pf_body_bfs_level_strided(pf_i64 worker, pf_i64 workers, pf_i32 lanes
     pf_i64 count = frontier * width;
     if (worker == 0)
         counts[clear_slot] = 0;
+    /* i >= 0 and width >= 1: the unsigned division, the cheaper one. */
     for (pf_i64 i = worker; i < count; i += workers)
-        pf_body_bfs_vertex(in[i / width], (pf_i32)(i % width), (pf_i32)width, first, head, rev,
-                           res, height, out, &counts[out_slot], n, level, excluded);
+        pf_body_bfs_vertex(in[(pf_u64)i / (pf_u64)width], (pf_i32)((pf_u64)i % (pf_u64)width),
+                           (pf_i32)width, first, head, rev, res, height, out, &counts[out_slot],
+                           n, level, excluded);
 }
 
 #ifdef PF_KERNEL

@@ -41,6 +41,7 @@
 #endif
 #endif
 typedef long pf_i64;
+typedef ulong pf_u64;
 typedef int pf_i32;
 #define PF_GLOBAL __global
 #define PF_FN static inline
@@ -148,6 +149,7 @@ PF_FN void pf_lanes_lowest(pf_lanes *g, int *h, long *arc)
 
 #elif defined(__CUDACC__)
 typedef long long pf_i64;
+typedef unsigned long long pf_u64;
 typedef int pf_i32;
 #define PF_GLOBAL
 #define PF_FN static __device__ __forceinline__
@@ -234,6 +236,7 @@ template <int LANES> static __device__ __forceinline__ pf_lanes pf_lanes_in_warp
 #else /* host C: the OpenMP backend */
 #include <stdint.h>
 typedef int64_t pf_i64;
+typedef uint64_t pf_u64;
 typedef int32_t pf_i32;
 #define PF_GLOBAL
 #define PF_FN static inline
