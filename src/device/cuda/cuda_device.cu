@@ -315,11 +315,15 @@ void pf_cuda_release(pf_dev *dev, pf_buf *buf)
     free(buf);
 }
 
+/* The interface checks arguments (src/host/dev_check.c) where checking is
+ * on; this guard stays in every build because, unlike OpenCL's runtime, the
+ * CUDA runtime cannot tell a copy that overruns one buffer from one that
+ * lands in the next: it would corrupt memory instead of failing. */
 static int check_range(const char *what, const pf_buf *buf, size_t offset, size_t bytes,
                        pf_status *st)
 {
     if (!buf || offset > buf->bytes || bytes > buf->bytes - offset)
-        return pf_fail(st, PF_E_DEVICE,
+        return pf_fail(st, PF_E_USAGE,
                        "cuda %s of %zu bytes at offset %zu overruns a buffer of %zu bytes",
                        what, bytes, offset, buf ? buf->bytes : (size_t)0);
     return PF_OK;
@@ -328,18 +332,17 @@ static int check_range(const char *what, const pf_buf *buf, size_t offset, size_
 /* ---- big transfers through pinned staging ---------------------------------
  *
  * A copy from or to pageable memory goes through the driver's own small
- * pinned buffers on one thread: on the H100 host, grid2d 2048x2048's
- * uploads ran at 4.5 GB/s and the download of its residuals at 1 GB/s
- * (bench/NOTES.md 24). Big transfers go in PF_STAGE_CHUNK pieces through
- * our own pinned buffers instead: the host copies one piece (pf_host_copy,
- * on several threads) while the DMA engine moves the previous or next one,
- * ordered by one event per buffer on the device's stream. */
+ * pinned buffers on one thread, which moves a fraction of what the bus
+ * allows. Big transfers go in PF_STAGE_CHUNK pieces through our own pinned
+ * buffers instead: the host copies one piece (pf_host_copy, on several
+ * threads) while the DMA engine moves the previous or next one, ordered by
+ * one event per buffer on the device's stream. */
 
 /* The pinned buffers outlive the device that made them: cudaMallocHost of
- * 32 MiB takes ~10 ms on the H100 host, more than a small instance's whole
- * upload (RMFGEN 24x192: 2.7 ms direct). A device borrows the process's
- * buffers at its first big transfer and gives them back at close; a second
- * device open at the same time allocates its own. */
+ * PF_STAGE_CHUNK bytes takes longer than a small instance's whole upload.
+ * A device borrows the process's buffers at its first big transfer and
+ * gives them back at close; a second device open at the same time
+ * allocates its own. */
 static std::mutex stage_pool_lock;
 static void *stage_pool[PF_STAGE_COUNT];
 static bool stage_pool_full;

@@ -1,18 +1,16 @@
 /* The OpenMP backend's reverse BFS levels for the global relabel.
  *
  * Deep graphs have thousands of levels of a few hundred to a few thousand
- * vertices each (RLG 1024x1536: ~1600 levels of ~1000 vertices in every
- * global relabel). Forking a team per level cost more than such a level's
- * work, so those levels used to run on one thread (~59 us a level): the
- * whole relabel was serial however many cores there were, 1.0-1.4 s of
- * omp's solve on 16 cores against 2.1 s for all of seq's.
+ * vertices each in every global relabel. Forking a team per level costs
+ * more than such a level's work, and running those levels on one thread
+ * makes the whole relabel serial however many cores there are.
  *
  * Here one team runs level after level with one barrier between them. Each
  * thread appends what it finds to its own piece, and the next level reads
  * the pieces where they lie, in piece order, so there is no merge copy and
  * no second barrier; each thread works out the pieces' offsets itself.
- * Frontiers too small to share (AK's chain: one or two vertices a level for
- * 20000 levels) run on the calling thread, without a team. */
+ * Frontiers too small to share (a long chain: one or two vertices a level
+ * for thousands of levels) run on the calling thread, without a team. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
