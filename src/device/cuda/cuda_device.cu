@@ -231,7 +231,7 @@ int pf_cuda_open(const pf_open_params *params, pf_dev **devp, pf_device_desc *de
     if (!dev)
         return st ? st->code : PF_E_NOMEM;
     dev->ordinal = ordinal;
-    dev->fw_variant = pf_cuda_fw_variant();
+    dev->fw_variant = (int)pf_knobs()->cuda_fw_variant; /* cuda_apsp.cu's FW_P3_* */
     /* A power of two up to a warp (the shuffles' group; knobs.h). */
     dev->push_lanes = (int)pf_knobs()->cuda_push_lanes;
     dev->sm_count = prop.multiProcessorCount > 0 ? prop.multiProcessorCount : 1;

@@ -73,8 +73,6 @@ int pf_cuda_fail(pf_status *st, const char *call, cudaError_t err);
  * the current device per thread and streams belong to one device. */
 int pf_cuda_enter(pf_dev *dev, pf_status *st);
 
-/* PF_CUDA_FW_VARIANT (0..3, cuda_apsp.cu's FW_P3_*), else the default. */
-int pf_cuda_fw_variant(void);
 
 /* Returns through pf_cuda_fail when a runtime call fails. */
 #define PF_CUDA_TRY(st, call_text, expr)                     \

@@ -27,6 +27,7 @@
 
 #include "../../common/progress.h"
 #include "../../common/knobs.h"
+#include "../shared/pf_work.h"
 #include "../../common/status.h"
 #include "../../common/timer.h"
 
@@ -38,7 +39,6 @@
 #ifndef GR_ARC_DIV
 #define GR_ARC_DIV 2
 #endif
-#define RELABEL_COST 12
 /* Phase 1 asks whether a status line is due once per this many steps + 1. */
 #define PROGRESS_EVERY 0xffff
 #ifndef BFS_AHEAD
@@ -254,7 +254,7 @@ static void discharge(seq *S, int32_t v)
             min_arc = lower ? b : min_arc;
             min_label = lower ? candidate : min_label;
         }
-        S->work += RELABEL_COST + (end - start);
+        S->work += PF_RELABEL_COST + (end - start);
         if (min_label >= n - 1) {
             label[v] = n;
             break;
