@@ -21,6 +21,25 @@ import re
 import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\b')
+# A kernel's argument list in pf_kernel_table.h and one parameter of it.
+ARGS_MACRO = re.compile(r'^#define PF_ARGS_(\w+)\(G, V, L\)((?:.*\\\n)*.*)$', re.M)
+PARAM = re.compile(r'\b([GVL])\(([^(),]+),\s*(\w+)\)')
+PARAM_TEXT = {'G': '__global %s *%s', 'V': '%s %s', 'L': '__local %s *%s'}
+
+
+def opencl_params(table_text):
+    """`#define PF_CL_PARAMS_name type name, ...` for each PF_ARGS_name of
+    the kernel table: OpenCL C has no variadic macros to expand the list
+    with (pf_kernel_table.h: PF_PARAMS)."""
+    lines = []
+    for match in ARGS_MACRO.finditer(table_text):
+        body = match.group(2).replace('\\\n', ' ')
+        params = [PARAM_TEXT[kind] % (ctype.strip(), name)
+                  for kind, ctype, name in PARAM.findall(body)]
+        if not params:
+            raise SystemExit('embed_cl.py: PF_ARGS_%s lists no parameter' % match.group(1))
+        lines.append('#define PF_CL_PARAMS_%s %s' % (match.group(1), ', '.join(params)))
+    return lines
 BYTES_PER_LINE = 16
 
 
@@ -29,8 +48,11 @@ def program_text(inputs):
     for path in inputs:
         lines.append('#line 1 "%s"' % os.path.basename(path))
         with open(path, encoding='ascii') as f:
-            for text in f.read().splitlines():
-                lines.append('' if INCLUDE.match(text) else text)
+            text = f.read()
+        for line in text.splitlines():
+            lines.append('' if INCLUDE.match(line) else line)
+        if os.path.basename(path) == 'pf_kernel_table.h':
+            lines.extend(opencl_params(text))
     return ''.join(line + '\n' for line in lines)
 
 

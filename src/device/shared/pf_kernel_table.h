@@ -122,12 +122,20 @@
 
 /* ---- turning a list into a parameter list ---------------------------- */
 
-/* Each parameter expands to ", type name"; the first comma goes. */
+/* The parameters of kernel `name` in the dialect that includes this.
+ * OpenCL C has no variadic macros (NVIDIA's compiler refuses even their
+ * definition), so there embed_cl.py expands each list when it embeds the
+ * program text: it appends `#define PF_CL_PARAMS_name ...` for every
+ * PF_ARGS_name above. Elsewhere each parameter expands to ", type name"
+ * and the first comma goes. */
+#ifdef __OPENCL_VERSION__
+#define PF_PARAMS(name) PF_CL_PARAMS_##name
+#else
 #define PF_DROP_FIRST(list) PF_DROP_FIRST_(list)
 #define PF_DROP_FIRST_(first, ...) __VA_ARGS__
 #define PF_PARAM_G(type, name) , PF_GLOBAL type *name
 #define PF_PARAM_V(type, name) , type name
-/* The parameters of kernel `name` in the dialect that includes this. */
 #define PF_PARAMS(name) PF_DROP_FIRST(PF_ARGS_##name(PF_PARAM_G, PF_PARAM_V, PF_LOCAL_ARG))
+#endif
 
 #endif
