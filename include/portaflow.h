@@ -421,18 +421,25 @@ typedef struct pf_csr_matrix {
     void *values;    /* entries elements */
 } pf_csr_matrix;
 
+/* pf_csr_flow_matrix's treatment of an input position stored p times
+ * (p > 1: parallel arcs) whose transpose position is stored q times. */
+enum {
+    PF_CSR_SUM_REPEATS = 0, /* one entry, as from a matrix whose repeats were summed */
+    PF_CSR_KEEP_REPEATS = 1 /* max(p, q) entries, the first with the flow, the
+                               others 0 (scipy's result for an int32 matrix) */
+};
+
 /* The flow of a network built by pf_network_from_csr from (vertices,
  * indptr, indices, index_size), given arc_flow (pf_solution.arc_flow), as
  * the matrix scipy.sparse.csgraph.maximum_flow returns: F[u][v] = flow
  * u -> v minus flow v -> u, stored at every position of the input's
  * entries and of its transpose's (explicit zeros and the diagonal kept),
- * columns increasing within each row, repeated entries summed. Indices
- * are `index_size` bytes (8 if the entries outgrow int32); values are
- * `value_size` bytes: 4 fits every flow of int32 capacities (a value that
- * does not fit is PF_E_INPUT). *out is filled on success (free it with
- * pf_csr_matrix_free) and zeroed on error. */
+ * columns increasing within each row; repeated positions as `repeats`
+ * says. Indices are int32 while the entries fit (else int64), values
+ * int32 while every value fits (else int64). *out is filled on success
+ * (free it with pf_csr_matrix_free) and zeroed on error. */
 int pf_csr_flow_matrix(int64_t vertices, const void *indptr, const void *indices,
-                       int index_size, const int64_t *arc_flow, int value_size,
+                       int index_size, const int64_t *arc_flow, int repeats,
                        pf_csr_matrix *out, pf_status *st);
 void pf_csr_matrix_free(pf_csr_matrix *m);
 

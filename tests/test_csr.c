@@ -3,8 +3,9 @@
  * (unsorted rows, repeats, explicit zeros and self-loops included), names
  * the lowest bad row or entry whatever the thread count, and
  * pf_csr_flow_matrix equals a dense reference built entry by entry: the
- * structure of the input and its transpose, columns increasing, flows
- * summed and antisymmetric (scipy.sparse.csgraph.maximum_flow's result). */
+ * structure of the input and its transpose (repeats summed or kept as
+ * scipy keeps them), columns increasing, flows summed and antisymmetric
+ * (scipy.sparse.csgraph.maximum_flow's result), widened where needed. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,17 +172,20 @@ START_TEST(from_csr_names_the_first_bad_entry)
 }
 END_TEST
 
-/* The flow matrix from a dense reference: mask[u][v] for every entry and
- * its transpose, F = flows summed, antisymmetric. */
-static void check_flow_matrix(const csr64 *a, const int64_t *flow, const pf_csr_matrix *f)
+/* The flow matrix from a dense reference: F = flows summed,
+ * antisymmetric; position (u, v) stored max(p, q) times (KEEP_REPEATS) or
+ * once, p and q its count among the entries and the transposed entries. */
+static void check_flow_matrix(const csr64 *a, const int64_t *flow, int repeats,
+                              const pf_csr_matrix *f)
 {
     int64_t n = a->n;
-    char *mask = calloc((size_t)(n * n), 1);
+    int64_t *fwd = calloc((size_t)(n * n), 8), *rev = calloc((size_t)(n * n), 8);
     int64_t *dense = calloc((size_t)(n * n), 8);
     for (int64_t u = 0; u < n; u++)
         for (int64_t k = a->indptr[u]; k < a->indptr[u + 1]; k++) {
             int64_t v = a->indices[k];
-            mask[u * n + v] = mask[v * n + u] = 1;
+            fwd[u * n + v]++;
+            rev[v * n + u]++;
             dense[u * n + v] += flow[k];
             dense[v * n + u] -= flow[k];
         }
@@ -191,29 +195,33 @@ static void check_flow_matrix(const csr64 *a, const int64_t *flow, const pf_csr_
         PF_EXPECT(element(f->indptr, f->index_size, u) == at, "row %lld starts at %lld, not %lld",
                   (long long)u, (long long)element(f->indptr, f->index_size, u), (long long)at);
         for (int64_t v = 0; v < n; v++) {
-            if (!mask[u * n + v])
-                continue;
-            PF_EXPECT(element(f->indices, f->index_size, at) == v, "row %lld entry %lld: column",
-                      (long long)u, (long long)at);
-            PF_EXPECT(element(f->values, f->value_size, at) == dense[u * n + v],
-                      "F[%lld][%lld] = %lld, not %lld", (long long)u, (long long)v,
-                      (long long)element(f->values, f->value_size, at),
-                      (long long)dense[u * n + v]);
-            at++;
+            int64_t p = fwd[u * n + v], q = rev[u * n + v];
+            int64_t copies = p + q == 0 ? 0 : repeats == PF_CSR_SUM_REPEATS ? 1 : p > q ? p : q;
+            for (int64_t c = 0; c < copies; c++, at++) {
+                PF_EXPECT(element(f->indices, f->index_size, at) == v,
+                          "row %lld entry %lld: column", (long long)u, (long long)at);
+                int64_t want = c == 0 ? dense[u * n + v] : 0;
+                PF_EXPECT(element(f->values, f->value_size, at) == want,
+                          "F[%lld][%lld] copy %lld = %lld, not %lld", (long long)u, (long long)v,
+                          (long long)c, (long long)element(f->values, f->value_size, at),
+                          (long long)want);
+            }
         }
     }
     ck_assert_int_eq(element(f->indptr, f->index_size, n), at);
     ck_assert_int_eq(f->entries, at);
-    free(mask);
+    free(fwd);
+    free(rev);
     free(dense);
 }
 
 START_TEST(flow_matrix_equals_dense_reference)
 {
-    for (int sizes = 0; sizes < 4; sizes++) {
-        int index_size = sizes & 1 ? 8 : 4, value_size = sizes & 2 ? 8 : 4;
+    for (int mode = 0; mode < 4; mode++) {
+        int index_size = mode & 1 ? 8 : 4;
+        int repeats = mode & 2 ? PF_CSR_KEEP_REPEATS : PF_CSR_SUM_REPEATS;
         for (int64_t n = 1; n <= 301; n += 100) {
-            csr64 a = random_csr(n, n > 200 ? 250 : 4, (uint64_t)(n + sizes));
+            csr64 a = random_csr(n, n > 200 ? 250 : 4, (uint64_t)(n + mode));
             int64_t *flow = malloc((size_t)(a.m + 1) * 8);
             uint64_t seed = 99;
             for (int64_t k = 0; k < a.m; k++)
@@ -222,12 +230,12 @@ START_TEST(flow_matrix_equals_dense_reference)
             void *indices = narrowed(a.indices, a.m, index_size);
             pf_csr_matrix f;
             pf_status st;
-            ck_assert_msg(pf_csr_flow_matrix(n, indptr, indices, index_size, flow, value_size,
-                                             &f, &st) == PF_OK,
+            ck_assert_msg(pf_csr_flow_matrix(n, indptr, indices, index_size, flow, repeats, &f,
+                                             &st) == PF_OK,
                           "%s", st.message);
-            ck_assert_int_eq(f.index_size, index_size);
-            ck_assert_int_eq(f.value_size, value_size);
-            check_flow_matrix(&a, flow, &f);
+            ck_assert_int_eq(f.index_size, 4);
+            ck_assert_int_eq(f.value_size, 4);
+            check_flow_matrix(&a, flow, repeats, &f);
             pf_csr_matrix_free(&f);
             free(indptr);
             free(indices);
@@ -254,8 +262,10 @@ START_TEST(flow_matrix_of_a_solution)
     ck_assert_int_eq(pf_solve(net, &opt, &sol, &st), PF_OK);
     void *indptr = narrowed(a.indptr, a.n + 1, 4), *indices = narrowed(a.indices, a.m, 4);
     pf_csr_matrix f;
-    ck_assert_int_eq(pf_csr_flow_matrix(a.n, indptr, indices, 4, sol.arc_flow, 4, &f, &st), PF_OK);
-    check_flow_matrix(&a, sol.arc_flow, &f);
+    ck_assert_int_eq(pf_csr_flow_matrix(a.n, indptr, indices, 4, sol.arc_flow,
+                                        PF_CSR_KEEP_REPEATS, &f, &st),
+                     PF_OK);
+    check_flow_matrix(&a, sol.arc_flow, PF_CSR_KEEP_REPEATS, &f);
     for (int64_t u = 0; u < a.n; u++) {
         int64_t out = 0;
         for (int64_t e = element(f.indptr, 4, u); e < element(f.indptr, 4, u + 1); e++)
@@ -273,22 +283,26 @@ START_TEST(flow_matrix_of_a_solution)
 }
 END_TEST
 
-START_TEST(flow_matrix_rejects_bad_input)
+START_TEST(flow_matrix_widens_and_rejects)
 {
     const int64_t indptr[] = {0, 2, 3, 3}, indices[] = {1, 2, 2};
     const int64_t flow[] = {1, (int64_t)1 << 32, 0};
     pf_csr_matrix f;
     pf_status st;
-    ck_assert_int_eq(pf_csr_flow_matrix(3, indptr, indices, 8, flow, 4, &f, &st), PF_E_INPUT);
-    ck_assert_str_eq(st.message, "a flow does not fit the 4-byte values asked for");
-    ck_assert_ptr_null(f.values);
-    ck_assert_int_eq(pf_csr_flow_matrix(3, indptr, indices, 8, flow, 8, &f, &st), PF_OK);
+    /* A value past int32: int64 values, the rest as before. */
+    ck_assert_int_eq(pf_csr_flow_matrix(3, indptr, indices, 8, flow, PF_CSR_SUM_REPEATS, &f, &st),
+                     PF_OK);
+    ck_assert_int_eq(f.value_size, 8);
+    ck_assert_int_eq(f.index_size, 4);
+    ck_assert_int_eq(((int64_t *)f.values)[1], (int64_t)1 << 32); /* F[0][2] */
     pf_csr_matrix_free(&f);
     const int64_t far[] = {1, 2, 7};
-    ck_assert_int_eq(pf_csr_flow_matrix(3, indptr, far, 8, flow, 8, &f, &st), PF_E_INPUT);
+    ck_assert_int_eq(pf_csr_flow_matrix(3, indptr, far, 8, flow, 0, &f, &st), PF_E_INPUT);
     ck_assert_str_eq(st.message, "entry 2 (row 1): column 7 outside 0..2");
-    ck_assert_int_eq(pf_csr_flow_matrix(3, indptr, indices, 3, flow, 8, &f, &st), PF_E_USAGE);
-    ck_assert_int_eq(pf_csr_flow_matrix(3, indptr, indices, 8, NULL, 8, &f, &st), PF_E_USAGE);
+    ck_assert_ptr_null(f.values);
+    ck_assert_int_eq(pf_csr_flow_matrix(3, indptr, indices, 3, flow, 0, &f, &st), PF_E_USAGE);
+    ck_assert_int_eq(pf_csr_flow_matrix(3, indptr, indices, 8, NULL, 0, &f, &st), PF_E_USAGE);
+    ck_assert_int_eq(pf_csr_flow_matrix(3, indptr, indices, 8, flow, 2, &f, &st), PF_E_USAGE);
 }
 END_TEST
 
@@ -301,7 +315,7 @@ int main(void)
     tcase_add_test(tc, from_csr_names_the_first_bad_entry);
     tcase_add_test(tc, flow_matrix_equals_dense_reference);
     tcase_add_test(tc, flow_matrix_of_a_solution);
-    tcase_add_test(tc, flow_matrix_rejects_bad_input);
+    tcase_add_test(tc, flow_matrix_widens_and_rejects);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

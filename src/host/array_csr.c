@@ -99,13 +99,13 @@ static int64_t row_of_entry(const csr_in *a, int64_t k)
     return lo;
 }
 
-static int check_sizes(int index_size, int value_size, const char *values, pf_status *st)
+static int check_sizes(int index_size, int capacity_size, pf_status *st)
 {
     if (index_size != 4 && index_size != 8)
         return pf_fail(st, PF_E_USAGE, "CSR index size %d: must be 4 or 8 bytes", index_size);
-    if (value_size != 4 && value_size != 8)
-        return pf_fail(st, PF_E_USAGE, "CSR %s size %d: must be 4 or 8 bytes", values,
-                       value_size);
+    if (capacity_size != 4 && capacity_size != 8)
+        return pf_fail(st, PF_E_USAGE, "CSR capacity size %d: must be 4 or 8 bytes",
+                       capacity_size);
     return PF_OK;
 }
 
@@ -180,7 +180,7 @@ pf_network *pf_network_from_csr(int64_t vertices, int64_t source, int64_t sink,
                                 const void *indptr, const void *indices, int index_size,
                                 const void *capacities, int capacity_size, pf_status *st)
 {
-    if (check_sizes(index_size, capacity_size, "capacity", st))
+    if (check_sizes(index_size, capacity_size, st))
         return NULL;
     pf_network *net = pf_network_new(vertices, source, sink, st);
     if (!net)
@@ -326,31 +326,44 @@ static void sorted_row(const csr_in *a, const int64_t *arc_flow, int64_t u, entr
         qsort(scratch, (size_t)*len, sizeof *scratch, compare_entries);
 }
 
-/* Merges row u's forward entries (fwd, sorted) with its transpose entries:
- * one output entry per distinct column, value = forward flows minus
- * reverse flows. Writes them at out_col/out_val (NULL: counts only) and
- * returns how many; *too_big is set when a value does not fit value_size. */
+/* How the merge writes: where (NULL: counting only), how wide, and what
+ * it saw. */
+typedef struct merge_out {
+    int repeats;     /* PF_CSR_KEEP_REPEATS or PF_CSR_SUM_REPEATS */
+    int index_size;  /* of col */
+    int value_size;  /* of val */
+    void *col, *val; /* the row's first output entry; NULL: count only */
+    int too_big;     /* a value does not fit int32 */
+} merge_out;
+
+/* Merges row u's forward entries (fwd, sorted) with its transpose entries.
+ * Per distinct column: one output entry (SUM_REPEATS) or as many as the
+ * column appears in the forward or in the transpose entries, whichever is
+ * more (KEEP_REPEATS, as scipy pairs them); the first holds the forward
+ * flows minus the reverse flows, the others 0. Returns the row's count. */
 static int64_t merge_row(const entry *fwd, int64_t fwd_len, const transpose *tr, int64_t u,
-                         int index_size, void *out_col, int value_size, void *out_val,
-                         int *too_big)
+                         merge_out *w)
 {
     int64_t i = 0, j = tr->start[u], j_end = tr->start[u + 1], count = 0;
     while (i < fwd_len || j < j_end) {
         int64_t column = i < fwd_len ? fwd[i].column : INT64_MAX;
         if (j < j_end && tr->row[j] < column)
             column = tr->row[j];
-        int64_t value = 0;
-        for (; i < fwd_len && fwd[i].column == column; i++)
+        int64_t value = 0, forward = 0, reverse = 0;
+        for (; i < fwd_len && fwd[i].column == column; i++, forward++)
             value += fwd[i].flow;
-        for (; j < j_end && tr->row[j] == column; j++)
+        for (; j < j_end && tr->row[j] == column; j++, reverse++)
             value -= tr->flow[j];
-        if (out_col) {
-            set_element(out_col, index_size, count, column);
-            if (value_size == 4 && (value < INT32_MIN || value > INT32_MAX))
-                *too_big = 1;
-            set_element(out_val, value_size, count, value);
+        int64_t copies = w->repeats == PF_CSR_SUM_REPEATS ? 1
+                         : forward > reverse                ? forward
+                                                            : reverse;
+        if (value < INT32_MIN || value > INT32_MAX)
+            w->too_big = 1;
+        for (int64_t c = 0; w->col && c < copies; c++) {
+            set_element(w->col, w->index_size, count + c, column);
+            set_element(w->val, w->value_size, count + c, c == 0 ? value : 0);
         }
-        count++;
+        count += copies;
     }
     return count;
 }
@@ -367,40 +380,47 @@ static int64_t longest_row(const csr_in *a)
     return most;
 }
 
-/* Pass 1 (out NULL: count[u] = row u's output entries) or pass 2 (fill
- * out's rows at the starts in out->indptr). Rows go to threads in chunks
- * (a row with millions of entries, a grid's source, must not hold up a
- * static share). Returns PF_E_NOMEM or, for a value that does not fit,
- * PF_E_INPUT (no message yet). */
+/* Pass 1 (out NULL: count[u] = row u's output entries, *too_big) or pass
+ * 2 (fill out's rows at the starts in out->indptr). Rows go to threads in
+ * chunks (a row with millions of entries, a grid's source, must not hold
+ * up a static share). Returns PF_E_NOMEM if a sort scratch is missing. */
 static int merge_rows(const csr_in *a, const int64_t *arc_flow, const transpose *tr,
-                      int64_t *count, pf_csr_matrix *out)
+                      int repeats, int64_t *count, pf_csr_matrix *out, int *too_big)
 {
     int64_t scratch_len = longest_row(a) + 1;
-    int failed = 0, too_big = 0;
+    int failed = 0, big = 0;
     int threads = thread_count(a->m + a->n);
     (void)threads;
-    PF_OMP(omp parallel num_threads(threads) if (threads > 1) reduction(| : failed, too_big))
+    PF_OMP(omp parallel num_threads(threads) if (threads > 1) reduction(| : failed, big))
     {
         entry *scratch = malloc((size_t)scratch_len * sizeof *scratch);
         failed = !scratch;
+        merge_out w = {.repeats = repeats};
+        if (out) {
+            w.index_size = out->index_size;
+            w.value_size = out->value_size;
+        }
         PF_OMP(omp for schedule(dynamic, 4096))
         for (int64_t u = 0; u < a->n; u++) {
             if (failed)
                 continue;
             int64_t len;
             sorted_row(a, arc_flow, u, scratch, &len);
-            if (!out) {
-                count[u] = merge_row(scratch, len, tr, u, 0, NULL, 0, NULL, &too_big);
-                continue;
+            if (out) {
+                int64_t at = element(out->indptr, out->index_size, u);
+                w.col = (char *)out->indices + at * out->index_size;
+                w.val = (char *)out->values + at * out->value_size;
             }
-            int64_t at = element(out->indptr, out->index_size, u);
-            char *col = (char *)out->indices + at * out->index_size;
-            char *val = (char *)out->values + at * out->value_size;
-            merge_row(scratch, len, tr, u, out->index_size, col, out->value_size, val, &too_big);
+            int64_t entries = merge_row(scratch, len, tr, u, &w);
+            if (!out)
+                count[u] = entries;
         }
+        big = w.too_big;
         free(scratch);
     }
-    return failed ? PF_E_NOMEM : too_big ? PF_E_INPUT : PF_OK;
+    if (too_big)
+        *too_big = big;
+    return failed ? PF_E_NOMEM : PF_OK;
 }
 
 void pf_csr_matrix_free(pf_csr_matrix *m)
@@ -411,18 +431,19 @@ void pf_csr_matrix_free(pf_csr_matrix *m)
     memset(m, 0, sizeof *m);
 }
 
-/* out's arrays for the row counts in count (n entries). */
-static int alloc_matrix(int64_t n, const int64_t *count, int index_size, int value_size,
-                        pf_csr_matrix *out, pf_status *st)
+/* out's arrays for the row counts in count (n entries): int32 indices
+ * while the entries fit, values int32 unless one does not fit. */
+static int alloc_matrix(int64_t n, const int64_t *count, int too_big, pf_csr_matrix *out,
+                        pf_status *st)
 {
     int64_t entries = 0;
     for (int64_t u = 0; u < n; u++)
         entries += count[u];
-    *out = (pf_csr_matrix){.rows = n, .entries = entries, .value_size = value_size,
-                           .index_size = entries > INT32_MAX ? 8 : index_size};
+    *out = (pf_csr_matrix){.rows = n, .entries = entries, .value_size = too_big ? 8 : 4,
+                           .index_size = entries > INT32_MAX ? 8 : 4};
     out->indptr = pf_alloc((size_t)n + 1, (size_t)out->index_size, st);
     out->indices = pf_alloc((size_t)entries, (size_t)out->index_size, st);
-    out->values = pf_alloc((size_t)entries, (size_t)value_size, st);
+    out->values = pf_alloc((size_t)entries, (size_t)out->value_size, st);
     if (!out->indptr || !out->indices || !out->values) {
         pf_csr_matrix_free(out);
         return PF_E_NOMEM;
@@ -434,17 +455,20 @@ static int alloc_matrix(int64_t n, const int64_t *count, int index_size, int val
     }
     set_element(out->indptr, out->index_size, n, sum);
     populate(out->indices, (size_t)entries * (size_t)out->index_size);
-    populate(out->values, (size_t)entries * (size_t)value_size);
+    populate(out->values, (size_t)entries * (size_t)out->value_size);
     return PF_OK;
 }
 
 int pf_csr_flow_matrix(int64_t vertices, const void *indptr, const void *indices,
-                       int index_size, const int64_t *arc_flow, int value_size,
-                       pf_csr_matrix *out, pf_status *st)
+                       int index_size, const int64_t *arc_flow, int repeats, pf_csr_matrix *out,
+                       pf_status *st)
 {
     memset(out, 0, sizeof *out);
-    if (check_sizes(index_size, value_size, "value", st))
-        return st->code;
+    if (index_size != 4 && index_size != 8)
+        return pf_fail(st, PF_E_USAGE, "CSR index size %d: must be 4 or 8 bytes", index_size);
+    if (repeats != PF_CSR_SUM_REPEATS && repeats != PF_CSR_KEEP_REPEATS)
+        return pf_fail(st, PF_E_USAGE, "repeats %d: must be PF_CSR_SUM_REPEATS or "
+                       "PF_CSR_KEEP_REPEATS", repeats);
     if (vertices < 0 || vertices > PF_MAX_VERTICES)
         return pf_fail(st, PF_E_USAGE, "vertex count %lld out of range 0..%lld",
                        (long long)vertices, (long long)PF_MAX_VERTICES);
@@ -470,20 +494,19 @@ int pf_csr_flow_matrix(int64_t vertices, const void *indptr, const void *indices
                        (long long)element(indices, index_size, first_bad),
                        (long long)vertices - 1);
     transpose tr;
+    int too_big = 0;
     int64_t *count = pf_alloc((size_t)vertices + 1, sizeof *count, st);
     rc = count ? build_transpose(&a, arc_flow, &tr, st) : PF_E_NOMEM;
     if (!rc) {
-        rc = merge_rows(&a, arc_flow, &tr, count, NULL);
+        rc = merge_rows(&a, arc_flow, &tr, repeats, count, NULL, &too_big);
         if (!rc)
-            rc = alloc_matrix(vertices, count, index_size, value_size, out, st);
+            rc = alloc_matrix(vertices, count, too_big, out, st);
         if (!rc)
-            rc = merge_rows(&a, arc_flow, &tr, NULL, out);
+            rc = merge_rows(&a, arc_flow, &tr, repeats, NULL, out, NULL);
         transpose_free(&tr);
     }
     free(count);
-    if (rc == PF_E_INPUT)
-        pf_fail(st, rc, "a flow does not fit the %d-byte values asked for", value_size);
-    else if (rc == PF_E_NOMEM && st->code != PF_E_NOMEM)
+    if (rc == PF_E_NOMEM && st->code != PF_E_NOMEM)
         pf_fail(st, rc, "out of host memory for the flow matrix's sort scratch");
     if (rc)
         pf_csr_matrix_free(out);
