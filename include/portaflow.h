@@ -443,6 +443,19 @@ int pf_csr_flow_matrix(int64_t vertices, const void *indptr, const void *indices
                        pf_csr_matrix *out, pf_status *st);
 void pf_csr_matrix_free(pf_csr_matrix *m);
 
+/* pf_csr_flow_matrix in two steps, so that the part that depends on the
+ * input alone (its transpose, the result's indptr and indices: most of
+ * the work) can run before or during the solve, on another thread: a plan
+ * from the input's structure, which reads the caller's indptr and indices
+ * again when filled (keep them unchanged until then), then the matrix
+ * from the flows. A plan gives one matrix; free it after. */
+typedef struct pf_csr_flow_plan pf_csr_flow_plan;
+pf_csr_flow_plan *pf_csr_flow_plan_new(int64_t vertices, const void *indptr, const void *indices,
+                                       int index_size, int repeats, pf_status *st);
+int pf_csr_flow_plan_matrix(pf_csr_flow_plan *plan, const int64_t *arc_flow, pf_csr_matrix *out,
+                            pf_status *st);
+void pf_csr_flow_plan_free(pf_csr_flow_plan *plan);
+
 /* A weighted graph from arrays (0- or 1-based as above): integral weights
  * stay integers, as pf_wgraph_add_arc_real decides. */
 pf_wgraph *pf_wgraph_from_arrays(int64_t vertices, int64_t arcs, const int64_t *tails,

@@ -13,6 +13,7 @@
 #include <numpy/arrayobject.h>
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
@@ -152,7 +153,7 @@ typedef struct flow_job {
     pf_csr_matrix matrix;
     pf_status st;
     int rc;
-    double build_s, matrix_s;
+    double build_s, matrix_s, plan_s;
 } flow_job;
 
 static pf_network *build_network(flow_job *job)
@@ -164,31 +165,75 @@ static pf_network *build_network(flow_job *job)
                                   job->heads, job->caps, 0, &job->st);
 }
 
-/* scipy's flow matrix of a CSR job. */
-static void build_matrix(flow_job *job)
+/* The part of the flow matrix that needs the input alone (pf_csr_flow_plan),
+ * built on its own thread while the network is built and solved: the
+ * device solves while the host is idle, and the seq engine uses one core.
+ * Not beside the omp engine, which keeps every core busy: there the plan
+ * is made after the solve. */
+typedef struct plan_job {
+    const flow_job *job;
+    pf_csr_flow_plan *plan;
+    pf_status st;
+    double seconds;
+} plan_job;
+
+static void *make_plan(void *arg)
 {
+    plan_job *p = arg;
+    const flow_job *job = p->job;
     double t0 = monotonic_s();
-    job->rc = pf_csr_flow_matrix(job->n, job->indptr, job->indices, job->index_size,
-                                 job->sol.arc_flow, job->matrix_repeats, &job->matrix, &job->st);
-    job->matrix_s = monotonic_s() - t0;
+    p->plan = pf_csr_flow_plan_new(job->n, job->indptr, job->indices, job->index_size,
+                                   job->matrix_repeats, &p->st);
+    p->seconds = monotonic_s() - t0;
+    return NULL;
+}
+
+static int plan_beside_solve(const flow_job *job)
+{
+    return !job->opt.backend || strcmp(job->opt.backend, "omp") != 0;
+}
+
+/* scipy's flow matrix of a solved CSR job from its plan (made here if the
+ * plan thread did not run). */
+static void finish_matrix(flow_job *job, plan_job *p, int planned)
+{
+    if (!planned)
+        make_plan(p);
+    if (!p->plan) {
+        job->st = p->st;
+        job->rc = p->st.code;
+    } else {
+        job->rc = pf_csr_flow_plan_matrix(p->plan, job->sol.arc_flow, &job->matrix, &job->st);
+    }
+    job->plan_s = p->seconds;
 }
 
 static void run_flow_job(flow_job *job)
 {
     memset(&job->sol, 0, sizeof job->sol);
     memset(&job->matrix, 0, sizeof job->matrix);
+    plan_job plan = {.job = job};
+    pthread_t planner;
+    int planning = job->want_matrix && plan_beside_solve(job) &&
+                   pthread_create(&planner, NULL, make_plan, &plan) == 0;
     double t0 = monotonic_s();
     pf_network *net = build_network(job);
     job->build_s = monotonic_s() - t0;
     if (!net) {
         job->rc = job->st.code;
-        return;
+    } else {
+        job->m = pf_network_arcs(net);
+        job->rc = pf_solve(net, &job->opt, &job->sol, &job->st);
+        pf_network_free(net);
     }
-    job->m = pf_network_arcs(net);
-    job->rc = pf_solve(net, &job->opt, &job->sol, &job->st);
-    pf_network_free(net);
-    if (job->rc == PF_OK && job->want_matrix && job->sol.arc_flow)
-        build_matrix(job);
+    double t_waited = monotonic_s();
+    if (planning)
+        pthread_join(planner, NULL);
+    if (job->rc == PF_OK && job->want_matrix && job->sol.arc_flow) {
+        finish_matrix(job, &plan, planning);
+        job->matrix_s = monotonic_s() - t_waited; /* the wait for the plan too */
+    }
+    pf_csr_flow_plan_free(plan.plan);
 }
 
 static int int_type(int size) { return size == 4 ? NPY_INT32 : NPY_INT64; }
@@ -227,11 +272,12 @@ static PyObject *flow_result(flow_job *job, npy_intp m, npy_intp n)
     PyObject *matrix = matrix_tuple(&job->matrix);
     PyObject *out = NULL;
     if (flow && side && times && matrix)
-        out = Py_BuildValue("{s:L,s:O,s:O,s:s,s:s,s:O,s:d,s:d,s:O,s:L,s:L}", "value",
+        out = Py_BuildValue("{s:L,s:O,s:O,s:s,s:s,s:O,s:d,s:d,s:d,s:O,s:L,s:L}", "value",
                             (long long)sol->value, "arc_flow", flow, "source_side", side,
                             "backend", sol->backend, "device", sol->device, "times", times,
-                            "build", job->build_s, "flow_matrix", job->matrix_s, "matrix",
-                            matrix, "rounds", (long long)sol->pushes_rounds,
+                            "build", job->build_s, "flow_matrix", job->matrix_s, "flow_plan",
+                            job->plan_s, "matrix", matrix, "rounds",
+                            (long long)sol->pushes_rounds,
                             "global_relabels", (long long)sol->global_relabels);
     if (flow != Py_None)
         Py_XDECREF(flow);

@@ -15,10 +15,12 @@ class MaximumFlowResult:
     the input's entries and its transpose's, explicit zeros included), plus
     ``arc_flow`` (flow per input arc or stored entry, input order),
     ``backend``, ``device`` and ``times`` (seconds: the library's phases;
-    ``build`` the network from the arrays, ``flow_matrix`` the flow matrix,
-    both in C; ``convert`` the rest of the Python side). From a CSR input
-    the flow matrix is built in C with the solve; from arc arrays, on first
-    access to ``flow``."""
+    ``build`` the network from the arrays and ``flow_matrix`` the flow
+    matrix after the solve, both in C; ``flow_plan`` the part of the flow
+    matrix that depends on the input alone, made on a second thread during
+    the solve except beside the omp backend; ``convert`` the rest of the
+    call). From a CSR input the flow matrix is built in C with the solve;
+    from arc arrays, on first access to ``flow``."""
 
     def __init__(self, flow_value, arc_flow, backend, device, times, flow=None,
                  matrix_parts=None):
@@ -107,6 +109,7 @@ def maximum_flow(csgraph, source, sink, *, backend="auto", device=None, n_vertic
     times = dict(out["times"])
     times["build"] = out["build"]
     times["flow_matrix"] = out["flow_matrix"]
+    times["flow_plan"] = out["flow_plan"]
     flow, parts = None, None
     if out["matrix"] is not None:
         flow = _graphs.csr_result(n, out["matrix"], as_array)

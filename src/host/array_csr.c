@@ -216,20 +216,27 @@ pf_network *pf_network_from_csr(int64_t vertices, int64_t source, int64_t sink,
 
 /* ---- the flow matrix -------------------------------------------------- */
 
-/* The transpose's structure with the flows: column c's entries are
- * row[start[c]] .. row[start[c+1]-1], rows increasing (repeats adjacent),
- * each with the flow of its entry. */
+/* The transpose's structure: column c's entries are row[start[c]] ..
+ * row[start[c+1]-1], rows increasing (repeats adjacent), each with the
+ * number of its input entry (where its flow will be). */
 typedef struct transpose {
     int64_t *start; /* n + 1 */
     int32_t *row;   /* m */
-    int64_t *flow;  /* m */
+    int64_t *entry; /* m */
 } transpose;
+
+struct pf_csr_flow_plan {
+    csr_in a;         /* the caller's arrays, read again by the fill */
+    int repeats;
+    transpose tr;
+    pf_csr_matrix out; /* indptr and indices final; values NULL */
+};
 
 static void transpose_free(transpose *tr)
 {
     free(tr->start);
     free(tr->row);
-    free(tr->flow);
+    free(tr->entry);
 }
 
 /* Thread t of count gets vertices [lo, hi). */
@@ -243,14 +250,13 @@ static void vertex_share(int64_t n, int t, int count, int64_t *lo, int64_t *hi)
  * every entry in order, so that the rows of a column come out increasing
  * and no two threads write one counter (a sink column of millions of
  * entries would make atomics the bottleneck). */
-static int build_transpose(const csr_in *a, const int64_t *arc_flow, transpose *tr,
-                           pf_status *st)
+static int build_transpose(const csr_in *a, transpose *tr, pf_status *st)
 {
     memset(tr, 0, sizeof *tr);
     tr->start = pf_alloc((size_t)a->n + 2, sizeof *tr->start, st);
     tr->row = pf_alloc((size_t)a->m + 1, sizeof *tr->row, st);
-    tr->flow = pf_alloc((size_t)a->m + 1, sizeof *tr->flow, st);
-    if (!tr->start || !tr->row || !tr->flow) {
+    tr->entry = pf_alloc((size_t)a->m + 1, sizeof *tr->entry, st);
+    if (!tr->start || !tr->row || !tr->entry) {
         transpose_free(tr);
         return PF_E_NOMEM;
     }
@@ -281,6 +287,12 @@ static int build_transpose(const csr_in *a, const int64_t *arc_flow, transpose *
             }
             tr->start[0] = 0;
         }
+        /* This thread's part of the arrays, read before any cursor moves. */
+        int64_t slot_lo = lo < hi ? cursor[lo] : 0;
+        int64_t slot_hi = lo < hi ? (hi < a->n ? cursor[hi] : a->m) : 0;
+        PF_OMP(omp barrier)
+        populate(tr->row + slot_lo, (size_t)(slot_hi - slot_lo) * sizeof *tr->row);
+        populate(tr->entry + slot_lo, (size_t)(slot_hi - slot_lo) * sizeof *tr->entry);
         for (int64_t u = 0, k = 0; lo < hi && u < a->n; u++) {
             int64_t end = element(a->indptr, a->index_size, u + 1);
             for (; k < end; k++) {
@@ -288,7 +300,7 @@ static int build_transpose(const csr_in *a, const int64_t *arc_flow, transpose *
                 if (c >= lo && c < hi) {
                     int64_t slot = cursor[c]++;
                     tr->row[slot] = (int32_t)u;
-                    tr->flow[slot] = arc_flow[k];
+                    tr->entry[slot] = k;
                 }
             }
         }
@@ -298,125 +310,155 @@ static int build_transpose(const csr_in *a, const int64_t *arc_flow, transpose *
     return PF_OK;
 }
 
-/* A row's forward entries as (column, flow), sorted by column. */
-typedef struct entry {
-    int64_t column, flow;
-} entry;
+/* Row u's forward entries, columns increasing: straight from the input
+ * where the row is sorted already (scipy keeps rows sorted as a rule;
+ * entry i is then input entry first + i), else a sorted copy in the
+ * thread's scratch (entry i is input entry ids[i]). */
+typedef struct forward_row {
+    const void *cols;
+    int col_size;
+    int64_t first;
+    const int64_t *ids; /* NULL: entries first, first + 1, ... */
+    int64_t len;
+} forward_row;
+
+/* A thread's room for sorting rows, grown on the first unsorted row that
+ * needs it (most inputs have none: no scratch at all). */
+typedef struct row_scratch {
+    int64_t room;
+    struct entry {
+        int64_t column, id;
+    } * pairs;
+    int64_t *cols, *ids;
+} row_scratch;
 
 static int compare_entries(const void *x, const void *y)
 {
-    int64_t a = ((const entry *)x)->column, b = ((const entry *)y)->column;
-    return (a > b) - (a < b);
+    const struct entry *a = x, *b = y;
+    if (a->column != b->column)
+        return (a->column > b->column) - (a->column < b->column);
+    return (a->id > b->id) - (a->id < b->id);
 }
 
-/* Row u's forward entries, sorted by column, into scratch. */
-static void sorted_row(const csr_in *a, const int64_t *arc_flow, int64_t u, entry *scratch,
-                       int64_t *len)
+static int grow_scratch(row_scratch *s, int64_t len)
+{
+    if (len <= s->room)
+        return PF_OK;
+    free(s->pairs);
+    free(s->cols);
+    free(s->ids);
+    s->pairs = malloc((size_t)len * sizeof *s->pairs);
+    s->cols = malloc((size_t)len * sizeof *s->cols);
+    s->ids = malloc((size_t)len * sizeof *s->ids);
+    s->room = s->pairs && s->cols && s->ids ? len : 0;
+    return s->room ? PF_OK : PF_E_NOMEM;
+}
+
+static void free_scratch(row_scratch *s)
+{
+    free(s->pairs);
+    free(s->cols);
+    free(s->ids);
+}
+
+static int forward_row_of(const csr_in *a, int64_t u, row_scratch *s, forward_row *r)
 {
     int64_t k0 = element(a->indptr, a->index_size, u);
     int64_t k1 = element(a->indptr, a->index_size, u + 1);
-    int sorted = 1;
-    for (int64_t k = k0; k < k1; k++) {
-        scratch[k - k0] = (entry){element(a->indices, a->index_size, k), arc_flow[k]};
-        if (k > k0 && scratch[k - k0].column < scratch[k - k0 - 1].column)
-            sorted = 0;
+    *r = (forward_row){.cols = (const char *)a->indices + k0 * a->index_size,
+                       .col_size = a->index_size, .first = k0, .len = k1 - k0};
+    int64_t k = k0 + 1;
+    while (k < k1 &&
+           element(a->indices, a->index_size, k - 1) <= element(a->indices, a->index_size, k))
+        k++;
+    if (k >= k1)
+        return PF_OK;
+    if (grow_scratch(s, r->len))
+        return PF_E_NOMEM;
+    for (k = k0; k < k1; k++)
+        s->pairs[k - k0] = (struct entry){element(a->indices, a->index_size, k), k};
+    qsort(s->pairs, (size_t)r->len, sizeof *s->pairs, compare_entries);
+    for (int64_t i = 0; i < r->len; i++) {
+        s->cols[i] = s->pairs[i].column;
+        s->ids[i] = s->pairs[i].id;
     }
-    *len = k1 - k0;
-    if (!sorted)
-        qsort(scratch, (size_t)*len, sizeof *scratch, compare_entries);
+    r->cols = s->cols;
+    r->col_size = 8;
+    r->ids = s->ids;
+    return PF_OK;
 }
 
-/* How the merge writes: where (NULL: counting only), how wide, and what
- * it saw. */
-typedef struct merge_out {
-    int repeats;     /* PF_CSR_KEEP_REPEATS or PF_CSR_SUM_REPEATS */
-    int index_size;  /* of col */
-    int value_size;  /* of val */
-    void *col, *val; /* the row's first output entry; NULL: count only */
-    int too_big;     /* a value does not fit int32 */
-} merge_out;
+/* What a merge pass does: count a row's output entries, write its
+ * columns, or write its values (from arc_flow); and what it saw. */
+typedef struct merge_pass {
+    int repeats;          /* PF_CSR_KEEP_REPEATS or PF_CSR_SUM_REPEATS */
+    const int64_t *flow;  /* the values pass: arc_flow */
+    int size;             /* bytes of what it writes */
+    void *at;             /* the row's first output column or value; NULL: count */
+    int too_big;          /* a value does not fit int32 */
+} merge_pass;
 
-/* Merges row u's forward entries (fwd, sorted) with its transpose entries.
- * Per distinct column: one output entry (SUM_REPEATS) or as many as the
- * column appears in the forward or in the transpose entries, whichever is
- * more (KEEP_REPEATS, as scipy pairs them); the first holds the forward
- * flows minus the reverse flows, the others 0. Returns the row's count. */
-static int64_t merge_row(const entry *fwd, int64_t fwd_len, const transpose *tr, int64_t u,
-                         merge_out *w)
+/* Merges row u's forward entries with its transpose entries. Per distinct
+ * column: one output entry (SUM_REPEATS) or as many as the column appears
+ * in the forward or in the transpose entries, whichever is more
+ * (KEEP_REPEATS, as scipy pairs them); the first holds the forward flows
+ * minus the reverse flows, the others 0. Returns the row's count. */
+static int64_t merge_row(const forward_row *fwd, const transpose *tr, int64_t u, merge_pass *w)
 {
     int64_t i = 0, j = tr->start[u], j_end = tr->start[u + 1], count = 0;
-    while (i < fwd_len || j < j_end) {
-        int64_t column = i < fwd_len ? fwd[i].column : INT64_MAX;
+    while (i < fwd->len || j < j_end) {
+        int64_t column = i < fwd->len ? element(fwd->cols, fwd->col_size, i) : INT64_MAX;
         if (j < j_end && tr->row[j] < column)
             column = tr->row[j];
         int64_t value = 0, forward = 0, reverse = 0;
-        for (; i < fwd_len && fwd[i].column == column; i++, forward++)
-            value += fwd[i].flow;
+        for (; i < fwd->len && element(fwd->cols, fwd->col_size, i) == column; i++, forward++)
+            if (w->flow)
+                value += w->flow[fwd->ids ? fwd->ids[i] : fwd->first + i];
         for (; j < j_end && tr->row[j] == column; j++, reverse++)
-            value -= tr->flow[j];
+            if (w->flow)
+                value -= w->flow[tr->entry[j]];
         int64_t copies = w->repeats == PF_CSR_SUM_REPEATS ? 1
                          : forward > reverse                ? forward
                                                             : reverse;
         if (value < INT32_MIN || value > INT32_MAX)
             w->too_big = 1;
-        for (int64_t c = 0; w->col && c < copies; c++) {
-            set_element(w->col, w->index_size, count + c, column);
-            set_element(w->val, w->value_size, count + c, c == 0 ? value : 0);
-        }
+        for (int64_t c = 0; w->at && c < copies; c++)
+            set_element(w->at, w->size, count + c, w->flow ? (c == 0 ? value : 0) : column);
         count += copies;
     }
     return count;
 }
 
-/* The longest row of the input: the size of a thread's sort scratch. */
-static int64_t longest_row(const csr_in *a)
+/* One pass over every row: counts into count[] (out NULL), or columns
+ * (flow NULL) or values into out at the rows' starts. Rows go to threads
+ * in chunks (a row with millions of entries, a grid's source, must not
+ * hold up a static share). Returns PF_E_NOMEM if a sort scratch is
+ * missing; *too_big (if given) says whether a value did not fit int32. */
+static int merge_rows(const csr_in *a, const transpose *tr, int repeats, const int64_t *flow,
+                      int64_t *count, pf_csr_matrix *out, int *too_big)
 {
-    int64_t most = 0;
-    for (int64_t u = 0; u < a->n; u++) {
-        int64_t len = element(a->indptr, a->index_size, u + 1) -
-                      element(a->indptr, a->index_size, u);
-        most = len > most ? len : most;
-    }
-    return most;
-}
-
-/* Pass 1 (out NULL: count[u] = row u's output entries, *too_big) or pass
- * 2 (fill out's rows at the starts in out->indptr). Rows go to threads in
- * chunks (a row with millions of entries, a grid's source, must not hold
- * up a static share). Returns PF_E_NOMEM if a sort scratch is missing. */
-static int merge_rows(const csr_in *a, const int64_t *arc_flow, const transpose *tr,
-                      int repeats, int64_t *count, pf_csr_matrix *out, int *too_big)
-{
-    int64_t scratch_len = longest_row(a) + 1;
     int failed = 0, big = 0;
     int threads = thread_count(a->m + a->n);
     (void)threads;
     PF_OMP(omp parallel num_threads(threads) if (threads > 1) reduction(| : failed, big))
     {
-        entry *scratch = malloc((size_t)scratch_len * sizeof *scratch);
-        failed = !scratch;
-        merge_out w = {.repeats = repeats};
-        if (out) {
-            w.index_size = out->index_size;
-            w.value_size = out->value_size;
-        }
+        row_scratch scratch = {0};
+        merge_pass w = {.repeats = repeats, .flow = flow};
+        w.size = !out ? 0 : flow ? out->value_size : out->index_size;
+        char *base = !out ? NULL : flow ? out->values : out->indices;
         PF_OMP(omp for schedule(dynamic, 4096))
         for (int64_t u = 0; u < a->n; u++) {
-            if (failed)
+            forward_row fwd;
+            if (failed || (failed = forward_row_of(a, u, &scratch, &fwd)) != 0)
                 continue;
-            int64_t len;
-            sorted_row(a, arc_flow, u, scratch, &len);
-            if (out) {
-                int64_t at = element(out->indptr, out->index_size, u);
-                w.col = (char *)out->indices + at * out->index_size;
-                w.val = (char *)out->values + at * out->value_size;
-            }
-            int64_t entries = merge_row(scratch, len, tr, u, &w);
+            if (out)
+                w.at = base + element(out->indptr, out->index_size, u) * w.size;
+            int64_t entries = merge_row(&fwd, tr, u, &w);
             if (!out)
                 count[u] = entries;
         }
         big = w.too_big;
-        free(scratch);
+        free_scratch(&scratch);
     }
     if (too_big)
         *too_big = big;
@@ -431,20 +473,18 @@ void pf_csr_matrix_free(pf_csr_matrix *m)
     memset(m, 0, sizeof *m);
 }
 
-/* out's arrays for the row counts in count (n entries): int32 indices
- * while the entries fit, values int32 unless one does not fit. */
-static int alloc_matrix(int64_t n, const int64_t *count, int too_big, pf_csr_matrix *out,
-                        pf_status *st)
+/* out's indptr and indices for the row counts in count (n entries):
+ * int32 while the entries fit. */
+static int alloc_structure(int64_t n, const int64_t *count, pf_csr_matrix *out, pf_status *st)
 {
     int64_t entries = 0;
     for (int64_t u = 0; u < n; u++)
         entries += count[u];
-    *out = (pf_csr_matrix){.rows = n, .entries = entries, .value_size = too_big ? 8 : 4,
+    *out = (pf_csr_matrix){.rows = n, .entries = entries,
                            .index_size = entries > INT32_MAX ? 8 : 4};
     out->indptr = pf_alloc((size_t)n + 1, (size_t)out->index_size, st);
     out->indices = pf_alloc((size_t)entries, (size_t)out->index_size, st);
-    out->values = pf_alloc((size_t)entries, (size_t)out->value_size, st);
-    if (!out->indptr || !out->indices || !out->values) {
+    if (!out->indptr || !out->indices) {
         pf_csr_matrix_free(out);
         return PF_E_NOMEM;
     }
@@ -455,7 +495,117 @@ static int alloc_matrix(int64_t n, const int64_t *count, int too_big, pf_csr_mat
     }
     set_element(out->indptr, out->index_size, n, sum);
     populate(out->indices, (size_t)entries * (size_t)out->index_size);
-    populate(out->values, (size_t)entries * (size_t)out->value_size);
+    return PF_OK;
+}
+
+void pf_csr_flow_plan_free(pf_csr_flow_plan *plan)
+{
+    if (!plan)
+        return;
+    transpose_free(&plan->tr);
+    pf_csr_matrix_free(&plan->out);
+    free(plan);
+}
+
+static int check_plan_input(const csr_in *a, int repeats, pf_status *st)
+{
+    if (a->index_size != 4 && a->index_size != 8)
+        return pf_fail(st, PF_E_USAGE, "CSR index size %d: must be 4 or 8 bytes",
+                       a->index_size);
+    if (repeats != PF_CSR_SUM_REPEATS && repeats != PF_CSR_KEEP_REPEATS)
+        return pf_fail(st, PF_E_USAGE,
+                       "repeats %d: must be PF_CSR_SUM_REPEATS or PF_CSR_KEEP_REPEATS", repeats);
+    if (a->n < 0 || a->n > PF_MAX_VERTICES)
+        return pf_fail(st, PF_E_USAGE, "vertex count %lld out of range 0..%lld",
+                       (long long)a->n, (long long)PF_MAX_VERTICES);
+    return PF_OK;
+}
+
+/* The lowest entry whose column is outside 0..n-1, or m. */
+static int64_t first_bad_column(const csr_in *a)
+{
+    int64_t first_bad = a->m;
+    int threads = thread_count(a->m);
+    (void)threads;
+    PF_OMP(omp parallel for num_threads(threads) if (threads > 1) reduction(min : first_bad))
+    for (int64_t k = 0; k < a->m; k++) {
+        int64_t column = element(a->indices, a->index_size, k);
+        if ((column < 0 || column >= a->n) && k < first_bad)
+            first_bad = k;
+    }
+    return first_bad;
+}
+
+pf_csr_flow_plan *pf_csr_flow_plan_new(int64_t vertices, const void *indptr, const void *indices,
+                                       int index_size, int repeats, pf_status *st)
+{
+    csr_in a = {.n = vertices, .indptr = indptr, .indices = indices, .index_size = index_size};
+    if (check_plan_input(&a, repeats, st) || check_indptr(&a, st))
+        return NULL;
+    int64_t bad = first_bad_column(&a);
+    if (bad < a.m) {
+        pf_fail(st, PF_E_INPUT, "entry %lld (row %lld): column %lld outside 0..%lld",
+                (long long)bad, (long long)row_of_entry(&a, bad),
+                (long long)element(indices, index_size, bad), (long long)vertices - 1);
+        return NULL;
+    }
+    pf_csr_flow_plan *plan = pf_calloc(1, sizeof *plan, st);
+    int64_t *count = pf_alloc((size_t)vertices + 1, sizeof *count, st);
+    int rc = plan && count ? build_transpose(&a, &plan->tr, st) : PF_E_NOMEM;
+    if (!rc) {
+        plan->a = a;
+        plan->repeats = repeats;
+        rc = merge_rows(&a, &plan->tr, repeats, NULL, count, NULL, NULL);
+    }
+    if (!rc)
+        rc = alloc_structure(vertices, count, &plan->out, st);
+    if (!rc)
+        rc = merge_rows(&a, &plan->tr, repeats, NULL, NULL, &plan->out, NULL);
+    free(count);
+    if (rc) {
+        if (st->code != PF_E_NOMEM)
+            pf_fail(st, PF_E_NOMEM, "out of host memory for the flow matrix");
+        pf_csr_flow_plan_free(plan);
+        return NULL;
+    }
+    pf_status_ok(st);
+    return plan;
+}
+
+/* The values pass at `value_size` bytes a value into out->values. */
+static int fill_values(const pf_csr_flow_plan *plan, const int64_t *arc_flow, int value_size,
+                       pf_csr_matrix *out, int *too_big, pf_status *st)
+{
+    free(out->values);
+    out->value_size = value_size;
+    out->values = pf_alloc((size_t)out->entries, (size_t)value_size, st);
+    if (!out->values)
+        return PF_E_NOMEM;
+    populate(out->values, (size_t)out->entries * (size_t)value_size);
+    return merge_rows(&plan->a, &plan->tr, plan->repeats, arc_flow, NULL, out, too_big);
+}
+
+int pf_csr_flow_plan_matrix(pf_csr_flow_plan *plan, const int64_t *arc_flow, pf_csr_matrix *out,
+                            pf_status *st)
+{
+    memset(out, 0, sizeof *out);
+    if (plan->a.m > 0 && !arc_flow)
+        return pf_fail(st, PF_E_USAGE, "flow matrix of %lld entries without flows",
+                       (long long)plan->a.m);
+    pf_csr_matrix m = plan->out; /* the structure passes to the caller */
+    memset(&plan->out, 0, sizeof plan->out);
+    int too_big = 0;
+    int rc = fill_values(plan, arc_flow, 4, &m, &too_big, st);
+    if (!rc && too_big) /* rare: flows past int32, from int64 capacities */
+        rc = fill_values(plan, arc_flow, 8, &m, NULL, st);
+    if (rc) {
+        if (st->code != PF_E_NOMEM)
+            pf_fail(st, PF_E_NOMEM, "out of host memory for the flow matrix");
+        pf_csr_matrix_free(&m);
+        return rc;
+    }
+    *out = m;
+    pf_status_ok(st);
     return PF_OK;
 }
 
@@ -464,53 +614,15 @@ int pf_csr_flow_matrix(int64_t vertices, const void *indptr, const void *indices
                        pf_status *st)
 {
     memset(out, 0, sizeof *out);
-    if (index_size != 4 && index_size != 8)
-        return pf_fail(st, PF_E_USAGE, "CSR index size %d: must be 4 or 8 bytes", index_size);
-    if (repeats != PF_CSR_SUM_REPEATS && repeats != PF_CSR_KEEP_REPEATS)
-        return pf_fail(st, PF_E_USAGE, "repeats %d: must be PF_CSR_SUM_REPEATS or "
-                       "PF_CSR_KEEP_REPEATS", repeats);
-    if (vertices < 0 || vertices > PF_MAX_VERTICES)
-        return pf_fail(st, PF_E_USAGE, "vertex count %lld out of range 0..%lld",
-                       (long long)vertices, (long long)PF_MAX_VERTICES);
     csr_in a = {.n = vertices, .indptr = indptr, .indices = indices, .index_size = index_size};
-    int rc = check_indptr(&a, st);
-    if (!rc && a.m > 0 && !arc_flow)
-        rc = pf_fail(st, PF_E_USAGE, "flow matrix of %lld entries without flows",
-                     (long long)a.m);
-    if (rc)
-        return rc;
-    int64_t first_bad = a.m;
-    int threads = thread_count(a.m);
-    (void)threads;
-    PF_OMP(omp parallel for num_threads(threads) if (threads > 1) reduction(min : first_bad))
-    for (int64_t k = 0; k < a.m; k++) {
-        int64_t column = element(indices, index_size, k);
-        if ((column < 0 || column >= vertices) && k < first_bad)
-            first_bad = k;
-    }
-    if (first_bad < a.m)
-        return pf_fail(st, PF_E_INPUT, "entry %lld (row %lld): column %lld outside 0..%lld",
-                       (long long)first_bad, (long long)row_of_entry(&a, first_bad),
-                       (long long)element(indices, index_size, first_bad),
-                       (long long)vertices - 1);
-    transpose tr;
-    int too_big = 0;
-    int64_t *count = pf_alloc((size_t)vertices + 1, sizeof *count, st);
-    rc = count ? build_transpose(&a, arc_flow, &tr, st) : PF_E_NOMEM;
-    if (!rc) {
-        rc = merge_rows(&a, arc_flow, &tr, repeats, count, NULL, &too_big);
-        if (!rc)
-            rc = alloc_matrix(vertices, count, too_big, out, st);
-        if (!rc)
-            rc = merge_rows(&a, arc_flow, &tr, repeats, NULL, out, NULL);
-        transpose_free(&tr);
-    }
-    free(count);
-    if (rc == PF_E_NOMEM && st->code != PF_E_NOMEM)
-        pf_fail(st, rc, "out of host memory for the flow matrix's sort scratch");
-    if (rc)
-        pf_csr_matrix_free(out);
-    else
-        pf_status_ok(st);
+    if (!check_plan_input(&a, repeats, st) && !check_indptr(&a, st) && a.m > 0 && !arc_flow)
+        return pf_fail(st, PF_E_USAGE, "flow matrix of %lld entries without flows",
+                       (long long)a.m);
+    pf_csr_flow_plan *plan = pf_csr_flow_plan_new(vertices, indptr, indices, index_size, repeats,
+                                                  st);
+    if (!plan)
+        return st->code;
+    int rc = pf_csr_flow_plan_matrix(plan, arc_flow, out, st);
+    pf_csr_flow_plan_free(plan);
     return rc;
 }
