@@ -190,7 +190,10 @@ static void *make_plan(void *arg)
 
 static int plan_beside_solve(const flow_job *job)
 {
-    return !job->opt.backend || strcmp(job->opt.backend, "omp") != 0;
+    const char *backend = job->opt.backend;
+    if (!backend || !*backend || strcmp(backend, "auto") == 0)
+        backend = getenv("PORTAFLOW_BACKEND"); /* what "auto" then runs */
+    return !backend || strcmp(backend, "omp") != 0;
 }
 
 /* scipy's flow matrix of a solved CSR job from its plan (made here if the
