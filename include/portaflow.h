@@ -445,9 +445,9 @@ PF_API int64_t pf_solution_cut_arcs(const pf_network *net, const pf_solution *so
  * entries (self-loops) are all allowed. Errors name the first bad row or
  * entry: "entry 12 (row 3): column 40 outside 0..39". Built on OpenMP's
  * threads where the library has OpenMP. */
-pf_network *pf_network_from_csr(int64_t vertices, int64_t source, int64_t sink,
-                                const void *indptr, const void *indices, int index_size,
-                                const void *capacities, int capacity_size, pf_status *st);
+PF_API pf_network *pf_network_from_csr(int64_t vertices, int64_t source, int64_t sink,
+                                       const void *indptr, const void *indices, int index_size,
+                                       const void *capacities, int capacity_size, pf_status *st);
 
 /* A sparse matrix in CSR form with integer elements of a stated size. */
 typedef struct pf_csr_matrix {
@@ -477,10 +477,10 @@ enum {
  * says. Indices are int32 while the entries fit (else int64), values
  * int32 while every value fits (else int64). *out is filled on success
  * (free it with pf_csr_matrix_free) and zeroed on error. */
-int pf_csr_flow_matrix(int64_t vertices, const void *indptr, const void *indices,
-                       int index_size, const int64_t *arc_flow, int repeats,
-                       pf_csr_matrix *out, pf_status *st);
-void pf_csr_matrix_free(pf_csr_matrix *m);
+PF_API int pf_csr_flow_matrix(int64_t vertices, const void *indptr, const void *indices,
+                              int index_size, const int64_t *arc_flow, int repeats,
+                              pf_csr_matrix *out, pf_status *st);
+PF_API void pf_csr_matrix_free(pf_csr_matrix *m);
 
 /* pf_csr_flow_matrix in two steps, so that the part that depends on the
  * input alone (its transpose, the result's indptr and indices: most of
@@ -489,11 +489,12 @@ void pf_csr_matrix_free(pf_csr_matrix *m);
  * again when filled (keep them unchanged until then), then the matrix
  * from the flows. A plan gives one matrix; free it after. */
 typedef struct pf_csr_flow_plan pf_csr_flow_plan;
-pf_csr_flow_plan *pf_csr_flow_plan_new(int64_t vertices, const void *indptr, const void *indices,
-                                       int index_size, int repeats, pf_status *st);
-int pf_csr_flow_plan_matrix(pf_csr_flow_plan *plan, const int64_t *arc_flow, pf_csr_matrix *out,
-                            pf_status *st);
-void pf_csr_flow_plan_free(pf_csr_flow_plan *plan);
+PF_API pf_csr_flow_plan *pf_csr_flow_plan_new(int64_t vertices, const void *indptr,
+                                              const void *indices, int index_size, int repeats,
+                                              pf_status *st);
+PF_API int pf_csr_flow_plan_matrix(pf_csr_flow_plan *plan, const int64_t *arc_flow,
+                                   pf_csr_matrix *out, pf_status *st);
+PF_API void pf_csr_flow_plan_free(pf_csr_flow_plan *plan);
 
 /* A weighted graph from arrays (0- or 1-based as above): integral weights
  * stay integers, as pf_wgraph_add_arc_real decides. */
