@@ -153,48 +153,20 @@ static void preferred_shape(const fw_limits *lim, int paths, fw_shape *want)
     }
 }
 
-/* Applies PORTAFLOW_CL_FW ("key=value,..." and "show"); PF_E_USAGE on a
- * bad entry. *show: print each program's shape when it is built. */
+/* Applies PORTAFLOW_CL_FW (knobs.h: "key=value,..." and "show"; a bad
+ * value was refused there). *show: print each program's shape when it is
+ * built. */
 static int apply_tuning(fw_shape *want, int *show, pf_status *st)
 {
-    const char *env = getenv("PORTAFLOW_CL_FW");
-    *show = 0;
-    if (!env || !*env)
-        return PF_OK;
-    static const struct {
-        const char *key;
-        size_t offset;
-    } keys[] = {
-        {"vec", offsetof(fw_shape, vec)},       {"rows", offsetof(fw_shape, rows)},
-        {"cols", offsetof(fw_shape, cols)},     {"chunk", offsetof(fw_shape, chunk)},
-        {"unroll", offsetof(fw_shape, unroll)}, {"pivot", offsetof(fw_shape, pivot)},
-    };
-    for (const char *p = env; *p;) {
-        size_t len = strcspn(p, "=,");
-        int found = 0;
-        if (len == 4 && strncmp(p, "show", 4) == 0 && (p[4] == ',' || !p[4])) {
-            *show = 1;
-            p += p[4] ? 5 : 4;
-            continue;
-        }
-        for (size_t k = 0; k < sizeof keys / sizeof keys[0] && !found; k++) {
-            if (strlen(keys[k].key) != len || strncmp(p, keys[k].key, len) != 0 ||
-                p[len] != '=')
-                continue;
-            char *end;
-            long value = strtol(p + len + 1, &end, 10);
-            if (end == p + len + 1 || (*end && *end != ',') || value < 1 || value > 1024)
-                break;
-            *(int *)((char *)want + keys[k].offset) = (int)value;
-            p = *end ? end + 1 : end;
-            found = 1;
-        }
-        if (!found)
-            return pf_fail(st, PF_E_USAGE,
-                           "PORTAFLOW_CL_FW=\"%s\": expected \"show\" and key=value pairs, "
-                           "keys vec, rows, cols, chunk, unroll, pivot, values 1..1024",
-                           env);
-    }
+    (void)st;
+    const pf_cl_fw_tuning *t = &pf_knobs()->cl_fw;
+    const int given[] = {t->vec, t->rows, t->cols, t->chunk, t->unroll, t->pivot};
+    int *const field[] = {&want->vec,   &want->rows,   &want->cols,
+                          &want->chunk, &want->unroll, &want->pivot};
+    for (size_t i = 0; i < sizeof given / sizeof *given; i++)
+        if (given[i])
+            *field[i] = given[i];
+    *show = t->show;
     return PF_OK;
 }
 
@@ -286,7 +258,7 @@ int32_t pf_cl_fw_tile(pf_dev *dev, int32_t kind, int paths)
     query_limits(dev, kind, &lim);
     int show;
     preferred_shape(&lim, paths, &want);
-    apply_tuning(&want, &show, NULL); /* a bad variable is reported by fw_phase */
+    apply_tuning(&want, &show, NULL);
     for (int tile = lim.gpu ? FW_TILE_GPU : FW_TILE_CPU; tile > FW_TILE_MIN; tile /= 2)
         if (fit_shape(&lim, paths, tile, 0, 0, &want, &s) == 0)
             return tile;

@@ -201,8 +201,8 @@ static const char *unusable_reason(cl_device_id device)
  * blind), e.g. "rusticl" or "Portable"; unset or empty = every platform. */
 static int platform_wanted(cl_platform_id platform)
 {
-    const char *want = getenv("PORTAFLOW_CL_PLATFORM");
-    if (!want || !*want)
+    const char *want = pf_knobs()->cl_platform;
+    if (!*want)
         return 1;
     char name[256];
     pf_cl_platform_string(platform, CL_PLATFORM_NAME, name, sizeof name);
@@ -309,7 +309,7 @@ static int enumerate(pf_cl_device_ref **refs, char *why, size_t why_len)
     if (seen == 0 && skipped)
         why_append(why, why_len, "no OpenCL device on a platform matching "
                    "PORTAFLOW_CL_PLATFORM='%s' (%d of %u platform(s) left out)",
-                   getenv("PORTAFLOW_CL_PLATFORM"), skipped, (unsigned)nplatforms);
+                   pf_knobs()->cl_platform, skipped, (unsigned)nplatforms);
     else if (seen == 0)
         why_append(why, why_len, "no OpenCL device found on %u platform(s)",
                    (unsigned)nplatforms);
@@ -354,8 +354,7 @@ static pf_dev *pool[POOL_SLOTS];
 
 static int pool_enabled(void)
 {
-    const char *v = getenv("PORTAFLOW_CL_REUSE");
-    return !v || strcmp(v, "0") != 0;
+    return pf_knobs()->cl_reuse != 0;
 }
 
 /* An idle device for `device`, or NULL. */

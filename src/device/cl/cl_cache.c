@@ -65,8 +65,7 @@ uint64_t pf_cl_hash(const void *data, size_t len, uint64_t seed)
 
 int pf_cl_cache_wanted(void)
 {
-    const char *v = getenv("PORTAFLOW_NO_CL_CACHE");
-    return !v || !*v || strcmp(v, "0") == 0;
+    return !pf_knobs()->no_cl_cache;
 }
 
 /* mkdir that accepts an existing directory. */

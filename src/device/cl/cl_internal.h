@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "common/hostcopy.h"
+#include "common/knobs.h"
 #include "device/device.h"
 
 /* The program text: pf_vendor.h + pf_kernels.h + kernels/NAME.cl, generated

@@ -215,9 +215,8 @@ static int choose_geometry(pf_dev *dev, pf_status *st)
 {
     size_t limit = DEFAULT_GROUP_SIZE, device_max = 0, item_sizes[3] = {0, 0, 0};
     cl_ulong local_mem = 0;
-    const char *env = getenv("PORTAFLOW_CL_GROUP_SIZE");
-    if (env && strtoul(env, NULL, 10) > 0)
-        limit = (size_t)strtoul(env, NULL, 10);
+    if (pf_knobs()->cl_group_size != PF_KNOB_AUTO)
+        limit = (size_t)pf_knobs()->cl_group_size;
     if (clGetDeviceInfo(dev->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof device_max,
                         &device_max, NULL) == CL_SUCCESS && device_max && device_max < limit)
         limit = device_max;
@@ -252,8 +251,7 @@ static int choose_geometry(pf_dev *dev, pf_status *st)
     dev->group_size = floor_pow2(limit ? limit : 1);
     /* A work-group per active vertex pays on GPUs (latency-bound rounds);
      * on CPUs one work-item per vertex is the faster mapping. */
-    const char *lanes_env = getenv("PORTAFLOW_CL_PUSH_LANES");
-    size_t lanes = lanes_env && *lanes_env ? (size_t)atoi(lanes_env)
+    size_t lanes = pf_knobs()->cl_push_lanes != PF_KNOB_AUTO ? (size_t)pf_knobs()->cl_push_lanes
                    : strcmp(dev->desc.kind, "gpu") == 0 ? 32 : 1;
     lanes = lanes < 1 ? 1 : floor_pow2(lanes);
     dev->push_lanes = (int)(lanes < dev->group_size ? lanes : dev->group_size);

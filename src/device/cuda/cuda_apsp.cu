@@ -677,11 +677,8 @@ static int fw_launch_phase3(pf_dev *dev, const pf_dev_apsp *a, int round, pf_sta
 
 int pf_cuda_fw_variant(void)
 {
-    const char *text = getenv("PF_CUDA_FW_VARIANT");
-    char *end;
-    long v = text && *text ? strtol(text, &end, 10) : -1;
-    return text && *text && *end == '\0' && v >= 0 && v < FW_P3_VARIANTS ? (int)v
-                                                                         : FW_P3_DEFAULT;
+    static_assert(FW_P3_VARIANTS == 4, "PF_CUDA_FW_VARIANT's range in knobs.c");
+    return (int)pf_knobs()->cuda_fw_variant;
 }
 
 template <typename T, bool PATHS>

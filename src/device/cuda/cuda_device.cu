@@ -231,14 +231,9 @@ int pf_cuda_open(const pf_open_params *params, pf_dev **devp, pf_device_desc *de
     if (!dev)
         return st ? st->code : PF_E_NOMEM;
     dev->ordinal = ordinal;
-    const char *scan_impl = getenv("PF_CUDA_SCAN");
-    dev->simple_scan = scan_impl && strcmp(scan_impl, "simple") == 0;
     dev->fw_variant = pf_cuda_fw_variant();
-    /* A power of two up to a warp (the shuffles' group); anything else
-     * falls back to the measured default. */
-    const char *push_lanes = getenv("PF_CUDA_PUSH_LANES");
-    int lanes = push_lanes && *push_lanes ? atoi(push_lanes) : 32;
-    dev->push_lanes = lanes >= 1 && lanes <= 32 && (lanes & (lanes - 1)) == 0 ? lanes : 32;
+    /* A power of two up to a warp (the shuffles' group; knobs.h). */
+    dev->push_lanes = (int)pf_knobs()->cuda_push_lanes;
     dev->sm_count = prop.multiProcessorCount > 0 ? prop.multiProcessorCount : 1;
     int forced = 0; /* every CUDA device has memory of its own */
     dev->stage_min = pf_pinned_min(&forced);
@@ -264,8 +259,6 @@ void pf_cuda_close(pf_dev *dev)
         (void)cudaStreamSynchronize(dev->stream);
     if (dev->cub_temp)
         (void)cudaFree(dev->cub_temp);
-    if (dev->tile_sums)
-        (void)cudaFree(dev->tile_sums);
     if (dev->scratch)
         (void)cudaFree(dev->scratch);
     if (dev->pinned)

@@ -11,6 +11,7 @@
  * aside): give their declarations C linkage here. */
 extern "C" {
 #include "common/hostcopy.h"
+#include "common/knobs.h"
 #include "common/status.h"
 #include "device/device.h"
 }
@@ -40,11 +41,6 @@ struct pf_dev {
     int64_t *scratch;     /* device, PF_CUDA_SLOTS */
     void *cub_temp;       /* CUB temporary storage, grown on demand */
     size_t cub_temp_bytes;
-    /* scan/filter through this backend's own kernels instead of CUB
-     * (PF_CUDA_SCAN=simple), to compare the two; tile sums grown on demand. */
-    int simple_scan;
-    int64_t *tile_sums;
-    size_t tile_sums_cap; /* elements */
     /* Floyd-Warshall limits, queried at first use (cuda_apsp.cu), 0 until
      * then: the shared memory one block may opt into, and per distance
      * kind and paths off/on the most threads the phase 1/2 kernel runs in
@@ -111,12 +107,5 @@ int pf_cuda_stage(pf_dev *dev, int slot, const void *device_src, size_t bytes,
                   pf_status *st);
 /* Waits for everything queued on dev's stream. */
 int pf_cuda_wait(pf_dev *dev, pf_status *st);
-
-/* cuda_scan_simple.cu: scan_i32 / filter_i32 without CUB (same contract;
- * the caller has checked the buffers and made the device current). */
-int pf_cuda_simple_scan_i32(pf_dev *dev, const int32_t *in, int32_t *out, int64_t count,
-                            int64_t *total, pf_status *st);
-int pf_cuda_simple_filter_i32(pf_dev *dev, const int32_t *flags, int32_t *out, int64_t count,
-                              int64_t *selected, pf_status *st);
 
 #endif

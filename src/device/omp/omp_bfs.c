@@ -24,7 +24,6 @@
 #include "omp_internal.h"
 
 enum {
-    TEAM_MIN_FRONTIER = 256, /* a frontier this large starts a team */
     TEAM_KEEP_FRONTIER = 64, /* the team runs on while frontiers are this large */
 };
 
@@ -160,7 +159,7 @@ static int64_t level_serial(const pf_dev_graph *g, const int32_t *frontier, int6
 int ompb_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[2], int32_t level,
                     int32_t levels, int32_t excluded, int64_t *count, pf_status *st)
 {
-    const int64_t team_min = ompb_env_at_least("PORTAFLOW_OMP_BFS_TEAM", 1, TEAM_MIN_FRONTIER);
+    const int64_t team_min = pf_knobs()->omp_bfs_team;
     for (int32_t k = 0; k < levels && *count > 0;) {
         pf_buf *in = frontier[k % 2];
         if (*count < team_min || dev->threads == 1) {

@@ -42,8 +42,6 @@
 #include "omp_internal.h"
 
 enum {
-    BLOCKS_PER_THREAD = 8, /* ownership blocks per thread: spreads a wave of
-                              excess (RLG moves frame by frame) over all */
     MIN_BLOCK_SHIFT = 8,   /* blocks of at least 256 vertices */
     RELABEL_COST = 12,     /* work of a relabel besides its arcs, as seq */
     HL_SHARE_MAX = 8,      /* highest-label discharges per sweep step: */
@@ -637,8 +635,7 @@ static int prepare_workers(pf_dev *dev, int64_t n, int block_shift, pf_status *s
  * threads shared it. */
 static void trace_workers(const pf_dev *dev)
 {
-    const char *trace = getenv("PORTAFLOW_TRACE");
-    if (!trace || strcmp(trace, "0") == 0)
+    if (!pf_knobs()->trace)
         return;
     int64_t sum[5] = {0}, least = INT64_MAX, most = 0;
     double idle_s = 0;
@@ -693,7 +690,7 @@ int ompb_discharge(pf_dev *dev, const pf_dev_graph *g, int64_t budget, int64_t *
 {
     *ran = 0;
     int shift = MIN_BLOCK_SHIFT;
-    int64_t blocks_per_thread = ompb_env_at_least("PORTAFLOW_OMP_BLOCKS", 1, BLOCKS_PER_THREAD);
+    int64_t blocks_per_thread = pf_knobs()->omp_blocks;
     int64_t hl_share = HL_SHARE_SCALE / ((int64_t)dev->threads * dev->threads);
     hl_share = hl_share < 1 ? 1 : hl_share > HL_SHARE_MAX ? HL_SHARE_MAX : hl_share;
     while (((int64_t)1 << shift) * dev->threads * blocks_per_thread < g->n)
@@ -716,7 +713,7 @@ int ompb_discharge(pf_dev *dev, const pf_dev_graph *g, int64_t budget, int64_t *
         .source = g->source,
         .sink = g->sink,
         .block_shift = shift,
-        .hl_share = ompb_env_at_least("PORTAFLOW_OMP_HL_SHARE", 0, hl_share),
+        .hl_share = pf_knobs()->omp_hl_share == PF_KNOB_AUTO ? hl_share : pf_knobs()->omp_hl_share,
         .threads = dev->threads,
         .workers = dev->workers,
         .slots = dev->ring_slots ? dev->ring_slots : BUF(g->list_a, omp_message),
