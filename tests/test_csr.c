@@ -306,6 +306,35 @@ START_TEST(flow_matrix_widens_and_rejects)
 }
 END_TEST
 
+/* The two-step form: a plan made before the flows exist gives the same
+ * matrix as the one call, once; a plan freed unused leaks nothing. */
+START_TEST(flow_plan_in_two_steps)
+{
+    csr64 a = random_csr(300, 250, 11);
+    int64_t *flow = malloc((size_t)(a.m + 1) * 8);
+    for (int64_t k = 0; k < a.m; k++)
+        flow[k] = k % 17;
+    pf_status st;
+    pf_csr_flow_plan *plan = pf_csr_flow_plan_new(a.n, a.indptr, a.indices, 8,
+                                                  PF_CSR_KEEP_REPEATS, &st);
+    ck_assert_msg(plan != NULL, "%s", st.message);
+    pf_csr_matrix f;
+    ck_assert_int_eq(pf_csr_flow_plan_matrix(plan, flow, &f, &st), PF_OK);
+    check_flow_matrix(&a, flow, PF_CSR_KEEP_REPEATS, &f);
+    pf_csr_matrix again;
+    ck_assert_int_eq(pf_csr_flow_plan_matrix(plan, flow, &again, &st), PF_E_USAGE);
+    ck_assert_str_eq(st.message, "flow plan already gave its matrix");
+    pf_csr_flow_plan_free(plan);
+    pf_csr_flow_plan_free(pf_csr_flow_plan_new(a.n, a.indptr, a.indices, 8, 0, &st));
+    a.indices[5] = 300;
+    ck_assert_ptr_null(pf_csr_flow_plan_new(a.n, a.indptr, a.indices, 8, 0, &st));
+    ck_assert_int_eq(st.code, PF_E_INPUT);
+    pf_csr_matrix_free(&f);
+    free(flow);
+    csr64_free(&a);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("csr");
@@ -316,6 +345,7 @@ int main(void)
     tcase_add_test(tc, flow_matrix_equals_dense_reference);
     tcase_add_test(tc, flow_matrix_of_a_solution);
     tcase_add_test(tc, flow_matrix_widens_and_rejects);
+    tcase_add_test(tc, flow_plan_in_two_steps);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

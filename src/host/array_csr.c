@@ -589,6 +589,8 @@ int pf_csr_flow_plan_matrix(pf_csr_flow_plan *plan, const int64_t *arc_flow, pf_
                             pf_status *st)
 {
     memset(out, 0, sizeof *out);
+    if (!plan->out.indptr)
+        return pf_fail(st, PF_E_USAGE, "flow plan already gave its matrix");
     if (plan->a.m > 0 && !arc_flow)
         return pf_fail(st, PF_E_USAGE, "flow matrix of %lld entries without flows",
                        (long long)plan->a.m);
