@@ -1,8 +1,10 @@
 /* portaflow._portaflow: the CPython extension behind the Python package.
  *
  * Thin: takes contiguous NumPy arrays (the Python layer converts and
- * checks types), builds the network with the array API, solves with the
- * GIL released and returns NumPy arrays. A solve in the main thread looks
+ * checks types; a CSR matrix's int32/int64 arrays come as they are),
+ * builds the network with the array API, solves with the GIL released
+ * and returns NumPy arrays over the library's buffers (no copy), scipy's
+ * flow matrix included for CSR input. A solve in the main thread looks
  * for pending signals a few times a second through the library's cancel
  * callback, so Ctrl-C stops it with KeyboardInterrupt and the device is
  * released. Library errors become exceptions carrying the library's
@@ -137,7 +139,6 @@ static PyObject *times_dict(const pf_phase_times *t)
 
 /* ---- maximum flow ------------------------------------------------------- */
 
-/* The solve's inputs and outputs, shared with the GIL-free part. */
 /* The solve's inputs and outputs, shared with the GIL-free part. The
  * network comes from arc arrays (tails set) or from a CSR matrix (indptr
  * set), whose flow matrix is then built too when want_matrix is set. */
