@@ -209,7 +209,7 @@ static void finish_matrix(flow_job *job, plan_job *p, int planned)
     } else {
         job->rc = pf_csr_flow_plan_matrix(p->plan, job->sol.arc_flow, &job->matrix, &job->st);
     }
-    job->plan_s = p->seconds;
+    job->plan_s = planned ? p->seconds : 0; /* else it is part of matrix_s */
 }
 
 static void run_flow_job(flow_job *job)
