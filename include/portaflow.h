@@ -433,6 +433,69 @@ PF_API int64_t pf_solution_cut_sides(const pf_network *net, const pf_solution *s
 PF_API int64_t pf_solution_cut_arcs(const pf_network *net, const pf_solution *sol,
                                     int64_t *arc_ids);
 
+/* A network from a compressed-sparse-row matrix of capacities, as
+ * scipy.sparse stores one: row u's entries k = indptr[u] .. indptr[u+1]-1
+ * are arcs u -> indices[k] of capacity capacities[k], and arc k of the
+ * network is entry k (its flows come back in that order). indptr has
+ * vertices + 1 elements, starting at 0; ids are 0-based. `index_size` is
+ * the byte size of the elements of indptr and indices, `capacity_size`
+ * that of capacities: 4 (int32) or 8 (int64) each; the arrays are read as
+ * they are (no copy or conversion is asked of the caller). Unsorted
+ * columns, repeated entries (parallel arcs), explicit zeros and diagonal
+ * entries (self-loops) are all allowed. Errors name the first bad row or
+ * entry: "entry 12 (row 3): column 40 outside 0..39". Built on OpenMP's
+ * threads where the library has OpenMP. */
+PF_API pf_network *pf_network_from_csr(int64_t vertices, int64_t source, int64_t sink,
+                                       const void *indptr, const void *indices, int index_size,
+                                       const void *capacities, int capacity_size, pf_status *st);
+
+/* A sparse matrix in CSR form with integer elements of a stated size. */
+typedef struct pf_csr_matrix {
+    int64_t rows;    /* rows (= columns) */
+    int64_t entries; /* stored entries: indptr[rows] */
+    int index_size;  /* bytes of each indptr and indices element: 4 or 8 */
+    int value_size;  /* bytes of each value (signed): 4 or 8 */
+    void *indptr;    /* rows + 1 elements; malloc'ed, as are the two below */
+    void *indices;   /* entries elements, increasing within each row */
+    void *values;    /* entries elements */
+} pf_csr_matrix;
+
+/* pf_csr_flow_matrix's treatment of an input position stored p times
+ * (p > 1: parallel arcs) whose transpose position is stored q times. */
+enum {
+    PF_CSR_SUM_REPEATS = 0, /* one entry, as from a matrix whose repeats were summed */
+    PF_CSR_KEEP_REPEATS = 1 /* max(p, q) entries, the first with the flow, the
+                               others 0 (scipy's result for an int32 matrix) */
+};
+
+/* The flow of a network built by pf_network_from_csr from (vertices,
+ * indptr, indices, index_size), given arc_flow (pf_solution.arc_flow), as
+ * the matrix scipy.sparse.csgraph.maximum_flow returns: F[u][v] = flow
+ * u -> v minus flow v -> u, stored at every position of the input's
+ * entries and of its transpose's (explicit zeros and the diagonal kept),
+ * columns increasing within each row; repeated positions as `repeats`
+ * says. Indices are int32 while the entries fit (else int64), values
+ * int32 while every value fits (else int64). *out is filled on success
+ * (free it with pf_csr_matrix_free) and zeroed on error. */
+PF_API int pf_csr_flow_matrix(int64_t vertices, const void *indptr, const void *indices,
+                              int index_size, const int64_t *arc_flow, int repeats,
+                              pf_csr_matrix *out, pf_status *st);
+PF_API void pf_csr_matrix_free(pf_csr_matrix *m);
+
+/* pf_csr_flow_matrix in two steps, so that the part that depends on the
+ * input alone (its transpose, the result's indptr and indices: most of
+ * the work) can run before or during the solve, on another thread: a plan
+ * from the input's structure, which reads the caller's indptr and indices
+ * again when filled (keep them unchanged until then), then the matrix
+ * from the flows. A plan gives one matrix; free it after. */
+typedef struct pf_csr_flow_plan pf_csr_flow_plan;
+PF_API pf_csr_flow_plan *pf_csr_flow_plan_new(int64_t vertices, const void *indptr,
+                                              const void *indices, int index_size, int repeats,
+                                              pf_status *st);
+PF_API int pf_csr_flow_plan_matrix(pf_csr_flow_plan *plan, const int64_t *arc_flow,
+                                   pf_csr_matrix *out, pf_status *st);
+PF_API void pf_csr_flow_plan_free(pf_csr_flow_plan *plan);
+
 /* A weighted graph from arrays (0- or 1-based as above): integral weights
  * stay integers, as pf_wgraph_add_arc_real decides. */
 PF_API pf_wgraph *pf_wgraph_from_arrays(int64_t vertices, int64_t arcs, const int64_t *tails,

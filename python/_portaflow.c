@@ -1,8 +1,10 @@
 /* portaflow._portaflow: the CPython extension behind the Python package.
  *
  * Thin: takes contiguous NumPy arrays (the Python layer converts and
- * checks types), builds the network with the array API, solves with the
- * GIL released and returns NumPy arrays. A solve in the main thread looks
+ * checks types; a CSR matrix's int32/int64 arrays come as they are),
+ * builds the network with the array API, solves with the GIL released
+ * and returns NumPy arrays over the library's buffers (no copy), scipy's
+ * flow matrix included for CSR input. A solve in the main thread looks
  * for pending signals a few times a second through the library's cancel
  * callback, so Ctrl-C stops it with KeyboardInterrupt and the device is
  * released. Library errors become exceptions carrying the library's
@@ -13,6 +15,7 @@
 #include <numpy/arrayobject.h>
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
@@ -136,31 +139,128 @@ static PyObject *times_dict(const pf_phase_times *t)
 
 /* ---- maximum flow ------------------------------------------------------- */
 
-/* The solve's inputs and outputs, shared with the GIL-free part. */
+/* The solve's inputs and outputs, shared with the GIL-free part. The
+ * network comes from arc arrays (tails set) or from a CSR matrix (indptr
+ * set), whose flow matrix is then built too when want_matrix is set. */
 typedef struct flow_job {
     int64_t n, source, sink, m;
     const int64_t *tails, *heads, *caps;
+    const void *indptr, *indices, *data;
+    int index_size, data_size;
+    int want_matrix, matrix_repeats; /* pf_csr_flow_matrix's repeats */
     pf_solve_options opt;
     signal_watch watch;
     pf_solution sol;
+    pf_csr_matrix matrix;
     pf_status st;
     int rc;
-    double build_s;
+    double build_s, matrix_s, plan_s;
 } flow_job;
+
+static pf_network *build_network(flow_job *job)
+{
+    if (job->indptr)
+        return pf_network_from_csr(job->n, job->source, job->sink, job->indptr, job->indices,
+                                   job->index_size, job->data, job->data_size, &job->st);
+    return pf_network_from_arrays(job->n, job->source, job->sink, job->m, job->tails,
+                                  job->heads, job->caps, 0, &job->st);
+}
+
+/* The part of the flow matrix that needs the input alone (pf_csr_flow_plan),
+ * built on its own thread while the network is built and solved: the
+ * device solves while the host is idle, and the seq engine uses one core.
+ * Not beside the omp engine, which keeps every core busy: there the plan
+ * is made after the solve. */
+typedef struct plan_job {
+    const flow_job *job;
+    pf_csr_flow_plan *plan;
+    pf_status st;
+    double seconds;
+} plan_job;
+
+static void *make_plan(void *arg)
+{
+    plan_job *p = arg;
+    const flow_job *job = p->job;
+    double t0 = monotonic_s();
+    p->plan = pf_csr_flow_plan_new(job->n, job->indptr, job->indices, job->index_size,
+                                   job->matrix_repeats, &p->st);
+    p->seconds = monotonic_s() - t0;
+    return NULL;
+}
+
+static int plan_beside_solve(const flow_job *job)
+{
+    const char *backend = job->opt.backend;
+    if (!backend || !*backend || strcmp(backend, "auto") == 0)
+        backend = getenv("PORTAFLOW_BACKEND"); /* what "auto" then runs */
+    return !backend || strcmp(backend, "omp") != 0;
+}
+
+/* scipy's flow matrix of a solved CSR job from its plan (made here if the
+ * plan thread did not run). */
+static void finish_matrix(flow_job *job, plan_job *p, int planned)
+{
+    if (!planned)
+        make_plan(p);
+    if (!p->plan) {
+        job->st = p->st;
+        job->rc = p->st.code;
+    } else {
+        job->rc = pf_csr_flow_plan_matrix(p->plan, job->sol.arc_flow, &job->matrix, &job->st);
+    }
+    job->plan_s = planned ? p->seconds : 0; /* else it is part of matrix_s */
+}
 
 static void run_flow_job(flow_job *job)
 {
+    memset(&job->sol, 0, sizeof job->sol);
+    memset(&job->matrix, 0, sizeof job->matrix);
+    plan_job plan = {.job = job};
+    pthread_t planner;
+    int planning = job->want_matrix && plan_beside_solve(job) &&
+                   pthread_create(&planner, NULL, make_plan, &plan) == 0;
     double t0 = monotonic_s();
-    pf_network *net = pf_network_from_arrays(job->n, job->source, job->sink, job->m, job->tails,
-                                             job->heads, job->caps, 0, &job->st);
+    pf_network *net = build_network(job);
     job->build_s = monotonic_s() - t0;
     if (!net) {
-        memset(&job->sol, 0, sizeof job->sol);
         job->rc = job->st.code;
-        return;
+    } else {
+        job->m = pf_network_arcs(net);
+        job->rc = pf_solve(net, &job->opt, &job->sol, &job->st);
+        pf_network_free(net);
     }
-    job->rc = pf_solve(net, &job->opt, &job->sol, &job->st);
-    pf_network_free(net);
+    double t_waited = monotonic_s();
+    if (planning)
+        pthread_join(planner, NULL);
+    if (job->rc == PF_OK && job->want_matrix && job->sol.arc_flow) {
+        finish_matrix(job, &plan, planning);
+        job->matrix_s = monotonic_s() - t_waited; /* the wait for the plan too */
+    }
+    pf_csr_flow_plan_free(plan.plan);
+}
+
+static int int_type(int size) { return size == 4 ? NPY_INT32 : NPY_INT64; }
+
+/* (indptr, indices, data) over the matrix's buffers, which the arrays take
+ * over (m is left empty); None when there is no matrix. */
+static PyObject *matrix_tuple(pf_csr_matrix *m)
+{
+    if (!m->indptr)
+        Py_RETURN_NONE;
+    PyObject *indptr = adopt_vector((npy_intp)m->rows + 1, int_type(m->index_size), m->indptr);
+    m->indptr = NULL;
+    PyObject *indices = adopt_vector((npy_intp)m->entries, int_type(m->index_size), m->indices);
+    m->indices = NULL;
+    PyObject *values = adopt_vector((npy_intp)m->entries, int_type(m->value_size), m->values);
+    m->values = NULL;
+    PyObject *out = NULL;
+    if (indptr && indices && values)
+        out = PyTuple_Pack(3, indptr, indices, values);
+    Py_XDECREF(indptr);
+    Py_XDECREF(indices);
+    Py_XDECREF(values);
+    return out;
 }
 
 static PyObject *flow_result(flow_job *job, npy_intp m, npy_intp n)
@@ -173,18 +273,52 @@ static PyObject *flow_result(flow_job *job, npy_intp m, npy_intp n)
     PyObject *side = sol->source_side ? adopt_vector(n, NPY_BOOL, sol->source_side) : Py_None;
     sol->source_side = NULL;
     PyObject *times = times_dict(&sol->times);
+    PyObject *matrix = matrix_tuple(&job->matrix);
     PyObject *out = NULL;
-    if (flow && side && times)
-        out = Py_BuildValue("{s:L,s:O,s:O,s:s,s:s,s:O,s:d,s:L,s:L}", "value",
+    if (flow && side && times && matrix)
+        out = Py_BuildValue("{s:L,s:O,s:O,s:s,s:s,s:O,s:d,s:d,s:d,s:O,s:L,s:L}", "value",
                             (long long)sol->value, "arc_flow", flow, "source_side", side,
                             "backend", sol->backend, "device", sol->device, "times", times,
-                            "build", job->build_s, "rounds", (long long)sol->pushes_rounds,
+                            "build", job->build_s, "flow_matrix", job->matrix_s, "flow_plan",
+                            job->plan_s, "matrix", matrix, "rounds",
+                            (long long)sol->pushes_rounds,
                             "global_relabels", (long long)sol->global_relabels);
     if (flow != Py_None)
         Py_XDECREF(flow);
     if (side != Py_None)
         Py_XDECREF(side);
     Py_XDECREF(times);
+    Py_XDECREF(matrix);
+    return out;
+}
+
+/* Runs the job without the GIL and turns its outcome into the result
+ * dict or an exception. The caller's references keep the input arrays
+ * alive for the call. */
+static PyObject *run_and_report(flow_job *job, const char *backend, int device, int want_flow,
+                                int want_cut)
+{
+    pf_solve_options_init(&job->opt);
+    job->opt.backend = backend;
+    job->opt.device_index = device;
+    job->opt.want_flow = want_flow;
+    job->opt.want_cut = want_cut;
+    job->opt.cancel = poll_signals;
+    job->opt.cancel_data = &job->watch;
+    job->watch.next_poll = monotonic_s() + SIGNAL_POLL_S;
+    Py_BEGIN_ALLOW_THREADS
+    run_flow_job(job);
+    Py_END_ALLOW_THREADS
+    if (job->rc != PF_OK) {
+        pf_solution_free(&job->sol);
+        pf_csr_matrix_free(&job->matrix);
+        if (job->watch.interrupted && PyErr_Occurred())
+            return NULL; /* KeyboardInterrupt (or what the handler raised) */
+        return raise_status(&job->st);
+    }
+    PyObject *out = flow_result(job, (npy_intp)job->m, (npy_intp)job->n);
+    pf_solution_free(&job->sol);
+    pf_csr_matrix_free(&job->matrix);
     return out;
 }
 
@@ -212,27 +346,67 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
     job.tails = PyArray_DATA((PyArrayObject *)tails);
     job.heads = PyArray_DATA((PyArrayObject *)heads);
     job.caps = PyArray_DATA((PyArrayObject *)caps);
-    pf_solve_options_init(&job.opt);
-    job.opt.backend = backend;
-    job.opt.device_index = device;
-    job.opt.want_flow = want_flow;
-    job.opt.want_cut = want_cut;
-    job.opt.cancel = poll_signals;
-    job.opt.cancel_data = &job.watch;
-    job.watch.next_poll = monotonic_s() + SIGNAL_POLL_S;
-    /* The arrays stay alive: the caller holds references for the call. */
-    Py_BEGIN_ALLOW_THREADS
-    run_flow_job(&job);
-    Py_END_ALLOW_THREADS
-    if (job.rc != PF_OK) {
-        pf_solution_free(&job.sol);
-        if (job.watch.interrupted && PyErr_Occurred())
-            return NULL; /* KeyboardInterrupt (or what the handler raised) */
-        return raise_status(&job.st);
+    return run_and_report(&job, backend, device, want_flow, want_cut);
+}
+
+/* A 1-d C-contiguous array of signed 4- or 8-byte integers; *size gets
+ * the element size. */
+static int check_int_vector(PyObject *obj, const char *what, npy_intp *len, int *size)
+{
+    PyArrayObject *arr = (PyArrayObject *)obj;
+    if (!PyArray_Check(obj) || PyArray_NDIM(arr) != 1 || !PyArray_ISSIGNED(arr) ||
+        (PyArray_ITEMSIZE(arr) != 4 && PyArray_ITEMSIZE(arr) != 8) ||
+        !PyArray_IS_C_CONTIGUOUS(arr)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a contiguous 1-d array of int32 or int64",
+                     what);
+        return -1;
     }
-    PyObject *out = flow_result(&job, mt, (npy_intp)n);
-    pf_solution_free(&job.sol);
-    return out;
+    *len = PyArray_DIM(arr, 0);
+    *size = (int)PyArray_ITEMSIZE(arr);
+    return 0;
+}
+
+/* solve_csr(n, source, sink, indptr, indices, data, backend, device,
+ *           want_flow, want_cut, repeats) -> dict: the arrays of a CSR
+ * matrix as they are (int32 or int64; indptr and indices of one type);
+ * with want_flow, "matrix" holds scipy's flow matrix as (indptr, indices,
+ * data), repeated entries as pf_csr_flow_matrix's `repeats` says; else
+ * None. */
+static PyObject *py_solve_csr(PyObject *self, PyObject *args)
+{
+    (void)self;
+    long long n, source, sink;
+    PyObject *indptr, *indices, *data;
+    const char *backend;
+    int device, want_flow, want_cut, repeats;
+    if (!PyArg_ParseTuple(args, "LLLOOOzippi", &n, &source, &sink, &indptr, &indices, &data,
+                          &backend, &device, &want_flow, &want_cut, &repeats))
+        return NULL;
+    npy_intp rows1, entries, values;
+    int ptr_size, index_size, data_size;
+    if (check_int_vector(indptr, "indptr", &rows1, &ptr_size) ||
+        check_int_vector(indices, "indices", &entries, &index_size) ||
+        check_int_vector(data, "data", &values, &data_size))
+        return NULL;
+    if (ptr_size != index_size)
+        return PyErr_Format(PyExc_TypeError, "indptr and indices differ in type");
+    if (n < 0 || rows1 != n + 1 || entries != values)
+        return PyErr_Format(PyExc_ValueError,
+                            "CSR arrays of %zd rows, %zd indices and %zd values for %lld vertices",
+                            (Py_ssize_t)rows1 - 1, (Py_ssize_t)entries, (Py_ssize_t)values, n);
+    /* The library reads indptr[n] entries: it must be what the arrays hold. */
+    const void *ptr = PyArray_DATA((PyArrayObject *)indptr);
+    long long last = index_size == 4 ? ((const int32_t *)ptr)[n] : ((const int64_t *)ptr)[n];
+    if (last != (long long)entries)
+        return PyErr_Format(PyExc_ValueError,
+                            "CSR indptr ends at %lld but there are %zd indices", last,
+                            (Py_ssize_t)entries);
+    flow_job job = {.n = n, .source = source, .sink = sink, .index_size = index_size,
+                    .data_size = data_size, .want_matrix = want_flow, .matrix_repeats = repeats};
+    job.indptr = PyArray_DATA((PyArrayObject *)indptr);
+    job.indices = PyArray_DATA((PyArrayObject *)indices);
+    job.data = PyArray_DATA((PyArrayObject *)data);
+    return run_and_report(&job, backend, device, want_flow, want_cut);
 }
 
 /* ---- all-pairs shortest paths -------------------------------------------- */
@@ -447,6 +621,8 @@ static PyObject *py_devices(PyObject *self, PyObject *noargs)
 
 static PyMethodDef methods[] = {
     {"solve", py_solve, METH_VARARGS, "Maximum flow from int64 arc arrays (internal)."},
+    {"solve_csr", py_solve_csr, METH_VARARGS,
+     "Maximum flow from a CSR matrix's arrays, with scipy's flow matrix (internal)."},
     {"apsp", py_apsp, METH_VARARGS, "All-pairs shortest paths from arc arrays (internal)."},
     {"read_network", py_read_network, METH_VARARGS,
      "(n, source, sink, tails, heads, capacities) of a DIMACS max-flow file (internal)."},
@@ -478,7 +654,9 @@ PyMODINIT_FUNC PyInit__portaflow(void)
         PyModule_AddObjectRef(m, "CancelledError", cancelled_error) < 0 ||
         PyModule_AddObjectRef(m, "NegativeCycleError", negative_cycle_error) < 0 ||
         PyModule_AddStringConstant(m, "version", pf_version()) < 0 ||
-        PyModule_AddIntConstant(m, "api_version", PORTAFLOW_API_VERSION) < 0) {
+        PyModule_AddIntConstant(m, "api_version", PORTAFLOW_API_VERSION) < 0 ||
+        PyModule_AddIntConstant(m, "CSR_SUM_REPEATS", PF_CSR_SUM_REPEATS) < 0 ||
+        PyModule_AddIntConstant(m, "CSR_KEEP_REPEATS", PF_CSR_KEEP_REPEATS) < 0) {
         Py_DECREF(m);
         return NULL;
     }

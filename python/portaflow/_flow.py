@@ -4,26 +4,33 @@ import time
 
 import numpy as np
 
-from . import _graphs
+from . import _graphs, _portaflow
 from ._portaflow import solve as _solve
+from ._portaflow import solve_csr as _solve_csr
 
 
 class MaximumFlowResult:
     """What ``maximum_flow`` returns: as scipy's result (``flow_value``,
-    ``flow``: the antisymmetric flow matrix, CSR), plus ``arc_flow`` (flow
-    per input arc, input order), ``backend``, ``device`` and ``times``
-    (seconds: the library's phases, ``convert`` for the Python side).
-    ``flow`` is built on first access (it costs a sparse transpose), so a
-    caller that needs only the value or ``arc_flow`` does not pay for it."""
+    ``flow``: the antisymmetric flow matrix, CSR, with scipy's structure:
+    the input's entries and its transpose's, explicit zeros included), plus
+    ``arc_flow`` (flow per input arc or stored entry, input order),
+    ``backend``, ``device`` and ``times`` (seconds: the library's phases;
+    ``build`` the network from the arrays and ``flow_matrix`` the flow
+    matrix after the solve, both in C; ``flow_plan`` the part of the flow
+    matrix that depends on the input alone, made on a second thread during
+    the solve except beside the omp backend; ``convert`` the rest of the
+    call). From a CSR input the flow matrix is built in C with the solve;
+    from arc arrays, on first access to ``flow``."""
 
-    def __init__(self, flow_value, arc_flow, backend, device, times, matrix_parts):
+    def __init__(self, flow_value, arc_flow, backend, device, times, flow=None,
+                 matrix_parts=None):
         self.flow_value = flow_value
         self.arc_flow = arc_flow
         self.backend = backend
         self.device = device
         self.times = times
+        self._flow = flow
         self._matrix_parts = matrix_parts
-        self._flow = None
 
     @property
     def flow(self):
@@ -53,20 +60,35 @@ def _backend_name(backend):
     return backend
 
 
-def _run(csgraph, source, sink, backend, device, n_vertices, want_flow, want_cut):
-    t0 = time.perf_counter()
-    n, tails, heads, caps, as_array = _graphs.flow_arcs(csgraph, n_vertices)
+def _terminals(n, source, sink):
     if n < 2:
         raise ValueError(f"graph has {n} vertices: needs at least 2")
     source = _graphs.vertex_index(source, n, "source")
     sink = _graphs.vertex_index(sink, n, "sink")
     if source == sink:
         raise ValueError("source and sink vertices must differ")
+    return source, sink
+
+
+def _run(csgraph, source, sink, backend, device, n_vertices, want_flow, want_cut):
+    """(n, out, as_array, arcs, convert seconds): the extension's result
+    dict; arcs is (tails, heads) for an arc-array input, None for CSR."""
+    t0 = time.perf_counter()
+    backend, device = _backend_name(backend), _device_index(device)
+    if _graphs.is_sparse(csgraph):
+        n, indptr, indices, data, keep_repeats = _graphs.csr_capacities(csgraph)
+        source, sink = _terminals(n, source, sink)
+        as_array = not isinstance(csgraph, _graphs._sparse.spmatrix)
+        t1 = time.perf_counter()
+        repeats = _portaflow.CSR_KEEP_REPEATS if keep_repeats else _portaflow.CSR_SUM_REPEATS
+        out = _solve_csr(n, source, sink, indptr, indices, data, backend, device, want_flow,
+                         want_cut, repeats)
+        return n, out, as_array, None, t1 - t0
+    n, tails, heads, caps, as_array = _graphs.flow_arcs(csgraph, n_vertices)
+    source, sink = _terminals(n, source, sink)
     t1 = time.perf_counter()
-    out = _solve(n, source, sink, tails, heads, caps, _backend_name(backend),
-                 _device_index(device), want_flow, want_cut)
-    t2 = time.perf_counter()
-    return n, tails, heads, as_array, out, t1 - t0, t2
+    out = _solve(n, source, sink, tails, heads, caps, backend, device, want_flow, want_cut)
+    return n, out, as_array, (tails, heads), t1 - t0
 
 
 def maximum_flow(csgraph, source, sink, *, backend="auto", device=None, n_vertices=None):
@@ -77,16 +99,27 @@ def maximum_flow(csgraph, source, sink, *, backend="auto", device=None, n_vertic
     ``(tails, heads, capacities)`` of 0-based arc arrays (vertex count
     ``n_vertices``, else the largest id + 1). ``backend``: "auto", "seq",
     "omp", "opencl" or "cuda"; ``device``: that backend's device index.
-    The GIL is released while solving; Ctrl-C interrupts the solve."""
-    n, tails, heads, as_array, out, convert_in, t_solved = _run(
-        csgraph, source, sink, backend, device, n_vertices, True, False)
-    arc_flow = out["arc_flow"]
+    A CSR matrix's int32/int64 arrays are read in place, not copied. The
+    flow matrix has scipy's structure and dtype (int32; int64 only where a
+    flow does not fit int32, where scipy's would overflow). The GIL is
+    released while solving; Ctrl-C interrupts the solve."""
+    t_start = time.perf_counter()
+    n, out, as_array, arcs, _ = _run(csgraph, source, sink, backend, device, n_vertices, True,
+                                     False)
     times = dict(out["times"])
     times["build"] = out["build"]
-    times["convert"] = convert_in + (time.perf_counter() - t_solved)
-    structure = csgraph if _graphs.is_sparse(csgraph) else None
-    return MaximumFlowResult(int(out["value"]), arc_flow, out["backend"], out["device"], times,
-                             (n, tails, heads, arc_flow, as_array, structure))
+    times["flow_matrix"] = out["flow_matrix"]
+    times["flow_plan"] = out["flow_plan"]
+    flow, parts = None, None
+    if out["matrix"] is not None:
+        flow = _graphs.csr_result(n, out["matrix"], as_array)
+    elif arcs is not None:
+        parts = (n, arcs[0], arcs[1], out["arc_flow"], as_array)
+    # Whatever of the call the library's own timers do not cover.
+    in_c = times["total"] + times["build"] + times["flow_matrix"]
+    times["convert"] = max(0.0, time.perf_counter() - t_start - in_c)
+    return MaximumFlowResult(int(out["value"]), out["arc_flow"], out["backend"], out["device"],
+                             times, flow, parts)
 
 
 def minimum_cut(csgraph, source, sink, *, backend="auto", device=None, n_vertices=None,
@@ -95,7 +128,7 @@ def minimum_cut(csgraph, source, sink, *, backend="auto", device=None, n_vertice
     ``(cut_value, (reachable, non_reachable))`` with the two sides as sets
     of vertex ids (``return_arrays=True``: sorted int64 arrays instead).
     Inputs as ``maximum_flow``."""
-    _, _, _, _, out, _, _ = _run(csgraph, source, sink, backend, device, n_vertices, False, True)
+    _, out, _, _, _ = _run(csgraph, source, sink, backend, device, n_vertices, False, True)
     side = out["source_side"]
     reachable = np.flatnonzero(side)
     non_reachable = np.flatnonzero(~side)

@@ -65,17 +65,38 @@ def arrays_arcs(graph, n_vertices, what):
     return int(n_vertices), tails, heads, values
 
 
+_CSR_INTS = (np.dtype(np.int32), np.dtype(np.int64))
+
+
+def csr_capacities(csgraph):
+    """(n, indptr, indices, data, keep_repeats) of a square integer CSR
+    matrix, as the extension takes them: the matrix's own arrays where they
+    are int32 or int64 already (no copy), else converted. keep_repeats:
+    whether the flow matrix keeps repeated entries as scipy does for an
+    int32 matrix (scipy converts any other dtype, which sums them)."""
+    if csgraph.format != "csr":
+        raise TypeError("graph must be in CSR format")
+    if csgraph.ndim != 2 or csgraph.shape[0] != csgraph.shape[1]:
+        raise ValueError("graph must be specified as a square matrix.")
+    data = csgraph.data
+    if not np.issubdtype(data.dtype, np.integer):
+        raise ValueError("graph capacities must be integers")
+    indptr, indices = csgraph.indptr, csgraph.indices
+    if indptr.dtype != indices.dtype or indptr.dtype not in _CSR_INTS:
+        indptr, indices = indptr.astype(np.int64), indices.astype(np.int64)
+    keep_repeats = data.dtype == np.int32
+    if data.dtype not in _CSR_INTS:  # int8/16 and unsigned kinds
+        data = data.astype(np.int32 if data.dtype.itemsize < 4 else np.int64)
+    return (csgraph.shape[0], np.ascontiguousarray(indptr), np.ascontiguousarray(indices),
+            np.ascontiguousarray(data), keep_repeats)
+
+
 def flow_arcs(csgraph, n_vertices):
-    """(n, tails, heads, capacities, as_array) for maximum_flow/minimum_cut;
-    as_array says whether a sparse result should be a csr_array."""
+    """(n, tails, heads, capacities, as_array) of a (tails, heads,
+    capacities) tuple for maximum_flow/minimum_cut; as_array says whether
+    a sparse result should be a csr_array. CSR input: csr_capacities."""
     if is_sparse(csgraph):
-        if csgraph.format != "csr":
-            raise TypeError("graph must be in CSR format")
-        if not np.issubdtype(csgraph.dtype, np.integer):
-            raise ValueError("graph capacities must be integers")
-        n, tails, heads, caps = csr_arcs(csgraph)
-        as_array = not isinstance(csgraph, _sparse.spmatrix)
-        return n, tails, heads, np.ascontiguousarray(caps, dtype=np.int64), as_array
+        raise AssertionError("CSR input goes through csr_capacities")
     if isinstance(csgraph, tuple):
         n, tails, heads, caps = arrays_arcs(csgraph, n_vertices, "capacities")
         if caps.size and not np.issubdtype(caps.dtype, np.integer):
@@ -85,19 +106,26 @@ def flow_arcs(csgraph, n_vertices):
                     "or a (tails, heads, capacities) tuple of arrays")
 
 
-def flow_matrix(n, tails, heads, arc_flow, as_array, csr_input=None):
-    """scipy's flow matrix: F[i, j] = flow i->j minus flow j->i
-    (antisymmetric). From a CSR input its structure is reused (no sort)."""
+def csr_result(n, parts, as_array):
+    """A CSR matrix (csr_array if as_array) over (indptr, indices, data)
+    that the extension built in scipy's canonical form (sorted columns,
+    no repeats): taken as they are, no copy and no re-check."""
+    indptr, indices, data = parts
+    kind = _sparse.csr_array if as_array else _sparse.csr_matrix
+    matrix = kind((data, indices, indptr), shape=(n, n), copy=False)
+    matrix.has_sorted_indices = True
+    matrix.has_canonical_format = True
+    return matrix
+
+
+def flow_matrix(n, tails, heads, arc_flow, as_array):
+    """scipy's flow matrix of an arc-array input: F[i, j] = flow i->j minus
+    flow j->i (antisymmetric), at every arc's and reverse arc's position."""
     if _sparse is None:
         return None
-    if csr_input is not None:
-        forward = _sparse.csr_matrix((arc_flow, csr_input.indices, csr_input.indptr),
-                                     shape=(n, n))
-        csr = (forward - forward.T).tocsr()
-    else:
-        rows = np.concatenate([tails, heads])
-        cols = np.concatenate([heads, tails])
-        vals = np.concatenate([arc_flow, -arc_flow])
-        csr = _sparse.coo_matrix((vals, (rows, cols)), shape=(n, n)).tocsr()
+    rows = np.concatenate([tails, heads])
+    cols = np.concatenate([heads, tails])
+    vals = np.concatenate([arc_flow, -arc_flow])
+    csr = _sparse.coo_matrix((vals, (rows, cols)), shape=(n, n)).tocsr()
     csr.sum_duplicates()
     return _sparse.csr_array(csr) if as_array else csr

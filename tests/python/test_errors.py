@@ -45,10 +45,28 @@ def test_arc_out_of_range_names_the_arc():
         portaflow.maximum_flow(([0, 1], [1, 5], [1, 1]), 0, 3, n_vertices=4)
 
 
-def test_negative_capacity_names_the_arc():
+def test_negative_capacity_names_the_entry():
     g = sp.csr_matrix(np.array([[0, 5, 3], [0, 0, -2], [0, 0, 0]]))
-    with pytest.raises(ValueError, match=r"arc 2: capacity -2 outside 0\.\.2\^62"):
+    with pytest.raises(ValueError,
+                       match=r"entry 2 \(row 1, column 2\): capacity -2 outside 0\.\.2\^62"):
         portaflow.maximum_flow(g, 0, 2)
+
+
+def test_bad_csr_arrays_are_refused():
+    # Arrays scipy would not build, given to the matrix behind its back.
+    g = sp.csr_matrix(np.array([[0, 5], [0, 0]]))
+    g.indices[0] = 7
+    with pytest.raises(ValueError, match=r"entry 0 \(row 0\): column 7 outside 0\.\.1"):
+        portaflow.maximum_flow(g, 0, 1)
+    g = sp.csr_matrix(np.array([[0, 5], [0, 0]]))
+    g.indptr[1:] = 5  # indptr past the stored entries: never read
+    with pytest.raises(ValueError, match="indptr ends at 5 but there are 1 indices"):
+        portaflow.maximum_flow(g, 0, 1)
+    g = sp.csr_matrix(np.array([[0, 5, 0], [3, 0, 0], [0, 0, 0]]))
+    g.indptr[1] = 2
+    g.indptr[2] = 1
+    with pytest.raises(ValueError, match=r"CSR row 1: indptr decreases \(1 after 2\)"):
+        portaflow.maximum_flow(g, 0, 1)
 
 
 def test_bad_shapes_of_arc_arrays():

@@ -1,0 +1,355 @@
+/* The CSR part of the array API: pf_network_from_csr gives the same
+ * network as pf_network_from_arrays for every mix of int32/int64 arrays
+ * (unsorted rows, repeats, explicit zeros and self-loops included), names
+ * the lowest bad row or entry whatever the thread count, and
+ * pf_csr_flow_matrix equals a dense reference built entry by entry: the
+ * structure of the input and its transpose (repeats summed or kept as
+ * scipy keeps them), columns increasing, flows summed and antisymmetric
+ * (scipy.sparse.csgraph.maximum_flow's result), widened where needed. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+
+/* A CSR matrix as int64 arrays, convertible to either element size. */
+typedef struct csr64 {
+    int64_t n, m;
+    int64_t *indptr, *indices, *values;
+} csr64;
+
+static uint64_t next_random(uint64_t *state)
+{
+    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+    return *state >> 33;
+}
+
+/* n vertices, about `per_row` entries a row in random column order, with
+ * repeats, zeros and self-loops among them. */
+static csr64 random_csr(int64_t n, int64_t per_row, uint64_t seed)
+{
+    csr64 a = {.n = n};
+    a.indptr = malloc((size_t)(n + 1) * 8);
+    a.indptr[0] = 0;
+    for (int64_t u = 0; u < n; u++)
+        a.indptr[u + 1] = a.indptr[u] + (int64_t)(next_random(&seed) % (uint64_t)(2 * per_row + 1));
+    a.m = a.indptr[n];
+    a.indices = malloc((size_t)(a.m + 1) * 8);
+    a.values = malloc((size_t)(a.m + 1) * 8);
+    for (int64_t k = 0; k < a.m; k++) {
+        a.indices[k] = (int64_t)(next_random(&seed) % (uint64_t)n);
+        a.values[k] = (int64_t)(next_random(&seed) % 50) - 5; /* some zeros */
+        if (a.values[k] < 0)
+            a.values[k] = 0;
+    }
+    return a;
+}
+
+static void csr64_free(csr64 *a)
+{
+    free(a->indptr);
+    free(a->indices);
+    free(a->values);
+}
+
+/* `len` elements of `from` as `size`-byte integers (malloc'ed). */
+static void *narrowed(const int64_t *from, int64_t len, int size)
+{
+    void *out = malloc((size_t)(len + 1) * (size_t)size);
+    for (int64_t k = 0; k < len; k++) {
+        if (size == 4)
+            ((int32_t *)out)[k] = (int32_t)from[k];
+        else
+            ((int64_t *)out)[k] = from[k];
+    }
+    return out;
+}
+
+static int64_t element(const void *array, int size, int64_t k)
+{
+    return size == 4 ? ((const int32_t *)array)[k] : ((const int64_t *)array)[k];
+}
+
+static pf_network *from_csr(const csr64 *a, int64_t s, int64_t t, int index_size, int cap_size,
+                            pf_status *st)
+{
+    void *indptr = narrowed(a->indptr, a->n + 1, index_size);
+    void *indices = narrowed(a->indices, a->m, index_size);
+    void *caps = narrowed(a->values, a->m, cap_size);
+    pf_network *net = pf_network_from_csr(a->n, s, t, indptr, indices, index_size, caps,
+                                          cap_size, st);
+    free(indptr);
+    free(indices);
+    free(caps);
+    return net;
+}
+
+START_TEST(from_csr_equals_from_arrays)
+{
+    for (int sizes = 0; sizes < 4; sizes++) {
+        int index_size = sizes & 1 ? 8 : 4, cap_size = sizes & 2 ? 8 : 4;
+        /* 300 x ~250 entries: above the threaded threshold. */
+        for (int64_t n = 5; n <= 300; n += 295) {
+            csr64 a = random_csr(n, n == 5 ? 3 : 250, (uint64_t)(n * 10 + sizes));
+            int64_t *tails = malloc((size_t)(a.m + 1) * 8);
+            for (int64_t u = 0; u < n; u++)
+                for (int64_t k = a.indptr[u]; k < a.indptr[u + 1]; k++)
+                    tails[k] = u;
+            pf_status st;
+            pf_network *ref = pf_network_from_arrays(n, 0, n - 1, a.m, tails, a.indices,
+                                                     a.values, 0, &st);
+            ck_assert_msg(ref != NULL, "%s", st.message);
+            pf_network *net = from_csr(&a, 0, n - 1, index_size, cap_size, &st);
+            ck_assert_msg(net != NULL, "sizes %d/%d: %s", index_size, cap_size, st.message);
+            ck_assert_int_eq(pf_network_arcs(net), a.m);
+            for (int64_t k = 0; k < a.m; k++)
+                pf_test_assert_arc(net, k, tails[k], a.indices[k], a.values[k]);
+            pf_solve_options opt;
+            pf_solve_options_init(&opt);
+            opt.backend = "seq";
+            opt.want_flow = 1;
+            pf_solution x, y;
+            ck_assert_int_eq(pf_solve(ref, &opt, &x, &st), PF_OK);
+            ck_assert_int_eq(pf_solve(net, &opt, &y, &st), PF_OK);
+            ck_assert_int_eq(x.value, y.value);
+            ck_assert_int_eq(pf_verify(net, y.value, y.arc_flow, NULL, &st), PF_OK);
+            pf_solution_free(&x);
+            pf_solution_free(&y);
+            pf_network_free(ref);
+            pf_network_free(net);
+            free(tails);
+            csr64_free(&a);
+        }
+    }
+}
+END_TEST
+
+START_TEST(from_csr_names_the_first_bad_entry)
+{
+    pf_status st;
+    const int32_t indptr[] = {0, 2, 3, 3}, indices[] = {1, 2, 2}, caps[] = {4, 5, 6};
+    pf_network *good = pf_network_from_csr(3, 0, 2, indptr, indices, 4, caps, 4, &st);
+    ck_assert_ptr_nonnull(good);
+    pf_network_free(good);
+    const int32_t bad_start[] = {1, 2, 3, 3}, falls[] = {0, 2, 1, 3};
+    ck_assert_ptr_null(pf_network_from_csr(3, 0, 2, bad_start, indices, 4, caps, 4, &st));
+    ck_assert_str_eq(st.message, "CSR indptr[0] is 1, not 0");
+    ck_assert_ptr_null(pf_network_from_csr(3, 0, 2, falls, indices, 4, caps, 4, &st));
+    ck_assert_str_eq(st.message, "CSR row 1: indptr decreases (1 after 2)");
+    const int32_t far[] = {1, 3, 2}, negative[] = {4, 5, -6};
+    ck_assert_ptr_null(pf_network_from_csr(3, 0, 2, indptr, far, 4, caps, 4, &st));
+    ck_assert_int_eq(st.code, PF_E_INPUT);
+    ck_assert_str_eq(st.message, "entry 1 (row 0): column 3 outside 0..2");
+    ck_assert_ptr_null(pf_network_from_csr(3, 0, 2, indptr, indices, 4, negative, 4, &st));
+    ck_assert_str_eq(st.message, "entry 2 (row 1, column 2): capacity -6 outside 0..2^62");
+    const int64_t huge[] = {4, (int64_t)1 << 62 | 1, 6};
+    ck_assert_ptr_null(pf_network_from_csr(3, 0, 2, indptr, indices, 4, huge, 8, &st));
+    ck_assert_str_eq(st.message,
+                     "entry 1 (row 0, column 2): capacity 4611686018427387905 outside 0..2^62");
+    ck_assert_ptr_null(pf_network_from_csr(3, 0, 2, indptr, indices, 2, caps, 4, &st));
+    ck_assert_int_eq(st.code, PF_E_USAGE);
+    ck_assert_ptr_null(pf_network_from_csr(3, 0, 2, indptr, indices, 4, caps, 16, &st));
+    ck_assert_int_eq(st.code, PF_E_USAGE);
+    ck_assert_ptr_null(pf_network_from_csr(3, 0, 2, indptr, NULL, 4, caps, 4, &st));
+    ck_assert_int_eq(st.code, PF_E_USAGE);
+    ck_assert_ptr_null(pf_network_from_csr(3, 1, 1, indptr, indices, 4, caps, 4, &st));
+    ck_assert_int_eq(st.code, PF_E_INPUT);
+
+    /* Two bad entries far apart in a graph built on threads: the lower one. */
+    csr64 a = random_csr(400, 300, 3);
+    a.indices[a.m - 10] = 400;
+    a.values[a.m / 2] = -1;
+    a.indices[a.m / 2 + 1] = -3;
+    int64_t row = 0;
+    while (a.indptr[row + 1] <= a.m / 2)
+        row++;
+    char want[160];
+    snprintf(want, sizeof want, "entry %lld (row %lld, column %lld): capacity -1 outside 0..2^62",
+             (long long)(a.m / 2), (long long)row, (long long)a.indices[a.m / 2]);
+    ck_assert_ptr_null(from_csr(&a, 0, 399, 8, 8, &st));
+    ck_assert_str_eq(st.message, want);
+    csr64_free(&a);
+}
+END_TEST
+
+/* The flow matrix from a dense reference: F = flows summed,
+ * antisymmetric; position (u, v) stored max(p, q) times (KEEP_REPEATS) or
+ * once, p and q its count among the entries and the transposed entries. */
+static void check_flow_matrix(const csr64 *a, const int64_t *flow, int repeats,
+                              const pf_csr_matrix *f)
+{
+    int64_t n = a->n;
+    int64_t *fwd = calloc((size_t)(n * n), 8), *rev = calloc((size_t)(n * n), 8);
+    int64_t *dense = calloc((size_t)(n * n), 8);
+    for (int64_t u = 0; u < n; u++)
+        for (int64_t k = a->indptr[u]; k < a->indptr[u + 1]; k++) {
+            int64_t v = a->indices[k];
+            fwd[u * n + v]++;
+            rev[v * n + u]++;
+            dense[u * n + v] += flow[k];
+            dense[v * n + u] -= flow[k];
+        }
+    ck_assert_int_eq(f->rows, n);
+    int64_t at = 0;
+    for (int64_t u = 0; u < n; u++) {
+        PF_EXPECT(element(f->indptr, f->index_size, u) == at, "row %lld starts at %lld, not %lld",
+                  (long long)u, (long long)element(f->indptr, f->index_size, u), (long long)at);
+        for (int64_t v = 0; v < n; v++) {
+            int64_t p = fwd[u * n + v], q = rev[u * n + v];
+            int64_t copies = p + q == 0 ? 0 : repeats == PF_CSR_SUM_REPEATS ? 1 : p > q ? p : q;
+            for (int64_t c = 0; c < copies; c++, at++) {
+                PF_EXPECT(element(f->indices, f->index_size, at) == v,
+                          "row %lld entry %lld: column", (long long)u, (long long)at);
+                int64_t want = c == 0 ? dense[u * n + v] : 0;
+                PF_EXPECT(element(f->values, f->value_size, at) == want,
+                          "F[%lld][%lld] copy %lld = %lld, not %lld", (long long)u, (long long)v,
+                          (long long)c, (long long)element(f->values, f->value_size, at),
+                          (long long)want);
+            }
+        }
+    }
+    ck_assert_int_eq(element(f->indptr, f->index_size, n), at);
+    ck_assert_int_eq(f->entries, at);
+    free(fwd);
+    free(rev);
+    free(dense);
+}
+
+START_TEST(flow_matrix_equals_dense_reference)
+{
+    for (int mode = 0; mode < 4; mode++) {
+        int index_size = mode & 1 ? 8 : 4;
+        int repeats = mode & 2 ? PF_CSR_KEEP_REPEATS : PF_CSR_SUM_REPEATS;
+        for (int64_t n = 1; n <= 301; n += 100) {
+            csr64 a = random_csr(n, n > 200 ? 250 : 4, (uint64_t)(n + mode));
+            int64_t *flow = malloc((size_t)(a.m + 1) * 8);
+            uint64_t seed = 99;
+            for (int64_t k = 0; k < a.m; k++)
+                flow[k] = (int64_t)(next_random(&seed) % 1000);
+            void *indptr = narrowed(a.indptr, n + 1, index_size);
+            void *indices = narrowed(a.indices, a.m, index_size);
+            pf_csr_matrix f;
+            pf_status st;
+            ck_assert_msg(pf_csr_flow_matrix(n, indptr, indices, index_size, flow, repeats, &f,
+                                             &st) == PF_OK,
+                          "%s", st.message);
+            ck_assert_int_eq(f.index_size, 4);
+            ck_assert_int_eq(f.value_size, 4);
+            check_flow_matrix(&a, flow, repeats, &f);
+            pf_csr_matrix_free(&f);
+            free(indptr);
+            free(indices);
+            free(flow);
+            csr64_free(&a);
+        }
+    }
+}
+END_TEST
+
+/* A solved network's flow matrix holds a valid flow: antisymmetric (the
+ * reference check), conserved at inner vertices, value out of the source. */
+START_TEST(flow_matrix_of_a_solution)
+{
+    csr64 a = random_csr(200, 6, 5);
+    pf_status st;
+    pf_network *net = from_csr(&a, 0, 199, 4, 4, &st);
+    ck_assert_msg(net != NULL, "%s", st.message);
+    pf_solve_options opt;
+    pf_solve_options_init(&opt);
+    opt.backend = "seq";
+    opt.want_flow = 1;
+    pf_solution sol;
+    ck_assert_int_eq(pf_solve(net, &opt, &sol, &st), PF_OK);
+    void *indptr = narrowed(a.indptr, a.n + 1, 4), *indices = narrowed(a.indices, a.m, 4);
+    pf_csr_matrix f;
+    ck_assert_int_eq(pf_csr_flow_matrix(a.n, indptr, indices, 4, sol.arc_flow,
+                                        PF_CSR_KEEP_REPEATS, &f, &st),
+                     PF_OK);
+    check_flow_matrix(&a, sol.arc_flow, PF_CSR_KEEP_REPEATS, &f);
+    for (int64_t u = 0; u < a.n; u++) {
+        int64_t out = 0;
+        for (int64_t e = element(f.indptr, 4, u); e < element(f.indptr, 4, u + 1); e++)
+            out += element(f.values, 4, e);
+        int64_t want = u == 0 ? sol.value : u == 199 ? -sol.value : 0;
+        PF_EXPECT(out == want, "vertex %lld: net flow %lld, not %lld", (long long)u,
+                  (long long)out, (long long)want);
+    }
+    pf_csr_matrix_free(&f);
+    pf_solution_free(&sol);
+    pf_network_free(net);
+    free(indptr);
+    free(indices);
+    csr64_free(&a);
+}
+END_TEST
+
+START_TEST(flow_matrix_widens_and_rejects)
+{
+    const int64_t indptr[] = {0, 2, 3, 3}, indices[] = {1, 2, 2};
+    const int64_t flow[] = {1, (int64_t)1 << 32, 0};
+    pf_csr_matrix f;
+    pf_status st;
+    /* A value past int32: int64 values, the rest as before. */
+    ck_assert_int_eq(pf_csr_flow_matrix(3, indptr, indices, 8, flow, PF_CSR_SUM_REPEATS, &f, &st),
+                     PF_OK);
+    ck_assert_int_eq(f.value_size, 8);
+    ck_assert_int_eq(f.index_size, 4);
+    ck_assert_int_eq(((int64_t *)f.values)[1], (int64_t)1 << 32); /* F[0][2] */
+    pf_csr_matrix_free(&f);
+    const int64_t far[] = {1, 2, 7};
+    ck_assert_int_eq(pf_csr_flow_matrix(3, indptr, far, 8, flow, 0, &f, &st), PF_E_INPUT);
+    ck_assert_str_eq(st.message, "entry 2 (row 1): column 7 outside 0..2");
+    ck_assert_ptr_null(f.values);
+    ck_assert_int_eq(pf_csr_flow_matrix(3, indptr, indices, 3, flow, 0, &f, &st), PF_E_USAGE);
+    ck_assert_int_eq(pf_csr_flow_matrix(3, indptr, indices, 8, NULL, 0, &f, &st), PF_E_USAGE);
+    ck_assert_int_eq(pf_csr_flow_matrix(3, indptr, indices, 8, flow, 2, &f, &st), PF_E_USAGE);
+}
+END_TEST
+
+/* The two-step form: a plan made before the flows exist gives the same
+ * matrix as the one call, once; a plan freed unused leaks nothing. */
+START_TEST(flow_plan_in_two_steps)
+{
+    csr64 a = random_csr(300, 250, 11);
+    int64_t *flow = malloc((size_t)(a.m + 1) * 8);
+    for (int64_t k = 0; k < a.m; k++)
+        flow[k] = k % 17;
+    pf_status st;
+    pf_csr_flow_plan *plan = pf_csr_flow_plan_new(a.n, a.indptr, a.indices, 8,
+                                                  PF_CSR_KEEP_REPEATS, &st);
+    ck_assert_msg(plan != NULL, "%s", st.message);
+    pf_csr_matrix f;
+    ck_assert_int_eq(pf_csr_flow_plan_matrix(plan, flow, &f, &st), PF_OK);
+    check_flow_matrix(&a, flow, PF_CSR_KEEP_REPEATS, &f);
+    pf_csr_matrix again;
+    ck_assert_int_eq(pf_csr_flow_plan_matrix(plan, flow, &again, &st), PF_E_USAGE);
+    ck_assert_str_eq(st.message, "flow plan already gave its matrix");
+    pf_csr_flow_plan_free(plan);
+    pf_csr_flow_plan_free(pf_csr_flow_plan_new(a.n, a.indptr, a.indices, 8, 0, &st));
+    a.indices[5] = 300;
+    ck_assert_ptr_null(pf_csr_flow_plan_new(a.n, a.indptr, a.indices, 8, 0, &st));
+    ck_assert_int_eq(st.code, PF_E_INPUT);
+    pf_csr_matrix_free(&f);
+    free(flow);
+    csr64_free(&a);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("csr");
+    TCase *tc = tcase_create("csr");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, from_csr_equals_from_arrays);
+    tcase_add_test(tc, from_csr_names_the_first_bad_entry);
+    tcase_add_test(tc, flow_matrix_equals_dense_reference);
+    tcase_add_test(tc, flow_matrix_of_a_solution);
+    tcase_add_test(tc, flow_matrix_widens_and_rejects);
+    tcase_add_test(tc, flow_plan_in_two_steps);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
