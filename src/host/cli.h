@@ -30,6 +30,12 @@ int pf_cli_error(const pf_status *st);
 int pf_cli_usage_error(const char *fmt, ...);
 /* `s` as a JSON string: quoted, with ", \\ and control bytes escaped. */
 void pf_cli_json_string(FILE *out, const char *s);
+/* --hybrid's value (auto, on, off) as enum pf_hybrid_mode; -1 if not one. */
+int pf_cli_hybrid_mode(const char *text, int *mode);
+/* Solves need not wait for a device opening in the background; main then
+ * ends with pf_cli_exit_now_if_detached (cli_hybrid.c). */
+void pf_cli_detach_background(void);
+void pf_cli_exit_now_if_detached(int status);
 /* NULL/"auto" or a backend name portaflow knows; else reports it, -1. */
 int pf_cli_check_backend(const char *backend);
 

@@ -451,7 +451,8 @@ static int check_device_limits(const pf_device_ops *ops, const pf_residual *h, p
 /* Opens the device for h and readies its buffers: the graph uploaded, the
  * preflow not yet begun (residuals = capacities, excess and heights 0). */
 static int driver_open(driver *d, const pf_device_ops *ops, const pf_residual *h,
-                       const pf_solve_options *opt, pf_engine_out *out, pf_status *st)
+                       const pf_solve_options *opt, pf_engine_out *out,
+                       int (*may_use_graph)(void *), void *data, pf_status *st)
 {
     *d = (driver){.ops = ops, .host = h, .out = out, .host_threads = opt->threads, .opt = opt};
     int rc = check_device_limits(ops, h, st);
@@ -478,6 +479,9 @@ static int driver_open(driver *d, const pf_device_ops *ops, const pf_residual *h
         return rc;
     }
     snprintf(out->device, sizeof out->device, "%s", d->desc.name);
+    if (may_use_graph && !may_use_graph(data))
+        return pf_fail(st, PF_E_CANCELLED, "%s: the solve ended before the device opened",
+                       ops->name);
     double t_opened = pf_now();
     int64_t clamp = 0;
     rc = choose_cap_bits(d, &d->desc, &clamp, st);
@@ -522,7 +526,7 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
                       pf_engine_out *out, pf_status *st)
 {
     driver d;
-    int rc = driver_open(&d, ops, h, opt, out, st);
+    int rc = driver_open(&d, ops, h, opt, out, NULL, NULL, st);
     if (!rc)
         rc = run_phase(&d, "phase 1", h->sink, h->source, h->source, &out->times.push_relabel,
                        &out->times.global_relabel, st);
@@ -565,15 +569,16 @@ void pf_dev_session_close(pf_dev_session *s)
     free(s);
 }
 
-int pf_dev_session_open(const pf_device_ops *ops, const pf_residual *h,
-                        const pf_solve_options *opt, pf_dev_session **session, pf_status *st)
+int pf_dev_session_open_checked(const pf_device_ops *ops, const pf_residual *h,
+                                const pf_solve_options *opt, int (*may_use_graph)(void *),
+                                void *data, pf_dev_session **session, pf_status *st)
 {
     pf_dev_session *s = pf_calloc(1, sizeof *s, st);
     if (!s)
         return PF_E_NOMEM;
     s->opt = *opt;
     s->opt.progress = 0; /* the hybrid draws its own status line */
-    int rc = driver_open(&s->d, ops, h, &s->opt, &s->out, st);
+    int rc = driver_open(&s->d, ops, h, &s->opt, &s->out, may_use_graph, data, st);
     size_t n = (size_t)h->n, arcs = (size_t)(h->arcs ? h->arcs : 1);
     if (!rc && !(s->scratch = pf_alloc(n, sizeof *s->scratch, st)))
         rc = PF_E_NOMEM;
@@ -681,4 +686,10 @@ double pf_dev_session_probe(pf_dev_session *s, pf_status *st)
     if (!rc)
         rc = d->ops->download(d->dev, d->g.flags, 0, &value, 4, st);
     return rc ? -1 : pf_now() - t0;
+}
+
+int pf_dev_session_open(const pf_device_ops *ops, const pf_residual *h,
+                        const pf_solve_options *opt, pf_dev_session **session, pf_status *st)
+{
+    return pf_dev_session_open_checked(ops, h, opt, NULL, NULL, session, st);
 }

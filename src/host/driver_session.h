@@ -31,6 +31,12 @@ typedef struct pf_dev_stretch {
  * are copied. On failure nothing is held. */
 int pf_dev_session_open(const struct pf_device_ops *ops, const pf_residual *h,
                         const pf_solve_options *opt, pf_dev_session **s, pf_status *st);
+/* The same, asking may_use_graph(data) once the device is open and before
+ * anything reads h: 0 closes it again (PF_E_CANCELLED). The hybrid opens
+ * on a thread of its own and may no longer need the device by then. */
+int pf_dev_session_open_checked(const struct pf_device_ops *ops, const pf_residual *h,
+                                const pf_solve_options *opt, int (*may_use_graph)(void *),
+                                void *data, pf_dev_session **s, pf_status *st);
 /* Replaces the device's state: residuals (h->arcs, as the input graph's)
  * and excesses (h->n; the source's is ignored). */
 int pf_dev_session_put(pf_dev_session *s, const int64_t *res, const int64_t *excess,

@@ -25,4 +25,10 @@ int pf_backend_probe(const pf_device_ops *ops, pf_device_desc *out, int max, cha
                      size_t why_len);
 int pf_backend_auto_order(const char **names, int max, char *why, size_t why_len);
 
+/* Whether the backend's device (device_index, -1 = its best) is a GPU:
+ * where `--hybrid auto` pairs it with the host engine. */
+int pf_backend_on_gpu(const pf_device_ops *ops, int device_index);
+/* The CPU backend a hybrid pairs with seq where there is no GPU, or NULL. */
+const char *pf_backend_cpu_partner(void);
+
 #endif

@@ -10,6 +10,7 @@
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "engine.h"
+#include "hybrid.h"
 #include "progress.h"
 #include "pf_config.h"
 #include "registry.h"
@@ -48,21 +49,56 @@ static void read_options(const pf_solve_options *in, pf_solve_options *opt)
 
 const char *pf_version(void) { return PF_VERSION; }
 
+/* The hybrid of ops's device and the host engine; its switches go to sol. */
+static int run_hybrid(const pf_device_ops *ops, const pf_residual *g, const pf_solve_options *opt,
+                      pf_engine_out *out, pf_solution *sol, pf_status *st)
+{
+    pf_progress_step("the host pushing, the device opening meanwhile (hybrid)");
+    pf_hybrid_event *events = NULL;
+    int64_t count = 0;
+    int rc = pf_hybrid_solve(ops, g, opt, out, &events, &count, st);
+    if (!rc && count > 0) {
+        sol->switches = pf_alloc((size_t)count, sizeof *sol->switches, st);
+        if (!sol->switches)
+            rc = PF_E_NOMEM;
+        for (int64_t i = 0; !rc && i < count; i++)
+            sol->switches[i] = (pf_hybrid_switch){.time = events[i].time,
+                                                  .to_device = events[i].to_device,
+                                                  .active = events[i].active};
+        sol->switch_count = rc ? 0 : count;
+    }
+    free(events);
+    return rc;
+}
+
+/* Runs `name` (a backend, or "seq"), as the hybrid where opt->hybrid says
+ * so; *hybrid = whether it did. */
 static int run_engine(const char *name, const pf_residual *g, const pf_solve_options *opt,
-                      pf_engine_out *out, pf_status *st)
+                      pf_engine_out *out, pf_solution *sol, int *hybrid, pf_status *st)
 {
     pf_progress_label("solve %s", name);
+    *hybrid = 0;
     if (strcmp(name, "seq") == 0) {
         snprintf(out->device, sizeof out->device, "host CPU, 1 thread");
         return pf_seq_solve(g, opt, out, st);
     }
-    pf_progress_step("opening the device, then phase 1 (pushing flow to the sink)");
     const pf_device_ops *ops = pf_backend_require(name, st);
     if (!ops)
         return PF_E_DEVICE;
+    *hybrid = opt->hybrid == PF_HYBRID_ON ||
+              (opt->hybrid == PF_HYBRID_AUTO && pf_backend_on_gpu(ops, opt->device_index));
+    if (*hybrid)
+        return run_hybrid(ops, g, opt, out, sol, st);
+    pf_progress_step("opening the device, then phase 1 (pushing flow to the sink)");
     /* No probe here: opening the device reports its absence with the API's
      * own text, and a CUDA probe costs a second driver start-up. */
     return pf_parallel_solve(ops, g, opt, out, st);
+}
+
+/* sol->backend: the backend's name, "+seq" for the hybrid. */
+static void name_backend(pf_solution *sol, const char *name, int hybrid)
+{
+    snprintf(sol->backend, sizeof sol->backend, "%s%s", name, hybrid ? "+seq" : "");
 }
 
 static void reset_out(pf_engine_out *out, int64_t *res, uint8_t *side)
@@ -91,10 +127,24 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     const char *order[8];
     char why[1024];
     int candidates = 1;
+    if (opt.hybrid < PF_HYBRID_AUTO || opt.hybrid > PF_HYBRID_OFF)
+        return pf_fail(st, PF_E_USAGE, "hybrid mode %d: use auto (0), on (1) or off (2)",
+                       opt.hybrid);
     if (strcmp(requested, "auto") != 0)
         order[0] = requested;
     else
         candidates = pf_backend_auto_order(order, 8, why, sizeof why);
+    if (opt.hybrid == PF_HYBRID_ON && strcmp(order[0], "seq") == 0) {
+        /* On: pair seq with a parallel backend, the CPU's where no GPU is. */
+        const char *partner = pf_backend_cpu_partner();
+        if (strcmp(requested, "auto") != 0 || !partner)
+            return pf_fail(st, PF_E_USAGE,
+                           "the hybrid pairs a parallel backend with seq: %s", 
+                           partner ? "choose one with --backend (or auto)"
+                                   : "none is compiled into this build");
+        order[0] = partner;
+        candidates = 1;
+    }
     double t_probed = pf_now();
     pf_residual g;
     int rc = pf_network_require_memory(net, opt.want_flow, opt.want_cut, st);
@@ -117,8 +167,9 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     pf_engine_out out;
     if (strcmp(requested, "auto") != 0) {
         reset_out(&out, res, side);
-        rc = run_engine(requested, &g, &opt, &out, st);
-        snprintf(sol->backend, sizeof sol->backend, "%s", requested);
+        int hybrid;
+        rc = run_engine(order[0], &g, &opt, &out, sol, &hybrid, st);
+        name_backend(sol, order[0], hybrid);
     } else {
         /* Best first; a device that fails to open falls through to the next
          * candidate with a message, never a crash. */
@@ -131,8 +182,9 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
                     break;
             }
             reset_out(&out, res, side);
-            rc = run_engine(order[i], &g, &opt, &out, st);
-            snprintf(sol->backend, sizeof sol->backend, "%s", order[i]);
+            int hybrid;
+            rc = run_engine(order[i], &g, &opt, &out, sol, &hybrid, st);
+            name_backend(sol, order[i], hybrid);
             if (rc != PF_E_DEVICE || i + 1 == candidates)
                 break;
             fprintf(stderr, "portaflow: %s failed (%s); falling back to %s\n", order[i],
@@ -215,6 +267,8 @@ int pf_solve_sized(const pf_network *net, const pf_solve_options *opt, pf_soluti
         pf_solution full;
         int rc = solve(net, opt, &full, st);
         memcpy(sol, &full, solution_size);
+        if (solution_size < offsetof(pf_solution, switches) + sizeof full.switches)
+            free(full.switches); /* a field the caller cannot free */
         return rc;
     }
     return solve(net, opt, sol, st);
@@ -230,6 +284,9 @@ void pf_solution_free(pf_solution *sol)
 {
     free(sol->arc_flow);
     free(sol->source_side);
+    free(sol->switches);
     sol->arc_flow = NULL;
     sol->source_side = NULL;
+    sol->switches = NULL;
+    sol->switch_count = 0;
 }

@@ -1,0 +1,437 @@
+/* The hybrid solve (hybrid.h): the arbitrator that moves phase 1 between
+ * the host's sequential engine and a device, and the background thread
+ * that opens the device meanwhile.
+ *
+ * Correctness across a switch: the state that moves is the preflow itself
+ * (every residual and every excess); it is a valid preflow whichever
+ * engine left it, since both only push along residual arcs as far as the
+ * pusher's excess reaches. Heights never move: each engine begins every
+ * stretch with a global relabel, which gives exact distances to the sink
+ * over the residuals as they are, a valid labelling of any preflow. Phase
+ * 1 ends only when a stretch finds no active vertex (the device: right
+ * after its global relabel; the host: its labels are exact or valid all
+ * along), and the cut and phase 2 are then the host engine's, on the same
+ * residuals. */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/status.h"
+#include "../common/timer.h"
+#include "../device/device.h"
+#include "driver_session.h"
+#include "hybrid.h"
+
+/* ---- the background open ------------------------------------------------ */
+
+/* Shared by the solve and its opener thread; the last of the two to let
+ * go frees it. The thread uses the graph only while `using_graph`; a solve
+ * that gives up waits for that to end (an upload), never for the open. */
+typedef struct opener {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    const struct pf_device_ops *ops;
+    const pf_residual *h;
+    pf_solve_options opt;
+    int refs;
+    int using_graph, done, abandoned;
+    int rc;
+    pf_status st;
+    pf_dev_session *session;
+    double seconds; /* the open, from the thread's start */
+} opener;
+
+static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pending_changed = PTHREAD_COND_INITIALIZER;
+static int pending_threads;
+static int detach_threads;
+
+void pf_hybrid_detach(int detach) { detach_threads = detach; }
+
+int pf_hybrid_background_pending(void)
+{
+    pthread_mutex_lock(&pending_lock);
+    int count = pending_threads;
+    pthread_mutex_unlock(&pending_lock);
+    return count;
+}
+
+static void pending_add(int delta)
+{
+    pthread_mutex_lock(&pending_lock);
+    pending_threads += delta;
+    pthread_cond_broadcast(&pending_changed);
+    pthread_mutex_unlock(&pending_lock);
+}
+
+static void opener_release(opener *o)
+{
+    pthread_mutex_lock(&o->lock);
+    int left = --o->refs;
+    pthread_mutex_unlock(&o->lock);
+    if (left)
+        return;
+    pf_dev_session_close(o->session);
+    pthread_mutex_destroy(&o->lock);
+    pthread_cond_destroy(&o->changed);
+    free(o);
+}
+
+/* Called by the driver between the device's open and its first look at
+ * the graph: 0 = stop (the solve is over). */
+static int opener_may_use_graph(void *data)
+{
+    opener *o = data;
+    pthread_mutex_lock(&o->lock);
+    int go = !o->abandoned;
+    o->using_graph = go;
+    pthread_mutex_unlock(&o->lock);
+    return go;
+}
+
+static void *opener_main(void *data)
+{
+    opener *o = data;
+    double t0 = pf_now();
+    pf_dev_session *s = NULL;
+    int rc = pf_dev_session_open_checked(o->ops, o->h, &o->opt, opener_may_use_graph, o, &s,
+                                         &o->st);
+    pthread_mutex_lock(&o->lock);
+    o->using_graph = 0;
+    o->rc = rc;
+    o->seconds = pf_now() - t0;
+    if (o->abandoned) {
+        pthread_mutex_unlock(&o->lock);
+        pf_dev_session_close(s); /* on this thread: the solve is gone */
+    } else {
+        o->session = s;
+        o->done = 1;
+        pthread_mutex_unlock(&o->lock);
+    }
+    pthread_mutex_lock(&o->lock);
+    pthread_cond_broadcast(&o->changed);
+    pthread_mutex_unlock(&o->lock);
+    opener_release(o);
+    pending_add(-1);
+    return NULL;
+}
+
+static opener *opener_start(const struct pf_device_ops *ops, const pf_residual *h,
+                            const pf_solve_options *opt, pthread_t *thread, pf_status *st)
+{
+    opener *o = pf_calloc(1, sizeof *o, st);
+    if (!o)
+        return NULL;
+    pthread_mutex_init(&o->lock, NULL);
+    pthread_cond_init(&o->changed, NULL);
+    o->ops = ops;
+    o->h = h;
+    o->opt = *opt;
+    o->opt.progress = 0;
+    o->opt.cancel = NULL; /* the caller's callback runs on the solving thread only */
+    o->refs = 2;
+    pending_add(1);
+    int err = pthread_create(thread, NULL, opener_main, o);
+    if (err) {
+        pending_add(-1);
+        pthread_mutex_destroy(&o->lock);
+        pthread_cond_destroy(&o->changed);
+        free(o);
+        pf_fail(st, PF_E_DEVICE, "pthread_create: %s", strerror(err));
+        return NULL;
+    }
+    return o;
+}
+
+/* The session once the thread has it (taken over: the thread lets go),
+ * NULL while it is opening; *failed with the reason when it could not.
+ * With `wait`, blocks until the thread is done. */
+static pf_dev_session *opener_poll(opener *o, int wait, int *failed, pf_status *why)
+{
+    pthread_mutex_lock(&o->lock);
+    while (wait && !o->done)
+        pthread_cond_wait(&o->changed, &o->lock);
+    pf_dev_session *s = NULL;
+    if (o->done) {
+        if (o->rc) {
+            *failed = 1;
+            *why = o->st;
+        } else {
+            s = o->session;
+            o->session = NULL;
+        }
+    }
+    pthread_mutex_unlock(&o->lock);
+    return s;
+}
+
+/* The solve is over: the thread may still be opening (it closes the
+ * device itself when it gets there) but must be off the graph, which the
+ * caller frees next. Detached, or joined where the caller did not allow
+ * detaching (pf_hybrid_detach). */
+static void opener_abandon(opener *o, pthread_t thread)
+{
+    pthread_mutex_lock(&o->lock);
+    o->abandoned = 1;
+    while (o->using_graph)
+        pthread_cond_wait(&o->changed, &o->lock);
+    pthread_mutex_unlock(&o->lock);
+    opener_release(o);
+    if (detach_threads)
+        pthread_detach(thread);
+    else
+        pthread_join(thread, NULL);
+}
+
+/* ---- the arbitrator ------------------------------------------------------ */
+
+typedef struct hybrid {
+    const pf_residual *h;
+    const pf_solve_options *opt;
+    pf_engine_out *out;
+    pf_hybrid_model model;
+    pf_seq_run *host;
+    pf_dev_session *dev;    /* once the opener handed it over */
+    opener *open;
+    pthread_t thread;
+    int dev_failed;
+    int on_device;
+    int alternate;          /* PORTAFLOW_HYBRID_SWITCH=alternate: after every stretch */
+    int64_t stretch;        /* PORTAFLOW_HYBRID_STRETCH: discharges / rounds, 0 = natural */
+    int trace;
+    double t_start;
+    int64_t *excess;        /* n: the state in transit */
+    pf_hybrid_event *events;
+    int64_t count, room;
+    double host_seconds, transfer_seconds;
+} hybrid;
+
+static double env_number(const char *name, double fallback)
+{
+    const char *v = getenv(name);
+    return v && *v ? atof(v) : fallback;
+}
+
+static int record(hybrid *y, int to_device, int64_t active, pf_status *st)
+{
+    if (y->count == y->room) {
+        int64_t room = y->room ? 2 * y->room : 16;
+        pf_hybrid_event *grown = realloc(y->events, (size_t)room * sizeof *grown);
+        if (!grown)
+            return pf_fail(st, PF_E_NOMEM, "realloc: out of memory for the hybrid's switches");
+        y->events = grown;
+        y->room = room;
+    }
+    pf_hybrid_event *e = &y->events[y->count++];
+    *e = (pf_hybrid_event){
+        .time = pf_now() - y->t_start,
+        .to_device = to_device,
+        .active = active,
+        .c_dev = pf_hybrid_model_c_dev(&y->model, active),
+        .c_host = y->model.c_host,
+        .transfer = y->model.transfer,
+        .threshold = pf_hybrid_model_threshold(&y->model, active),
+    };
+    if (y->trace)
+        fprintf(stderr,
+                "portaflow trace: hybrid switch at %.4f s to the %s: %lld active, C_dev %.4g/s, "
+                "C_host %.4g/s, T %.4g s, N* %.4g\n",
+                e->time, to_device ? "device" : "host", (long long)active, e->c_dev, e->c_host,
+                e->transfer, e->threshold);
+    return PF_OK;
+}
+
+/* The device, if the opener has it ready (never waits); first guesses of
+ * the model's latency and T from the probe copy and the graph's upload. */
+static pf_dev_session *device_ready(hybrid *y, int wait)
+{
+    if (y->dev || y->dev_failed || !y->open)
+        return y->dev;
+    pf_status why;
+    y->dev = opener_poll(y->open, wait, &y->dev_failed, &why);
+    if (y->dev_failed)
+        fprintf(stderr, "portaflow: hybrid: %s; the host solves it\n", why.message);
+    if (!y->dev)
+        return NULL;
+    pf_status ignored;
+    double probe = pf_dev_session_probe(y->dev, &ignored);
+    const pf_engine_out *c = pf_dev_session_counts(y->dev);
+    const pf_residual *h = y->h;
+    double graph_bytes = (double)h->arcs * 16 + (double)h->n * 8;
+    double state_bytes = (double)h->arcs * 8 + (double)h->n * 8;
+    if (probe > 0)
+        y->model.dev_latency = probe;
+    if (c->times.upload > 0 && y->model.transfer <= 0)
+        y->model.transfer = (probe > 0 ? probe : 0) +
+                            c->times.upload * state_bytes / graph_bytes;
+    if (y->trace)
+        fprintf(stderr,
+                "portaflow trace: hybrid device ready at %.4f s (%s): probe copy %.3g s, "
+                "graph upload %.4f s, T guessed %.4g s\n",
+                pf_now() - y->t_start, pf_dev_session_desc(y->dev)->name, probe,
+                c->times.upload, y->model.transfer);
+    return y->dev;
+}
+
+static int to_device(hybrid *y, int64_t active, pf_status *st)
+{
+    double t0 = pf_now();
+    pf_seq_run_excess(y->host, y->excess);
+    int rc = pf_dev_session_put(y->dev, y->out->res, y->excess, st);
+    double took = pf_now() - t0;
+    y->transfer_seconds += took;
+    pf_hybrid_model_transfer(&y->model, took);
+    y->on_device = 1;
+    return rc ? rc : record(y, 1, active, st);
+}
+
+static int to_host(hybrid *y, int64_t active, int counted, pf_status *st)
+{
+    double t0 = pf_now();
+    int rc = pf_dev_session_get(y->dev, y->out->res, y->excess, st);
+    if (!rc)
+        pf_seq_run_load(y->host, y->excess);
+    double took = pf_now() - t0;
+    y->transfer_seconds += took;
+    pf_hybrid_model_transfer(&y->model, took);
+    y->on_device = 0;
+    return rc || !counted ? rc : record(y, 0, active, st);
+}
+
+static int wants_device(hybrid *y, int64_t active)
+{
+    if (y->alternate)
+        return !y->on_device;
+    return (double)active > pf_hybrid_model_threshold(&y->model, active);
+}
+
+/* Phase 1 in stretches until one finds no active vertex; the state is on
+ * the host at the end. */
+static int run_phase1(hybrid *y, pf_status *st)
+{
+    for (;;) {
+        if (pf_cancel_requested(y->opt))
+            return pf_fail(st, PF_E_CANCELLED, "solve cancelled by the caller");
+        int64_t active;
+        if (!y->on_device) {
+            pf_seq_stretch sh;
+            int rc = pf_seq_run_stretch(y->host, y->stretch, &sh, st);
+            if (rc)
+                return rc;
+            y->host_seconds += sh.seconds;
+            pf_hybrid_model_host(&y->model, sh.discharges, sh.seconds);
+            if (y->trace)
+                fprintf(stderr,
+                        "portaflow trace: hybrid %.4f s host stretch: %lld -> %lld active, "
+                        "%lld discharges in %.4g s\n",
+                        pf_now() - y->t_start, (long long)sh.active_before,
+                        (long long)sh.active, (long long)sh.discharges, sh.seconds);
+            if (sh.active == 0)
+                return PF_OK;
+            active = sh.active;
+            if (device_ready(y, 0) && wants_device(y, active) &&
+                (rc = to_device(y, active, st)))
+                return rc;
+            continue;
+        }
+        pf_dev_stretch sd;
+        int rc = pf_dev_session_stretch(y->dev, y->stretch, &sd, st);
+        if (rc)
+            return rc;
+        pf_hybrid_model_device(&y->model, sd.rounds, sd.listed, sd.seconds);
+        if (y->trace)
+            fprintf(stderr,
+                    "portaflow trace: hybrid %.4f s device stretch: %lld -> %lld active, "
+                    "%lld rounds over %lld listed in %.4g s\n",
+                    pf_now() - y->t_start, (long long)sd.active_before, (long long)sd.active,
+                    (long long)sd.rounds, (long long)sd.listed, sd.seconds);
+        if (sd.active_before == 0) /* over, right after an exact relabel */
+            return to_host(y, 0, 0, st);
+        active = sd.active;
+        /* No vertex left active: the next relabel (the device's, cheap)
+         * will most likely say phase 1 is over. */
+        if (active > 0 && !wants_device(y, active) && (rc = to_host(y, active, 1, st)))
+            return rc;
+    }
+}
+
+int pf_hybrid_solve(const struct pf_device_ops *ops, const pf_residual *h,
+                    const pf_solve_options *opt, pf_engine_out *out, pf_hybrid_event **events,
+                    int64_t *count, pf_status *st)
+{
+    *events = NULL;
+    *count = 0;
+    if (!out->res)
+        return pf_fail(st, PF_E_USAGE, "hybrid: no residual output array");
+    hybrid y = {.h = h, .opt = opt, .out = out, .t_start = pf_now()};
+    y.trace = env_number("PORTAFLOW_TRACE", 0) != 0;
+    y.stretch = (int64_t)env_number("PORTAFLOW_HYBRID_STRETCH", 0);
+    const char *mode = getenv("PORTAFLOW_HYBRID_SWITCH");
+    y.alternate = mode && strcmp(mode, "alternate") == 0;
+    if (mode && *mode && !y.alternate && strcmp(mode, "model") != 0)
+        return pf_fail(st, PF_E_USAGE, "PORTAFLOW_HYBRID_SWITCH=%s: use model or alternate",
+                       mode);
+    pf_hybrid_model_init(&y.model, (int64_t)env_number("PORTAFLOW_HYBRID_START", 1000));
+
+    y.excess = pf_alloc((size_t)h->n, sizeof *y.excess, st);
+    if (!y.excess)
+        return PF_E_NOMEM;
+    int rc = PF_OK;
+    y.open = opener_start(ops, h, opt, &y.thread, st);
+    if (!y.open)
+        rc = st->code;
+    if (!rc)
+        rc = pf_seq_run_open(h, out->res, opt, &y.host, st);
+    /* The alternating test mode wants every switch it can get: it waits
+     * for the device rather than finish on the host first. */
+    if (!rc && y.alternate)
+        device_ready(&y, 1);
+    if (!rc)
+        rc = run_phase1(&y, st);
+    pf_engine_out dev_counts = {0};
+    if (y.dev) {
+        dev_counts = *pf_dev_session_counts(y.dev);
+        out->device_bytes = pf_dev_session_bytes(y.dev);
+        snprintf(out->device, sizeof out->device, "%s + host CPU, 1 thread",
+                 pf_dev_session_desc(y.dev)->name);
+    } else {
+        snprintf(out->device, sizeof out->device, "host CPU, 1 thread (the device %s)",
+                 y.dev_failed ? "failed" : "was not needed");
+    }
+    char device[sizeof out->device];
+    memcpy(device, out->device, sizeof device);
+    uint64_t device_bytes = out->device_bytes;
+    if (!rc)
+        rc = pf_seq_run_finish(y.host, out, st);
+    if (!rc) {
+        memcpy(out->device, device, sizeof device);
+        out->device_bytes = device_bytes;
+        out->host_pushes = out->rounds;
+        out->rounds = dev_counts.rounds;
+        out->global_relabels += dev_counts.global_relabels;
+        /* Wall time by step; the device's open and graph upload ran on
+         * the other thread, under the host's stretches, and are left out. */
+        double host_push = y.host_seconds - out->times.global_relabel;
+        out->times.upload = y.transfer_seconds;
+        out->times.push_relabel = (host_push > 0 ? host_push : 0) + dev_counts.times.push_relabel;
+        out->times.global_relabel += dev_counts.times.global_relabel;
+        out->times.total = pf_now() - y.t_start;
+        *events = y.events;
+        *count = y.count;
+        y.events = NULL;
+        if (y.trace)
+            fprintf(stderr,
+                    "portaflow trace: hybrid %lld switches; host stretches %.4f s, "
+                    "transfers %.4f s\n",
+                    (long long)y.count, y.host_seconds, y.transfer_seconds);
+    }
+    pf_dev_session_close(y.dev);
+    if (y.open)
+        opener_abandon(y.open, y.thread);
+    pf_seq_run_free(y.host);
+    free(y.excess);
+    free(y.events);
+    return rc;
+}
