@@ -11,6 +11,7 @@
  * only right after a global relabel finds no active vertex, so the answer
  * never rests on heights that concurrent pushes may have left stale.
  * Graph data stays on the device; per round only a few scalars come back. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -339,9 +340,11 @@ static int draw_progress(driver *d, const char *phase, int32_t target, int64_t g
  * between a few vertices with little relabel work (seen with the one-hop
  * body): heights go stale while the work measure stays low. */
 static int run_rounds(driver *d, const char *phase, int32_t target, int64_t max_rounds,
-                      int64_t *listed, pf_status *st)
+                      double max_work, int64_t *listed, pf_status *st)
 {
-    const double gr_work = d->gr_alpha * (double)d->g.n + (double)d->g.arcs / 2;
+    double gr_work = d->gr_alpha * (double)d->g.n + (double)d->g.arcs / 2;
+    if (max_work < gr_work)
+        gr_work = max_work;
     int64_t cap = d->gr_max_rounds < max_rounds ? d->gr_max_rounds : max_rounds;
     double work = 0;
     int rc = PF_OK;
@@ -379,7 +382,7 @@ static int run_phase(driver *d, const char *phase, int32_t target, int32_t exclu
             break;
         t0 = pf_now();
         int64_t listed = 0;
-        rc = run_rounds(d, phase, target, INT64_MAX, &listed, st);
+        rc = run_rounds(d, phase, target, INT64_MAX, INFINITY, &listed, st);
         *pr_time += pf_now() - t0;
         if (rc)
             break;
@@ -666,9 +669,12 @@ int pf_dev_session_stretch(pf_dev_session *s, int64_t max_rounds, pf_dev_stretch
     out->relabel_seconds = t1 - t0;
     out->active_before = d->active;
     int64_t rounds_before = s->out.rounds;
+    /* A bounded stretch also bounds the asynchronous discharge's work (a
+     * round of it may otherwise finish the phase): 64 arcs a round. */
     if (!rc && d->active > 0)
         rc = run_rounds(d, "phase 1", h->sink, max_rounds > 0 ? max_rounds : INT64_MAX,
-                        &out->listed, st);
+                        max_rounds > 0 ? 64.0 * (double)max_rounds : INFINITY, &out->listed,
+                        st);
     out->rounds = s->out.rounds - rounds_before;
     out->active = d->active;
     out->seconds = pf_now() - t0;

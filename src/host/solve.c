@@ -127,6 +127,18 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     const char *order[8];
     char why[1024];
     int candidates = 1;
+    const char *hybrid_env = getenv("PORTAFLOW_HYBRID");
+    if (opt.hybrid == PF_HYBRID_AUTO && hybrid_env && *hybrid_env) {
+        /* Like PORTAFLOW_BACKEND: overrides auto only. */
+        static const char *const modes[] = {"auto", "on", "off"};
+        opt.hybrid = -1;
+        for (int i = 0; i < 3; i++)
+            if (strcmp(hybrid_env, modes[i]) == 0)
+                opt.hybrid = i; /* enum pf_hybrid_mode's order */
+        if (opt.hybrid < 0)
+            return pf_fail(st, PF_E_USAGE, "PORTAFLOW_HYBRID=%s: use auto, on or off",
+                           hybrid_env);
+    }
     if (opt.hybrid < PF_HYBRID_AUTO || opt.hybrid > PF_HYBRID_OFF)
         return pf_fail(st, PF_E_USAGE, "hybrid mode %d: use auto (0), on (1) or off (2)",
                        opt.hybrid);
