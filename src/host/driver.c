@@ -455,10 +455,10 @@ static int check_device_limits(const pf_device_ops *ops, const pf_residual *h, p
  * preflow not yet begun (residuals = capacities, excess and heights 0). */
 static int driver_open(driver *d, const pf_device_ops *ops, const pf_residual *h,
                        const pf_solve_options *opt, pf_engine_out *out,
-                       int (*may_use_graph)(void *), void *data, pf_status *st)
+                       const pf_residual *(*wait_graph)(void *), void *data, pf_status *st)
 {
     *d = (driver){.ops = ops, .host = h, .out = out, .host_threads = opt->threads, .opt = opt};
-    int rc = check_device_limits(ops, h, st);
+    int rc = h ? check_device_limits(ops, h, st) : PF_OK;
     if (rc)
         return rc;
     /* Operations per worker per round. Short budgets win on GPUs (a warp
@@ -482,9 +482,14 @@ static int driver_open(driver *d, const pf_device_ops *ops, const pf_residual *h
         return rc;
     }
     snprintf(out->device, sizeof out->device, "%s", d->desc.name);
-    if (may_use_graph && !may_use_graph(data))
-        return pf_fail(st, PF_E_CANCELLED, "%s: the solve ended before the device opened",
-                       ops->name);
+    if (wait_graph) {
+        d->host = h = wait_graph(data);
+        if (!h)
+            return pf_fail(st, PF_E_CANCELLED, "%s: the solve ended before the device opened",
+                           ops->name);
+        if ((rc = check_device_limits(ops, h, st)))
+            return rc;
+    }
     double t_opened = pf_now();
     int64_t clamp = 0;
     rc = choose_cap_bits(d, &d->desc, &clamp, st);
@@ -572,17 +577,19 @@ void pf_dev_session_close(pf_dev_session *s)
     free(s);
 }
 
-int pf_dev_session_open_checked(const pf_device_ops *ops, const pf_residual *h,
-                                const pf_solve_options *opt, int (*may_use_graph)(void *),
-                                void *data, pf_dev_session **session, pf_status *st)
+int pf_dev_session_open_waiting(const pf_device_ops *ops, const pf_solve_options *opt,
+                                const pf_residual *(*wait_graph)(void *), void *data,
+                                pf_dev_session **session, pf_status *st)
 {
+    const pf_residual *h = NULL;
     pf_dev_session *s = pf_calloc(1, sizeof *s, st);
     if (!s)
         return PF_E_NOMEM;
     s->opt = *opt;
     s->opt.progress = 0; /* the hybrid draws its own status line */
-    int rc = driver_open(&s->d, ops, h, &s->opt, &s->out, may_use_graph, data, st);
-    size_t n = (size_t)h->n, arcs = (size_t)(h->arcs ? h->arcs : 1);
+    int rc = driver_open(&s->d, ops, h, &s->opt, &s->out, wait_graph, data, st);
+    h = s->d.host;
+    size_t n = h ? (size_t)h->n : 0, arcs = h && h->arcs ? (size_t)h->arcs : 1;
     if (!rc && !(s->scratch = pf_alloc(n, sizeof *s->scratch, st)))
         rc = PF_E_NOMEM;
     if (!rc && s->d.g.cap_bits == 32 &&
@@ -597,6 +604,7 @@ int pf_dev_session_open_checked(const pf_device_ops *ops, const pf_residual *h,
 }
 
 const pf_device_desc *pf_dev_session_desc(const pf_dev_session *s) { return &s->d.desc; }
+const char *pf_dev_session_ops_name(const pf_dev_session *s) { return s->d.ops->name; }
 const pf_engine_out *pf_dev_session_counts(const pf_dev_session *s) { return &s->out; }
 uint64_t pf_dev_session_bytes(const pf_dev_session *s)
 {
@@ -694,8 +702,10 @@ double pf_dev_session_probe(pf_dev_session *s, pf_status *st)
     return rc ? -1 : pf_now() - t0;
 }
 
+static const pf_residual *given_graph(void *h) { return h; }
+
 int pf_dev_session_open(const pf_device_ops *ops, const pf_residual *h,
                         const pf_solve_options *opt, pf_dev_session **session, pf_status *st)
 {
-    return pf_dev_session_open_checked(ops, h, opt, NULL, NULL, session, st);
+    return pf_dev_session_open_waiting(ops, opt, given_graph, (void *)h, session, st);
 }

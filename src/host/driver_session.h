@@ -31,12 +31,13 @@ typedef struct pf_dev_stretch {
  * are copied. On failure nothing is held. */
 int pf_dev_session_open(const struct pf_device_ops *ops, const pf_residual *h,
                         const pf_solve_options *opt, pf_dev_session **s, pf_status *st);
-/* The same, asking may_use_graph(data) once the device is open and before
- * anything reads h: 0 closes it again (PF_E_CANCELLED). The hybrid opens
- * on a thread of its own and may no longer need the device by then. */
-int pf_dev_session_open_checked(const struct pf_device_ops *ops, const pf_residual *h,
-                                const pf_solve_options *opt, int (*may_use_graph)(void *),
-                                void *data, pf_dev_session **s, pf_status *st);
+/* The same, with the graph from wait_graph(data), called once the device
+ * is open: NULL closes it again (PF_E_CANCELLED). The hybrid opens on a
+ * thread of its own while the caller builds the graph, and may no longer
+ * need the device by then. */
+int pf_dev_session_open_waiting(const struct pf_device_ops *ops, const pf_solve_options *opt,
+                                const pf_residual *(*wait_graph)(void *), void *data,
+                                pf_dev_session **s, pf_status *st);
 /* Replaces the device's state: residuals (h->arcs, as the input graph's)
  * and excesses (h->n; the source's is ignored). */
 int pf_dev_session_put(pf_dev_session *s, const int64_t *res, const int64_t *excess,
@@ -51,6 +52,7 @@ int pf_dev_session_get(pf_dev_session *s, int64_t *res, int64_t *excess, pf_stat
  * failure. */
 double pf_dev_session_probe(pf_dev_session *s, pf_status *st);
 const pf_device_desc *pf_dev_session_desc(const pf_dev_session *s);
+const char *pf_dev_session_ops_name(const pf_dev_session *s); /* the backend's */
 /* The device's share of the counts and times (rounds, global relabels). */
 const pf_engine_out *pf_dev_session_counts(const pf_dev_session *s);
 uint64_t pf_dev_session_bytes(const pf_dev_session *s);

@@ -13,6 +13,9 @@
  * along), and the cut and phase 2 are then the host engine's, on the same
  * residuals. */
 #include <math.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,28 +26,34 @@
 #include "../device/device.h"
 #include "driver_session.h"
 #include "hybrid.h"
+#include "registry.h"
 
 /* ---- the background open ------------------------------------------------ */
 
 /* Shared by the solve and its opener thread; the last of the two to let
- * go frees it. The thread uses the graph only while `using_graph`; a solve
- * that gives up waits for that to end (an upload), never for the open. */
-typedef struct opener {
+ * go frees it. The thread opens the device, then waits for the graph (the
+ * caller builds it meanwhile) and uploads it; it uses the graph only while
+ * `using_graph`. A solve that gives up waits for that to end (an upload),
+ * never for the open. */
+struct pf_hybrid {
     pthread_mutex_t lock;
     pthread_cond_t changed;
-    const struct pf_device_ops *ops;
-    const pf_residual *h;
+    pthread_t thread;
+    const struct pf_device_ops *ops; /* NULL: the first GPU backend that opens */
+    int cpu_fallback;                /* ... or, with none, the CPU backend */
+    const pf_residual *h;            /* posted by pf_hybrid_solve */
     pf_solve_options opt;
     int refs;
     int using_graph, done, abandoned;
     int rc;
+    int quiet;                       /* no GPU where auto looked for one: no message */
     pf_status st;
+    const struct pf_device_ops *opened;
     pf_dev_session *session;
-    double seconds; /* the open, from the thread's start */
-} opener;
+};
+typedef struct pf_hybrid opener;
 
 static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t pending_changed = PTHREAD_COND_INITIALIZER;
 static int pending_threads;
 static int detach_threads;
 
@@ -62,7 +71,6 @@ static void pending_add(int delta)
 {
     pthread_mutex_lock(&pending_lock);
     pending_threads += delta;
-    pthread_cond_broadcast(&pending_changed);
     pthread_mutex_unlock(&pending_lock);
 }
 
@@ -80,60 +88,131 @@ static void opener_release(opener *o)
 }
 
 /* Called by the driver between the device's open and its first look at
- * the graph: 0 = stop (the solve is over). */
-static int opener_may_use_graph(void *data)
+ * the graph: waits for the graph; NULL = stop (the solve is over). */
+static const pf_residual *opener_wait_graph(void *data)
 {
     opener *o = data;
     pthread_mutex_lock(&o->lock);
+    while (!o->h && !o->abandoned)
+        pthread_cond_wait(&o->changed, &o->lock);
     int go = !o->abandoned;
     o->using_graph = go;
     pthread_mutex_unlock(&o->lock);
-    return go;
+    return go ? o->h : NULL;
+}
+
+static int opener_abandoned(opener *o)
+{
+    pthread_mutex_lock(&o->lock);
+    int gone = o->abandoned;
+    pthread_mutex_unlock(&o->lock);
+    return gone;
+}
+
+static int open_one(opener *o, const struct pf_device_ops *ops, pf_dev_session **s)
+{
+    int rc = pf_dev_session_open_waiting(ops, &o->opt, opener_wait_graph, o, s, &o->st);
+    pthread_mutex_lock(&o->lock);
+    o->using_graph = 0;
+    pthread_cond_broadcast(&o->changed);
+    pthread_mutex_unlock(&o->lock);
+    if (!rc)
+        o->opened = ops;
+    return rc;
+}
+
+/* No backend named: the registry's, best first, those whose device is a
+ * GPU (pf_backend_on_gpu: CUDA's without a probe); then the CPU backend
+ * where asked. */
+static int open_best(opener *o, pf_dev_session **s)
+{
+    int rc = PF_E_DEVICE, tried = 0;
+    for (int i = 0; i < pf_backend_count() && !opener_abandoned(o); i++) {
+        const struct pf_device_ops *ops = pf_backend_at(i);
+        if (!pf_backend_on_gpu(ops, o->opt.device_index))
+            continue;
+        tried++;
+        if (!(rc = open_one(o, ops, s)) || rc == PF_E_CANCELLED)
+            return rc;
+    }
+    const char *partner = o->cpu_fallback ? pf_backend_cpu_partner() : NULL;
+    if (partner && !opener_abandoned(o))
+        return open_one(o, pf_backend_find(partner), s);
+    if (!tried) {
+        o->quiet = 1;
+        pf_fail(&o->st, PF_E_DEVICE, "no GPU");
+    }
+    return rc;
 }
 
 static void *opener_main(void *data)
 {
     opener *o = data;
-    double t0 = pf_now();
     pf_dev_session *s = NULL;
-    int rc = pf_dev_session_open_checked(o->ops, o->h, &o->opt, opener_may_use_graph, o, &s,
-                                         &o->st);
+    int rc = o->ops ? open_one(o, o->ops, &s) : open_best(o, &s);
     pthread_mutex_lock(&o->lock);
-    o->using_graph = 0;
     o->rc = rc;
-    o->seconds = pf_now() - t0;
-    if (o->abandoned) {
-        pthread_mutex_unlock(&o->lock);
-        pf_dev_session_close(s); /* on this thread: the solve is gone */
-    } else {
+    int gone = o->abandoned;
+    if (!gone)
         o->session = s;
-        o->done = 1;
-        pthread_mutex_unlock(&o->lock);
-    }
-    pthread_mutex_lock(&o->lock);
+    o->done = 1;
     pthread_cond_broadcast(&o->changed);
     pthread_mutex_unlock(&o->lock);
+    if (gone)
+        pf_dev_session_close(s); /* on this thread: the solve is over */
     opener_release(o);
     pending_add(-1);
     return NULL;
 }
 
-static opener *opener_start(const struct pf_device_ops *ops, const pf_residual *h,
-                            const pf_solve_options *opt, pthread_t *thread, pf_status *st)
+/* Starts the OpenMP team the solving thread's parallel steps (the
+ * residual build) will use. Threads are created under the dynamic
+ * loader's lock, which the opener's dlopen of a driver holds for a long
+ * time (PoCL loading LLVM: 0.2-0.3 s on the 2-core VM, during which the
+ * build waited for its threads); a team made first is reused. */
+int pf_hybrid_host_threads(int threads)
 {
+#ifdef _OPENMP
+    int all = omp_get_max_threads();
+    return threads > 0 ? threads : all > 1 ? all - 1 : 1;
+#else
+    (void)threads;
+    return 1;
+#endif
+}
+
+static void start_team(int threads)
+{
+#ifdef _OPENMP
+    int team = pf_hybrid_host_threads(threads);
+    if (team < 2)
+        return;
+    volatile int sink = 0;
+#pragma omp parallel num_threads(team)
+    sink += 0;
+    (void)sink;
+#else
+    (void)threads;
+#endif
+}
+
+pf_hybrid *pf_hybrid_begin(const struct pf_device_ops *ops, int cpu_fallback,
+                           const pf_solve_options *opt, pf_status *st)
+{
+    start_team(opt->threads);
     opener *o = pf_calloc(1, sizeof *o, st);
     if (!o)
         return NULL;
     pthread_mutex_init(&o->lock, NULL);
     pthread_cond_init(&o->changed, NULL);
     o->ops = ops;
-    o->h = h;
+    o->cpu_fallback = cpu_fallback;
     o->opt = *opt;
     o->opt.progress = 0;
     o->opt.cancel = NULL; /* the caller's callback runs on the solving thread only */
     o->refs = 2;
     pending_add(1);
-    int err = pthread_create(thread, NULL, opener_main, o);
+    int err = pthread_create(&o->thread, NULL, opener_main, o);
     if (err) {
         pending_add(-1);
         pthread_mutex_destroy(&o->lock);
@@ -145,10 +224,19 @@ static opener *opener_start(const struct pf_device_ops *ops, const pf_residual *
     return o;
 }
 
+static void opener_post_graph(opener *o, const pf_residual *h)
+{
+    pthread_mutex_lock(&o->lock);
+    o->h = h;
+    pthread_cond_broadcast(&o->changed);
+    pthread_mutex_unlock(&o->lock);
+}
+
 /* The session once the thread has it (taken over: the thread lets go),
  * NULL while it is opening; *failed with the reason when it could not.
  * With `wait`, blocks until the thread is done. */
-static pf_dev_session *opener_poll(opener *o, int wait, int *failed, pf_status *why)
+static pf_dev_session *opener_poll(opener *o, int wait, int *failed, int *quiet,
+                                   pf_status *why)
 {
     pthread_mutex_lock(&o->lock);
     while (wait && !o->done)
@@ -157,6 +245,7 @@ static pf_dev_session *opener_poll(opener *o, int wait, int *failed, pf_status *
     if (o->done) {
         if (o->rc) {
             *failed = 1;
+            *quiet = o->quiet;
             *why = o->st;
         } else {
             s = o->session;
@@ -171,10 +260,14 @@ static pf_dev_session *opener_poll(opener *o, int wait, int *failed, pf_status *
  * device itself when it gets there) but must be off the graph, which the
  * caller frees next. Detached, or joined where the caller did not allow
  * detaching (pf_hybrid_detach). */
-static void opener_abandon(opener *o, pthread_t thread)
+void pf_hybrid_cancel(pf_hybrid *o)
 {
+    if (!o)
+        return;
+    pthread_t thread = o->thread;
     pthread_mutex_lock(&o->lock);
     o->abandoned = 1;
+    pthread_cond_broadcast(&o->changed);
     while (o->using_graph)
         pthread_cond_wait(&o->changed, &o->lock);
     pthread_mutex_unlock(&o->lock);
@@ -195,7 +288,6 @@ typedef struct hybrid {
     pf_seq_run *host;
     pf_dev_session *dev;    /* once the opener handed it over */
     opener *open;
-    pthread_t thread;
     int dev_failed;
     int on_device;
     int alternate;          /* PORTAFLOW_HYBRID_SWITCH=alternate: after every stretch */
@@ -250,8 +342,9 @@ static pf_dev_session *device_ready(hybrid *y, int wait)
     if (y->dev || y->dev_failed || !y->open)
         return y->dev;
     pf_status why;
-    y->dev = opener_poll(y->open, wait, &y->dev_failed, &why);
-    if (y->dev_failed)
+    int quiet = 0;
+    y->dev = opener_poll(y->open, wait, &y->dev_failed, &quiet, &why);
+    if (y->dev_failed && !quiet)
         fprintf(stderr, "portaflow: hybrid: %s; the host solves it\n", why.message);
     if (!y->dev)
         return NULL;
@@ -357,15 +450,19 @@ static int run_phase1(hybrid *y, pf_status *st)
     }
 }
 
-int pf_hybrid_solve(const struct pf_device_ops *ops, const pf_residual *h,
-                    const pf_solve_options *opt, pf_engine_out *out, pf_hybrid_event **events,
-                    int64_t *count, pf_status *st)
+int pf_hybrid_solve(pf_hybrid *open, const pf_residual *h, const pf_solve_options *opt,
+                    pf_engine_out *out, pf_hybrid_event **events, int64_t *count,
+                    const char **paired, pf_status *st)
 {
     *events = NULL;
     *count = 0;
-    if (!out->res)
+    *paired = NULL;
+    hybrid y = {.h = h, .opt = opt, .out = out, .open = open, .t_start = pf_now()};
+    opener_post_graph(open, h);
+    if (!out->res) {
+        pf_hybrid_cancel(open);
         return pf_fail(st, PF_E_USAGE, "hybrid: no residual output array");
-    hybrid y = {.h = h, .opt = opt, .out = out, .t_start = pf_now()};
+    }
     y.trace = env_number("PORTAFLOW_TRACE", 0) != 0;
     y.stretch = (int64_t)env_number("PORTAFLOW_HYBRID_STRETCH", 0);
     const char *mode = getenv("PORTAFLOW_HYBRID_SWITCH");
@@ -375,13 +472,10 @@ int pf_hybrid_solve(const struct pf_device_ops *ops, const pf_residual *h,
                        mode);
     pf_hybrid_model_init(&y.model, (int64_t)env_number("PORTAFLOW_HYBRID_START", 1000));
 
+    int rc = PF_OK;
     y.excess = pf_alloc((size_t)h->n, sizeof *y.excess, st);
     if (!y.excess)
-        return PF_E_NOMEM;
-    int rc = PF_OK;
-    y.open = opener_start(ops, h, opt, &y.thread, st);
-    if (!y.open)
-        rc = st->code;
+        rc = PF_E_NOMEM;
     if (!rc)
         rc = pf_seq_run_open(h, out->res, opt, &y.host, st);
     /* The alternating test mode wants every switch it can get: it waits
@@ -392,6 +486,7 @@ int pf_hybrid_solve(const struct pf_device_ops *ops, const pf_residual *h,
         rc = run_phase1(&y, st);
     pf_engine_out dev_counts = {0};
     if (y.dev) {
+        *paired = pf_dev_session_ops_name(y.dev);
         dev_counts = *pf_dev_session_counts(y.dev);
         out->device_bytes = pf_dev_session_bytes(y.dev);
         snprintf(out->device, sizeof out->device, "%s + host CPU, 1 thread",
@@ -428,8 +523,7 @@ int pf_hybrid_solve(const struct pf_device_ops *ops, const pf_residual *h,
                     (long long)y.count, y.host_seconds, y.transfer_seconds);
     }
     pf_dev_session_close(y.dev);
-    if (y.open)
-        opener_abandon(y.open, y.thread);
+    pf_hybrid_cancel(y.open);
     pf_seq_run_free(y.host);
     free(y.excess);
     free(y.events);

@@ -58,14 +58,30 @@ typedef struct pf_hybrid_event {
     double c_dev, c_host, transfer, threshold; /* the model then (N* may be inf) */
 } pf_hybrid_event;
 
-/* Solves h with the host's sequential engine and `ops`'s device, out->res
- * required (residuals of the flow or preflow, as pf_seq_solve). A device
- * that fails to open (no room for the graph included) leaves the solve to
- * the host, with a message on stderr. *events gets the switches (malloc'd,
- * *count of them; NULL when none). */
-int pf_hybrid_solve(const struct pf_device_ops *ops, const pf_residual *h,
-                    const pf_solve_options *opt, pf_engine_out *out,
-                    pf_hybrid_event **events, int64_t *count, pf_status *st);
+/* Starts opening a device on a background thread: ops's, or with ops NULL
+ * the first backend in the registry's order whose device is a GPU (and,
+ * with cpu_fallback, the CPU backend where none opens). opt is copied.
+ * Then pf_hybrid_solve (or pf_hybrid_cancel) exactly once. */
+typedef struct pf_hybrid pf_hybrid;
+pf_hybrid *pf_hybrid_begin(const struct pf_device_ops *ops, int cpu_fallback,
+                           const pf_solve_options *opt, pf_status *st);
+
+/* Solves h with the host's sequential engine and the device `open` opens,
+ * out->res required (residuals of the flow or preflow, as pf_seq_solve).
+ * A device that fails to open (no room for the graph included) leaves the
+ * solve to the host, with a message on stderr (none where no GPU was
+ * found for ops NULL). *events gets the switches (malloc'd, *count of
+ * them; NULL when none), *paired the backend's name if its device took a
+ * part or was ready, else NULL. Consumes `open`. */
+int pf_hybrid_solve(pf_hybrid *open, const pf_residual *h, const pf_solve_options *opt,
+                    pf_engine_out *out, pf_hybrid_event **events, int64_t *count,
+                    const char **paired, pf_status *st);
+/* Threads for the host's parallel steps (the residual build) while the
+ * device opens: `threads` where given, else all but one core, which the
+ * opener's thread gets (an OpenMP team waits for its slowest thread). */
+int pf_hybrid_host_threads(int threads);
+/* Lets go of `open` without a solve (the thread closes what it opened). */
+void pf_hybrid_cancel(pf_hybrid *open);
 
 /* Whether a device still opens or closes on a background thread, which the
  * solve did not wait for (a graph the host finished first). Only after

@@ -49,14 +49,16 @@ static void read_options(const pf_solve_options *in, pf_solve_options *opt)
 
 const char *pf_version(void) { return PF_VERSION; }
 
-/* The hybrid of ops's device and the host engine; its switches go to sol. */
-static int run_hybrid(const pf_device_ops *ops, const pf_residual *g, const pf_solve_options *opt,
-                      pf_engine_out *out, pf_solution *sol, pf_status *st)
+/* The hybrid begun in `hy` (the device opening meanwhile); its switches
+ * go to sol, *paired = the backend whose device it used (or NULL). */
+static int run_hybrid(pf_hybrid *hy, const pf_residual *g, const pf_solve_options *opt,
+                      pf_engine_out *out, pf_solution *sol, const char **paired, pf_status *st)
 {
-    pf_progress_step("the host pushing, the device opening meanwhile (hybrid)");
+    pf_progress_label("solve hybrid");
+    pf_progress_step("the host pushing, the device opening meanwhile");
     pf_hybrid_event *events = NULL;
     int64_t count = 0;
-    int rc = pf_hybrid_solve(ops, g, opt, out, &events, &count, st);
+    int rc = pf_hybrid_solve(hy, g, opt, out, &events, &count, paired, st);
     if (!rc && count > 0) {
         sol->switches = pf_alloc((size_t)count, sizeof *sol->switches, st);
         if (!sol->switches)
@@ -71,34 +73,78 @@ static int run_hybrid(const pf_device_ops *ops, const pf_residual *g, const pf_s
     return rc;
 }
 
-/* Runs `name` (a backend, or "seq"), as the hybrid where opt->hybrid says
- * so; *hybrid = whether it did. */
+/* Runs `name` (a backend alone, or "seq"). */
 static int run_engine(const char *name, const pf_residual *g, const pf_solve_options *opt,
-                      pf_engine_out *out, pf_solution *sol, int *hybrid, pf_status *st)
+                      pf_engine_out *out, pf_status *st)
 {
     pf_progress_label("solve %s", name);
-    *hybrid = 0;
     if (strcmp(name, "seq") == 0) {
         snprintf(out->device, sizeof out->device, "host CPU, 1 thread");
         return pf_seq_solve(g, opt, out, st);
     }
+    pf_progress_step("opening the device, then phase 1 (pushing flow to the sink)");
     const pf_device_ops *ops = pf_backend_require(name, st);
     if (!ops)
         return PF_E_DEVICE;
-    *hybrid = opt->hybrid == PF_HYBRID_ON ||
-              (opt->hybrid == PF_HYBRID_AUTO && pf_backend_on_gpu(ops, opt->device_index));
-    if (*hybrid)
-        return run_hybrid(ops, g, opt, out, sol, st);
-    pf_progress_step("opening the device, then phase 1 (pushing flow to the sink)");
     /* No probe here: opening the device reports its absence with the API's
      * own text, and a CUDA probe costs a second driver start-up. */
     return pf_parallel_solve(ops, g, opt, out, st);
 }
 
-/* sol->backend: the backend's name, "+seq" for the hybrid. */
-static void name_backend(pf_solution *sol, const char *name, int hybrid)
+/* opt->hybrid with PORTAFLOW_HYBRID in place of auto (as PORTAFLOW_BACKEND
+ * is for the backend). */
+static int hybrid_mode(pf_solve_options *opt, pf_status *st)
 {
-    snprintf(sol->backend, sizeof sol->backend, "%s%s", name, hybrid ? "+seq" : "");
+    const char *env = getenv("PORTAFLOW_HYBRID");
+    if (opt->hybrid == PF_HYBRID_AUTO && env && *env) {
+        static const struct {
+            const char *name;
+            int mode;
+        } modes[] = {
+            {.name = "auto", .mode = PF_HYBRID_AUTO},
+            {.name = "on", .mode = PF_HYBRID_ON},
+            {.name = "off", .mode = PF_HYBRID_OFF},
+        };
+        opt->hybrid = -1;
+        for (size_t i = 0; i < sizeof modes / sizeof *modes; i++)
+            if (strcmp(env, modes[i].name) == 0)
+                opt->hybrid = modes[i].mode;
+        if (opt->hybrid < 0)
+            return pf_fail(st, PF_E_USAGE, "PORTAFLOW_HYBRID=%s: use auto, on or off", env);
+    }
+    if (opt->hybrid < PF_HYBRID_AUTO || opt->hybrid > PF_HYBRID_OFF)
+        return pf_fail(st, PF_E_USAGE, "hybrid mode %d: use auto (0), on (1) or off (2)",
+                       opt->hybrid);
+    return PF_OK;
+}
+
+/* Whether to solve as the hybrid, and if so its device's open begun in
+ * *hy (before the residual build, which it overlaps): an explicit backend
+ * with --hybrid on, or auto on a GPU; `auto` as the backend looks for a
+ * GPU on the background thread (the host never waits for the probe), and
+ * with --hybrid on takes the CPU backend where there is none. */
+static int begin_hybrid(const char *requested, const pf_solve_options *opt, pf_hybrid **hy,
+                        pf_status *st)
+{
+    *hy = NULL;
+    if (opt->hybrid == PF_HYBRID_OFF)
+        return PF_OK;
+    const pf_device_ops *ops = NULL;
+    if (strcmp(requested, "seq") == 0) {
+        if (opt->hybrid == PF_HYBRID_ON)
+            return pf_fail(st, PF_E_USAGE, "the hybrid pairs a parallel backend with seq: "
+                                           "choose one with --backend (or auto)");
+        return PF_OK;
+    }
+    if (strcmp(requested, "auto") != 0) {
+        ops = pf_backend_require(requested, st);
+        if (!ops)
+            return PF_E_DEVICE;
+        if (opt->hybrid == PF_HYBRID_AUTO && !pf_backend_on_gpu(ops, opt->device_index))
+            return PF_OK;
+    }
+    *hy = pf_hybrid_begin(ops, opt->hybrid == PF_HYBRID_ON, opt, st);
+    return *hy ? PF_OK : st->code;
 }
 
 static void reset_out(pf_engine_out *out, int64_t *res, uint8_t *side)
@@ -127,61 +173,56 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     const char *order[8];
     char why[1024];
     int candidates = 1;
-    const char *hybrid_env = getenv("PORTAFLOW_HYBRID");
-    if (opt.hybrid == PF_HYBRID_AUTO && hybrid_env && *hybrid_env) {
-        /* Like PORTAFLOW_BACKEND: overrides auto only. */
-        static const char *const modes[] = {"auto", "on", "off"};
-        opt.hybrid = -1;
-        for (int i = 0; i < 3; i++)
-            if (strcmp(hybrid_env, modes[i]) == 0)
-                opt.hybrid = i; /* enum pf_hybrid_mode's order */
-        if (opt.hybrid < 0)
-            return pf_fail(st, PF_E_USAGE, "PORTAFLOW_HYBRID=%s: use auto, on or off",
-                           hybrid_env);
+    int rc = hybrid_mode(&opt, st);
+    if (!rc)
+        rc = pf_network_require_memory(net, opt.want_flow, opt.want_cut, st);
+    pf_hybrid *hy = NULL;
+    if (!rc)
+        rc = begin_hybrid(requested, &opt, &hy, st);
+    if (rc)
+        return rc;
+    if (hy) {
+        order[0] = requested;
+        host_threads = pf_hybrid_host_threads(opt.threads);
     }
-    if (opt.hybrid < PF_HYBRID_AUTO || opt.hybrid > PF_HYBRID_OFF)
-        return pf_fail(st, PF_E_USAGE, "hybrid mode %d: use auto (0), on (1) or off (2)",
-                       opt.hybrid);
-    if (strcmp(requested, "auto") != 0)
+    else if (strcmp(requested, "auto") != 0)
         order[0] = requested;
     else
         candidates = pf_backend_auto_order(order, 8, why, sizeof why);
-    if (opt.hybrid == PF_HYBRID_ON && strcmp(order[0], "seq") == 0) {
-        /* On: pair seq with a parallel backend, the CPU's where no GPU is. */
-        const char *partner = pf_backend_cpu_partner();
-        if (strcmp(requested, "auto") != 0 || !partner)
-            return pf_fail(st, PF_E_USAGE,
-                           "the hybrid pairs a parallel backend with seq: %s", 
-                           partner ? "choose one with --backend (or auto)"
-                                   : "none is compiled into this build");
-        order[0] = partner;
-        candidates = 1;
-    }
     double t_probed = pf_now();
     pf_residual g;
-    int rc = pf_network_require_memory(net, opt.want_flow, opt.want_cut, st);
-    if (rc)
-        return rc;
-    rc = pf_residual_build(net, &g, pf_residual_order_for(strcmp(order[0], "seq") == 0),
+    /* The hybrid's engines share the parallel driver's order (seq runs as
+     * fast on it: bench/NOTES.md 31). */
+    rc = pf_residual_build(net, &g, pf_residual_order_for(!hy && strcmp(order[0], "seq") == 0),
                            host_threads, st);
-    if (rc)
+    if (rc) {
+        pf_hybrid_cancel(hy);
         return rc;
+    }
     double t_built = pf_now();
     if (getenv("PORTAFLOW_TRACE") && strcmp(getenv("PORTAFLOW_TRACE"), "0") != 0)
         fprintf(stderr, "portaflow trace: residual build %.4f s\n", t_built - t_probed);
     int64_t *res = pf_alloc((size_t)g.arcs, sizeof *res, st);
     uint8_t *side = opt.want_cut ? pf_calloc((size_t)g.n, 1, st) : NULL;
     if (!res || (opt.want_cut && !side)) {
+        pf_hybrid_cancel(hy);
         rc = PF_E_NOMEM;
         goto done;
     }
 
     pf_engine_out out;
-    if (strcmp(requested, "auto") != 0) {
+    if (hy) {
         reset_out(&out, res, side);
-        int hybrid;
-        rc = run_engine(order[0], &g, &opt, &out, sol, &hybrid, st);
-        name_backend(sol, order[0], hybrid);
+        const char *paired = NULL;
+        rc = run_hybrid(hy, &g, &opt, &out, sol, &paired, st);
+        /* auto that found no GPU, or whose host finished first, ran seq */
+        const char *name = strcmp(requested, "auto") != 0 ? requested : paired;
+        snprintf(sol->backend, sizeof sol->backend, "%s%s", name ? name : "seq",
+                 name ? "+seq" : "");
+    } else if (strcmp(requested, "auto") != 0) {
+        reset_out(&out, res, side);
+        rc = run_engine(order[0], &g, &opt, &out, st);
+        snprintf(sol->backend, sizeof sol->backend, "%s", order[0]);
     } else {
         /* Best first; a device that fails to open falls through to the next
          * candidate with a message, never a crash. */
@@ -194,9 +235,8 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
                     break;
             }
             reset_out(&out, res, side);
-            int hybrid;
-            rc = run_engine(order[i], &g, &opt, &out, sol, &hybrid, st);
-            name_backend(sol, order[i], hybrid);
+            rc = run_engine(order[i], &g, &opt, &out, st);
+            snprintf(sol->backend, sizeof sol->backend, "%s", order[i]);
             if (rc != PF_E_DEVICE || i + 1 == candidates)
                 break;
             fprintf(stderr, "portaflow: %s failed (%s); falling back to %s\n", order[i],
