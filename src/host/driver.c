@@ -605,6 +605,7 @@ int pf_dev_session_open_waiting(const pf_device_ops *ops, const pf_solve_options
 
 const pf_device_desc *pf_dev_session_desc(const pf_dev_session *s) { return &s->d.desc; }
 const char *pf_dev_session_ops_name(const pf_dev_session *s) { return s->d.ops->name; }
+const pf_residual *pf_dev_session_graph(const pf_dev_session *s) { return s->d.host; }
 const pf_engine_out *pf_dev_session_counts(const pf_dev_session *s) { return &s->out; }
 uint64_t pf_dev_session_bytes(const pf_dev_session *s)
 {

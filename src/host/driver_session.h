@@ -53,6 +53,7 @@ int pf_dev_session_get(pf_dev_session *s, int64_t *res, int64_t *excess, pf_stat
 double pf_dev_session_probe(pf_dev_session *s, pf_status *st);
 const pf_device_desc *pf_dev_session_desc(const pf_dev_session *s);
 const char *pf_dev_session_ops_name(const pf_dev_session *s); /* the backend's */
+const pf_residual *pf_dev_session_graph(const pf_dev_session *s); /* the graph it holds */
 /* The device's share of the counts and times (rounds, global relabels). */
 const pf_engine_out *pf_dev_session_counts(const pf_dev_session *s);
 uint64_t pf_dev_session_bytes(const pf_dev_session *s);

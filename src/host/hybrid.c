@@ -41,7 +41,9 @@ struct pf_hybrid {
     pthread_t thread;
     const struct pf_device_ops *ops; /* NULL: the first GPU backend that opens */
     int cpu_fallback;                /* ... or, with none, the CPU backend */
-    const pf_residual *h;            /* posted by pf_hybrid_solve */
+    const pf_residual *h;            /* posted by pf_hybrid_solve (seq's order) */
+    pf_residual relaid;              /* h in the parallel driver's order, the
+                                        device's graph (n = 0: h itself) */
     pf_solve_options opt;
     int refs;
     int using_graph, done, abandoned;
@@ -82,13 +84,18 @@ static void opener_release(opener *o)
     if (left)
         return;
     pf_dev_session_close(o->session);
+    pf_residual_free(&o->relaid); /* zeroed when never made */
     pthread_mutex_destroy(&o->lock);
     pthread_cond_destroy(&o->changed);
     free(o);
 }
 
 /* Called by the driver between the device's open and its first look at
- * the graph: waits for the graph; NULL = stop (the solve is over). */
+ * the graph: waits for the graph; NULL = stop (the solve is over). The
+ * host runs on seq's arc order, the device on the parallel driver's (each
+ * measured faster on its own: residual.h): the device gets a copy laid out
+ * again here, on this thread, with the cores the host does not use (on
+ * the solving thread it would cost about one residual build). */
 static const pf_residual *opener_wait_graph(void *data)
 {
     opener *o = data;
@@ -98,7 +105,15 @@ static const pf_residual *opener_wait_graph(void *data)
     int go = !o->abandoned;
     o->using_graph = go;
     pthread_mutex_unlock(&o->lock);
-    return go ? o->h : NULL;
+    if (!go)
+        return NULL;
+    pf_arc_order wanted = pf_residual_order_for(0);
+    if (o->h->order == wanted || o->relaid.n)
+        return o->relaid.n ? &o->relaid : o->h;
+    pf_status ignored; /* no room for a copy: the device takes seq's order */
+    if (pf_residual_relayout(o->h, wanted, &o->relaid, pf_hybrid_host_threads(0), &ignored))
+        return o->h;
+    return &o->relaid;
 }
 
 static int opener_abandoned(opener *o)
@@ -295,6 +310,8 @@ typedef struct hybrid {
     int trace;
     double t_start;
     int64_t *excess;        /* n: the state in transit */
+    const pf_residual *dev_graph; /* the device's layout (h or a copy) */
+    int64_t *dev_res;       /* residuals in it, when it is a copy */
     pf_hybrid_event *events;
     int64_t count, room;
     double host_seconds, transfer_seconds;
@@ -348,6 +365,18 @@ static pf_dev_session *device_ready(hybrid *y, int wait)
         fprintf(stderr, "portaflow: hybrid: %s; the host solves it\n", why.message);
     if (!y->dev)
         return NULL;
+    y->dev_graph = pf_dev_session_graph(y->dev);
+    if (y->dev_graph != y->h) {
+        pf_status none;
+        y->dev_res = pf_alloc((size_t)y->h->arcs + 1, sizeof *y->dev_res, &none);
+        if (!y->dev_res) { /* no room for the copy's residuals: host only */
+            fprintf(stderr, "portaflow: hybrid: %s; the host solves it\n", none.message);
+            pf_dev_session_close(y->dev);
+            y->dev = NULL;
+            y->dev_failed = 1;
+            return NULL;
+        }
+    }
     pf_status ignored;
     double probe = pf_dev_session_probe(y->dev, &ignored);
     const pf_engine_out *c = pf_dev_session_counts(y->dev);
@@ -372,7 +401,13 @@ static int to_device(hybrid *y, int64_t active, pf_status *st)
 {
     double t0 = pf_now();
     pf_seq_run_excess(y->host, y->excess);
-    int rc = pf_dev_session_put(y->dev, y->out->res, y->excess, st);
+    const int64_t *res = y->out->res;
+    if (y->dev_res) {
+        pf_residual_copy_residuals(y->h, y->out->res, y->dev_graph, y->dev_res,
+                                   y->opt->threads);
+        res = y->dev_res;
+    }
+    int rc = pf_dev_session_put(y->dev, res, y->excess, st);
     double took = pf_now() - t0;
     y->transfer_seconds += took;
     pf_hybrid_model_transfer(&y->model, took);
@@ -383,7 +418,10 @@ static int to_device(hybrid *y, int64_t active, pf_status *st)
 static int to_host(hybrid *y, int64_t active, int counted, pf_status *st)
 {
     double t0 = pf_now();
-    int rc = pf_dev_session_get(y->dev, y->out->res, y->excess, st);
+    int rc = pf_dev_session_get(y->dev, y->dev_res ? y->dev_res : y->out->res, y->excess, st);
+    if (!rc && y->dev_res)
+        pf_residual_copy_residuals(y->dev_graph, y->dev_res, y->h, y->out->res,
+                                   y->opt->threads);
     if (!rc)
         pf_seq_run_load(y->host, y->excess);
     double took = pf_now() - t0;
@@ -526,6 +564,7 @@ int pf_hybrid_solve(pf_hybrid *open, const pf_residual *h, const pf_solve_option
     pf_hybrid_cancel(y.open);
     pf_seq_run_free(y.host);
     free(y.excess);
+    free(y.dev_res);
     free(y.events);
     return rc;
 }

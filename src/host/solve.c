@@ -191,9 +191,9 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
         candidates = pf_backend_auto_order(order, 8, why, sizeof why);
     double t_probed = pf_now();
     pf_residual g;
-    /* The hybrid's engines share the parallel driver's order (seq runs as
-     * fast on it: bench/NOTES.md 31). */
-    rc = pf_residual_build(net, &g, pf_residual_order_for(!hy && strcmp(order[0], "seq") == 0),
+    /* The hybrid's host engine is seq: its order (the device gets its own
+     * copy, hybrid.c). */
+    rc = pf_residual_build(net, &g, pf_residual_order_for(hy || strcmp(order[0], "seq") == 0),
                            host_threads, st);
     if (rc) {
         pf_hybrid_cancel(hy);
