@@ -4,7 +4,8 @@
 # runs, the compared engines of an instance always in the same call:
 #   auto      plain `portaflow solve FILE` (the hybrid where there is a GPU)
 #   NAME      `--backend NAME --hybrid off` (the engine alone), for each of
-#             ENGINES that is not auto; seq is `--backend seq`
+#             ENGINES that is not auto; seq is `--backend seq`; NAME+seq is
+#             `--backend NAME --hybrid on` (the hybrid of an explicit backend)
 #   hi_pr     HIPR=path to a hi_pr binary (it reads DIMACS on stdin), if given
 # Then one more auto run per instance with PORTAFLOW_TRACE=1 --json for the
 # plot (bench/hybrid_plot.py: active vertices over time, engine shaded).
@@ -61,6 +62,7 @@ for f in "${files[@]}"; do
       case $e in
       auto) t=$(wall "$res" "$bin" solve --json --no-progress "$f") ;;
       seq) t=$(wall "$res" "$bin" solve --backend seq --json --no-progress "$f") ;;
+      *+seq) t=$(wall "$res" "$bin" solve --backend "${e%+seq}" --hybrid on --json --no-progress "$f") ;;
       *) t=$(wall "$res" "$bin" solve --backend "$e" --hybrid off --json --no-progress "$f") ;;
       esac
       case $t in timeout|failed) best=$t; break ;; esac

@@ -49,7 +49,8 @@ def main():
     print()
     print("Seconds: wall time of the whole `portaflow solve` process (parsing, device start),"
           " min of the runs; auto = plain `portaflow solve FILE`; an engine alone ="
-          " `--backend NAME --hybrid off`; switches: the auto run's (its --json).")
+          " `--backend NAME --hybrid off`; NAME+seq = `--backend NAME --hybrid on`;"
+          " switches: the auto run's (its --json).")
 
 
 if __name__ == "__main__":

@@ -17,6 +17,11 @@
 #include <omp.h>
 #endif
 #include <pthread.h>
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,9 +46,14 @@ struct pf_hybrid {
     pthread_t thread;
     const struct pf_device_ops *ops; /* NULL: the first GPU backend that opens */
     int cpu_fallback;                /* ... or, with none, the CPU backend */
-    const pf_residual *h;            /* posted by pf_hybrid_solve (seq's order) */
+    const pf_residual *h;            /* posted by pf_hybrid_solve (seq's order):
+                                        &graph, the thread's own copy of the
+                                        caller's struct (the arrays shared) */
+    pf_residual graph;
     pf_residual relaid;              /* h in the parallel driver's order, the
                                         device's graph (n = 0: h itself) */
+    pf_residual owned;               /* h, handed over by pf_hybrid_end while
+                                        this thread still read it */
     pf_solve_options opt;
     int refs;
     int using_graph, done, abandoned;
@@ -85,6 +95,7 @@ static void opener_release(opener *o)
         return;
     pf_dev_session_close(o->session);
     pf_residual_free(&o->relaid); /* zeroed when never made */
+    pf_residual_free(&o->owned);
     pthread_mutex_destroy(&o->lock);
     pthread_cond_destroy(&o->changed);
     free(o);
@@ -163,6 +174,11 @@ static int open_best(opener *o, pf_dev_session **s)
 static void *opener_main(void *data)
 {
     opener *o = data;
+#ifdef __linux__
+    /* Below the solving thread where cores are short: the host's work is
+     * what the solve waits for, the device's open only may pay later. */
+    (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
+#endif
     pf_dev_session *s = NULL;
     int rc = o->ops ? open_one(o, o->ops, &s) : open_best(o, &s);
     pthread_mutex_lock(&o->lock);
@@ -242,7 +258,8 @@ pf_hybrid *pf_hybrid_begin(const struct pf_device_ops *ops, int cpu_fallback,
 static void opener_post_graph(opener *o, const pf_residual *h)
 {
     pthread_mutex_lock(&o->lock);
-    o->h = h;
+    o->graph = *h;
+    o->h = &o->graph;
     pthread_cond_broadcast(&o->changed);
     pthread_mutex_unlock(&o->lock);
 }
@@ -272,26 +289,39 @@ static pf_dev_session *opener_poll(opener *o, int wait, int *failed, int *quiet,
 }
 
 /* The solve is over: the thread may still be opening (it closes the
- * device itself when it gets there) but must be off the graph, which the
- * caller frees next. Detached, or joined where the caller did not allow
- * detaching (pf_hybrid_detach). */
-void pf_hybrid_cancel(pf_hybrid *o)
+ * device itself when it gets there). The graph is freed here, or where the
+ * thread still reads it (a relayout, an upload) and need not be waited
+ * for, handed over to it. Detached, or joined where the caller did not
+ * allow detaching (pf_hybrid_detach). */
+void pf_hybrid_end(pf_hybrid *o, pf_residual *g)
 {
-    if (!o)
+    if (!o) {
+        if (g)
+            pf_residual_free(g);
         return;
+    }
     pthread_t thread = o->thread;
     pthread_mutex_lock(&o->lock);
     o->abandoned = 1;
     pthread_cond_broadcast(&o->changed);
-    while (o->using_graph)
+    int hand_over = g && o->using_graph && detach_threads;
+    if (hand_over) {
+        o->owned = *g;
+        memset(g, 0, sizeof *g);
+    }
+    while (!hand_over && o->using_graph)
         pthread_cond_wait(&o->changed, &o->lock);
     pthread_mutex_unlock(&o->lock);
+    if (g)
+        pf_residual_free(g); /* zeroed when handed over */
     opener_release(o);
     if (detach_threads)
         pthread_detach(thread);
     else
         pthread_join(thread, NULL);
 }
+
+void pf_hybrid_cancel(pf_hybrid *o) { pf_hybrid_end(o, NULL); }
 
 /* ---- the arbitrator ------------------------------------------------------ */
 
@@ -366,7 +396,7 @@ static pf_dev_session *device_ready(hybrid *y, int wait)
     if (!y->dev)
         return NULL;
     y->dev_graph = pf_dev_session_graph(y->dev);
-    if (y->dev_graph != y->h) {
+    if (y->dev_graph->head != y->h->head) { /* a copy in another order */
         pf_status none;
         y->dev_res = pf_alloc((size_t)y->h->arcs + 1, sizeof *y->dev_res, &none);
         if (!y->dev_res) { /* no room for the copy's residuals: host only */
@@ -497,10 +527,8 @@ int pf_hybrid_solve(pf_hybrid *open, const pf_residual *h, const pf_solve_option
     *paired = NULL;
     hybrid y = {.h = h, .opt = opt, .out = out, .open = open, .t_start = pf_now()};
     opener_post_graph(open, h);
-    if (!out->res) {
-        pf_hybrid_cancel(open);
+    if (!out->res)
         return pf_fail(st, PF_E_USAGE, "hybrid: no residual output array");
-    }
     y.trace = env_number("PORTAFLOW_TRACE", 0) != 0;
     y.stretch = (int64_t)env_number("PORTAFLOW_HYBRID_STRETCH", 0);
     const char *mode = getenv("PORTAFLOW_HYBRID_SWITCH");
@@ -561,7 +589,6 @@ int pf_hybrid_solve(pf_hybrid *open, const pf_residual *h, const pf_solve_option
                     (long long)y.count, y.host_seconds, y.transfer_seconds);
     }
     pf_dev_session_close(y.dev);
-    pf_hybrid_cancel(y.open);
     pf_seq_run_free(y.host);
     free(y.excess);
     free(y.dev_res);

@@ -61,7 +61,7 @@ typedef struct pf_hybrid_event {
 /* Starts opening a device on a background thread: ops's, or with ops NULL
  * the first backend in the registry's order whose device is a GPU (and,
  * with cpu_fallback, the CPU backend where none opens). opt is copied.
- * Then pf_hybrid_solve (or pf_hybrid_cancel) exactly once. */
+ * Then pf_hybrid_solve at most once, and pf_hybrid_end (or _cancel). */
 typedef struct pf_hybrid pf_hybrid;
 pf_hybrid *pf_hybrid_begin(const struct pf_device_ops *ops, int cpu_fallback,
                            const pf_solve_options *opt, pf_status *st);
@@ -72,7 +72,7 @@ pf_hybrid *pf_hybrid_begin(const struct pf_device_ops *ops, int cpu_fallback,
  * solve to the host, with a message on stderr (none where no GPU was
  * found for ops NULL). *events gets the switches (malloc'd, *count of
  * them; NULL when none), *paired the backend's name if its device took a
- * part or was ready, else NULL. Consumes `open`. */
+ * part or was ready, else NULL. Then pf_hybrid_end. */
 int pf_hybrid_solve(pf_hybrid *open, const pf_residual *h, const pf_solve_options *opt,
                     pf_engine_out *out, pf_hybrid_event **events, int64_t *count,
                     const char **paired, pf_status *st);
@@ -80,7 +80,12 @@ int pf_hybrid_solve(pf_hybrid *open, const pf_residual *h, const pf_solve_option
  * device opens: `threads` where given, else all but one core, which the
  * opener's thread gets (an OpenMP team waits for its slowest thread). */
 int pf_hybrid_host_threads(int threads);
-/* Lets go of `open` without a solve (the thread closes what it opened). */
+/* Lets go of `open` (the thread closes what it opened) and frees g, the
+ * graph given to pf_hybrid_solve (NULL: none was): now, or once the thread
+ * no longer reads it, so the caller never waits for a device it did not
+ * need. g is zeroed. Also with `open` NULL (g freed). */
+void pf_hybrid_end(pf_hybrid *open, pf_residual *g);
+/* pf_hybrid_end before any graph was given. */
 void pf_hybrid_cancel(pf_hybrid *open);
 
 /* Whether a device still opens or closes on a background thread, which the

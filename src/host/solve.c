@@ -118,18 +118,18 @@ static int hybrid_mode(pf_solve_options *opt, pf_status *st)
     return PF_OK;
 }
 
-/* Whether to solve as the hybrid, and if so its device's open begun in
- * *hy (before the residual build, which it overlaps): an explicit backend
- * with --hybrid on, or auto on a GPU; `auto` as the backend looks for a
- * GPU on the background thread (the host never waits for the probe), and
- * with --hybrid on takes the CPU backend where there is none. */
-static int begin_hybrid(const char *requested, const pf_solve_options *opt, pf_hybrid **hy,
-                        pf_status *st)
+/* Whether to solve as the hybrid, and with which device: an explicit
+ * backend with --hybrid on, or auto on a GPU; `auto` as the backend
+ * (*ops NULL) looks for a GPU on the background thread (the host never
+ * waits for the probe), and with --hybrid on takes the CPU backend where
+ * there is none. */
+static int plan_hybrid(const char *requested, const pf_solve_options *opt, int *wanted,
+                       const pf_device_ops **ops, pf_status *st)
 {
-    *hy = NULL;
+    *wanted = 0;
+    *ops = NULL;
     if (opt->hybrid == PF_HYBRID_OFF)
         return PF_OK;
-    const pf_device_ops *ops = NULL;
     if (strcmp(requested, "seq") == 0) {
         if (opt->hybrid == PF_HYBRID_ON)
             return pf_fail(st, PF_E_USAGE, "the hybrid pairs a parallel backend with seq: "
@@ -137,14 +137,23 @@ static int begin_hybrid(const char *requested, const pf_solve_options *opt, pf_h
         return PF_OK;
     }
     if (strcmp(requested, "auto") != 0) {
-        ops = pf_backend_require(requested, st);
-        if (!ops)
+        *ops = pf_backend_require(requested, st);
+        if (!*ops)
             return PF_E_DEVICE;
-        if (opt->hybrid == PF_HYBRID_AUTO && !pf_backend_on_gpu(ops, opt->device_index))
+        if (opt->hybrid == PF_HYBRID_AUTO && !pf_backend_on_gpu(*ops, opt->device_index))
             return PF_OK;
     }
-    *hy = pf_hybrid_begin(ops, opt->hybrid == PF_HYBRID_ON, opt, st);
-    return *hy ? PF_OK : st->code;
+    *wanted = 1;
+    return PF_OK;
+}
+
+/* The device opens while the residual graph is built, unless
+ * PORTAFLOW_HYBRID_OPEN=late (after it: both fault in much memory, which
+ * contends; for measuring which pays). */
+static int open_late(void)
+{
+    const char *when = getenv("PORTAFLOW_HYBRID_OPEN");
+    return when && strcmp(when, "late") == 0;
 }
 
 static void reset_out(pf_engine_out *out, int64_t *res, uint8_t *side)
@@ -177,15 +186,19 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     if (!rc)
         rc = pf_network_require_memory(net, opt.want_flow, opt.want_cut, st);
     pf_hybrid *hy = NULL;
+    int hybrid = 0;
+    const pf_device_ops *hybrid_ops = NULL;
     if (!rc)
-        rc = begin_hybrid(requested, &opt, &hy, st);
+        rc = plan_hybrid(requested, &opt, &hybrid, &hybrid_ops, st);
+    if (!rc && hybrid && !open_late() &&
+        !(hy = pf_hybrid_begin(hybrid_ops, opt.hybrid == PF_HYBRID_ON, &opt, st)))
+        rc = st->code;
     if (rc)
         return rc;
-    if (hy) {
+    if (hybrid) {
         order[0] = requested;
         host_threads = pf_hybrid_host_threads(opt.threads);
-    }
-    else if (strcmp(requested, "auto") != 0)
+    } else if (strcmp(requested, "auto") != 0)
         order[0] = requested;
     else
         candidates = pf_backend_auto_order(order, 8, why, sizeof why);
@@ -193,11 +206,16 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     pf_residual g;
     /* The hybrid's host engine is seq: its order (the device gets its own
      * copy, hybrid.c). */
-    rc = pf_residual_build(net, &g, pf_residual_order_for(hy || strcmp(order[0], "seq") == 0),
+    rc = pf_residual_build(net, &g,
+                           pf_residual_order_for(hybrid || strcmp(order[0], "seq") == 0),
                            host_threads, st);
     if (rc) {
         pf_hybrid_cancel(hy);
         return rc;
+    }
+    if (hybrid && !hy && !(hy = pf_hybrid_begin(hybrid_ops, opt.hybrid == PF_HYBRID_ON, &opt, st))) {
+        pf_residual_free(&g);
+        return st->code;
     }
     double t_built = pf_now();
     if (getenv("PORTAFLOW_TRACE") && strcmp(getenv("PORTAFLOW_TRACE"), "0") != 0)
@@ -205,7 +223,6 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     int64_t *res = pf_alloc((size_t)g.arcs, sizeof *res, st);
     uint8_t *side = opt.want_cut ? pf_calloc((size_t)g.n, 1, st) : NULL;
     if (!res || (opt.want_cut && !side)) {
-        pf_hybrid_cancel(hy);
         rc = PF_E_NOMEM;
         goto done;
     }
@@ -270,7 +287,7 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
 done:
     free(res);
     free(side);
-    pf_residual_free(&g);
+    pf_hybrid_end(hy, &g); /* frees g, also without a hybrid */
     if (rc)
         pf_solution_free(sol);
     return rc;
