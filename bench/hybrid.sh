@@ -71,7 +71,7 @@ for f in "${files[@]}"; do
         value=$(json_field "$res" value)
         backend=$(json_field "$res" backend)
         switches=$(grep -o '"to":"' "$res" | wc -l)
-        grep -q '"switches"' "$res" || switches=""
+        grep -q '"hybrid":true' "$res" && backend="$backend (hybrid)" || switches=""
       fi
     done
     echo "$name,$e,$best,$value,$backend,$switches" >> "$csv"

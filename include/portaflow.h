@@ -214,8 +214,11 @@ typedef struct pf_solution {
     int scale_log2;         /* the network's fixed-point scale: value and flows
                                are in units of 2^-scale_log2 input units (0 for
                                integer networks; see pf_network_scale) */
-    /* The hybrid's switches, in order (NULL, 0 when it did not run or
-     * never switched); freed by pf_solution_free. */
+    /* 1 when the hybrid ran (backend then names its device's backend, or
+     * "seq" where auto found no device to pair or the host finished first),
+     * and its switches, in order (NULL, 0 when none); switches are freed
+     * by pf_solution_free. */
+    int hybrid;
     pf_hybrid_switch *switches;
     int64_t switch_count;
 } pf_solution;

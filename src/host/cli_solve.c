@@ -149,8 +149,8 @@ static void print_json(FILE *out, const solve_args *a, const pf_network *net,
     fprintf(out, ",\"rounds\":%lld,\"global_relabels\":%lld,\"host_pushes\":%lld,\"device_bytes\":%llu",
             (long long)sol->pushes_rounds, (long long)sol->global_relabels,
             (long long)sol->host_pushes, (unsigned long long)sol->device_bytes);
-    if (strchr(sol->backend, '+')) { /* the hybrid */
-        fputs(",\"switches\":[", out);
+    if (sol->hybrid) {
+        fputs(",\"hybrid\":true,\"switches\":[", out);
         for (int64_t i = 0; i < sol->switch_count; i++)
             fprintf(out, "%s{\"time_s\":%.6f,\"to\":\"%s\",\"active\":%lld}", i ? "," : "",
                     sol->switches[i].time, sol->switches[i].to_device ? "device" : "host",
@@ -213,7 +213,7 @@ static void print_dimacs(FILE *out, const solve_args *a, const pf_network *net,
     fprintf(out, "c rounds %lld global_relabels %lld device_bytes %llu\n",
             (long long)sol->pushes_rounds, (long long)sol->global_relabels,
             (unsigned long long)sol->device_bytes);
-    if (strchr(sol->backend, '+'))
+    if (sol->hybrid)
         fprintf(out, "c hybrid switches %lld host_pushes %lld\n", (long long)sol->switch_count,
                 (long long)sol->host_pushes);
     if (a->verify)

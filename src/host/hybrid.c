@@ -345,6 +345,8 @@ typedef struct hybrid {
     pf_hybrid_event *events;
     int64_t count, room;
     double host_seconds, transfer_seconds;
+    double last_threshold;  /* N* of the last decision */
+    int64_t last_work;      /* the work of the stretch it was made after */
 } hybrid;
 
 static double env_number(const char *name, double fallback)
@@ -371,14 +373,15 @@ static int record(hybrid *y, int to_device, int64_t active, pf_status *st)
         .c_dev = pf_hybrid_model_c_dev(&y->model, active),
         .c_host = y->model.c_host,
         .transfer = y->model.transfer,
-        .threshold = pf_hybrid_model_threshold(&y->model, active),
+        .threshold = y->last_threshold,
+        .work = y->last_work,
     };
     if (y->trace)
         fprintf(stderr,
-                "portaflow trace: hybrid switch at %.4f s to the %s: %lld active, C_dev %.4g/s, "
-                "C_host %.4g/s, T %.4g s, N* %.4g\n",
-                e->time, to_device ? "device" : "host", (long long)active, e->c_dev, e->c_host,
-                e->transfer, e->threshold);
+                "portaflow trace: hybrid switch at %.4f s to the %s: %lld active, work %lld, "
+                "C_dev %.4g/s, C_host %.4g/s, T %.4g s, N* %.4g\n",
+                e->time, to_device ? "device" : "host", (long long)active, (long long)e->work,
+                e->c_dev, e->c_host, e->transfer, e->threshold);
     return PF_OK;
 }
 
@@ -461,11 +464,21 @@ static int to_host(hybrid *y, int64_t active, int counted, pf_status *st)
     return rc || !counted ? rc : record(y, 0, active, st);
 }
 
-static int wants_device(hybrid *y, int64_t active)
+/* He & Hong's rule, for stretches: their N is the vertices an iteration
+ * processes, which there is every active vertex. Here a stretch processes
+ * `work` vertices (discharges on the host, list entries summed over the
+ * device's rounds), and the host's highest-label order keeps far fewer
+ * vertices active at once than the device's rounds do, so the active
+ * count alone would undercount what the next stretch does (RLG: ~1000
+ * active on seq, ~100000 discharges a stretch). The work of the stretch
+ * just run stands for the next one's; the device's rate is taken at the
+ * active count, which sets how full its rounds are. */
+static int wants_device(hybrid *y, int64_t active, int64_t work)
 {
     if (y->alternate)
         return !y->on_device;
-    return (double)active > pf_hybrid_model_threshold(&y->model, active);
+    y->last_threshold = pf_hybrid_model_threshold(&y->model, active);
+    return (double)work > y->last_threshold;
 }
 
 /* Phase 1 in stretches until one finds no active vertex; the state is on
@@ -492,7 +505,8 @@ static int run_phase1(hybrid *y, pf_status *st)
             if (sh.active == 0)
                 return PF_OK;
             active = sh.active;
-            if (device_ready(y, 0) && wants_device(y, active) &&
+            y->last_work = sh.discharges;
+            if (device_ready(y, 0) && wants_device(y, active, sh.discharges) &&
                 (rc = to_device(y, active, st)))
                 return rc;
             continue;
@@ -511,9 +525,11 @@ static int run_phase1(hybrid *y, pf_status *st)
         if (sd.active_before == 0) /* over, right after an exact relabel */
             return to_host(y, 0, 0, st);
         active = sd.active;
+        y->last_work = sd.listed;
         /* No vertex left active: the next relabel (the device's, cheap)
          * will most likely say phase 1 is over. */
-        if (active > 0 && !wants_device(y, active) && (rc = to_host(y, active, 1, st)))
+        if (active > 0 && !wants_device(y, active, sd.listed) &&
+            (rc = to_host(y, active, 1, st)))
             return rc;
     }
 }

@@ -5,7 +5,7 @@
  * on the host's sequential engine or on a device backend; after every
  * stretch a model of both engines' rates on the current workload, and of
  * the cost of moving the state between them, says where the next stretch
- * runs (hybrid_model.c). The device is opened on a background thread while
+ * runs (hybrid_model.c; hybrid.c: wants_device says how N* is used). The device is opened on a background thread while
  * the host works. The cut and phase 2 are the host's. */
 #ifndef PF_HYBRID_H
 #define PF_HYBRID_H
@@ -55,6 +55,7 @@ typedef struct pf_hybrid_event {
     double time;        /* seconds since the hybrid began */
     int to_device;      /* 1: host -> device, 0: device -> host */
     int64_t active;     /* active vertices when it switched */
+    int64_t work;       /* vertices the stretch before it processed */
     double c_dev, c_host, transfer, threshold; /* the model then (N* may be inf) */
 } pf_hybrid_event;
 

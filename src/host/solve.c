@@ -234,8 +234,8 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
         rc = run_hybrid(hy, &g, &opt, &out, sol, &paired, st);
         /* auto that found no GPU, or whose host finished first, ran seq */
         const char *name = strcmp(requested, "auto") != 0 ? requested : paired;
-        snprintf(sol->backend, sizeof sol->backend, "%s%s", name ? name : "seq",
-                 name ? "+seq" : "");
+        snprintf(sol->backend, sizeof sol->backend, "%s", name ? name : "seq");
+        sol->hybrid = 1;
     } else if (strcmp(requested, "auto") != 0) {
         reset_out(&out, res, side);
         rc = run_engine(order[0], &g, &opt, &out, st);
