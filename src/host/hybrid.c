@@ -59,6 +59,7 @@ struct pf_hybrid {
     int using_graph, done, abandoned;
     int rc;
     int quiet;                       /* no GPU where auto looked for one: no message */
+    int reached_graph;               /* some device opened (then failed on the graph) */
     pf_status st;
     const struct pf_device_ops *opened;
     pf_dev_session *session;
@@ -115,6 +116,7 @@ static const pf_residual *opener_wait_graph(void *data)
         pthread_cond_wait(&o->changed, &o->lock);
     int go = !o->abandoned;
     o->using_graph = go;
+    o->reached_graph = 1;
     pthread_mutex_unlock(&o->lock);
     if (!go)
         return NULL;
@@ -152,19 +154,21 @@ static int open_one(opener *o, const struct pf_device_ops *ops, pf_dev_session *
  * where asked. */
 static int open_best(opener *o, pf_dev_session **s)
 {
-    int rc = PF_E_DEVICE, tried = 0;
+    int rc = PF_E_DEVICE;
     for (int i = 0; i < pf_backend_count() && !opener_abandoned(o); i++) {
         const struct pf_device_ops *ops = pf_backend_at(i);
         if (!pf_backend_on_gpu(ops, o->opt.device_index))
             continue;
-        tried++;
         if (!(rc = open_one(o, ops, s)) || rc == PF_E_CANCELLED)
             return rc;
     }
     const char *partner = o->cpu_fallback ? pf_backend_cpu_partner() : NULL;
     if (partner && !opener_abandoned(o))
         return open_one(o, pf_backend_find(partner), s);
-    if (!tried) {
+    /* Nothing opened (CUDA compiled in without a driver or device, no
+     * GPU in OpenCL's list): auto simply has none, which is no news. A
+     * device that opened and then could not take the graph is. */
+    if (!o->reached_graph) {
         o->quiet = 1;
         pf_fail(&o->st, PF_E_DEVICE, "no GPU");
     }
