@@ -199,8 +199,17 @@ START_TEST(model_threshold_is_eq_3)
 }
 END_TEST
 
+static char logged[512];
+
+static void keep_log(void *data, int level, const char *message)
+{
+    (void)data;
+    if (level == PF_LOG_WARNING)
+        snprintf(logged, sizeof logged, "%s", message);
+}
+
 /* A device that cannot open leaves the solve to the host, with the answer
- * right. */
+ * right and the reason in the log callback. */
 START_TEST(unopenable_device_leaves_it_to_the_host)
 {
     pf_status st;
@@ -208,7 +217,18 @@ START_TEST(unopenable_device_leaves_it_to_the_host)
     pf_solution want, got;
     alternate("1"); /* which also waits for the device's open to end */
     solve_verified(net, "seq", -1, PF_HYBRID_AUTO, &want);
-    solve_verified(net, backend, 999, PF_HYBRID_ON, &got);
+    pf_solve_options opt;
+    pf_solve_options_init(&opt);
+    opt.backend = backend;
+    opt.device_index = 999;
+    opt.hybrid = PF_HYBRID_ON;
+    opt.want_flow = opt.want_cut = 1;
+    opt.log = keep_log;
+    logged[0] = '\0';
+    ck_assert_int_eq(pf_solve(net, &opt, &got, &st), PF_OK);
+    ck_assert_int_eq(pf_verify(net, got.value, got.arc_flow, got.source_side, &st), PF_OK);
+    PF_EXPECT(strstr(logged, "hybrid: ") && strstr(logged, "the host solves it"), "log: '%s'",
+              logged);
     model_decides();
     ck_assert_int_eq(got.value, want.value);
     ck_assert_int_eq(got.switch_count, 0);

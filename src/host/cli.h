@@ -30,6 +30,9 @@ int pf_cli_error(const pf_status *st);
 int pf_cli_usage_error(const char *fmt, ...);
 /* `s` as a JSON string: quoted, with ", \\ and control bytes escaped. */
 void pf_cli_json_string(FILE *out, const char *s);
+/* The library's log callback for every command (pf_log_fn): writes
+ * "portaflow: MESSAGE" on stderr. */
+void pf_cli_log(void *data, int level, const char *message);
 /* --hybrid's value (auto, on, off) as enum pf_hybrid_mode; -1 if not one. */
 int pf_cli_hybrid_mode(const char *text, int *mode);
 /* Solves need not wait for a device opening in the background; main then

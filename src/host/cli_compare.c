@@ -10,7 +10,8 @@
 #include "cli.h"
 #include "cli_input.h"
 #include "cli_opts.h"
-#include "progress.h"
+#include "registry.h"
+#include "../common/progress.h"
 
 typedef struct compare_args {
     int threads, repeat, verify, json, progress;
@@ -48,6 +49,7 @@ static void run_one(const pf_network *net, const compare_args *a, compare_row *r
     opt.threads = a->threads;
     opt.want_flow = opt.want_cut = a->verify;
     opt.progress = a->progress;
+    opt.log = pf_cli_log;
     pf_status st;
     int runs = a->repeat > 1 ? a->repeat + 1 : 1;
     double totals[64];
@@ -92,9 +94,12 @@ static int collect_rows(compare_row *rows, int max)
     char why[2048];
     int found = pf_list_devices(descs, 64, why, sizeof why);
     int count = 0;
-    /* Each device alone, then as the hybrid with seq (its own row). */
-    for (int i = 0; i < found && count < max - 2; i++)
-        for (int hybrid = 0; hybrid < 2; hybrid++) {
+    /* Each device alone and, where its backend runs the parallel driver,
+     * as the hybrid with seq (a row of its own). */
+    for (int i = 0; i < found && count < max; i++) {
+        const pf_device_ops *ops = pf_backend_find(descs[i].backend);
+        int pairs = ops && ops->caps.maxflow_steps && !ops->caps.one_thread;
+        for (int hybrid = 0; hybrid <= pairs && count < max; hybrid++) {
             compare_row *row = &rows[count++];
             memset(row, 0, sizeof *row);
             snprintf(row->engine, sizeof row->engine, "%.15s", descs[i].backend);
@@ -103,11 +108,8 @@ static int collect_rows(compare_row *rows, int max)
             row->hybrid = hybrid;
             row->device_index = descs[i].index;
         }
-    memset(&rows[count], 0, sizeof rows[count]);
-    strcpy(rows[count].backend, "seq");
-    strcpy(rows[count].engine, "seq");
-    rows[count].device_index = -1;
-    return count + 1;
+    }
+    return count;
 }
 
 static void print_table_head(void)

@@ -19,9 +19,10 @@
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "../device/device.h"
+#include "dev_check.h"
 #include "driver_session.h"
 #include "engine.h"
-#include "progress.h"
+#include "../common/progress.h"
 
 typedef struct driver {
     const pf_device_ops *ops;
@@ -232,7 +233,7 @@ static int upload_graph(driver *d, pf_status *st)
     if (!rev_device)
         return PF_E_NOMEM;
     int rc = PF_OK;
-    if (ops->rev_absolute)
+    if (ops->caps.rev_absolute)
         pf_residual_rev_indices(h, (uint32_t *)rev_device, d->host_threads);
     else
         rc = pf_residual_rev_offsets(h, rev_device, d->host_threads, st);
@@ -436,7 +437,7 @@ static int check_balanced(driver *d, pf_status *st)
  * graphs past a backend's 32-bit reverse-arc indices. */
 static int check_device_limits(const pf_device_ops *ops, const pf_residual *h, pf_status *st)
 {
-    if (ops->rev_absolute && (uint64_t)h->arcs > UINT32_MAX)
+    if (ops->caps.rev_absolute && (uint64_t)h->arcs > UINT32_MAX)
         return pf_fail(st, PF_E_DEVICE,
                        "%s: %lld residual arcs, more than its 32-bit reverse-arc indices "
                        "reach (2^32); --backend seq solves it",
@@ -461,6 +462,8 @@ static int driver_open(driver *d, const pf_device_ops *ops, const pf_residual *h
     int rc = h ? check_device_limits(ops, h, st) : PF_OK;
     if (rc)
         return rc;
+    ops = pf_dev_check_ops(ops); /* every step's arguments checked, where that is on */
+    d->ops = ops;
     /* Operations per worker per round. Short budgets win on GPUs (a warp
      * waits for its longest chain: H100, RLG 512x1024 1.6 s at 64, 2.8 s at
      * 1024) and, overall, on CPUs too (16 cores: RLG 1024x1536 8.8 s at 64,

@@ -31,6 +31,7 @@
 #include "../device/device.h"
 #include "driver_session.h"
 #include "hybrid.h"
+#include "log.h"
 #include "registry.h"
 
 /* ---- the background open ------------------------------------------------ */
@@ -149,21 +150,25 @@ static int open_one(opener *o, const struct pf_device_ops *ops, pf_dev_session *
     return rc;
 }
 
-/* No backend named: the registry's, best first, those whose device is a
- * GPU (pf_backend_on_gpu: CUDA's without a probe); then the CPU backend
- * where asked. */
+/* No backend named: auto's candidates, as the registry's selection loop
+ * walks them (GPU backends whose probe finds a GPU, then a parallel CPU
+ * backend where it serves max-flow better than seq), up to the one-thread
+ * engine, which is the host's own; then, with cpu_fallback (--hybrid on),
+ * the CPU backend whatever its thread count. */
 static int open_best(opener *o, pf_dev_session **s)
 {
+    pf_backend_walk walk;
+    pf_backend_walk_init(&walk, "auto", PF_WORK_MAXFLOW, o->opt.threads, NULL, NULL);
+    walk.is_auto = 1; /* what auto does, whatever PORTAFLOW_BACKEND says */
     int rc = PF_E_DEVICE;
-    for (int i = 0; i < pf_backend_count() && !opener_abandoned(o); i++) {
-        const struct pf_device_ops *ops = pf_backend_at(i);
-        if (!pf_backend_on_gpu(ops, o->opt.device_index))
-            continue;
+    for (const pf_device_ops *ops; !opener_abandoned(o) && (ops = pf_backend_walk_next(&walk, NULL));) {
+        if (!ops->caps.maxflow_steps || ops->caps.one_thread)
+            break;
         if (!(rc = open_one(o, ops, s)) || rc == PF_E_CANCELLED)
             return rc;
     }
     const char *partner = o->cpu_fallback ? pf_backend_cpu_partner() : NULL;
-    if (partner && !opener_abandoned(o))
+    if (partner && !o->opened && !opener_abandoned(o))
         return open_one(o, pf_backend_find(partner), s);
     /* Nothing opened (CUDA compiled in without a driver or device, no
      * GPU in OpenCL's list): auto simply has none, which is no news. A
@@ -398,8 +403,9 @@ static pf_dev_session *device_ready(hybrid *y, int wait)
     pf_status why;
     int quiet = 0;
     y->dev = opener_poll(y->open, wait, &y->dev_failed, &quiet, &why);
+    pf_logger log = {.fn = y->opt->log, .data = y->opt->log_data};
     if (y->dev_failed && !quiet)
-        fprintf(stderr, "portaflow: hybrid: %s; the host solves it\n", why.message);
+        pf_log(&log, PF_LOG_WARNING, "hybrid: %s; the host solves it", why.message);
     if (!y->dev)
         return NULL;
     y->dev_graph = pf_dev_session_graph(y->dev);
@@ -407,7 +413,7 @@ static pf_dev_session *device_ready(hybrid *y, int wait)
         pf_status none;
         y->dev_res = pf_alloc((size_t)y->h->arcs + 1, sizeof *y->dev_res, &none);
         if (!y->dev_res) { /* no room for the copy's residuals: host only */
-            fprintf(stderr, "portaflow: hybrid: %s; the host solves it\n", none.message);
+            pf_log(&log, PF_LOG_WARNING, "hybrid: %s; the host solves it", none.message);
             pf_dev_session_close(y->dev);
             y->dev = NULL;
             y->dev_failed = 1;

@@ -9,13 +9,15 @@
 #include "../common/memavail.h"
 #include "../common/status.h"
 #include "../common/timer.h"
+#include "../common/progress.h"
 #include "engine.h"
 #include "hybrid.h"
-#include "progress.h"
+#include "log.h"
 #include "pf_config.h"
 #include "registry.h"
 
-/* The options of API version 1: what a struct with struct_size 0 holds. */
+/* The options of API version 1: what a struct with struct_size 0 holds
+ * (version 2 added cancel, version 3 log: each caller's struct_size says). */
 #define OPTIONS_V1_SIZE offsetof(pf_solve_options, cancel)
 
 void pf_solve_options_init_sized(pf_solve_options *opt, size_t opt_size)
@@ -49,6 +51,8 @@ static void read_options(const pf_solve_options *in, pf_solve_options *opt)
 
 const char *pf_version(void) { return PF_VERSION; }
 
+/* ---- the hybrid (hybrid.c) ---------------------------------------------- */
+
 /* The hybrid begun in `hy` (the device opening meanwhile); its switches
  * go to sol, *paired = the backend whose device it used (or NULL). */
 static int run_hybrid(pf_hybrid *hy, const pf_residual *g, const pf_solve_options *opt,
@@ -71,24 +75,6 @@ static int run_hybrid(pf_hybrid *hy, const pf_residual *g, const pf_solve_option
     }
     free(events);
     return rc;
-}
-
-/* Runs `name` (a backend alone, or "seq"). */
-static int run_engine(const char *name, const pf_residual *g, const pf_solve_options *opt,
-                      pf_engine_out *out, pf_status *st)
-{
-    pf_progress_label("solve %s", name);
-    if (strcmp(name, "seq") == 0) {
-        snprintf(out->device, sizeof out->device, "host CPU, 1 thread");
-        return pf_seq_solve(g, opt, out, st);
-    }
-    pf_progress_step("opening the device, then phase 1 (pushing flow to the sink)");
-    const pf_device_ops *ops = pf_backend_require(name, st);
-    if (!ops)
-        return PF_E_DEVICE;
-    /* No probe here: opening the device reports its absence with the API's
-     * own text, and a CUDA probe costs a second driver start-up. */
-    return pf_parallel_solve(ops, g, opt, out, st);
 }
 
 /* opt->hybrid with PORTAFLOW_HYBRID in place of auto (as PORTAFLOW_BACKEND
@@ -119,27 +105,28 @@ static int hybrid_mode(pf_solve_options *opt, pf_status *st)
 }
 
 /* Whether to solve as the hybrid, and with which device: an explicit
- * backend with --hybrid on, or auto on a GPU; `auto` as the backend
- * (*ops NULL) looks for a GPU on the background thread (the host never
- * waits for the probe), and with --hybrid on takes the CPU backend where
- * there is none. */
-static int plan_hybrid(const char *requested, const pf_solve_options *opt, int *wanted,
+ * backend that runs the parallel driver, with --hybrid on, or auto where
+ * its device is a GPU; `auto` as the backend (*ops NULL) walks the
+ * registry's candidates on the background thread (the host never waits
+ * for a probe; with --hybrid on the CPU backend where nothing else pairs). */
+static int plan_hybrid(const pf_backend_walk *walk, const pf_solve_options *opt, int *wanted,
                        const pf_device_ops **ops, pf_status *st)
 {
     *wanted = 0;
     *ops = NULL;
     if (opt->hybrid == PF_HYBRID_OFF)
         return PF_OK;
-    if (strcmp(requested, "seq") == 0) {
-        if (opt->hybrid == PF_HYBRID_ON)
-            return pf_fail(st, PF_E_USAGE, "the hybrid pairs a parallel backend with seq: "
-                                           "choose one with --backend (or auto)");
-        return PF_OK;
-    }
-    if (strcmp(requested, "auto") != 0) {
-        *ops = pf_backend_require(requested, st);
+    if (!walk->is_auto) {
+        *ops = pf_backend_require(walk->requested, st);
         if (!*ops)
             return PF_E_DEVICE;
+        if (!(*ops)->caps.maxflow_steps || (*ops)->caps.one_thread) {
+            if (opt->hybrid == PF_HYBRID_ON)
+                return pf_fail(st, PF_E_USAGE, "the hybrid pairs a parallel backend with seq: "
+                                               "%s is none; choose one with --backend (or auto)",
+                               (*ops)->name);
+            return PF_OK;
+        }
         if (opt->hybrid == PF_HYBRID_AUTO && !pf_backend_on_gpu(*ops, opt->device_index))
             return PF_OK;
     }
@@ -156,11 +143,50 @@ static int open_late(void)
     return when && strcmp(when, "late") == 0;
 }
 
+/* ---- the selection loop's attempts ---------------------------------------- */
+
+/* What each attempt of the selection loop needs: the residual graph is
+ * built in the arc order the first candidate wants and rebuilt when a
+ * fallback wants another. */
+typedef struct solve_attempt {
+    const pf_network *net;
+    const pf_solve_options *opt;
+    pf_residual *g;
+    int host_threads;
+    int64_t *res;
+    uint8_t *side;
+    pf_engine_out *out;
+    pf_solution *sol;
+} solve_attempt;
+
 static void reset_out(pf_engine_out *out, int64_t *res, uint8_t *side)
 {
     memset(out, 0, sizeof *out);
     out->res = res;
     out->source_side = side;
+}
+
+static int attempt_solve(const pf_device_ops *ops, void *ctx, pf_status *st)
+{
+    solve_attempt *a = ctx;
+    pf_arc_order wanted = pf_residual_order_for(ops->caps.forward_first_arcs);
+    if (a->g->order != wanted) { /* falling back to an engine of another order */
+        pf_residual_free(a->g);
+        int rc = pf_residual_build(a->net, a->g, wanted, a->host_threads, st);
+        if (rc)
+            return rc == PF_E_DEVICE ? PF_E_INPUT : rc;
+    }
+    reset_out(a->out, a->res, a->side);
+    snprintf(a->sol->backend, sizeof a->sol->backend, "%s", ops->name);
+    pf_progress_label("solve %s", ops->name);
+    if (ops->maxflow_solve)
+        return ops->maxflow_solve(a->g, a->opt, a->out, st);
+    if (!ops->caps.maxflow_steps)
+        return pf_fail(st, PF_E_USAGE, "backend %s runs no max-flow", ops->name);
+    pf_progress_step("opening the device, then phase 1 (pushing flow to the sink)");
+    /* No probe here: opening the device reports its absence with the API's
+     * own text, and a CUDA probe costs a second driver start-up. */
+    return pf_parallel_solve(ops, a->g, a->opt, a->out, st);
 }
 
 static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
@@ -170,50 +196,43 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     pf_status_ok(st);
     pf_solve_options opt;
     read_options(opt_in, &opt);
-    const char *requested = opt.backend;
-    if (!requested || !*requested || strcmp(requested, "auto") == 0) {
-        const char *env = getenv("PORTAFLOW_BACKEND");
-        requested = env && *env ? env : "auto";
-    }
-
-    /* The seq engine is timed as one thread end to end, host steps too. */
-    int host_threads = strcmp(requested, "seq") == 0 ? 1 : opt.threads;
     double t_start = pf_now();
-    const char *order[8];
-    char why[1024];
-    int candidates = 1;
     int rc = hybrid_mode(&opt, st);
-    if (!rc)
-        rc = pf_network_require_memory(net, opt.want_flow, opt.want_cut, st);
-    pf_hybrid *hy = NULL;
-    int hybrid = 0;
-    const pf_device_ops *hybrid_ops = NULL;
-    if (!rc)
-        rc = plan_hybrid(requested, &opt, &hybrid, &hybrid_ops, st);
-    if (!rc && hybrid && !open_late() &&
-        !(hy = pf_hybrid_begin(hybrid_ops, opt.hybrid == PF_HYBRID_ON, &opt, st)))
-        rc = st->code;
     if (rc)
         return rc;
-    if (hybrid) {
-        order[0] = requested;
-        host_threads = pf_hybrid_host_threads(opt.threads);
-    } else if (strcmp(requested, "auto") != 0)
-        order[0] = requested;
-    else
-        candidates = pf_backend_auto_order(order, 8, why, sizeof why);
+    pf_backend_walk walk;
+    pf_backend_walk_init(&walk, opt.backend, PF_WORK_MAXFLOW, opt.threads, NULL, NULL);
+    int hybrid = 0;
+    const pf_device_ops *hybrid_ops = NULL, *first = NULL;
+    rc = plan_hybrid(&walk, &opt, &hybrid, &hybrid_ops, st);
+    if (rc)
+        return rc;
+    if (!hybrid && !(first = pf_backend_walk_next(&walk, st)))
+        return st->code ? st->code : pf_fail(st, PF_E_DEVICE, "no backend runs max-flow");
+    /* A one-thread engine asked for is timed as one thread end to end,
+     * host steps too; the hybrid leaves its opener a core. */
+    int host_threads = hybrid ? pf_hybrid_host_threads(opt.threads)
+                       : !walk.is_auto && first->caps.one_thread ? 1
+                                                                 : opt.threads;
     double t_probed = pf_now();
     pf_residual g;
+    rc = pf_network_require_memory(net, opt.want_flow, opt.want_cut, st);
+    if (rc)
+        return rc;
+    pf_hybrid *hy = NULL;
+    int cpu_fallback = opt.hybrid == PF_HYBRID_ON;
+    if (hybrid && !open_late() && !(hy = pf_hybrid_begin(hybrid_ops, cpu_fallback, &opt, st)))
+        return st->code;
     /* The hybrid's host engine is seq: its order (the device gets its own
      * copy, hybrid.c). */
     rc = pf_residual_build(net, &g,
-                           pf_residual_order_for(hybrid || strcmp(order[0], "seq") == 0),
+                           pf_residual_order_for(hybrid || first->caps.forward_first_arcs),
                            host_threads, st);
     if (rc) {
         pf_hybrid_cancel(hy);
         return rc;
     }
-    if (hybrid && !hy && !(hy = pf_hybrid_begin(hybrid_ops, opt.hybrid == PF_HYBRID_ON, &opt, st))) {
+    if (hybrid && !hy && !(hy = pf_hybrid_begin(hybrid_ops, cpu_fallback, &opt, st))) {
         pf_residual_free(&g);
         return st->code;
     }
@@ -228,38 +247,22 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     }
 
     pf_engine_out out;
-    if (hy) {
+    if (hybrid) {
         reset_out(&out, res, side);
         const char *paired = NULL;
         rc = run_hybrid(hy, &g, &opt, &out, sol, &paired, st);
-        /* auto that found no GPU, or whose host finished first, ran seq */
-        const char *name = strcmp(requested, "auto") != 0 ? requested : paired;
+        /* auto that found nothing to pair, or whose host finished first,
+         * ran seq alone */
+        const char *name = walk.is_auto ? paired : hybrid_ops->name;
         snprintf(sol->backend, sizeof sol->backend, "%s", name ? name : "seq");
         sol->hybrid = 1;
-    } else if (strcmp(requested, "auto") != 0) {
-        reset_out(&out, res, side);
-        rc = run_engine(order[0], &g, &opt, &out, st);
-        snprintf(sol->backend, sizeof sol->backend, "%s", order[0]);
     } else {
+        solve_attempt attempt = {.net = net, .opt = &opt, .g = &g, .host_threads = host_threads,
+                                 .res = res, .side = side, .out = &out, .sol = sol};
+        pf_logger log = {.fn = opt.log, .data = opt.log_data};
         /* Best first; a device that fails to open falls through to the next
          * candidate with a message, never a crash. */
-        for (int i = 0; i < candidates; i++) {
-            pf_arc_order wanted = pf_residual_order_for(strcmp(order[i], "seq") == 0);
-            if (g.order != wanted) { /* falling back from a device to seq */
-                pf_residual_free(&g);
-                rc = pf_residual_build(net, &g, wanted, host_threads, st);
-                if (rc)
-                    break;
-            }
-            reset_out(&out, res, side);
-            rc = run_engine(order[i], &g, &opt, &out, st);
-            snprintf(sol->backend, sizeof sol->backend, "%s", order[i]);
-            if (rc != PF_E_DEVICE || i + 1 == candidates)
-                break;
-            fprintf(stderr, "portaflow: %s failed (%s); falling back to %s\n", order[i],
-                    st->message, order[i + 1]);
-            pf_status_ok(st);
-        }
+        rc = pf_backend_run(&walk, first, attempt_solve, &attempt, &log, st);
     }
     if (rc)
         goto done;

@@ -23,10 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-#include "progress.h"
-#include "../common/status.h"
-#include "../common/timer.h"
+#include "seq_engine.h"
+
+#include "../../common/progress.h"
+#include "../../common/status.h"
+#include "../../common/timer.h"
 
 /* Global relabel frequency: a new BFS once the relabel work (a fixed cost
  * per relabel plus the arcs it scans) exceeds GR_ALPHA * n + arcs / GR_ARC_DIV. */
@@ -648,7 +649,7 @@ int pf_seq_resume(const pf_residual *g, const int64_t *excess, const pf_solve_op
     return seq_solve(g, excess, opt, out, st);
 }
 
-/* ---- stretches, for the hybrid (engine.h: pf_seq_run) ----------------- */
+/* ---- stretches, for the hybrid (seq_engine.h: pf_seq_run) -------------- */
 
 /* Labels are not carried across a switch: every stretch starts with a
  * global relabel, which gives exact distances to the sink over the
