@@ -608,9 +608,9 @@ static int seq_finish(seq *S, const pf_solve_options *opt, pf_engine_out *out, d
     return rc;
 }
 
-/* A fresh solve (resume_excess NULL) or the rest of one (see pf_seq_resume). */
-static int seq_solve(const pf_residual *g, const int64_t *resume_excess,
-                     const pf_solve_options *opt, pf_engine_out *out, pf_status *st)
+/* A whole solve. */
+static int seq_solve(const pf_residual *g, const pf_solve_options *opt, pf_engine_out *out,
+                     pf_status *st)
 {
     double t_start = pf_now();
     seq S;
@@ -619,10 +619,7 @@ static int seq_solve(const pf_residual *g, const int64_t *resume_excess,
         return rc;
     pf_progress progress;
     pf_progress_begin(&progress, opt ? opt->progress : 0);
-    if (resume_excess)
-        seq_resume_init(&S, g, resume_excess);
-    else
-        seq_init(&S, g);
+    seq_init(&S, g);
     double t_phase1 = pf_now();
     pf_progress_step("phase 1 (pushing flow to the sink)");
     phase1(&S);
@@ -640,13 +637,7 @@ static int seq_solve(const pf_residual *g, const int64_t *resume_excess,
 int pf_seq_solve(const pf_residual *g, const pf_solve_options *opt, pf_engine_out *out,
                  pf_status *st)
 {
-    return seq_solve(g, NULL, opt, out, st);
-}
-
-int pf_seq_resume(const pf_residual *g, const int64_t *excess, const pf_solve_options *opt,
-                  pf_engine_out *out, pf_status *st)
-{
-    return seq_solve(g, excess, opt, out, st);
+    return seq_solve(g, opt, out, st);
 }
 
 /* ---- stretches, for the hybrid (seq_engine.h: pf_seq_run) -------------- */

@@ -13,13 +13,6 @@
 int pf_seq_solve(const pf_residual *g, const pf_solve_options *opt, pf_engine_out *out,
                  pf_status *st);
 
-/* The same engine finishing a solve that another engine began: out->res
- * holds the residual capacities of a preflow (and is updated in place),
- * `excess` its n excesses, with the source's arcs' total below 2^63.
- * Phase 1 goes on from there; the rest is as pf_seq_solve. */
-int pf_seq_resume(const pf_residual *g, const int64_t *excess, const pf_solve_options *opt,
-                  pf_engine_out *out, pf_status *st);
-
 /* The same engine in stretches, for the hybrid (src/host/hybrid.c), which
  * moves the preflow between it and a device: open over the residuals `res`
  * (the caller's array, updated in place; filled with the capacities and the
