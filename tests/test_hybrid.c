@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/gen.h"
+#include "common/knobs.h"
 #include "host/hybrid.h"
 #include "support.h"
 
@@ -100,6 +101,7 @@ static void alternate(const char *stretch)
     setenv("PORTAFLOW_HYBRID_SWITCH", "alternate", 1);
     setenv("PORTAFLOW_HYBRID_STRETCH", stretch, 1);
     setenv("PORTAFLOW_CYCLES", "1", 1); /* one operation per vertex and round */
+    pf_knobs_reload();
 }
 
 static void model_decides(void)
@@ -107,6 +109,7 @@ static void model_decides(void)
     unsetenv("PORTAFLOW_HYBRID_SWITCH");
     unsetenv("PORTAFLOW_HYBRID_STRETCH");
     unsetenv("PORTAFLOW_CYCLES");
+    pf_knobs_reload();
 }
 
 START_TEST(families_agree_switching_every_stretch)
@@ -116,6 +119,7 @@ START_TEST(families_agree_switching_every_stretch)
     /* One pass a round on the CPU backend too: its asynchronous discharge
      * counts only relabel work and may finish a small graph in one round. */
     setenv("PORTAFLOW_ASYNC", "0", 1);
+    pf_knobs_reload();
     for (uint64_t seed = 1; seed <= (reduced ? 1 : 2); seed++) {
         pf_network *net = family(which, seed);
         ck_assert_ptr_nonnull(net);
@@ -128,8 +132,8 @@ START_TEST(families_agree_switching_every_stretch)
         }
         pf_network_free(net);
     }
-    model_decides();
     unsetenv("PORTAFLOW_ASYNC");
+    model_decides();
 }
 END_TEST
 

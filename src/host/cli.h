@@ -39,6 +39,12 @@ int pf_cli_hybrid_mode(const char *text, int *mode);
  * ends with pf_cli_exit_now_if_detached (cli_hybrid.c). */
 void pf_cli_detach_background(void);
 void pf_cli_exit_now_if_detached(int status);
+/* cli_knobs.c: each refused tuning variable as "portaflow: warning: ..."
+ * on stderr (main calls it once); `backends --knobs` (PF_CLI_KNOBS_LIST,
+ * as JSON with --json) and `--knobs-doc` (docs/KNOBS.md). */
+enum { PF_CLI_KNOBS_LIST = 1, PF_CLI_KNOBS_DOC };
+void pf_cli_report_knobs(void);
+int pf_cli_knobs(int what, int json);
 /* NULL/"auto" or a backend name portaflow knows; else reports it, -1. */
 int pf_cli_check_backend(const char *backend);
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/knobs.h"
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "../device/device.h"
@@ -50,12 +51,6 @@ typedef struct driver {
     double trace_collect, trace_cancel, trace_bfs, trace_saturate;
     int64_t trace_levels;
 } driver;
-
-static double env_double(const char *name, double fallback)
-{
-    const char *v = getenv(name);
-    return v && *v ? atof(v) : fallback;
-}
 
 static int dev_alloc(driver *d, pf_buf **buf, size_t count, size_t elem, pf_status *st)
 {
@@ -109,15 +104,13 @@ static int64_t source_supply(const pf_residual *h)
 
 /* g.cap_bits for this device and graph. PORTAFLOW_CAP_BITS=32|64 forces a
  * width (measurements); otherwise 64 where the device has 64-bit atomics
- * (until 32 is measured faster there: bench/NOTES.md), else 32 where the
- * graph allows it. A width the device or the graph cannot take is refused
+ * (32 bits were measured no faster there: the narrowing and widening on
+ * the host cost more than the halved residual bytes save), else 32 where
+ * the graph allows it. A width the device or the graph cannot take is refused
  * with the reason and the fix. */
 static int choose_cap_bits(driver *d, const pf_device_desc *desc, int64_t *clamp, pf_status *st)
 {
-    const char *env = getenv("PORTAFLOW_CAP_BITS");
-    int forced = env && *env ? atoi(env) : 0;
-    if (forced != 0 && forced != 32 && forced != 64)
-        return pf_fail(st, PF_E_USAGE, "PORTAFLOW_CAP_BITS=%s: use 32 or 64", env);
+    int forced = pf_knobs()->cap_bits == PF_KNOB_AUTO ? 0 : (int)pf_knobs()->cap_bits;
     int has32 = (desc->maxflow_bits & PF_MAXFLOW_32) != 0;
     int has64 = (desc->maxflow_bits & PF_MAXFLOW_64) != 0;
     int graph = cap_bits_needed(d->host, clamp);
@@ -198,7 +191,7 @@ static int alloc_graph(driver *d, const pf_device_desc *desc, pf_status *st)
     g->arcs = h->arcs;
     g->source = h->source;
     g->sink = h->sink;
-    g->follow_excess = (int32_t)env_double("PORTAFLOW_FOLLOW", 1);
+    g->follow_excess = (int32_t)pf_knobs()->follow;
     size_t n = (size_t)h->n, arcs = (size_t)h->arcs, cap = (size_t)g->cap_bits / 8;
     int rc;
     if ((rc = dev_alloc(d, &g->first, n + 1, 8, st)) || (rc = dev_alloc(d, &g->head, arcs, 4, st)) ||
@@ -468,13 +461,12 @@ static int driver_open(driver *d, const pf_device_ops *ops, const pf_residual *h
      * waits for its longest chain: H100, RLG 512x1024 1.6 s at 64, 2.8 s at
      * 1024) and, overall, on CPUs too (16 cores: RLG 1024x1536 8.8 s at 64,
      * 14.4 s at 1024; RMFGEN 128x128 16.1 s against 13.1 s). */
-    d->cycles = (int32_t)env_double("PORTAFLOW_CYCLES", 64);
-    if (d->cycles < 1)
-        d->cycles = 1;
-    d->gr_alpha = env_double("PORTAFLOW_GR_ALPHA", 6);
-    d->gr_max_rounds = (int64_t)env_double("PORTAFLOW_GR_ROUNDS", 256);
-    d->trace = env_double("PORTAFLOW_TRACE", 0) != 0;
-    d->async = env_double("PORTAFLOW_ASYNC", 1) != 0;
+    const pf_knob_values *knobs = pf_knobs();
+    d->cycles = (int32_t)knobs->cycles;
+    d->gr_alpha = knobs->gr_alpha;
+    d->gr_max_rounds = knobs->gr_rounds;
+    d->trace = knobs->trace != 0;
+    d->async = knobs->async != 0;
     pf_progress_begin(&d->progress, opt->progress);
 
     double t0 = pf_now();

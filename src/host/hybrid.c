@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/knobs.h"
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "../device/device.h"
@@ -358,12 +359,6 @@ typedef struct hybrid {
     int64_t last_work;      /* the work of the stretch it was made after */
 } hybrid;
 
-static double env_number(const char *name, double fallback)
-{
-    const char *v = getenv(name);
-    return v && *v ? atof(v) : fallback;
-}
-
 static int record(hybrid *y, int to_device, int64_t active, pf_status *st)
 {
     if (y->count == y->room) {
@@ -555,14 +550,11 @@ int pf_hybrid_solve(pf_hybrid *open, const pf_residual *h, const pf_solve_option
     opener_post_graph(open, h);
     if (!out->res)
         return pf_fail(st, PF_E_USAGE, "hybrid: no residual output array");
-    y.trace = env_number("PORTAFLOW_TRACE", 0) != 0;
-    y.stretch = (int64_t)env_number("PORTAFLOW_HYBRID_STRETCH", 0);
-    const char *mode = getenv("PORTAFLOW_HYBRID_SWITCH");
-    y.alternate = mode && strcmp(mode, "alternate") == 0;
-    if (mode && *mode && !y.alternate && strcmp(mode, "model") != 0)
-        return pf_fail(st, PF_E_USAGE, "PORTAFLOW_HYBRID_SWITCH=%s: use model or alternate",
-                       mode);
-    pf_hybrid_model_init(&y.model, (int64_t)env_number("PORTAFLOW_HYBRID_START", 1000));
+    const pf_knob_values *knobs = pf_knobs();
+    y.trace = knobs->trace != 0;
+    y.stretch = knobs->hybrid_stretch;
+    y.alternate = knobs->hybrid_switch == 1;
+    pf_hybrid_model_init(&y.model, knobs->hybrid_start);
 
     int rc = PF_OK;
     y.excess = pf_alloc((size_t)h->n, sizeof *y.excess, st);

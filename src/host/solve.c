@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/knobs.h"
 #include "../common/memavail.h"
 #include "../common/status.h"
 #include "../common/timer.h"
@@ -81,23 +82,9 @@ static int run_hybrid(pf_hybrid *hy, const pf_residual *g, const pf_solve_option
  * is for the backend). */
 static int hybrid_mode(pf_solve_options *opt, pf_status *st)
 {
-    const char *env = getenv("PORTAFLOW_HYBRID");
-    if (opt->hybrid == PF_HYBRID_AUTO && env && *env) {
-        static const struct {
-            const char *name;
-            int mode;
-        } modes[] = {
-            {.name = "auto", .mode = PF_HYBRID_AUTO},
-            {.name = "on", .mode = PF_HYBRID_ON},
-            {.name = "off", .mode = PF_HYBRID_OFF},
-        };
-        opt->hybrid = -1;
-        for (size_t i = 0; i < sizeof modes / sizeof *modes; i++)
-            if (strcmp(env, modes[i].name) == 0)
-                opt->hybrid = modes[i].mode;
-        if (opt->hybrid < 0)
-            return pf_fail(st, PF_E_USAGE, "PORTAFLOW_HYBRID=%s: use auto, on or off", env);
-    }
+    int64_t knob = pf_knobs()->hybrid;
+    if (opt->hybrid == PF_HYBRID_AUTO && knob != PF_KNOB_AUTO)
+        opt->hybrid = (int)knob;
     if (opt->hybrid < PF_HYBRID_AUTO || opt->hybrid > PF_HYBRID_OFF)
         return pf_fail(st, PF_E_USAGE, "hybrid mode %d: use auto (0), on (1) or off (2)",
                        opt->hybrid);
@@ -139,8 +126,7 @@ static int plan_hybrid(const pf_backend_walk *walk, const pf_solve_options *opt,
  * contends; for measuring which pays). */
 static int open_late(void)
 {
-    const char *when = getenv("PORTAFLOW_HYBRID_OPEN");
-    return when && strcmp(when, "late") == 0;
+    return pf_knobs()->hybrid_open == 1;
 }
 
 /* ---- the selection loop's attempts ---------------------------------------- */
@@ -237,7 +223,7 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
         return st->code;
     }
     double t_built = pf_now();
-    if (getenv("PORTAFLOW_TRACE") && strcmp(getenv("PORTAFLOW_TRACE"), "0") != 0)
+    if (pf_knobs()->trace)
         fprintf(stderr, "portaflow trace: residual build %.4f s\n", t_built - t_probed);
     int64_t *res = pf_alloc((size_t)g.arcs, sizeof *res, st);
     uint8_t *side = opt.want_cut ? pf_calloc((size_t)g.n, 1, st) : NULL;
