@@ -191,7 +191,25 @@ typedef struct pf_solve_options {
      * NULL: none. */
     pf_log_fn log;
     void *log_data;
+    /* Since API version 3 (appended): the hybrid of a parallel backend and
+     * the host's sequential engine (README: "The hybrid"), enum
+     * pf_hybrid_mode. 0 = auto: on for a GPU (CUDA, OpenCL on a GPU),
+     * off otherwise. */
+    int hybrid;
 } pf_solve_options;
+
+enum pf_hybrid_mode {
+    PF_HYBRID_AUTO = 0,
+    PF_HYBRID_ON = 1,  /* the backend (cuda, opencl, omp; auto: the best) with seq */
+    PF_HYBRID_OFF = 2, /* the backend alone */
+};
+
+/* One move of the hybrid's state between the host and the device. */
+typedef struct pf_hybrid_switch {
+    double time;      /* seconds since the solve's phase 1 began */
+    int to_device;    /* 1: host -> device, 0: device -> host */
+    int64_t active;   /* active vertices then */
+} pf_hybrid_switch;
 
 PF_API void pf_solve_options_init(pf_solve_options *opt);
 
@@ -220,6 +238,13 @@ typedef struct pf_solution {
     int scale_log2;         /* the network's fixed-point scale: value and flows
                                are in units of 2^-scale_log2 input units (0 for
                                integer networks; see pf_network_scale) */
+    /* 1 when the hybrid ran (backend then names its device's backend, or
+     * "seq" where auto found no device to pair or the host finished first),
+     * and its switches, in order (NULL, 0 when none); switches are freed
+     * by pf_solution_free. */
+    int hybrid;
+    pf_hybrid_switch *switches;
+    int64_t switch_count;
 } pf_solution;
 
 PF_API int pf_solve(const pf_network *net, const pf_solve_options *opt,

@@ -346,6 +346,7 @@ END_TEST
 int main(int argc, char **argv)
 {
     backend = argc > 1 ? argv[1] : "omp";
+    setenv("PORTAFLOW_HYBRID", "off", 1); /* the driver alone (test_hybrid.c has the hybrid) */
     reduced = getenv("PORTAFLOW_TEST_REDUCED") && atoi(getenv("PORTAFLOW_TEST_REDUCED")) != 0;
     char why[512];
     device_count = pf_test_backend_devices(backend, why, sizeof why);

@@ -49,7 +49,10 @@ START_TEST(defaults)
     ck_assert_int_eq(v.cycles, 64);
     ck_assert(v.gr_alpha == PF_GR_ALPHA);
     ck_assert_int_eq(v.gr_rounds, 256);
-    ck_assert_int_eq(v.handoff, 1024);
+    ck_assert_int_eq(v.hybrid, PF_KNOB_AUTO);
+    ck_assert_int_eq(v.hybrid_start, 1000);
+    ck_assert_int_eq(v.hybrid_stretch, 0);
+    ck_assert_int_eq(v.hybrid_switch, 0);
     ck_assert_int_eq(v.follow, 1);
     ck_assert_int_eq(v.async, 1);
     ck_assert_int_eq(v.trace, 0);
@@ -80,8 +83,13 @@ START_TEST(numbers_and_ranges)
     ck_assert_int_eq(parse(PF_KNOB_CYCLES, "12abc", &v), -1);
     ck_assert_int_eq(parse(PF_KNOB_CYCLES, "99999999999999999999999", &v), -1);
     ck_assert_int_eq(v.cycles, 64); /* a refused value writes nothing */
-    ck_assert_int_eq(parse(PF_KNOB_HANDOFF, "0", &v), 0);
-    ck_assert_int_eq(v.handoff, 0);
+    ck_assert_int_eq(parse(PF_KNOB_HYBRID_STRETCH, "0", &v), 0);
+    ck_assert_int_eq(v.hybrid_stretch, 0);
+    ck_assert_int_eq(parse(PF_KNOB_HYBRID, "off", &v), 0);
+    ck_assert_int_eq(v.hybrid, 2); /* PF_HYBRID_OFF */
+    ck_assert_int_eq(parse(PF_KNOB_HYBRID, "maybe", &v), -1);
+    ck_assert_int_eq(parse(PF_KNOB_HYBRID_SWITCH, "alternate", &v), 0);
+    ck_assert_int_eq(v.hybrid_switch, 1);
     ck_assert_int_eq(parse(PF_KNOB_CUDA_PUSH_LANES, "8", &v), 0);
     ck_assert_int_eq(v.cuda_push_lanes, 8);
     ck_assert_int_eq(parse(PF_KNOB_CUDA_PUSH_LANES, "12", &v), -1);
@@ -270,7 +278,7 @@ END_TEST
 START_TEST(cli_warns_and_lists)
 {
     setenv("PORTAFLOW_FOLLOW", "maybe", 1);
-    setenv("PORTAFLOW_HANDOFF", "5", 1);
+    setenv("PORTAFLOW_HYBRID_STRETCH", "5", 1);
     char *out, *err;
     const char *list[] = {"backends", "--knobs", NULL};
     ck_assert_int_eq(pf_test_run_cli(list, NULL, &out, &err), 0);
@@ -278,17 +286,17 @@ START_TEST(cli_warns_and_lists)
                       strstr(err, "default (1)"),
                   "%s", err);
     ck_assert_ptr_eq(strstr(strstr(err, "PORTAFLOW_FOLLOW") + 1, "PORTAFLOW_FOLLOW='maybe'"), NULL);
-    ck_assert_msg(strstr(out, "PORTAFLOW_HANDOFF = 5 (set)"), "%s", out);
+    ck_assert_msg(strstr(out, "PORTAFLOW_HYBRID_STRETCH = 5 (set)"), "%s", out);
     free(out), free(err);
     const char *json[] = {"backends", "--knobs", "--json", NULL};
     ck_assert_int_eq(pf_test_run_cli(json, NULL, &out, &err), 0);
     ck_assert_msg(!strncmp(out, "{\"knobs\":[{\"name\":\"PORTAFLOW_BACKEND\"", 36), "%s", out);
-    ck_assert_msg(strstr(out, "{\"name\":\"PORTAFLOW_HANDOFF\",\"value\":\"5\",\"set\":true,"), "%s",
-                  out);
+    ck_assert_msg(strstr(out, "{\"name\":\"PORTAFLOW_HYBRID_STRETCH\",\"value\":\"5\",\"set\":true,"),
+                  "%s", out);
     ck_assert_msg(strstr(out, "\"refused\":\"PORTAFLOW_FOLLOW='maybe'"), "%s", out);
     free(out), free(err);
     unsetenv("PORTAFLOW_FOLLOW");
-    unsetenv("PORTAFLOW_HANDOFF");
+    unsetenv("PORTAFLOW_HYBRID_STRETCH");
 }
 END_TEST
 

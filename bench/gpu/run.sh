@@ -51,6 +51,15 @@
 #       memcheck on the fw_stats kernel (n = 300, int32 and int64), and the
 #       16384 "s" lines against those of --verify (matrix downloaded, host
 #       sums). Log: apsp_whole.log. A few minutes on a warm build.
+#   bench/gpu/run.sh hybrid [SET [REPS [LIMIT_S [ENGINES]]]]
+#       issue 19: whole `portaflow solve` processes, min of REPS (2), for
+#       auto (the hybrid), each engine alone (--hybrid off; default
+#       "auto cuda opencl omp seq") and hi_pr where HIPR=path is set, on SET
+#       (default device: the issue's RMFGEN/RLG instances; DIMACS files of
+#       the original generators may be given instead as HYBRID_FILES="f1 f2
+#       ..."): bench/hybrid.sh's table with the switches per instance
+#       (hybrid_SET.md) and a trace + --json per instance for
+#       bench/hybrid_plot.py (run here afterwards: SVG).
 # Logs and tables go to $OUT (the device tool brings them back) or ./bench/out.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -238,6 +247,15 @@ apsp-whole)
   if [ "$fast" = "$slow" ]; then echo "s lines: device sums = host sums"; else
     echo "s lines DIFFER: device [$fast] host [$slow]"; fi | tee -a "$out/apsp_whole.log"
   rm -f "$g"
+  ;;
+hybrid)
+  set_name=${1:-device} reps=${2:-2} limit=${3:-120} engines=${4:-auto cuda opencl omp seq}
+  if [ -n "${HYBRID_FILES:-}" ]; then read -r -a files <<<"$HYBRID_FILES"; else
+    mapfile -t files < <(bash bench/instances.sh "$bin" "$set_name"); fi
+  meson test -C build-gpu --print-errorlogs hybrid-cuda hybrid-opencl 2>&1 | tee "$out/hybrid_tests.log" |
+    grep -E "^ *[0-9]+/|Ok:|Fail:"
+  bash bench/hybrid.sh --bin "$bin" --out "$out/hybrid_${set_name//[^a-z0-9_]/_}" --reps "$reps" \
+    --limit "$limit" --engines "$engines" "${files[@]}"
   ;;
 *) echo "unknown stage $stage" >&2; exit 1 ;;
 esac

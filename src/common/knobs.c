@@ -30,6 +30,26 @@ static const pf_knob_choice arc_order_choices[] = {
     {0},
 };
 
+/* enum pf_hybrid_mode's values (portaflow.h). */
+static const pf_knob_choice hybrid_choices[] = {
+    {.name = "auto", .value = 0},
+    {.name = "on", .value = 1},
+    {.name = "off", .value = 2},
+    {0},
+};
+
+static const pf_knob_choice hybrid_switch_choices[] = {
+    {.name = "model", .value = 0},
+    {.name = "alternate", .value = 1},
+    {0},
+};
+
+static const pf_knob_choice hybrid_open_choices[] = {
+    {.name = "early", .value = 0},
+    {.name = "late", .value = 1},
+    {0},
+};
+
 enum { INT31 = INT32_MAX };
 
 const pf_knob_info pf_knob_table[PF_KNOB_COUNT] = {
@@ -61,11 +81,31 @@ const pf_knob_info pf_knob_table[PF_KNOB_COUNT] = {
         .name = "PORTAFLOW_GR_ROUNDS", .kind = PF_KNOB_INT, .offset = VALUE(gr_rounds),
         .least = 1, .most = INT31, .fallback = 256,
         .meaning = "parallel driver: global relabel after at most this many rounds"},
-    [PF_KNOB_HANDOFF] = {
-        .name = "PORTAFLOW_HANDOFF", .kind = PF_KNOB_INT, .offset = VALUE(handoff), .least = 0,
-        .most = INT31, .fallback = 1024,
-        .meaning = "phase 1 moves to the sequential engine when a batch of rounds reaches the "
-                   "round cap with at most this many active vertices; 0: never"},
+    [PF_KNOB_HYBRID] = {
+        .name = "PORTAFLOW_HYBRID", .kind = PF_KNOB_CHOICE, .offset = VALUE(hybrid),
+        .choices = hybrid_choices, .fallback = PF_KNOB_AUTO,
+        .auto_text = "the --hybrid option's (pf_solve_options.hybrid)",
+        .meaning = "what --hybrid auto becomes: the backend with the host's sequential engine "
+                   "(on), alone (off), or on for a GPU (auto)"},
+    [PF_KNOB_HYBRID_START] = {
+        .name = "PORTAFLOW_HYBRID_START", .kind = PF_KNOB_INT, .offset = VALUE(hybrid_start),
+        .least = 0, .most = INT31, .fallback = 1000,
+        .meaning = "the hybrid's switch threshold N* until both engines' rates are measured"},
+    [PF_KNOB_HYBRID_STRETCH] = {
+        .name = "PORTAFLOW_HYBRID_STRETCH", .kind = PF_KNOB_INT,
+        .offset = VALUE(hybrid_stretch), .least = 0, .most = INT31, .fallback = 0,
+        .meaning = "the hybrid's stretches: at most this many host discharges or device rounds "
+                   "(of at most 64 times as many relabel arcs); 0: one global-relabel period"},
+    [PF_KNOB_HYBRID_SWITCH] = {
+        .name = "PORTAFLOW_HYBRID_SWITCH", .kind = PF_KNOB_CHOICE,
+        .offset = VALUE(hybrid_switch), .choices = hybrid_switch_choices, .fallback = 0,
+        .meaning = "the hybrid's switches: as its model says, or after every stretch "
+                   "(alternate, which first waits for the device; for tests)"},
+    [PF_KNOB_HYBRID_OPEN] = {
+        .name = "PORTAFLOW_HYBRID_OPEN", .kind = PF_KNOB_CHOICE, .offset = VALUE(hybrid_open),
+        .choices = hybrid_open_choices, .fallback = 0,
+        .meaning = "the hybrid's device opens while the residual graph is built (early) or "
+                   "after (late; for measuring)"},
     [PF_KNOB_CAP_BITS] = {
         .name = "PORTAFLOW_CAP_BITS", .kind = PF_KNOB_CHOICE, .offset = VALUE(cap_bits),
         .choices = cap_bits_choices, .fallback = PF_KNOB_AUTO,

@@ -45,7 +45,11 @@ typedef enum pf_knob_id {
     PF_KNOB_FOLLOW,
     PF_KNOB_GR_ALPHA,
     PF_KNOB_GR_ROUNDS,
-    PF_KNOB_HANDOFF,
+    PF_KNOB_HYBRID,
+    PF_KNOB_HYBRID_START,
+    PF_KNOB_HYBRID_STRETCH,
+    PF_KNOB_HYBRID_SWITCH,
+    PF_KNOB_HYBRID_OPEN,
     PF_KNOB_CAP_BITS,
     PF_KNOB_ARC_ORDER,
     PF_KNOB_ASYNC,
@@ -98,7 +102,11 @@ typedef struct pf_knob_values {
     int64_t follow;
     double gr_alpha;
     int64_t gr_rounds;
-    int64_t handoff;
+    int64_t hybrid;            /* enum pf_hybrid_mode, or PF_KNOB_AUTO: the option's */
+    int64_t hybrid_start;
+    int64_t hybrid_stretch;    /* 0: one global-relabel period */
+    int64_t hybrid_switch;     /* 0 model, 1 alternate */
+    int64_t hybrid_open;       /* 0 early, 1 late */
     int64_t cap_bits;          /* 32, 64, or PF_KNOB_AUTO */
     int64_t arc_order;         /* a pf_arc_order, or PF_KNOB_AUTO */
     int64_t async;

@@ -27,6 +27,7 @@ static const char usage_text[] =
     "\n"
     "portaflow COMMAND --help (or -h) lists that command's options. Common ones:\n"
     "-b/--backend, --device, -t/--threads, -o/--out FILE, --json, --progress;\n"
+    "solve --hybrid auto|on|off: the backend with the host engine (He & Hong).\n"
     "--opt=value and --opt value both work, and options may follow the file.\n"
     "Environment: PORTAFLOW_BACKEND overrides 'auto'; PORTAFLOW_MEMORY_LIMIT=BYTES\n"
     "replaces the available-memory probe; portaflow backends --knobs lists every\n"
@@ -245,6 +246,7 @@ static int finish_stdout(const char *cmd, int rc)
 
 int main(int argc, char **argv)
 {
+    pf_cli_detach_background();
     if (argc < 2)
         return pf_cli_usage_error("a command is required");
     const char *cmd = argv[1];
@@ -270,7 +272,9 @@ int main(int argc, char **argv)
             pf_cli_report_knobs();
             int rc = commands[i].run(argc - 1, argv + 1);
             pf_progress_close(); /* the line off the terminal before the last word */
-            return finish_stdout(cmd, rc);
+            rc = finish_stdout(cmd, rc);
+            pf_cli_exit_now_if_detached(rc);
+            return rc;
         }
     return pf_cli_usage_error("unknown command '%s'", cmd);
 }

@@ -33,6 +33,12 @@ void pf_cli_json_string(FILE *out, const char *s);
 /* The library's log callback for every command (pf_log_fn): writes
  * "portaflow: MESSAGE" on stderr. */
 void pf_cli_log(void *data, int level, const char *message);
+/* --hybrid's value (auto, on, off) as enum pf_hybrid_mode; -1 if not one. */
+int pf_cli_hybrid_mode(const char *text, int *mode);
+/* Solves need not wait for a device opening in the background; main then
+ * ends with pf_cli_exit_now_if_detached (cli_hybrid.c). */
+void pf_cli_detach_background(void);
+void pf_cli_exit_now_if_detached(int status);
 /* cli_knobs.c: each refused tuning variable as "portaflow: warning: ..."
  * on stderr (main calls it once); `backends --knobs` (PF_CLI_KNOBS_LIST,
  * as JSON with --json) and `--knobs-doc` (docs/KNOBS.md). */

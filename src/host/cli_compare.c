@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "cli_input.h"
 #include "cli_opts.h"
+#include "registry.h"
 #include "../common/progress.h"
 
 typedef struct compare_args {
@@ -19,7 +20,9 @@ typedef struct compare_args {
 } compare_args;
 
 typedef struct compare_row {
-    char backend[16];
+    char backend[16];  /* as shown: the hybrid's is "NAME+seq" */
+    char engine[16];   /* the backend solved with */
+    int hybrid;        /* 1: the hybrid of engine and seq; 0: engine alone */
     int device_index;
     char device[160];
     pf_solution sol;   /* the median run's times */
@@ -40,7 +43,8 @@ static void run_one(const pf_network *net, const compare_args *a, compare_row *r
 {
     pf_solve_options opt;
     pf_solve_options_init(&opt);
-    opt.backend = row->backend;
+    opt.backend = row->engine;
+    opt.hybrid = row->hybrid ? PF_HYBRID_ON : PF_HYBRID_OFF;
     opt.device_index = row->device_index;
     opt.threads = a->threads;
     opt.want_flow = opt.want_cut = a->verify;
@@ -90,11 +94,20 @@ static int collect_rows(compare_row *rows, int max)
     char why[2048];
     int found = pf_list_devices(descs, 64, why, sizeof why);
     int count = 0;
+    /* Each device alone and, where its backend runs the parallel driver,
+     * as the hybrid with seq (a row of its own). */
     for (int i = 0; i < found && count < max; i++) {
-        memset(&rows[count], 0, sizeof rows[count]);
-        snprintf(rows[count].backend, sizeof rows[count].backend, "%.15s", descs[i].backend);
-        rows[count].device_index = descs[i].index;
-        count++;
+        const pf_device_ops *ops = pf_backend_find(descs[i].backend);
+        int pairs = ops && ops->caps.maxflow_steps && !ops->caps.one_thread;
+        for (int hybrid = 0; hybrid <= pairs && count < max; hybrid++) {
+            compare_row *row = &rows[count++];
+            memset(row, 0, sizeof *row);
+            snprintf(row->engine, sizeof row->engine, "%.15s", descs[i].backend);
+            snprintf(row->backend, sizeof row->backend, "%.11s%s", descs[i].backend,
+                     hybrid ? "+seq" : "");
+            row->hybrid = hybrid;
+            row->device_index = descs[i].index;
+        }
     }
     return count;
 }

@@ -20,7 +20,7 @@ typedef struct solve_args {
     pf_cli_input input;
 } solve_args;
 
-enum { OPT_FLOW = 1, OPT_CUT, OPT_CUT_SIDE, OPT_CUT_ARCS, OPT_VERIFY };
+enum { OPT_FLOW = 1, OPT_CUT, OPT_CUT_SIDE, OPT_CUT_ARCS, OPT_VERIFY, OPT_HYBRID };
 
 static const pf_opt solve_options[] = {
     {.id = OPT_FLOW, .name = "flow", .help = "print one 'f U V FLOW' line per input arc"},
@@ -32,6 +32,8 @@ static const pf_opt solve_options[] = {
      .help = "print one 'x U V CAP' line per arc from the source to the sink side"},
     {.id = OPT_VERIFY, .name = "verify",
      .help = "check the answer (capacity, conservation, cut = value)"},
+    {.id = OPT_HYBRID, .name = "hybrid", .arg = "MODE",
+     .help = "auto (default: on for a GPU), on or off: the backend with the host engine"},
     PF_CLI_INPUT_OPTIONS,
     {0},
 };
@@ -73,6 +75,11 @@ static int on_solve_option(void *ctx, int id, const char *arg)
         break;
     case OPT_CUT_ARCS:
         a->print_cut_arcs = 1;
+        break;
+    case OPT_HYBRID:
+        if (pf_cli_hybrid_mode(arg, &a->opt.hybrid))
+            return pf_opts_usage_error(&solve_spec, "--hybrid takes auto, on or off, not '%s'",
+                                       arg);
         break;
     default:
         a->verify = 1;
@@ -143,6 +150,14 @@ static void print_json(FILE *out, const solve_args *a, const pf_network *net,
     fprintf(out, ",\"rounds\":%lld,\"global_relabels\":%lld,\"host_pushes\":%lld,\"device_bytes\":%llu",
             (long long)sol->pushes_rounds, (long long)sol->global_relabels,
             (long long)sol->host_pushes, (unsigned long long)sol->device_bytes);
+    if (sol->hybrid) {
+        fputs(",\"hybrid\":true,\"switches\":[", out);
+        for (int64_t i = 0; i < sol->switch_count; i++)
+            fprintf(out, "%s{\"time_s\":%.6f,\"to\":\"%s\",\"active\":%lld}", i ? "," : "",
+                    sol->switches[i].time, sol->switches[i].to_device ? "device" : "host",
+                    (long long)sol->switches[i].active);
+        fputc(']', out);
+    }
     if (a->verify)
         fputs(",\"verified\":true", out);
     if (a->print_flow) {
@@ -199,8 +214,8 @@ static void print_dimacs(FILE *out, const solve_args *a, const pf_network *net,
     fprintf(out, "c rounds %lld global_relabels %lld device_bytes %llu\n",
             (long long)sol->pushes_rounds, (long long)sol->global_relabels,
             (unsigned long long)sol->device_bytes);
-    if (sol->host_pushes)
-        fprintf(out, "c host_finish pushes %lld (phase 1 ended on the host's sequential engine)\n",
+    if (sol->hybrid)
+        fprintf(out, "c hybrid switches %lld host_pushes %lld\n", (long long)sol->switch_count,
                 (long long)sol->host_pushes);
     if (a->verify)
         fputs("c verify ok (capacity, conservation, value, cut = value)\n", out);

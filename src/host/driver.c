@@ -11,6 +11,7 @@
  * only right after a global relabel finds no active vertex, so the answer
  * never rests on heights that concurrent pushes may have left stale.
  * Graph data stays on the device; per round only a few scalars come back. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include "../common/timer.h"
 #include "../device/device.h"
 #include "dev_check.h"
+#include "driver_session.h"
 #include "engine.h"
 #include "../common/progress.h"
 
@@ -40,13 +42,9 @@ typedef struct driver {
      * read back gets cap - clamped added to be one of the input graph. */
     int32_t *cap32;
     int64_t active;       /* size of the active list in g.list_a */
-    /* Phase 1 moves to the host's sequential engine once the excess crawls
-     * (see run_phase) with at most this many active vertices (0: never);
-     * set when it did. */
-    int64_t handoff_active;
-    int handed_off;
     int host_threads;     /* OpenMP threads for host-side steps (opt->threads) */
     const pf_solve_options *opt; /* the caller's cancel callback */
+    pf_device_desc desc;
     /* PORTAFLOW_TRACE=1: where a global relabel's time goes (each part
      * waited for, so tracing itself slows the solve); printed at the end. */
     int trace;
@@ -329,27 +327,45 @@ static int draw_progress(driver *d, const char *phase, int32_t target, int64_t g
     return PF_OK;
 }
 
-/* One phase: push-relabel toward `target`, never through `excluded`.
- * With `may_hand_off`, stops early (d->handed_off) when the excess crawls:
- * the rest is sequential work that costs the device a round per hop and
- * the host a few nanoseconds (a few hundred active vertices whose excess
- * creeps along paths tens of thousands of arcs long). */
-static int run_phase(driver *d, const char *phase, int32_t target, int32_t excluded,
-                     int32_t resaturate, int may_hand_off, double *pr_time, double *gr_time,
-                     pf_status *st)
+/* Rounds of push-relabel over the active list until the work done calls
+ * for a global relabel, the round cap (or `max_rounds`) is reached, or no
+ * vertex is active; *listed gets the sum of the list sizes (the vertices
+ * processed, the hybrid's rate). The round cap catches excess bouncing
+ * between a few vertices with little relabel work (seen with the one-hop
+ * body): heights go stale while the work measure stays low. */
+static int run_rounds(driver *d, const char *phase, int32_t target, int64_t max_rounds,
+                      double max_work, int64_t *listed, pf_status *st)
 {
-    const pf_device_ops *ops = d->ops;
-    const double gr_work = d->gr_alpha * (double)d->g.n + (double)d->g.arcs / 2;
+    double gr_work = d->gr_alpha * (double)d->g.n + (double)d->g.arcs / 2;
+    if (max_work < gr_work)
+        gr_work = max_work;
+    int64_t cap = d->gr_max_rounds < max_rounds ? d->gr_max_rounds : max_rounds;
+    double work = 0;
     int rc = PF_OK;
-    /* Since the last global relabel: the most vertices active in a round,
-     * and whether the rounds ran to the round cap before doing the work
-     * that calls for a relabel. Both together say the excess crawls: few
-     * vertices, little work per round, many rounds (a round cap reached
-     * with a few hundred active vertices). Graphs where the excess moves
-     * relabel every few dozen rounds at most, and a solve's start, with
-     * few active vertices, is no crawl either. */
-    int64_t peak_active = 0;
-    int crawled = 0;
+    for (int64_t rounds = 0; !rc && d->active > 0 && work < gr_work && rounds < cap; rounds++) {
+        int64_t round_work = 0;
+        /* What is left of the budget, for a backend that discharges
+         * asynchronously (device.h); the others make one pass. */
+        d->g.work_budget = d->async ? (int64_t)(gr_work - work) + 1 : 0;
+        *listed += d->active;
+        rc = d->ops->push_relabel(d->dev, &d->g, d->g.list_a, d->active, d->cycles, &round_work,
+                                  st);
+        if (!rc)
+            rc = collect_active(d, st);
+        work += (double)round_work;
+        d->out->rounds++;
+        draw_progress(d, phase, target, d->out->global_relabels);
+        if (!rc && pf_cancel_requested(d->opt))
+            rc = pf_fail(st, PF_E_CANCELLED, "solve cancelled by the caller");
+    }
+    return rc;
+}
+
+/* One phase: push-relabel toward `target`, never through `excluded`. */
+static int run_phase(driver *d, const char *phase, int32_t target, int32_t excluded,
+                     int32_t resaturate, double *pr_time, double *gr_time, pf_status *st)
+{
+    int rc = PF_OK;
     for (;;) {
         double t0 = pf_now();
         rc = global_relabel(d, target, excluded, resaturate, st);
@@ -358,35 +374,9 @@ static int run_phase(driver *d, const char *phase, int32_t target, int32_t exclu
         *gr_time += pf_now() - t0;
         if (rc || d->active == 0)
             break;
-        if (may_hand_off && crawled && peak_active <= d->handoff_active) {
-            d->handed_off = 1;
-            break;
-        }
         t0 = pf_now();
-        double work = 0;
-        peak_active = d->active;
-        /* The round cap catches excess bouncing between a few vertices with
-         * little relabel work (seen with the one-hop body): heights go stale
-         * while the work measure stays low. */
-        int64_t rounds = 0;
-        for (; !rc && d->active > 0 && work < gr_work && rounds < d->gr_max_rounds; rounds++) {
-            int64_t round_work = 0;
-            /* What is left of the budget, for a backend that discharges
-             * asynchronously (device.h); the others make one pass. */
-            d->g.work_budget = d->async ? (int64_t)(gr_work - work) + 1 : 0;
-            rc = ops->push_relabel(d->dev, &d->g, d->g.list_a, d->active, d->cycles, &round_work,
-                                   st);
-            if (!rc)
-                rc = collect_active(d, st);
-            work += (double)round_work;
-            if (d->active > peak_active)
-                peak_active = d->active;
-            d->out->rounds++;
-            draw_progress(d, phase, target, d->out->global_relabels);
-            if (!rc && pf_cancel_requested(d->opt))
-                rc = pf_fail(st, PF_E_CANCELLED, "solve cancelled by the caller");
-        }
-        crawled = rounds == d->gr_max_rounds;
+        int64_t listed = 0;
+        rc = run_rounds(d, phase, target, INT64_MAX, INFINITY, &listed, st);
         *pr_time += pf_now() - t0;
         if (rc)
             break;
@@ -413,61 +403,6 @@ static int download_results(driver *d, pf_status *st)
     }
     out->times.download += pf_now() - t0;
     return rc;
-}
-
-/* The host's sequential engine takes the preflow over (see run_phase) and
- * does the rest: phase 1, the cut, and phase 2 when a flow is wanted. It
- * runs on its own arc order (residual.h), which long chains, handed over
- * nearly whole, need. The relayout costs about one residual build, once. */
-static int finish_on_host(driver *d, const pf_solve_options *opt, pf_status *st)
-{
-    const pf_residual *h = d->host;
-    pf_engine_out *out = d->out;
-    int64_t *excess = pf_alloc((size_t)h->n, sizeof *excess, st);
-    if (!excess)
-        return PF_E_NOMEM;
-    double t0 = pf_now();
-    int rc = download_residuals(d, out->res, st);
-    if (!rc)
-        rc = download_caps(d, d->g.excess, 0, h->n, excess, st);
-    out->times.download += pf_now() - t0;
-
-    t0 = pf_now();
-    pf_residual seq_graph;
-    int64_t *seq_res = out->res;
-    const pf_residual *host_graph = h;
-    int relaid = !rc && h->order != pf_residual_order_for(1);
-    if (relaid) {
-        rc = pf_residual_relayout(h, pf_residual_order_for(1), &seq_graph, d->host_threads, st);
-        seq_res = rc ? NULL : pf_alloc((size_t)h->arcs + 1, sizeof *seq_res, st);
-        if (!rc && !seq_res)
-            rc = PF_E_NOMEM;
-        if (!rc) {
-            pf_residual_copy_residuals(h, out->res, &seq_graph, seq_res, d->host_threads);
-            host_graph = &seq_graph;
-        }
-    }
-    out->times.setup += pf_now() - t0;
-    pf_engine_out host = {.res = seq_res, .source_side = out->source_side};
-    if (!rc)
-        rc = pf_seq_resume(host_graph, excess, opt, &host, st);
-    if (relaid && !rc)
-        pf_residual_copy_residuals(&seq_graph, seq_res, h, out->res, d->host_threads);
-    if (relaid) {
-        pf_residual_free(&seq_graph); /* zeroed when the relayout failed */
-        free(seq_res);
-    }
-    free(excess);
-    if (rc)
-        return rc;
-    out->value = host.value;
-    out->global_relabels += host.global_relabels;
-    out->host_pushes = host.rounds;
-    out->times.setup += host.times.setup;
-    out->times.push_relabel += host.times.push_relabel;
-    out->times.global_relabel += host.times.global_relabel;
-    out->times.phase2 += host.times.phase2;
-    return PF_OK;
 }
 
 /* After phase 2 every vertex but the terminals must balance; anything else
@@ -510,85 +445,263 @@ static int check_device_limits(const pf_device_ops *ops, const pf_residual *h, p
     return PF_OK;
 }
 
-int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_solve_options *opt,
-                      pf_engine_out *out, pf_status *st)
+/* Opens the device for h and readies its buffers: the graph uploaded, the
+ * preflow not yet begun (residuals = capacities, excess and heights 0). */
+static int driver_open(driver *d, const pf_device_ops *ops, const pf_residual *h,
+                       const pf_solve_options *opt, pf_engine_out *out,
+                       const pf_residual *(*wait_graph)(void *), void *data, pf_status *st)
 {
-    int rc = check_device_limits(ops, h, st);
+    *d = (driver){.ops = ops, .host = h, .out = out, .host_threads = opt->threads, .opt = opt};
+    int rc = h ? check_device_limits(ops, h, st) : PF_OK;
     if (rc)
         return rc;
     ops = pf_dev_check_ops(ops); /* every step's arguments checked, where that is on */
-    driver d = {.ops = ops, .host = h, .out = out, .host_threads = opt->threads, .opt = opt};
-    /* Operations per worker per round (PORTAFLOW_CYCLES). Short budgets
-     * win on GPUs, where a warp waits for its longest chain, and overall on
-     * CPUs too (bench/NOTES.md). */
+    d->ops = ops;
+    /* Operations per worker per round. Short budgets win on GPUs (a warp
+     * waits for its longest chain: H100, RLG 512x1024 1.6 s at 64, 2.8 s at
+     * 1024) and, overall, on CPUs too (16 cores: RLG 1024x1536 8.8 s at 64,
+     * 14.4 s at 1024; RMFGEN 128x128 16.1 s against 13.1 s). */
     const pf_knob_values *knobs = pf_knobs();
-    d.cycles = (int32_t)knobs->cycles;
-    d.gr_alpha = knobs->gr_alpha;
-    d.gr_max_rounds = knobs->gr_rounds;
-    d.trace = knobs->trace != 0;
-    d.async = knobs->async != 0;
-    d.handoff_active = knobs->handoff;
-    pf_progress_begin(&d.progress, opt->progress);
+    d->cycles = (int32_t)knobs->cycles;
+    d->gr_alpha = knobs->gr_alpha;
+    d->gr_max_rounds = knobs->gr_rounds;
+    d->trace = knobs->trace != 0;
+    d->async = knobs->async != 0;
+    pf_progress_begin(&d->progress, opt->progress);
 
     double t0 = pf_now();
     pf_open_params params = {.device_index = opt->device_index, .threads = opt->threads};
-    pf_device_desc desc;
-    rc = ops->open(&params, &d.dev, &desc, st);
-    if (rc)
+    rc = ops->open(&params, &d->dev, &d->desc, st);
+    if (rc) {
+        d->dev = NULL;
         return rc;
-    snprintf(out->device, sizeof out->device, "%s", desc.name);
+    }
+    snprintf(out->device, sizeof out->device, "%s", d->desc.name);
+    if (wait_graph) {
+        d->host = h = wait_graph(data);
+        if (!h)
+            return pf_fail(st, PF_E_CANCELLED, "%s: the solve ended before the device opened",
+                           ops->name);
+        if ((rc = check_device_limits(ops, h, st)))
+            return rc;
+    }
     double t_opened = pf_now();
     int64_t clamp = 0;
-    rc = choose_cap_bits(&d, &desc, &clamp, st);
-    if (!rc && d.g.cap_bits == 32)
-        rc = make_cap32(&d, clamp, st);
+    rc = choose_cap_bits(d, &d->desc, &clamp, st);
+    if (!rc && d->g.cap_bits == 32)
+        rc = make_cap32(d, clamp, st);
     if (!rc)
-        rc = alloc_graph(&d, &desc, st);
+        rc = alloc_graph(d, &d->desc, st);
     out->times.setup += pf_now() - t0;
-    if (d.trace)
+    if (d->trace)
         fprintf(stderr,
                 "portaflow trace: device open %.4f s, graph buffers %.4f s; %d-bit residuals: "
                 "%d B per arc, %d B per vertex\n",
-                t_opened - t0, pf_now() - t_opened, (int)d.g.cap_bits, 8 + d.g.cap_bits / 8,
-                28 + d.g.cap_bits / 8);
+                t_opened - t0, pf_now() - t_opened, (int)d->g.cap_bits, 8 + d->g.cap_bits / 8,
+                28 + d->g.cap_bits / 8);
     t0 = pf_now();
     if (!rc)
-        rc = upload_graph(&d, st);
+        rc = upload_graph(d, st);
     out->times.upload += pf_now() - t0;
-    out->device_bytes = d.bytes;
+    out->device_bytes = d->bytes;
+    return rc;
+}
 
-    /* The host engine needs the residuals in out->res, which a caller may
-     * leave out when it wants no flow. */
-    int may_hand_off = out->res != NULL;
+static void driver_close(driver *d)
+{
+    if (!d->dev)
+        return;
+    pf_progress_end(&d->progress);
+    if (d->trace)
+        fprintf(stderr,
+                "portaflow trace: %lld global relabels: collect %.4f s, cancel %.4f s, "
+                "bfs %.4f s (%lld levels, batches rounded up), saturate %.4f s\n",
+                (long long)d->out->global_relabels, d->trace_collect, d->trace_cancel,
+                d->trace_bfs, (long long)d->trace_levels, d->trace_saturate);
+    release_graph(d);
+    free(d->cap32);
+    d->cap32 = NULL;
+    d->ops->close(d->dev);
+    d->dev = NULL;
+}
+
+int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_solve_options *opt,
+                      pf_engine_out *out, pf_status *st)
+{
+    driver d;
+    int rc = driver_open(&d, ops, h, opt, out, NULL, NULL, st);
     if (!rc)
-        rc = run_phase(&d, "phase 1", h->sink, h->source, h->source, may_hand_off,
-                       &out->times.push_relabel, &out->times.global_relabel, st);
-    if (!rc && d.handed_off)
-        rc = finish_on_host(&d, opt, st);
-    else if (!rc)
+        rc = run_phase(&d, "phase 1", h->sink, h->source, h->source, &out->times.push_relabel,
+                       &out->times.global_relabel, st);
+    if (!rc)
         rc = download_results(&d, st);
-    if (!rc && opt->want_flow && !d.handed_off) {
+    if (!rc && opt->want_flow) {
         double p2_pr = 0, p2_gr = 0;
-        rc = run_phase(&d, "phase 2", h->source, h->sink, -1, 0, &p2_pr, &p2_gr, st);
+        rc = run_phase(&d, "phase 2", h->source, h->sink, -1, &p2_pr, &p2_gr, st);
         out->times.phase2 += p2_pr + p2_gr;
         if (!rc)
             rc = check_balanced(&d, st);
-        t0 = pf_now();
+        double t0 = pf_now();
         if (!rc)
             rc = download_residuals(&d, out->res, st);
         out->times.download += pf_now() - t0;
     }
-    pf_progress_end(&d.progress);
-    if (ops->held_bytes)
+    if (d.dev && ops->held_bytes)
         out->device_bytes += ops->held_bytes(d.dev);
-    if (d.trace)
-        fprintf(stderr,
-                "portaflow trace: %lld global relabels: collect %.4f s, cancel %.4f s, "
-                "bfs %.4f s (%lld levels, batches rounded up), saturate %.4f s\n",
-                (long long)out->global_relabels, d.trace_collect, d.trace_cancel, d.trace_bfs,
-                (long long)d.trace_levels, d.trace_saturate);
-    release_graph(&d);
-    free(d.cap32);
-    ops->close(d.dev);
+    driver_close(&d);
     return rc;
+}
+
+/* ---- the device side of the hybrid (driver_session.h) ------------------- */
+
+struct pf_dev_session {
+    driver d;
+    pf_solve_options opt;
+    pf_engine_out out;   /* counters and times of the device's share */
+    int64_t *scratch;    /* n values: excess in transit (64-bit) */
+    int32_t *narrow;     /* arcs or n values: the 32-bit path's transfers */
+};
+
+void pf_dev_session_close(pf_dev_session *s)
+{
+    if (!s)
+        return;
+    driver_close(&s->d);
+    free(s->scratch);
+    free(s->narrow);
+    free(s);
+}
+
+int pf_dev_session_open_waiting(const pf_device_ops *ops, const pf_solve_options *opt,
+                                const pf_residual *(*wait_graph)(void *), void *data,
+                                pf_dev_session **session, pf_status *st)
+{
+    const pf_residual *h = NULL;
+    pf_dev_session *s = pf_calloc(1, sizeof *s, st);
+    if (!s)
+        return PF_E_NOMEM;
+    s->opt = *opt;
+    s->opt.progress = 0; /* the hybrid draws its own status line */
+    int rc = driver_open(&s->d, ops, h, &s->opt, &s->out, wait_graph, data, st);
+    h = s->d.host;
+    size_t n = h ? (size_t)h->n : 0, arcs = h && h->arcs ? (size_t)h->arcs : 1;
+    if (!rc && !(s->scratch = pf_alloc(n, sizeof *s->scratch, st)))
+        rc = PF_E_NOMEM;
+    if (!rc && s->d.g.cap_bits == 32 &&
+        !(s->narrow = pf_alloc(arcs > n ? arcs : n, sizeof *s->narrow, st)))
+        rc = PF_E_NOMEM;
+    if (rc) {
+        pf_dev_session_close(s);
+        return rc;
+    }
+    *session = s;
+    return PF_OK;
+}
+
+const pf_device_desc *pf_dev_session_desc(const pf_dev_session *s) { return &s->d.desc; }
+const char *pf_dev_session_ops_name(const pf_dev_session *s) { return s->d.ops->name; }
+const pf_residual *pf_dev_session_graph(const pf_dev_session *s) { return s->d.host; }
+const pf_engine_out *pf_dev_session_counts(const pf_dev_session *s) { return &s->out; }
+uint64_t pf_dev_session_bytes(const pf_dev_session *s)
+{
+    return s->d.bytes + (s->d.ops->held_bytes ? s->d.ops->held_bytes(s->d.dev) : 0);
+}
+
+/* Uploads count int64 values into a res or excess buffer at its width. On
+ * the 32-bit path a residual is stored less the part its capacity lost to
+ * the clamp (cap - cap32): the same shift download_residuals undoes. That
+ * stays positive: an arc's flow is at most S < clamp, so a clamped forward
+ * arc keeps more than cap - clamp; reverse arcs have cap 0 and no shift. */
+static int upload_caps(pf_dev_session *s, pf_buf *buf, const int64_t *src, int64_t count,
+                       int residuals, pf_status *st)
+{
+    driver *d = &s->d;
+    if (d->g.cap_bits == 64)
+        return d->ops->upload(d->dev, buf, 0, src, (size_t)count * 8, st);
+    for (int64_t i = 0; i < count; i++)
+        s->narrow[i] = (int32_t)(residuals ? src[i] - (d->host->cap[i] - d->cap32[i]) : src[i]);
+    return d->ops->upload(d->dev, buf, 0, s->narrow, (size_t)count * 4, st);
+}
+
+int pf_dev_session_put(pf_dev_session *s, const int64_t *res, const int64_t *excess,
+                       pf_status *st)
+{
+    driver *d = &s->d;
+    const pf_residual *h = d->host;
+    /* The source's excess is minus what left it (pf_kernels.h keeps it in
+     * [-S, 0]); the host engine does not track it. */
+    int64_t out_of_source = 0;
+    for (int64_t v = 0; v < h->n; v++) {
+        s->scratch[v] = excess[v];
+        if (v != h->source)
+            out_of_source += excess[v];
+    }
+    s->scratch[h->source] = -out_of_source;
+    int rc = upload_caps(s, d->g.res, res, h->arcs, 1, st);
+    if (!rc)
+        rc = upload_caps(s, d->g.excess, s->scratch, h->n, 0, st);
+    /* Heights do not cross a switch: all 0 here, so the global relabel
+     * that begins the next stretch finds no violation to cancel (none has
+     * h(u) > h(v) + 1) and then gives every vertex its exact distance. */
+    if (!rc)
+        rc = d->ops->fill_i32(d->dev, d->g.height, 0, h->n, st);
+    if (!rc)
+        rc = d->ops->sync(d->dev, st);
+    return rc;
+}
+
+int pf_dev_session_get(pf_dev_session *s, int64_t *res, int64_t *excess, pf_status *st)
+{
+    driver *d = &s->d;
+    int rc = download_residuals(d, res, st);
+    if (!rc)
+        rc = download_caps(d, d->g.excess, 0, d->host->n, excess, st);
+    return rc;
+}
+
+int pf_dev_session_stretch(pf_dev_session *s, int64_t max_rounds, pf_dev_stretch *out,
+                           pf_status *st)
+{
+    driver *d = &s->d;
+    const pf_residual *h = d->host;
+    memset(out, 0, sizeof *out);
+    double t0 = pf_now();
+    int rc = global_relabel(d, h->sink, h->source, h->source, st);
+    if (!rc)
+        rc = collect_active(d, st);
+    double t1 = pf_now();
+    out->relabel_seconds = t1 - t0;
+    out->active_before = d->active;
+    int64_t rounds_before = s->out.rounds;
+    /* A bounded stretch also bounds the asynchronous discharge's work (a
+     * round of it may otherwise finish the phase): 64 arcs a round. */
+    if (!rc && d->active > 0)
+        rc = run_rounds(d, "phase 1", h->sink, max_rounds > 0 ? max_rounds : INT64_MAX,
+                        max_rounds > 0 ? 64.0 * (double)max_rounds : INFINITY, &out->listed,
+                        st);
+    out->rounds = s->out.rounds - rounds_before;
+    out->active = d->active;
+    out->seconds = pf_now() - t0;
+    s->out.times.global_relabel += out->relabel_seconds;
+    s->out.times.push_relabel += out->seconds - out->relabel_seconds;
+    return rc;
+}
+
+double pf_dev_session_probe(pf_dev_session *s, pf_status *st)
+{
+    driver *d = &s->d;
+    int32_t value = 0;
+    double t0 = pf_now();
+    int rc = d->ops->upload(d->dev, d->g.flags, 0, &value, 4, st);
+    if (!rc)
+        rc = d->ops->download(d->dev, d->g.flags, 0, &value, 4, st);
+    return rc ? -1 : pf_now() - t0;
+}
+
+static const pf_residual *given_graph(void *h) { return h; }
+
+int pf_dev_session_open(const pf_device_ops *ops, const pf_residual *h,
+                        const pf_solve_options *opt, pf_dev_session **session, pf_status *st)
+{
+    return pf_dev_session_open_waiting(ops, opt, given_graph, (void *)h, session, st);
 }

@@ -106,4 +106,10 @@ void pf_backend_auto_explain(pf_work work, int threads,
                              const void *runs_ctx, char *order, size_t order_len, char *why,
                              size_t why_len);
 
+/* Whether the backend's device (device_index, -1 = its best) is a GPU:
+ * where `--hybrid auto` pairs it with the host engine. */
+int pf_backend_on_gpu(const pf_device_ops *ops, int device_index);
+/* The CPU backend a hybrid pairs with seq where there is no GPU, or NULL. */
+const char *pf_backend_cpu_partner(void);
+
 #endif

@@ -12,6 +12,7 @@
 #include "../common/timer.h"
 #include "../common/progress.h"
 #include "engine.h"
+#include "hybrid.h"
 #include "log.h"
 #include "pf_config.h"
 #include "registry.h"
@@ -50,6 +51,85 @@ static void read_options(const pf_solve_options *in, pf_solve_options *opt)
 }
 
 const char *pf_version(void) { return PF_VERSION; }
+
+/* ---- the hybrid (hybrid.c) ---------------------------------------------- */
+
+/* The hybrid begun in `hy` (the device opening meanwhile); its switches
+ * go to sol, *paired = the backend whose device it used (or NULL). */
+static int run_hybrid(pf_hybrid *hy, const pf_residual *g, const pf_solve_options *opt,
+                      pf_engine_out *out, pf_solution *sol, const char **paired, pf_status *st)
+{
+    pf_progress_label("solve hybrid");
+    pf_progress_step("the host pushing, the device opening meanwhile");
+    pf_hybrid_event *events = NULL;
+    int64_t count = 0;
+    int rc = pf_hybrid_solve(hy, g, opt, out, &events, &count, paired, st);
+    if (!rc && count > 0) {
+        sol->switches = pf_alloc((size_t)count, sizeof *sol->switches, st);
+        if (!sol->switches)
+            rc = PF_E_NOMEM;
+        for (int64_t i = 0; !rc && i < count; i++)
+            sol->switches[i] = (pf_hybrid_switch){.time = events[i].time,
+                                                  .to_device = events[i].to_device,
+                                                  .active = events[i].active};
+        sol->switch_count = rc ? 0 : count;
+    }
+    free(events);
+    return rc;
+}
+
+/* opt->hybrid with PORTAFLOW_HYBRID in place of auto (as PORTAFLOW_BACKEND
+ * is for the backend). */
+static int hybrid_mode(pf_solve_options *opt, pf_status *st)
+{
+    int64_t knob = pf_knobs()->hybrid;
+    if (opt->hybrid == PF_HYBRID_AUTO && knob != PF_KNOB_AUTO)
+        opt->hybrid = (int)knob;
+    if (opt->hybrid < PF_HYBRID_AUTO || opt->hybrid > PF_HYBRID_OFF)
+        return pf_fail(st, PF_E_USAGE, "hybrid mode %d: use auto (0), on (1) or off (2)",
+                       opt->hybrid);
+    return PF_OK;
+}
+
+/* Whether to solve as the hybrid, and with which device: an explicit
+ * backend that runs the parallel driver, with --hybrid on, or auto where
+ * its device is a GPU; `auto` as the backend (*ops NULL) walks the
+ * registry's candidates on the background thread (the host never waits
+ * for a probe; with --hybrid on the CPU backend where nothing else pairs). */
+static int plan_hybrid(const pf_backend_walk *walk, const pf_solve_options *opt, int *wanted,
+                       const pf_device_ops **ops, pf_status *st)
+{
+    *wanted = 0;
+    *ops = NULL;
+    if (opt->hybrid == PF_HYBRID_OFF)
+        return PF_OK;
+    if (!walk->is_auto) {
+        *ops = pf_backend_require(walk->requested, st);
+        if (!*ops)
+            return PF_E_DEVICE;
+        if (!(*ops)->caps.maxflow_steps || (*ops)->caps.one_thread) {
+            if (opt->hybrid == PF_HYBRID_ON)
+                return pf_fail(st, PF_E_USAGE, "the hybrid pairs a parallel backend with seq: "
+                                               "%s is none; choose one with --backend (or auto)",
+                               (*ops)->name);
+            return PF_OK;
+        }
+        if (opt->hybrid == PF_HYBRID_AUTO && !pf_backend_on_gpu(*ops, opt->device_index))
+            return PF_OK;
+    }
+    *wanted = 1;
+    return PF_OK;
+}
+
+/* The device opens while the residual graph is built, unless
+ * PORTAFLOW_HYBRID_OPEN=late (after it: both fault in much memory, which
+ * contends; for measuring which pays). */
+static int open_late(void)
+{
+    return pf_knobs()->hybrid_open == 1;
+}
+
+/* ---- the selection loop's attempts ---------------------------------------- */
 
 /* What each attempt of the selection loop needs: the residual graph is
  * built in the arc order the first candidate wants and rebuilt when a
@@ -103,23 +183,45 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     pf_solve_options opt;
     read_options(opt_in, &opt);
     double t_start = pf_now();
+    int rc = hybrid_mode(&opt, st);
+    if (rc)
+        return rc;
     pf_backend_walk walk;
     pf_backend_walk_init(&walk, opt.backend, PF_WORK_MAXFLOW, opt.threads, NULL, NULL);
-    const pf_device_ops *first = pf_backend_walk_next(&walk, st);
-    if (!first)
+    int hybrid = 0;
+    const pf_device_ops *hybrid_ops = NULL, *first = NULL;
+    rc = plan_hybrid(&walk, &opt, &hybrid, &hybrid_ops, st);
+    if (rc)
+        return rc;
+    if (!hybrid && !(first = pf_backend_walk_next(&walk, st)))
         return st->code ? st->code : pf_fail(st, PF_E_DEVICE, "no backend runs max-flow");
     /* A one-thread engine asked for is timed as one thread end to end,
-     * host steps too. */
-    int host_threads = !walk.is_auto && first->caps.one_thread ? 1 : opt.threads;
+     * host steps too; the hybrid leaves its opener a core. */
+    int host_threads = hybrid ? pf_hybrid_host_threads(opt.threads)
+                       : !walk.is_auto && first->caps.one_thread ? 1
+                                                                 : opt.threads;
     double t_probed = pf_now();
     pf_residual g;
-    int rc = pf_network_require_memory(net, opt.want_flow, opt.want_cut, st);
+    rc = pf_network_require_memory(net, opt.want_flow, opt.want_cut, st);
     if (rc)
         return rc;
-    rc = pf_residual_build(net, &g, pf_residual_order_for(first->caps.forward_first_arcs),
+    pf_hybrid *hy = NULL;
+    int cpu_fallback = opt.hybrid == PF_HYBRID_ON;
+    if (hybrid && !open_late() && !(hy = pf_hybrid_begin(hybrid_ops, cpu_fallback, &opt, st)))
+        return st->code;
+    /* The hybrid's host engine is seq: its order (the device gets its own
+     * copy, hybrid.c). */
+    rc = pf_residual_build(net, &g,
+                           pf_residual_order_for(hybrid || first->caps.forward_first_arcs),
                            host_threads, st);
-    if (rc)
+    if (rc) {
+        pf_hybrid_cancel(hy);
         return rc;
+    }
+    if (hybrid && !hy && !(hy = pf_hybrid_begin(hybrid_ops, cpu_fallback, &opt, st))) {
+        pf_residual_free(&g);
+        return st->code;
+    }
     double t_built = pf_now();
     if (pf_knobs()->trace)
         fprintf(stderr, "portaflow trace: residual build %.4f s\n", t_built - t_probed);
@@ -131,12 +233,23 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     }
 
     pf_engine_out out;
-    solve_attempt attempt = {.net = net, .opt = &opt, .g = &g, .host_threads = host_threads,
-                             .res = res, .side = side, .out = &out, .sol = sol};
-    pf_logger log = {.fn = opt.log, .data = opt.log_data};
-    /* Best first; a device that fails to open falls through to the next
-     * candidate with a message, never a crash. */
-    rc = pf_backend_run(&walk, first, attempt_solve, &attempt, &log, st);
+    if (hybrid) {
+        reset_out(&out, res, side);
+        const char *paired = NULL;
+        rc = run_hybrid(hy, &g, &opt, &out, sol, &paired, st);
+        /* auto that found nothing to pair, or whose host finished first,
+         * ran seq alone */
+        const char *name = walk.is_auto ? paired : hybrid_ops->name;
+        snprintf(sol->backend, sizeof sol->backend, "%s", name ? name : "seq");
+        sol->hybrid = 1;
+    } else {
+        solve_attempt attempt = {.net = net, .opt = &opt, .g = &g, .host_threads = host_threads,
+                                 .res = res, .side = side, .out = &out, .sol = sol};
+        pf_logger log = {.fn = opt.log, .data = opt.log_data};
+        /* Best first; a device that fails to open falls through to the next
+         * candidate with a message, never a crash. */
+        rc = pf_backend_run(&walk, first, attempt_solve, &attempt, &log, st);
+    }
     if (rc)
         goto done;
 
@@ -163,7 +276,7 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
 done:
     free(res);
     free(side);
-    pf_residual_free(&g);
+    pf_hybrid_end(hy, &g); /* frees g, also without a hybrid */
     if (rc)
         pf_solution_free(sol);
     return rc;
@@ -212,6 +325,8 @@ int pf_solve_sized(const pf_network *net, const pf_solve_options *opt, pf_soluti
         pf_solution full;
         int rc = solve(net, opt, &full, st);
         memcpy(sol, &full, solution_size);
+        if (solution_size < offsetof(pf_solution, switches) + sizeof full.switches)
+            free(full.switches); /* a field the caller cannot free */
         return rc;
     }
     return solve(net, opt, sol, st);
@@ -227,6 +342,9 @@ void pf_solution_free(pf_solution *sol)
 {
     free(sol->arc_flow);
     free(sol->source_side);
+    free(sol->switches);
     sol->arc_flow = NULL;
     sol->source_side = NULL;
+    sol->switches = NULL;
+    sol->switch_count = 0;
 }

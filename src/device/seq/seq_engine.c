@@ -85,6 +85,9 @@ typedef struct seq {
 
     int64_t work, work_limit;
     int64_t pushes, global_relabels;
+    int64_t steps;      /* phase 1: discharges and empty buckets passed */
+    int32_t cursor;     /* phase 1: the sweep's label; 0: start at the top */
+    int64_t discharges; /* phase 1: discharge calls (the hybrid's rate) */
     int progress; /* a status line was asked for (progress.h) */
     double relabel_time;
     const pf_solve_options *opt; /* the caller's cancel callback */
@@ -354,31 +357,34 @@ static void seq_resume_init(seq *S, const pf_residual *g, const int64_t *excess)
 #define SWEEP_SHARE 1
 #endif
 
-static void phase1(seq *S)
+/* Phase 1 until no vertex is active, `budget` discharges are done, or
+ * (stop_at_relabel) the relabel work calls for a global relabel, which is
+ * then left to the caller (a stretch of the hybrid ends there). The sweep's
+ * place (steps, cursor) carries over from one call to the next. */
+static void phase1_run(seq *S, int64_t budget, int stop_at_relabel)
 {
-    global_relabel(S);
     const int64_t hl_stretch = HL_SHARE * (int64_t)S->n;
     const int64_t period = (HL_SHARE + SWEEP_SHARE) * (int64_t)S->n;
-    int64_t steps = 0; /* discharges and empty buckets passed */
-    int32_t cursor = 0; /* the sweep's label; 0: start at the top */
-    while (S->max_active > 0) {
-        int sweeping = steps++ % period >= hl_stretch;
+    while (S->max_active > 0 && budget > 0) {
+        int sweeping = S->steps++ % period >= hl_stretch;
         int32_t k = S->max_active;
         if (sweeping) {
-            if (cursor <= 0 || cursor > S->max_active)
-                cursor = S->max_active;
-            k = cursor;
+            if (S->cursor <= 0 || S->cursor > S->max_active)
+                S->cursor = S->max_active;
+            k = S->cursor;
         }
         int32_t v = S->bucket[k].active;
         if (v < 0) {
             if (k == S->max_active)
                 S->max_active = k - 1;
-            cursor = k - 1;
+            S->cursor = k - 1;
             continue;
         }
         S->bucket[k].active = S->link[v].next;
         discharge(S, v);
-        if (S->progress && (steps & PROGRESS_EVERY) == 0 && pf_progress_wanted())
+        S->discharges++;
+        budget--;
+        if (S->progress && (S->steps & PROGRESS_EVERY) == 0 && pf_progress_wanted())
             pf_progress_say("phase 1 (pushing flow to the sink), %lld units of flow at the sink, "
                             "highest active label %d, %lld global relabels",
                             (long long)S->vx[S->sink].excess, (int)S->max_active,
@@ -388,10 +394,18 @@ static void phase1(seq *S)
                 S->cancelled = 1;
                 return;
             }
+            if (stop_at_relabel)
+                return;
             global_relabel(S);
-            cursor = 0;
+            S->cursor = 0;
         }
     }
+}
+
+static void phase1(seq *S)
+{
+    global_relabel(S);
+    phase1_run(S, INT64_MAX, 0);
 }
 
 /* ---- phase 2 ----------------------------------------------------------- */
@@ -514,100 +528,108 @@ static void seq_free(seq *S)
     free(S->queue);
 }
 
-/* A fresh solve (resume_excess NULL) or the rest of one (see pf_seq_resume). */
-static int seq_solve(const pf_residual *g, const int64_t *resume_excess,
-                     const pf_solve_options *opt, pf_engine_out *out, pf_status *st)
+/* Checks g and allocates S's arrays over the residuals `res`. */
+static int seq_setup(seq *S, const pf_residual *g, int64_t *res, const pf_solve_options *opt,
+                     pf_status *st)
 {
-    double t_start = pf_now();
+    memset(S, 0, sizeof *S);
     if (g->n < 2 || g->n > INT32_MAX - 1 || g->source < 0 || g->sink < 0 || g->source >= g->n ||
         g->sink >= g->n || g->source == g->sink)
         return pf_fail(st, PF_E_INPUT, "seq: bad residual graph (n %lld, source %d, sink %d)",
                        (long long)g->n, (int)g->source, (int)g->sink);
-    if (!out->res)
+    if (!res)
         return pf_fail(st, PF_E_USAGE, "seq: no residual output array");
-
-    seq S;
-    memset(&S, 0, sizeof S);
-    S.n = (int32_t)g->n;
-    S.source = g->source;
-    S.sink = g->sink;
-    S.first = g->first;
-    S.head = g->head;
-    S.rev = g->rev;
-    S.cap = g->cap;
-    S.res = out->res;
-    S.work_limit = GR_ALPHA * g->n + g->arcs / GR_ARC_DIV;
-    S.opt = opt;
-
+    S->n = (int32_t)g->n;
+    S->source = g->source;
+    S->sink = g->sink;
+    S->first = g->first;
+    S->head = g->head;
+    S->rev = g->rev;
+    S->cap = g->cap;
+    S->res = res;
+    S->work_limit = GR_ALPHA * g->n + g->arcs / GR_ARC_DIV;
+    S->opt = opt;
+    S->progress = opt && opt->progress;
     size_t n = (size_t)g->n;
-    S.label = pf_alloc(n, sizeof *S.label, st);
-    S.vx = pf_alloc(n, sizeof *S.vx, st);
-    S.link = pf_alloc(n, sizeof *S.link, st);
-    S.bucket = pf_alloc(n + 1, sizeof *S.bucket, st);
-    S.queue = pf_alloc(n, sizeof *S.queue, st);
-    uint8_t *side = out->source_side ? out->source_side : pf_alloc(n, 1, st);
-    if (!S.label || !S.vx || !S.link || !S.bucket || !S.queue || !side) {
-        seq_free(&S);
-        if (side != out->source_side)
-            free(side);
+    S->label = pf_alloc(n, sizeof *S->label, st);
+    S->vx = pf_alloc(n, sizeof *S->vx, st);
+    S->link = pf_alloc(n, sizeof *S->link, st);
+    S->bucket = pf_alloc(n + 1, sizeof *S->bucket, st);
+    S->queue = pf_alloc(n, sizeof *S->queue, st);
+    if (!S->label || !S->vx || !S->link || !S->bucket || !S->queue) {
+        seq_free(S);
         return pf_fail(st, PF_E_NOMEM, "seq: out of host memory for %lld vertices",
                        (long long)g->n);
     }
+    return PF_OK;
+}
 
-    pf_progress progress;
-    pf_progress_begin(&progress, opt ? opt->progress : 0);
-    S.progress = opt && opt->progress;
-    if (resume_excess)
-        seq_resume_init(&S, g, resume_excess);
-    else
-        seq_init(&S, g);
-    double t_phase1 = pf_now();
-    pf_progress_step("phase 1 (pushing flow to the sink)");
-    phase1(&S);
-    if (S.cancelled) {
-        seq_free(&S);
-        if (side != out->source_side)
-            free(side);
-        return pf_fail(st, PF_E_CANCELLED, "solve cancelled by the caller");
-    }
-
+/* After phase 1: the cut, phase 2 when a flow is wanted, and out's
+ * counts and times (phase 1 began at t_phase1). */
+static int seq_finish(seq *S, const pf_solve_options *opt, pf_engine_out *out, double t_start,
+                      double t_phase1, pf_status *st)
+{
+    size_t n = (size_t)S->n;
+    uint8_t *side = out->source_side ? out->source_side : pf_alloc(n, 1, st);
+    if (!side)
+        return PF_E_NOMEM;
     /* The cut: one more exact BFS; whatever it does not reach is the
      * source side. */
-    global_relabel(&S);
-    S.global_relabels--; /* the cut's BFS is not a relabel of phase 1 */
+    global_relabel(S);
+    S->global_relabels--; /* the cut's BFS is not a relabel of phase 1 */
     for (size_t v = 0; v < n; v++)
-        side[v] = S.label[v] >= S.n;
+        side[v] = S->label[v] >= S->n;
     double t_phase2 = pf_now();
 
     int rc = PF_OK;
-    if (S.source_free && !side[S.source]) {
+    if (S->source_free && !side[S->source]) {
         rc = pf_fail(st, PF_E_INPUT,
                      "seq: the maximum flow exceeds the int64 range (capacity out of the "
                      "source overflows and the cut is not bounded)");
     } else if (opt && opt->want_flow) {
-        side[S.source] = 0; /* excess returns to the source, never through it */
+        side[S->source] = 0; /* excess returns to the source, never through it */
         pf_progress_step("phase 2 (returning excess to the source), %lld units of flow at the "
-                         "sink", (long long)S.vx[S.sink].excess);
-        phase2(&S, side);
-        side[S.source] = 1;
+                         "sink", (long long)S->vx[S->sink].excess);
+        phase2(S, side);
+        side[S->source] = 1;
     }
     double t_end = pf_now();
-    pf_progress_end(&progress);
-
-    out->value = S.vx[S.sink].excess;
-    out->rounds = S.pushes;
-    out->global_relabels = S.global_relabels;
+    out->value = S->vx[S->sink].excess;
+    out->rounds = S->pushes;
+    out->global_relabels = S->global_relabels;
     out->device_bytes = 0;
     out->times.setup = t_phase1 - t_start;
-    out->times.global_relabel = S.relabel_time;
-    out->times.push_relabel = (t_phase2 - t_phase1) - S.relabel_time;
+    out->times.global_relabel = S->relabel_time;
+    out->times.push_relabel = (t_phase2 - t_phase1) - S->relabel_time;
     out->times.phase2 = t_end - t_phase2;
     out->times.total = t_end - t_start;
     snprintf(out->device, sizeof out->device, "host CPU, 1 thread");
-
-    seq_free(&S);
     if (side != out->source_side)
         free(side);
+    return rc;
+}
+
+/* A whole solve. */
+static int seq_solve(const pf_residual *g, const pf_solve_options *opt, pf_engine_out *out,
+                     pf_status *st)
+{
+    double t_start = pf_now();
+    seq S;
+    int rc = seq_setup(&S, g, out->res, opt, st);
+    if (rc)
+        return rc;
+    pf_progress progress;
+    pf_progress_begin(&progress, opt ? opt->progress : 0);
+    seq_init(&S, g);
+    double t_phase1 = pf_now();
+    pf_progress_step("phase 1 (pushing flow to the sink)");
+    phase1(&S);
+    if (S.cancelled)
+        rc = pf_fail(st, PF_E_CANCELLED, "solve cancelled by the caller");
+    else
+        rc = seq_finish(&S, opt, out, t_start, t_phase1, st);
+    pf_progress_end(&progress);
+    seq_free(&S);
     if (rc == PF_OK)
         pf_status_ok(st);
     return rc;
@@ -616,11 +638,90 @@ static int seq_solve(const pf_residual *g, const int64_t *resume_excess,
 int pf_seq_solve(const pf_residual *g, const pf_solve_options *opt, pf_engine_out *out,
                  pf_status *st)
 {
-    return seq_solve(g, NULL, opt, out, st);
+    return seq_solve(g, opt, out, st);
 }
 
-int pf_seq_resume(const pf_residual *g, const int64_t *excess, const pf_solve_options *opt,
-                  pf_engine_out *out, pf_status *st)
+/* ---- stretches, for the hybrid (seq_engine.h: pf_seq_run) -------------- */
+
+/* Labels are not carried across a switch: every stretch starts with a
+ * global relabel, which gives exact distances to the sink over the
+ * residuals as they are now, whichever engine left them. That is a valid
+ * labelling for any preflow, so a stretch may follow any number of pushes
+ * made elsewhere; the buckets are rebuilt by that same relabel. */
+struct pf_seq_run {
+    seq S;
+    const pf_residual *g;
+    double t_start, t_phase1;
+};
+
+int pf_seq_run_open(const pf_residual *g, int64_t *res, const pf_solve_options *opt,
+                    pf_seq_run **run, pf_status *st)
 {
-    return seq_solve(g, excess, opt, out, st);
+    pf_seq_run *r = pf_calloc(1, sizeof *r, st);
+    if (!r)
+        return PF_E_NOMEM;
+    r->t_start = pf_now();
+    int rc = seq_setup(&r->S, g, res, opt, st);
+    if (rc) {
+        free(r);
+        return rc;
+    }
+    r->g = g;
+    seq_init(&r->S, g);
+    r->t_phase1 = pf_now();
+    *run = r;
+    return PF_OK;
+}
+
+void pf_seq_run_load(pf_seq_run *run, const int64_t *excess)
+{
+    seq_resume_init(&run->S, run->g, excess);
+    run->S.steps = 0;
+    run->S.cursor = 0;
+}
+
+/* Active vertices as the buckets hold them (labels below n). */
+static int64_t count_active(const seq *S)
+{
+    int64_t count = 0;
+    for (int32_t k = 1; k <= S->max_active; k++)
+        for (int32_t v = S->bucket[k].active; v >= 0; v = S->link[v].next)
+            count++;
+    return count;
+}
+
+int pf_seq_run_stretch(pf_seq_run *run, int64_t budget, pf_seq_stretch *out, pf_status *st)
+{
+    seq *S = &run->S;
+    double t0 = pf_now();
+    int64_t before = S->discharges;
+    global_relabel(S);
+    S->cursor = 0;
+    out->active_before = count_active(S);
+    phase1_run(S, budget > 0 ? budget : INT64_MAX, 1);
+    out->discharges = S->discharges - before;
+    out->active = count_active(S);
+    out->seconds = pf_now() - t0;
+    if (S->cancelled)
+        return pf_fail(st, PF_E_CANCELLED, "solve cancelled by the caller");
+    return PF_OK;
+}
+
+void pf_seq_run_excess(const pf_seq_run *run, int64_t *excess)
+{
+    for (int32_t v = 0; v < run->S.n; v++)
+        excess[v] = run->S.vx[v].excess;
+}
+
+int pf_seq_run_finish(pf_seq_run *run, pf_engine_out *out, pf_status *st)
+{
+    return seq_finish(&run->S, run->S.opt, out, run->t_start, run->t_phase1, st);
+}
+
+void pf_seq_run_free(pf_seq_run *run)
+{
+    if (!run)
+        return;
+    seq_free(&run->S);
+    free(run);
 }

@@ -1,6 +1,6 @@
 /* The sequential highest-label push-relabel engine (seq_engine.c): the
- * seq backend's whole max-flow solve, and the engine that finishes a solve
- * another engine began (the parallel driver's handoff, src/host/driver.c). */
+ * seq backend's whole max-flow solve, and the host side of the hybrid
+ * (src/host/hybrid.c), in stretches on a preflow another engine left. */
 #ifndef PF_SEQ_ENGINE_H
 #define PF_SEQ_ENGINE_H
 
@@ -13,11 +13,31 @@
 int pf_seq_solve(const pf_residual *g, const pf_solve_options *opt, pf_engine_out *out,
                  pf_status *st);
 
-/* The same engine finishing a solve that another engine began: out->res
- * holds the residual capacities of a preflow (and is updated in place),
- * `excess` its n excesses, with the source's arcs' total below 2^63.
- * Phase 1 goes on from there; the rest is as pf_seq_solve. */
-int pf_seq_resume(const pf_residual *g, const int64_t *excess, const pf_solve_options *opt,
-                  pf_engine_out *out, pf_status *st);
+/* The same engine in stretches, for the hybrid (src/host/hybrid.c), which
+ * moves the preflow between it and a device: open over the residuals `res`
+ * (the caller's array, updated in place; filled with the capacities and the
+ * source's arcs saturated), then stretches; between two stretches the
+ * caller may change `res` and hand new excesses to pf_seq_run_load (a
+ * preflow another engine left). A stretch starts with a global relabel
+ * (exact labels: nothing about heights crosses a switch) and discharges
+ * until the next global relabel is due, or `budget` discharges (<= 0: no
+ * bound). Active counts are vertices with excess and a label below n. */
+typedef struct pf_seq_run pf_seq_run;
+typedef struct pf_seq_stretch {
+    int64_t active_before; /* after the stretch's global relabel; 0: phase 1 is over */
+    int64_t active;        /* when it stopped; 0: phase 1 is over */
+    int64_t discharges;
+    double seconds;        /* the relabel included */
+} pf_seq_stretch;
+int pf_seq_run_open(const pf_residual *g, int64_t *res, const pf_solve_options *opt,
+                    pf_seq_run **run, pf_status *st);
+void pf_seq_run_load(pf_seq_run *run, const int64_t *excess);
+int pf_seq_run_stretch(pf_seq_run *run, int64_t budget, pf_seq_stretch *out, pf_status *st);
+/* Every vertex's excess (the source's is not tracked: 0). */
+void pf_seq_run_excess(const pf_seq_run *run, int64_t *excess);
+/* Once a stretch reported 0 active: the cut and, for want_flow, phase 2,
+ * as pf_seq_solve; out->res is the array given to pf_seq_run_open. */
+int pf_seq_run_finish(pf_seq_run *run, pf_engine_out *out, pf_status *st);
+void pf_seq_run_free(pf_seq_run *run);
 
 #endif

@@ -1,0 +1,62 @@
+/* The parallel driver in stretches, for the hybrid (hybrid.c): a device
+ * opened for one residual graph that takes a preflow's state (residuals
+ * and excesses: |E| + |V| values), runs bounded stretches of phase 1 on
+ * it, and gives the state back. Heights never cross a switch: each
+ * stretch begins with a global relabel, which gives exact distances over
+ * the residuals as they are, whichever engine left them (driver.c says
+ * why the arrival's violation cancelling then has nothing to do). */
+#ifndef PF_DRIVER_SESSION_H
+#define PF_DRIVER_SESSION_H
+
+#include <stdint.h>
+
+#include "../common/residual.h"
+#include "engine.h"
+#include "portaflow.h"
+
+struct pf_device_ops;
+typedef struct pf_dev_session pf_dev_session;
+
+typedef struct pf_dev_stretch {
+    int64_t active_before; /* after the stretch's global relabel; 0: phase 1 is over */
+    int64_t active;        /* after its last round (heights may be stale) */
+    int64_t rounds;
+    int64_t listed;        /* vertices processed: the list sizes summed over rounds */
+    double seconds;        /* the whole stretch */
+    double relabel_seconds; /* its global relabel */
+} pf_dev_stretch;
+
+/* Opens the device (opt->device_index, opt->threads) and uploads the
+ * graph; the state is the empty preflow until the first put. The options
+ * are copied. On failure nothing is held. */
+int pf_dev_session_open(const struct pf_device_ops *ops, const pf_residual *h,
+                        const pf_solve_options *opt, pf_dev_session **s, pf_status *st);
+/* The same, with the graph from wait_graph(data), called once the device
+ * is open: NULL closes it again (PF_E_CANCELLED). The hybrid opens on a
+ * thread of its own while the caller builds the graph, and may no longer
+ * need the device by then. */
+int pf_dev_session_open_waiting(const struct pf_device_ops *ops, const pf_solve_options *opt,
+                                const pf_residual *(*wait_graph)(void *), void *data,
+                                pf_dev_session **s, pf_status *st);
+/* Replaces the device's state: residuals (h->arcs, as the input graph's)
+ * and excesses (h->n; the source's is ignored). */
+int pf_dev_session_put(pf_dev_session *s, const int64_t *res, const int64_t *excess,
+                       pf_status *st);
+/* A global relabel toward the sink, then rounds until the next one is due
+ * (the driver's work measure or round cap), at most max_rounds (<= 0: no
+ * bound). */
+int pf_dev_session_stretch(pf_dev_session *s, int64_t max_rounds, pf_dev_stretch *out,
+                           pf_status *st);
+int pf_dev_session_get(pf_dev_session *s, int64_t *res, int64_t *excess, pf_status *st);
+/* Seconds for a 4-byte upload and download (the transfer latency); -1 on
+ * failure. */
+double pf_dev_session_probe(pf_dev_session *s, pf_status *st);
+const pf_device_desc *pf_dev_session_desc(const pf_dev_session *s);
+const char *pf_dev_session_ops_name(const pf_dev_session *s); /* the backend's */
+const pf_residual *pf_dev_session_graph(const pf_dev_session *s); /* the graph it holds */
+/* The device's share of the counts and times (rounds, global relabels). */
+const pf_engine_out *pf_dev_session_counts(const pf_dev_session *s);
+uint64_t pf_dev_session_bytes(const pf_dev_session *s);
+void pf_dev_session_close(pf_dev_session *s);
+
+#endif

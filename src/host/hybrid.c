@@ -1,0 +1,628 @@
+/* The hybrid solve (hybrid.h): the arbitrator that moves phase 1 between
+ * the host's sequential engine and a device, and the background thread
+ * that opens the device meanwhile.
+ *
+ * Correctness across a switch: the state that moves is the preflow itself
+ * (every residual and every excess); it is a valid preflow whichever
+ * engine left it, since both only push along residual arcs as far as the
+ * pusher's excess reaches. Heights never move: each engine begins every
+ * stretch with a global relabel, which gives exact distances to the sink
+ * over the residuals as they are, a valid labelling of any preflow. Phase
+ * 1 ends only when a stretch finds no active vertex (the device: right
+ * after its global relabel; the host: its labels are exact or valid all
+ * along), and the cut and phase 2 are then the host engine's, on the same
+ * residuals. */
+#include <math.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#include <pthread.h>
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/knobs.h"
+#include "../common/status.h"
+#include "../common/timer.h"
+#include "../device/device.h"
+#include "driver_session.h"
+#include "hybrid.h"
+#include "log.h"
+#include "registry.h"
+
+/* ---- the background open ------------------------------------------------ */
+
+/* Shared by the solve and its opener thread; the last of the two to let
+ * go frees it. The thread opens the device, then waits for the graph (the
+ * caller builds it meanwhile) and uploads it; it uses the graph only while
+ * `using_graph`. A solve that gives up waits for that to end (an upload),
+ * never for the open. */
+struct pf_hybrid {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    pthread_t thread;
+    const struct pf_device_ops *ops; /* NULL: the first GPU backend that opens */
+    int cpu_fallback;                /* ... or, with none, the CPU backend */
+    const pf_residual *h;            /* posted by pf_hybrid_solve (seq's order):
+                                        &graph, the thread's own copy of the
+                                        caller's struct (the arrays shared) */
+    pf_residual graph;
+    pf_residual relaid;              /* h in the parallel driver's order, the
+                                        device's graph (n = 0: h itself) */
+    pf_residual owned;               /* h, handed over by pf_hybrid_end while
+                                        this thread still read it */
+    pf_solve_options opt;
+    int refs;
+    int using_graph, done, abandoned;
+    int rc;
+    int quiet;                       /* no GPU where auto looked for one: no message */
+    int reached_graph;               /* some device opened (then failed on the graph) */
+    pf_status st;
+    const struct pf_device_ops *opened;
+    pf_dev_session *session;
+};
+typedef struct pf_hybrid opener;
+
+static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
+static int pending_threads;
+static int detach_threads;
+
+void pf_hybrid_detach(int detach) { detach_threads = detach; }
+
+int pf_hybrid_background_pending(void)
+{
+    pthread_mutex_lock(&pending_lock);
+    int count = pending_threads;
+    pthread_mutex_unlock(&pending_lock);
+    return count;
+}
+
+static void pending_add(int delta)
+{
+    pthread_mutex_lock(&pending_lock);
+    pending_threads += delta;
+    pthread_mutex_unlock(&pending_lock);
+}
+
+static void opener_release(opener *o)
+{
+    pthread_mutex_lock(&o->lock);
+    int left = --o->refs;
+    pthread_mutex_unlock(&o->lock);
+    if (left)
+        return;
+    pf_dev_session_close(o->session);
+    pf_residual_free(&o->relaid); /* zeroed when never made */
+    pf_residual_free(&o->owned);
+    pthread_mutex_destroy(&o->lock);
+    pthread_cond_destroy(&o->changed);
+    free(o);
+}
+
+/* Called by the driver between the device's open and its first look at
+ * the graph: waits for the graph; NULL = stop (the solve is over). The
+ * host runs on seq's arc order, the device on the parallel driver's (each
+ * measured faster on its own: residual.h): the device gets a copy laid out
+ * again here, on this thread, with the cores the host does not use (on
+ * the solving thread it would cost about one residual build). */
+static const pf_residual *opener_wait_graph(void *data)
+{
+    opener *o = data;
+    pthread_mutex_lock(&o->lock);
+    while (!o->h && !o->abandoned)
+        pthread_cond_wait(&o->changed, &o->lock);
+    int go = !o->abandoned;
+    o->using_graph = go;
+    o->reached_graph = 1;
+    pthread_mutex_unlock(&o->lock);
+    if (!go)
+        return NULL;
+    pf_arc_order wanted = pf_residual_order_for(0);
+    if (o->h->order == wanted || o->relaid.n)
+        return o->relaid.n ? &o->relaid : o->h;
+    pf_status ignored; /* no room for a copy: the device takes seq's order */
+    if (pf_residual_relayout(o->h, wanted, &o->relaid, pf_hybrid_host_threads(0), &ignored))
+        return o->h;
+    return &o->relaid;
+}
+
+static int opener_abandoned(opener *o)
+{
+    pthread_mutex_lock(&o->lock);
+    int gone = o->abandoned;
+    pthread_mutex_unlock(&o->lock);
+    return gone;
+}
+
+static int open_one(opener *o, const struct pf_device_ops *ops, pf_dev_session **s)
+{
+    int rc = pf_dev_session_open_waiting(ops, &o->opt, opener_wait_graph, o, s, &o->st);
+    pthread_mutex_lock(&o->lock);
+    o->using_graph = 0;
+    pthread_cond_broadcast(&o->changed);
+    pthread_mutex_unlock(&o->lock);
+    if (!rc)
+        o->opened = ops;
+    return rc;
+}
+
+/* No backend named: auto's candidates, as the registry's selection loop
+ * walks them (GPU backends whose probe finds a GPU, then a parallel CPU
+ * backend where it serves max-flow better than seq), up to the one-thread
+ * engine, which is the host's own; then, with cpu_fallback (--hybrid on),
+ * the CPU backend whatever its thread count. */
+static int open_best(opener *o, pf_dev_session **s)
+{
+    pf_backend_walk walk;
+    pf_backend_walk_init(&walk, "auto", PF_WORK_MAXFLOW, o->opt.threads, NULL, NULL);
+    walk.is_auto = 1; /* what auto does, whatever PORTAFLOW_BACKEND says */
+    int rc = PF_E_DEVICE;
+    for (const pf_device_ops *ops; !opener_abandoned(o) && (ops = pf_backend_walk_next(&walk, NULL));) {
+        if (!ops->caps.maxflow_steps || ops->caps.one_thread)
+            break;
+        if (!(rc = open_one(o, ops, s)) || rc == PF_E_CANCELLED)
+            return rc;
+    }
+    const char *partner = o->cpu_fallback ? pf_backend_cpu_partner() : NULL;
+    if (partner && !o->opened && !opener_abandoned(o))
+        return open_one(o, pf_backend_find(partner), s);
+    /* Nothing opened (CUDA compiled in without a driver or device, no
+     * GPU in OpenCL's list): auto simply has none, which is no news. A
+     * device that opened and then could not take the graph is. */
+    if (!o->reached_graph) {
+        o->quiet = 1;
+        pf_fail(&o->st, PF_E_DEVICE, "no GPU");
+    }
+    return rc;
+}
+
+static void *opener_main(void *data)
+{
+    opener *o = data;
+#ifdef __linux__
+    /* Below the solving thread where cores are short: the host's work is
+     * what the solve waits for, the device's open only may pay later. */
+    (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
+#endif
+    pf_dev_session *s = NULL;
+    int rc = o->ops ? open_one(o, o->ops, &s) : open_best(o, &s);
+    pthread_mutex_lock(&o->lock);
+    o->rc = rc;
+    int gone = o->abandoned;
+    if (!gone)
+        o->session = s;
+    o->done = 1;
+    pthread_cond_broadcast(&o->changed);
+    pthread_mutex_unlock(&o->lock);
+    if (gone)
+        pf_dev_session_close(s); /* on this thread: the solve is over */
+    opener_release(o);
+    pending_add(-1);
+    return NULL;
+}
+
+/* Starts the OpenMP team the solving thread's parallel steps (the
+ * residual build) will use. Threads are created under the dynamic
+ * loader's lock, which the opener's dlopen of a driver holds for a long
+ * time (PoCL loading LLVM: 0.2-0.3 s on the 2-core VM, during which the
+ * build waited for its threads); a team made first is reused. */
+int pf_hybrid_host_threads(int threads)
+{
+#ifdef _OPENMP
+    int all = omp_get_max_threads();
+    return threads > 0 ? threads : all > 1 ? all - 1 : 1;
+#else
+    (void)threads;
+    return 1;
+#endif
+}
+
+static void start_team(int threads)
+{
+#ifdef _OPENMP
+    int team = pf_hybrid_host_threads(threads);
+    if (team < 2)
+        return;
+    volatile int sink = 0;
+#pragma omp parallel num_threads(team)
+    sink += 0;
+    (void)sink;
+#else
+    (void)threads;
+#endif
+}
+
+pf_hybrid *pf_hybrid_begin(const struct pf_device_ops *ops, int cpu_fallback,
+                           const pf_solve_options *opt, pf_status *st)
+{
+    start_team(opt->threads);
+    opener *o = pf_calloc(1, sizeof *o, st);
+    if (!o)
+        return NULL;
+    pthread_mutex_init(&o->lock, NULL);
+    pthread_cond_init(&o->changed, NULL);
+    o->ops = ops;
+    o->cpu_fallback = cpu_fallback;
+    o->opt = *opt;
+    o->opt.progress = 0;
+    o->opt.cancel = NULL; /* the caller's callback runs on the solving thread only */
+    o->refs = 2;
+    pending_add(1);
+    int err = pthread_create(&o->thread, NULL, opener_main, o);
+    if (err) {
+        pending_add(-1);
+        pthread_mutex_destroy(&o->lock);
+        pthread_cond_destroy(&o->changed);
+        free(o);
+        pf_fail(st, PF_E_DEVICE, "pthread_create: %s", strerror(err));
+        return NULL;
+    }
+    return o;
+}
+
+static void opener_post_graph(opener *o, const pf_residual *h)
+{
+    pthread_mutex_lock(&o->lock);
+    o->graph = *h;
+    o->h = &o->graph;
+    pthread_cond_broadcast(&o->changed);
+    pthread_mutex_unlock(&o->lock);
+}
+
+/* The session once the thread has it (taken over: the thread lets go),
+ * NULL while it is opening; *failed with the reason when it could not.
+ * With `wait`, blocks until the thread is done. */
+static pf_dev_session *opener_poll(opener *o, int wait, int *failed, int *quiet,
+                                   pf_status *why)
+{
+    pthread_mutex_lock(&o->lock);
+    while (wait && !o->done)
+        pthread_cond_wait(&o->changed, &o->lock);
+    pf_dev_session *s = NULL;
+    if (o->done) {
+        if (o->rc) {
+            *failed = 1;
+            *quiet = o->quiet;
+            *why = o->st;
+        } else {
+            s = o->session;
+            o->session = NULL;
+        }
+    }
+    pthread_mutex_unlock(&o->lock);
+    return s;
+}
+
+/* The solve is over: the thread may still be opening (it closes the
+ * device itself when it gets there). The graph is freed here, or where the
+ * thread still reads it (a relayout, an upload) and need not be waited
+ * for, handed over to it. Detached, or joined where the caller did not
+ * allow detaching (pf_hybrid_detach). */
+void pf_hybrid_end(pf_hybrid *o, pf_residual *g)
+{
+    if (!o) {
+        if (g)
+            pf_residual_free(g);
+        return;
+    }
+    pthread_t thread = o->thread;
+    pthread_mutex_lock(&o->lock);
+    o->abandoned = 1;
+    pthread_cond_broadcast(&o->changed);
+    int hand_over = g && o->using_graph && detach_threads;
+    if (hand_over) {
+        o->owned = *g;
+        memset(g, 0, sizeof *g);
+    }
+    while (!hand_over && o->using_graph)
+        pthread_cond_wait(&o->changed, &o->lock);
+    pthread_mutex_unlock(&o->lock);
+    if (g)
+        pf_residual_free(g); /* zeroed when handed over */
+    opener_release(o);
+    if (detach_threads)
+        pthread_detach(thread);
+    else
+        pthread_join(thread, NULL);
+}
+
+void pf_hybrid_cancel(pf_hybrid *o) { pf_hybrid_end(o, NULL); }
+
+/* ---- the arbitrator ------------------------------------------------------ */
+
+typedef struct hybrid {
+    const pf_residual *h;
+    const pf_solve_options *opt;
+    pf_engine_out *out;
+    pf_hybrid_model model;
+    pf_seq_run *host;
+    pf_dev_session *dev;    /* once the opener handed it over */
+    opener *open;
+    int dev_failed;
+    int on_device;
+    int alternate;          /* PORTAFLOW_HYBRID_SWITCH=alternate: after every stretch */
+    int64_t stretch;        /* PORTAFLOW_HYBRID_STRETCH: discharges / rounds, 0 = natural */
+    int trace;
+    double t_start;
+    int64_t *excess;        /* n: the state in transit */
+    const pf_residual *dev_graph; /* the device's layout (h or a copy) */
+    int64_t *dev_res;       /* residuals in it, when it is a copy */
+    pf_hybrid_event *events;
+    int64_t count, room;
+    double host_seconds, transfer_seconds;
+    double last_threshold;  /* N* of the last decision */
+    int64_t last_work;      /* the work of the stretch it was made after */
+} hybrid;
+
+static int record(hybrid *y, int to_device, int64_t active, pf_status *st)
+{
+    if (y->count == y->room) {
+        int64_t room = y->room ? 2 * y->room : 16;
+        pf_hybrid_event *grown = realloc(y->events, (size_t)room * sizeof *grown);
+        if (!grown)
+            return pf_fail(st, PF_E_NOMEM, "realloc: out of memory for the hybrid's switches");
+        y->events = grown;
+        y->room = room;
+    }
+    pf_hybrid_event *e = &y->events[y->count++];
+    *e = (pf_hybrid_event){
+        .time = pf_now() - y->t_start,
+        .to_device = to_device,
+        .active = active,
+        .c_dev = pf_hybrid_model_c_dev(&y->model, active),
+        .c_host = y->model.c_host,
+        .transfer = y->model.transfer,
+        .threshold = y->last_threshold,
+        .work = y->last_work,
+    };
+    if (y->trace)
+        fprintf(stderr,
+                "portaflow trace: hybrid switch at %.4f s to the %s: %lld active, work %lld, "
+                "C_dev %.4g/s, C_host %.4g/s, T %.4g s, N* %.4g\n",
+                e->time, to_device ? "device" : "host", (long long)active, (long long)e->work,
+                e->c_dev, e->c_host, e->transfer, e->threshold);
+    return PF_OK;
+}
+
+/* The device, if the opener has it ready (never waits); first guesses of
+ * the model's latency and T from the probe copy and the graph's upload. */
+static pf_dev_session *device_ready(hybrid *y, int wait)
+{
+    if (y->dev || y->dev_failed || !y->open)
+        return y->dev;
+    pf_status why;
+    int quiet = 0;
+    y->dev = opener_poll(y->open, wait, &y->dev_failed, &quiet, &why);
+    pf_logger log = {.fn = y->opt->log, .data = y->opt->log_data};
+    /* A named backend that did not open is the solve's error (pf_hybrid_solve). */
+    int named_missing = y->open->ops && !y->open->reached_graph;
+    if (y->dev_failed && !quiet && !named_missing)
+        pf_log(&log, PF_LOG_WARNING, "hybrid: %s; the host solves it", why.message);
+    if (!y->dev)
+        return NULL;
+    y->dev_graph = pf_dev_session_graph(y->dev);
+    if (y->dev_graph->head != y->h->head) { /* a copy in another order */
+        pf_status none;
+        y->dev_res = pf_alloc((size_t)y->h->arcs + 1, sizeof *y->dev_res, &none);
+        if (!y->dev_res) { /* no room for the copy's residuals: host only */
+            pf_log(&log, PF_LOG_WARNING, "hybrid: %s; the host solves it", none.message);
+            pf_dev_session_close(y->dev);
+            y->dev = NULL;
+            y->dev_failed = 1;
+            return NULL;
+        }
+    }
+    pf_status ignored;
+    double probe = pf_dev_session_probe(y->dev, &ignored);
+    const pf_engine_out *c = pf_dev_session_counts(y->dev);
+    const pf_residual *h = y->h;
+    double graph_bytes = (double)h->arcs * 16 + (double)h->n * 8;
+    double state_bytes = (double)h->arcs * 8 + (double)h->n * 8;
+    if (probe > 0)
+        y->model.dev_latency = probe;
+    if (c->times.upload > 0 && y->model.transfer <= 0)
+        y->model.transfer = (probe > 0 ? probe : 0) +
+                            c->times.upload * state_bytes / graph_bytes;
+    if (y->trace)
+        fprintf(stderr,
+                "portaflow trace: hybrid device ready at %.4f s (%s): probe copy %.3g s, "
+                "graph upload %.4f s, T guessed %.4g s\n",
+                pf_now() - y->t_start, pf_dev_session_desc(y->dev)->name, probe,
+                c->times.upload, y->model.transfer);
+    return y->dev;
+}
+
+static int to_device(hybrid *y, int64_t active, pf_status *st)
+{
+    double t0 = pf_now();
+    pf_seq_run_excess(y->host, y->excess);
+    const int64_t *res = y->out->res;
+    if (y->dev_res) {
+        pf_residual_copy_residuals(y->h, y->out->res, y->dev_graph, y->dev_res,
+                                   y->opt->threads);
+        res = y->dev_res;
+    }
+    int rc = pf_dev_session_put(y->dev, res, y->excess, st);
+    double took = pf_now() - t0;
+    y->transfer_seconds += took;
+    pf_hybrid_model_transfer(&y->model, took);
+    y->on_device = 1;
+    return rc ? rc : record(y, 1, active, st);
+}
+
+static int to_host(hybrid *y, int64_t active, int counted, pf_status *st)
+{
+    double t0 = pf_now();
+    int rc = pf_dev_session_get(y->dev, y->dev_res ? y->dev_res : y->out->res, y->excess, st);
+    if (!rc && y->dev_res)
+        pf_residual_copy_residuals(y->dev_graph, y->dev_res, y->h, y->out->res,
+                                   y->opt->threads);
+    if (!rc)
+        pf_seq_run_load(y->host, y->excess);
+    double took = pf_now() - t0;
+    y->transfer_seconds += took;
+    pf_hybrid_model_transfer(&y->model, took);
+    y->on_device = 0;
+    return rc || !counted ? rc : record(y, 0, active, st);
+}
+
+/* He & Hong's rule, for stretches: their N is the vertices an iteration
+ * processes, which there is every active vertex. Here a stretch processes
+ * `work` vertices (discharges on the host, list entries summed over the
+ * device's rounds), and the host's highest-label order keeps far fewer
+ * vertices active at once than the device's rounds do, so the active
+ * count alone would undercount what the next stretch does (RLG: ~1000
+ * active on seq, ~100000 discharges a stretch). The work of the stretch
+ * just run stands for the next one's; the device's rate is taken at the
+ * active count, which sets how full its rounds are. */
+static int wants_device(hybrid *y, int64_t active, int64_t work)
+{
+    if (y->alternate)
+        return !y->on_device;
+    y->last_threshold = pf_hybrid_model_threshold(&y->model, active);
+    return (double)work > y->last_threshold;
+}
+
+/* Phase 1 in stretches until one finds no active vertex; the state is on
+ * the host at the end. */
+static int run_phase1(hybrid *y, pf_status *st)
+{
+    for (;;) {
+        if (pf_cancel_requested(y->opt))
+            return pf_fail(st, PF_E_CANCELLED, "solve cancelled by the caller");
+        int64_t active;
+        if (!y->on_device) {
+            pf_seq_stretch sh;
+            int rc = pf_seq_run_stretch(y->host, y->stretch, &sh, st);
+            if (rc)
+                return rc;
+            y->host_seconds += sh.seconds;
+            pf_hybrid_model_host(&y->model, sh.discharges, sh.seconds);
+            if (y->trace)
+                fprintf(stderr,
+                        "portaflow trace: hybrid %.4f s host stretch: %lld -> %lld active, "
+                        "%lld discharges in %.4g s\n",
+                        pf_now() - y->t_start, (long long)sh.active_before,
+                        (long long)sh.active, (long long)sh.discharges, sh.seconds);
+            if (sh.active == 0)
+                return PF_OK;
+            active = sh.active;
+            y->last_work = sh.discharges;
+            if (device_ready(y, 0) && wants_device(y, active, sh.discharges) &&
+                (rc = to_device(y, active, st)))
+                return rc;
+            continue;
+        }
+        pf_dev_stretch sd;
+        int rc = pf_dev_session_stretch(y->dev, y->stretch, &sd, st);
+        if (rc)
+            return rc;
+        pf_hybrid_model_device(&y->model, sd.rounds, sd.listed, sd.seconds);
+        if (y->trace)
+            fprintf(stderr,
+                    "portaflow trace: hybrid %.4f s device stretch: %lld -> %lld active, "
+                    "%lld rounds over %lld listed in %.4g s\n",
+                    pf_now() - y->t_start, (long long)sd.active_before, (long long)sd.active,
+                    (long long)sd.rounds, (long long)sd.listed, sd.seconds);
+        if (sd.active_before == 0) /* over, right after an exact relabel */
+            return to_host(y, 0, 0, st);
+        active = sd.active;
+        y->last_work = sd.listed;
+        /* No vertex left active: the next relabel (the device's, cheap)
+         * will most likely say phase 1 is over. */
+        if (active > 0 && !wants_device(y, active, sd.listed) &&
+            (rc = to_host(y, active, 1, st)))
+            return rc;
+    }
+}
+
+int pf_hybrid_solve(pf_hybrid *open, const pf_residual *h, const pf_solve_options *opt,
+                    pf_engine_out *out, pf_hybrid_event **events, int64_t *count,
+                    const char **paired, pf_status *st)
+{
+    *events = NULL;
+    *count = 0;
+    *paired = NULL;
+    hybrid y = {.h = h, .opt = opt, .out = out, .open = open, .t_start = pf_now()};
+    opener_post_graph(open, h);
+    if (!out->res)
+        return pf_fail(st, PF_E_USAGE, "hybrid: no residual output array");
+    const pf_knob_values *knobs = pf_knobs();
+    y.trace = knobs->trace != 0;
+    y.stretch = knobs->hybrid_stretch;
+    y.alternate = knobs->hybrid_switch == 1;
+    pf_hybrid_model_init(&y.model, knobs->hybrid_start);
+
+    int rc = PF_OK;
+    y.excess = pf_alloc((size_t)h->n, sizeof *y.excess, st);
+    if (!y.excess)
+        rc = PF_E_NOMEM;
+    if (!rc)
+        rc = pf_seq_run_open(h, out->res, opt, &y.host, st);
+    /* The alternating test mode wants every switch it can get: it waits
+     * for the device rather than finish on the host first. */
+    if (!rc && y.alternate)
+        device_ready(&y, 1);
+    if (!rc)
+        rc = run_phase1(&y, st);
+    if (!rc && open->ops && !y.dev && !y.dev_failed)
+        device_ready(&y, 1); /* a named backend: learn whether it opens */
+    if (!rc && open->ops && y.dev_failed && !open->reached_graph) {
+        /* The user named this backend and its device did not open: an
+         * error, as without the hybrid (a device that opened but has no
+         * room for the graph leaves the solve to the host instead). */
+        pthread_mutex_lock(&open->lock);
+        pf_status why = open->st;
+        pthread_mutex_unlock(&open->lock);
+        rc = pf_fail(st, PF_E_DEVICE, "%s", why.message);
+    }
+    pf_engine_out dev_counts = {0};
+    if (y.dev) {
+        *paired = pf_dev_session_ops_name(y.dev);
+        dev_counts = *pf_dev_session_counts(y.dev);
+        out->device_bytes = pf_dev_session_bytes(y.dev);
+        snprintf(out->device, sizeof out->device, "%s + host CPU, 1 thread",
+                 pf_dev_session_desc(y.dev)->name);
+    } else {
+        snprintf(out->device, sizeof out->device, "host CPU, 1 thread (the device %s)",
+                 y.dev_failed ? "failed" : "was not needed");
+    }
+    char device[sizeof out->device];
+    memcpy(device, out->device, sizeof device);
+    uint64_t device_bytes = out->device_bytes;
+    if (!rc)
+        rc = pf_seq_run_finish(y.host, out, st);
+    if (!rc) {
+        memcpy(out->device, device, sizeof device);
+        out->device_bytes = device_bytes;
+        out->host_pushes = out->rounds;
+        out->rounds = dev_counts.rounds;
+        out->global_relabels += dev_counts.global_relabels;
+        /* Wall time by step; the device's open and graph upload ran on
+         * the other thread, under the host's stretches, and are left out. */
+        double host_push = y.host_seconds - out->times.global_relabel;
+        out->times.upload = y.transfer_seconds;
+        out->times.push_relabel = (host_push > 0 ? host_push : 0) + dev_counts.times.push_relabel;
+        out->times.global_relabel += dev_counts.times.global_relabel;
+        out->times.total = pf_now() - y.t_start;
+        *events = y.events;
+        *count = y.count;
+        y.events = NULL;
+        if (y.trace)
+            fprintf(stderr,
+                    "portaflow trace: hybrid %lld switches; host stretches %.4f s, "
+                    "transfers %.4f s\n",
+                    (long long)y.count, y.host_seconds, y.transfer_seconds);
+    }
+    pf_dev_session_close(y.dev);
+    pf_seq_run_free(y.host);
+    free(y.excess);
+    free(y.dev_res);
+    free(y.events);
+    return rc;
+}
