@@ -74,26 +74,30 @@ static int check_arrays(const pf_csr *g, const char *name, pf_status *st)
     return PF_OK;
 }
 
-pf_csr *pf_csr_parse_bin(const char *data, size_t len, const char *name, pf_status *st)
+static int get(void *data, size_t size, size_t count, FILE *in)
+{
+    return count == 0 || fread(data, size, count, in) == count;
+}
+
+pf_csr *pf_csr_read_bin(FILE *in, const char *name, uint64_t file_bytes, pf_status *st)
 {
     bin_header h;
-    if (len < sizeof h) {
-        pf_fail(st, PF_E_INPUT, "%s: binary graph: %zu bytes, shorter than its header", name,
-                len);
+    if (file_bytes < sizeof h || !get(&h, sizeof h, 1, in)) {
+        pf_fail(st, PF_E_INPUT, "%s: binary graph: shorter than its header", name);
         return NULL;
     }
-    memcpy(&h, data, sizeof h);
     if (h.n < 1 || h.n > PF_MAX_VERTICES || h.m < 0 || h.weights < PF_CSR_W_NONE ||
         h.weights > PF_CSR_W_F64 || (h.undirected != 0 && h.undirected != 1)) {
         pf_fail(st, PF_E_INPUT, "%s: binary graph: bad header (n %lld, m %lld, weights %d)",
                 name, (long long)h.n, (long long)h.m, (int)h.weights);
         return NULL;
     }
-    size_t weight_bytes = h.weights == PF_CSR_W_NONE ? 0 : 8;
-    size_t want = sizeof h + ((size_t)h.n + 1) * 8 + (size_t)h.m * (4 + weight_bytes);
-    if (len != want) {
-        pf_fail(st, PF_E_INPUT, "%s: binary graph: %zu bytes, its header (n %lld, m %lld) "
-                "needs %zu", name, len, (long long)h.n, (long long)h.m, want);
+    uint64_t weight_bytes = h.weights == PF_CSR_W_NONE ? 0 : 8;
+    uint64_t want = sizeof h + ((uint64_t)h.n + 1) * 8 + (uint64_t)h.m * (4 + weight_bytes);
+    if (file_bytes != want) {
+        pf_fail(st, PF_E_INPUT, "%s: binary graph: %llu bytes, its header (n %lld, m %lld) "
+                "needs %llu", name, (unsigned long long)file_bytes, (long long)h.n,
+                (long long)h.m, (unsigned long long)want);
         return NULL;
     }
     pf_csr *g = pf_calloc(1, sizeof *g, st);
@@ -103,23 +107,23 @@ pf_csr *pf_csr_parse_bin(const char *data, size_t len, const char *name, pf_stat
     g->m = h.m;
     g->weights = h.weights;
     g->undirected = h.undirected;
-    const char *at = data + sizeof h;
+    size_t room = h.m ? (size_t)h.m : 1;
     g->first = pf_alloc((size_t)h.n + 1, sizeof *g->first, st);
-    g->head = pf_alloc(h.m ? (size_t)h.m : 1, sizeof *g->head, st);
+    g->head = pf_alloc(room, sizeof *g->head, st);
     int ok = g->first && g->head;
     if (ok && h.weights == PF_CSR_W_I64)
-        ok = (g->int_weight = pf_alloc(h.m ? (size_t)h.m : 1, 8, st)) != NULL;
+        ok = (g->int_weight = pf_alloc(room, 8, st)) != NULL;
     if (ok && h.weights == PF_CSR_W_F64)
-        ok = (g->real_weight = pf_alloc(h.m ? (size_t)h.m : 1, 8, st)) != NULL;
+        ok = (g->real_weight = pf_alloc(room, 8, st)) != NULL;
     if (ok) {
-        memcpy(g->first, at, ((size_t)h.n + 1) * 8);
-        at += ((size_t)h.n + 1) * 8;
-        memcpy(g->head, at, (size_t)h.m * 4);
-        at += (size_t)h.m * 4;
-        if (weight_bytes)
-            memcpy(g->int_weight ? (void *)g->int_weight : (void *)g->real_weight, at,
-                   (size_t)h.m * 8);
-        ok = check_arrays(g, name, st) == PF_OK;
+        void *weights = g->int_weight ? (void *)g->int_weight : (void *)g->real_weight;
+        ok = get(g->first, 8, (size_t)h.n + 1, in) && get(g->head, 4, (size_t)h.m, in) &&
+             (!weight_bytes || get(weights, 8, (size_t)h.m, in));
+        if (!ok)
+            pf_fail(st, PF_E_INPUT, "%s: binary graph: read failed: %s", name,
+                    ferror(in) ? strerror(errno) : "the file ended early");
+        else
+            ok = check_arrays(g, name, st) == PF_OK;
     }
     if (!ok) {
         pf_csr_free(g);

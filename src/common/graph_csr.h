@@ -39,6 +39,7 @@ typedef struct pf_csr_read_options {
 /* Reads path ("-": stdin) by content: portaflow's binary form (its magic
  * bytes), Matrix Market, edge list (first line a '#'/'%' comment, or two
  * or three numbers), adjacency-matrix text (a lone N), else DIMACS `p sp`.
+ * The binary form is read from regular files only (not stdin).
  * Errors: PF_E_INPUT "FILE:LINE: what is wrong"; NULL. */
 pf_csr *pf_csr_read(const char *path, const pf_csr_read_options *opt, pf_status *st);
 
@@ -78,8 +79,9 @@ int pf_csr_has_negative(const pf_csr *g);
 int pf_csr_write_bin(const pf_csr *g, FILE *out, pf_status *st);
 /* Whether data starts with the binary form's magic. */
 int pf_csr_is_bin(const char *data, size_t len);
-/* The binary form held in data[0..len); name for messages. */
-pf_csr *pf_csr_parse_bin(const char *data, size_t len, const char *name, pf_status *st);
+/* The binary form from in (positioned at its start), file_bytes long;
+ * name for messages. Not from pipes: pf_csr_read takes it from files. */
+pf_csr *pf_csr_read_bin(FILE *in, const char *name, uint64_t file_bytes, pf_status *st);
 
 /* Text writers: edge list "U V [W]" (0-based, as GAPBS's .el/.wel read
  * it; with undirected only arcs u <= v, once) and DIMACS `p sp`

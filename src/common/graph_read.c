@@ -8,6 +8,7 @@
  * an integer or a real (as the `p sp` reader takes them). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "graph_csr.h"
 #include "io.h"
@@ -176,26 +177,47 @@ static pf_csr *csr_from_text(const char *text, size_t len, const char *name,
     return csr;
 }
 
+/* A regular file that starts with the binary form's magic: read as such
+ * into *g (NULL and st set on error); 0 when it is not one. */
+static int try_binary(const char *path, const pf_csr_read_options *opt, pf_csr **g,
+                      pf_status *st)
+{
+    if (!path || !strcmp(path, "-"))
+        return 0;
+    FILE *in = fopen(path, "rb");
+    struct stat info;
+    char magic[8];
+    if (!in)
+        return 0; /* pf_io_load says why */
+    int binary = fstat(fileno(in), &info) == 0 && S_ISREG(info.st_mode) &&
+                 fread(magic, 1, sizeof magic, in) == sizeof magic &&
+                 pf_csr_is_bin(magic, sizeof magic);
+    if (binary) {
+        rewind(in);
+        *g = pf_csr_read_bin(in, path, (uint64_t)info.st_size, st);
+    }
+    fclose(in);
+    if (binary && *g && opt && opt->undirected && !(*g)->undirected) {
+        pf_fail(st, PF_E_INPUT, "%s: --undirected: this binary graph is directed (write it "
+                "undirected with gen, or read its text form)", path);
+        pf_csr_free(*g);
+        *g = NULL;
+    }
+    return binary;
+}
+
 pf_csr *pf_csr_read(const char *path, const pf_csr_read_options *opt, pf_status *st)
 {
+    pf_csr *g = NULL;
+    if (try_binary(path, opt, &g, st))
+        return g;
     const char *name;
     size_t len;
     int mapped;
     char *text = pf_io_load(path, &name, &len, &mapped, st);
     if (!text)
         return NULL;
-    pf_csr *g;
-    if (pf_csr_is_bin(text, len)) {
-        g = pf_csr_parse_bin(text, len, name, st);
-        if (g && opt && opt->undirected && !g->undirected) {
-            pf_fail(st, PF_E_INPUT, "%s: --undirected: this binary graph is directed (write it "
-                    "undirected with gen, or read its text form)", name);
-            pf_csr_free(g);
-            g = NULL;
-        }
-    } else {
-        g = csr_from_text(text, len, name, opt, st);
-    }
+    g = csr_from_text(text, len, name, opt, st);
     pf_io_unload(text, len, mapped);
     if (g)
         pf_status_ok(st);

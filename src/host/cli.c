@@ -17,9 +17,12 @@ static const char usage_text[] =
     "  demo      compare on a built-in instance (RLG 256x256, seed 1)\n"
     "  check     verify a solution file against its network\n"
     "  gen       write a benchmark instance (rmf, rlg, ac, ak, grid2d, grid3d,\n"
-    "            random; sp for shortest paths)\n"
+    "            random; sp for shortest paths; kron, road for bfs/sssp/tc)\n"
     "  apsp      all-pairs shortest paths (blocked Floyd-Warshall)\n"
     "  path      shortest paths between given vertex pairs, from one APSP solve\n"
+    "  bfs       hop distances (and parents) from one source\n"
+    "  sssp      shortest-path distances from one source\n"
+    "  tc        triangles of the undirected graph\n"
     "  backends  list every backend and device found, or why none was\n"
     "  --help, --version\n"
     "\n"
@@ -238,6 +241,7 @@ int main(int argc, char **argv)
         {"check", pf_cli_check}, {"gen", pf_cli_gen},         {"backends", pf_cli_backends},
         {"apsp", pf_cli_apsp},
         {"path", pf_cli_path},
+        {"bfs", pf_cli_bfs},     {"sssp", pf_cli_sssp},       {"tc", pf_cli_tc},
     };
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         if (!strcmp(cmd, commands[i].name)) {

@@ -1,0 +1,254 @@
+/* The OpenMP backend's graph analytics steps (device.h: bfs_push ..
+ * intersect_count) around the shared per-arc decisions of
+ * pf_graph_kernels.h.
+ *
+ * Steps that produce a list (push, relax, the far pile) let each thread
+ * append to its own piece (dev->pieces, kept across calls; the max-flow
+ * BFS uses them too, never at the same time) and copy the pieces into the
+ * output after one barrier: a shared append counter bumped per vertex by
+ * every thread would be the bottleneck. Frontier vertices are handed out
+ * in dynamic chunks: on power-law graphs their degrees differ by orders of
+ * magnitude. */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/status.h"
+#include "../device.h"
+#include "../shared/pf_vendor.h"
+#include "../shared/pf_graph_kernels.h"
+#include "omp_internal.h"
+
+enum { CHUNK_FRONTIER = 64, CHUNK_VERTICES = 1024 };
+
+static inline int piece_push(omp_frontier_piece *piece, int32_t v)
+{
+    if (piece->count == piece->capacity) {
+        int64_t cap = piece->capacity ? piece->capacity * 2 : 4096;
+        int32_t *grown = realloc(piece->vertices, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        piece->vertices = grown;
+        piece->capacity = cap;
+    }
+    piece->vertices[piece->count++] = v;
+    return 0;
+}
+
+/* After a barrier: thread t copies its piece to its place in out. */
+static void piece_gather(pf_dev *dev, int t, int threads, int32_t *out)
+{
+    int64_t at = 0;
+    for (int p = 0; p < t; p++)
+        at += dev->pieces[p].count;
+    if (dev->pieces[t].count > 0)
+        memcpy(out + at, dev->pieces[t].vertices, (size_t)dev->pieces[t].count * sizeof *out);
+    (void)threads;
+}
+
+static int64_t pieces_total(const pf_dev *dev, int threads)
+{
+    int64_t total = 0;
+    for (int p = 0; p < threads; p++)
+        total += dev->pieces[p].count;
+    return total;
+}
+
+static int no_memory(pf_status *st, const char *step)
+{
+    return pf_fail(st, PF_E_DEVICE, "omp: %s: out of host memory for a frontier", step);
+}
+
+int ompb_bfs_push(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count, pf_buf *dist,
+                  int32_t level, pf_buf *out, int64_t *out_count, int64_t *out_arcs,
+                  pf_status *st)
+{
+    const int64_t *first = BUF(g->first, int64_t);
+    const int32_t *head = BUF(g->head, int32_t), *list = BUF(in, int32_t);
+    int32_t *d = BUF(dist, int32_t);
+    int64_t arcs = 0;
+    int failed = 0, threads = 1;
+#pragma omp parallel num_threads(dev->threads) reduction(+ : arcs) reduction(| : failed)
+    {
+        const int t = omp_get_thread_num();
+#pragma omp single
+        threads = omp_get_num_threads();
+        omp_frontier_piece *mine = &dev->pieces[t];
+        mine->count = 0;
+#pragma omp for schedule(dynamic, CHUNK_FRONTIER) nowait
+        for (int64_t i = 0; i < count; i++) {
+            int32_t u = list[i];
+            for (int64_t a = first[u]; a < first[u + 1]; a++) {
+                int32_t v = head[a];
+                if (pf_bfs_claim(d, v, level)) {
+                    failed |= piece_push(mine, v);
+                    arcs += first[v + 1] - first[v];
+                }
+            }
+        }
+#pragma omp barrier
+        piece_gather(dev, t, threads, BUF(out, int32_t));
+    }
+    if (failed)
+        return no_memory(st, "bfs_push");
+    *out_count = pieces_total(dev, threads);
+    *out_arcs = arcs;
+    return PF_OK;
+}
+
+int ompb_bfs_pull(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t level, pf_buf *flags,
+                  int64_t *found, int64_t *found_arcs, pf_status *st)
+{
+    (void)st;
+    const int64_t *rfirst = BUF(g->rfirst, int64_t), *first = BUF(g->first, int64_t);
+    const int32_t *rhead = BUF(g->rhead, int32_t);
+    int32_t *d = BUF(dist, int32_t), *f = BUF(flags, int32_t);
+    int64_t joined = 0, arcs = 0;
+    const int64_t n = g->n;
+#pragma omp parallel for num_threads(dev->threads) schedule(dynamic, CHUNK_VERTICES) \
+    reduction(+ : joined, arcs)
+    for (int64_t v = 0; v < n; v++) {
+        int took = pf_body_bfs_pull((int32_t)v, rfirst, rhead, d, level);
+        f[v] = took;
+        if (took) {
+            joined++;
+            arcs += first[v + 1] - first[v];
+        }
+    }
+    *found = joined;
+    *found_arcs = arcs;
+    return PF_OK;
+}
+
+int ompb_bfs_parents(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t source,
+                     pf_buf *parent, pf_status *st)
+{
+    (void)st;
+    const int64_t *rfirst = BUF(g->rfirst, int64_t);
+    const int32_t *rhead = BUF(g->rhead, int32_t), *d = BUF(dist, int32_t);
+    int32_t *p = BUF(parent, int32_t);
+    const int64_t n = g->n;
+#pragma omp parallel for num_threads(dev->threads) schedule(dynamic, CHUNK_VERTICES)
+    for (int64_t v = 0; v < n; v++)
+        p[v] = pf_body_bfs_parent((int32_t)v, rfirst, rhead, d, source);
+    return PF_OK;
+}
+
+/* One frontier vertex's relaxation into this thread's piece. */
+static int relax_one(const pf_dev_csr *g, int32_t u, void *dist, int32_t *claim, int32_t step,
+                     int32_t *far, int64_t bound_i, double bound_f, omp_frontier_piece *mine)
+{
+    const int64_t *first = BUF(g->first, int64_t);
+    const int32_t *head = BUF(g->head, int32_t);
+    int failed = 0;
+    if (g->weights == 2) {
+        const double *w = BUF(g->weight, double);
+        double *d = dist, du = PF_LOAD_F64(&d[u]);
+        for (int64_t a = first[u]; a < first[u + 1]; a++) {
+            int32_t v = head[a];
+            double nd = du + w[a];
+            if (nd < PF_LOAD_F64(&d[v]) && pf_atomic_min_f64(&d[v], nd) &&
+                pf_relax_route(claim, far, v, step, nd < bound_f) == 1)
+                failed |= piece_push(mine, v);
+        }
+        return failed;
+    }
+    const int64_t *w = g->weight ? BUF(g->weight, int64_t) : NULL;
+    int64_t *d = dist, du = PF_LOAD_I64(&d[u]);
+    for (int64_t a = first[u]; a < first[u + 1]; a++) {
+        int32_t v = head[a];
+        int64_t nd = du + (w ? w[a] : 1);
+        if (nd < PF_LOAD_I64(&d[v]) && pf_atomic_min_i64(&d[v], nd) &&
+            pf_relax_route(claim, far, v, step, nd < bound_i) == 1)
+            failed |= piece_push(mine, v);
+    }
+    return failed;
+}
+
+int ompb_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count, pf_buf *dist,
+                    pf_buf *claim, int32_t step, pf_buf *near, pf_buf *far, int64_t bound_i,
+                    double bound_f, int64_t *near_count, pf_status *st)
+{
+    const int32_t *list = BUF(in, int32_t);
+    int32_t *claims = BUF(claim, int32_t), *far_flags = BUF(far, int32_t);
+    void *d = BUF(dist, void);
+    int failed = 0, threads = 1;
+#pragma omp parallel num_threads(dev->threads) reduction(| : failed)
+    {
+        const int t = omp_get_thread_num();
+#pragma omp single
+        threads = omp_get_num_threads();
+        omp_frontier_piece *mine = &dev->pieces[t];
+        mine->count = 0;
+#pragma omp for schedule(dynamic, CHUNK_FRONTIER) nowait
+        for (int64_t i = 0; i < count; i++)
+            failed |= relax_one(g, list[i], d, claims, step, far_flags, bound_i, bound_f, mine);
+#pragma omp barrier
+        piece_gather(dev, t, threads, BUF(near, int32_t));
+    }
+    if (failed)
+        return no_memory(st, "sssp_relax");
+    *near_count = pieces_total(dev, threads);
+    return PF_OK;
+}
+
+int ompb_sssp_far(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, pf_buf *far, int64_t bound_i,
+                  double bound_f, pf_buf *out, pf_sssp_far_out *res, pf_status *st)
+{
+    int32_t *f = BUF(far, int32_t);
+    const int real = g->weights == 2;
+    const int64_t *di = BUF(dist, int64_t);
+    const double *df = BUF(dist, double);
+    const int64_t n = g->n;
+    int64_t rest = 0, min_i = PF_DIST_NONE_I64;
+    double min_f = PF_F64_INF;
+    int failed = 0, threads = 1;
+#pragma omp parallel num_threads(dev->threads) reduction(+ : rest) reduction(| : failed) \
+    reduction(min : min_i, min_f)
+    {
+        const int t = omp_get_thread_num();
+#pragma omp single
+        threads = omp_get_num_threads();
+        omp_frontier_piece *mine = &dev->pieces[t];
+        mine->count = 0;
+#pragma omp for schedule(static) nowait
+        for (int64_t v = 0; v < n; v++) {
+            if (!f[v])
+                continue;
+            int take = real ? df[v] < bound_f : di[v] < bound_i;
+            if (take) {
+                f[v] = 0;
+                failed |= piece_push(mine, (int32_t)v);
+            } else {
+                rest++;
+                if (real && df[v] < min_f)
+                    min_f = df[v];
+                if (!real && di[v] < min_i)
+                    min_i = di[v];
+            }
+        }
+#pragma omp barrier
+        piece_gather(dev, t, threads, BUF(out, int32_t));
+    }
+    if (failed)
+        return no_memory(st, "sssp_far");
+    res->count = pieces_total(dev, threads);
+    res->rest = rest;
+    res->rest_min_i = min_i;
+    res->rest_min_f = min_f;
+    return PF_OK;
+}
+
+int ompb_intersect_count(pf_dev *dev, const pf_dev_csr *g, int64_t *total, pf_status *st)
+{
+    (void)st;
+    const int64_t *first = BUF(g->first, int64_t);
+    const int32_t *head = BUF(g->head, int32_t);
+    const int64_t n = g->n;
+    int64_t sum = 0;
+#pragma omp parallel for num_threads(dev->threads) schedule(dynamic, 64) reduction(+ : sum)
+    for (int64_t u = 0; u < n; u++)
+        sum += pf_body_intersect((int32_t)u, first, head);
+    *total = sum;
+    return PF_OK;
+}
