@@ -252,6 +252,13 @@ int main(int argc, char **argv)
             printf("SKIP: %s has no graph analytics steps in this build\n", backend);
             return PF_TEST_SKIP;
         }
+        pf_device_desc descs[8];
+        if (ops->probe(descs, 8, why, sizeof why) > 0 &&
+            !(descs[0].maxflow_bits & PF_MAXFLOW_64)) {
+            printf("SKIP: %s: %s has no 64-bit atomics (the analytics steps need them)\n",
+                   backend, descs[0].name);
+            return PF_TEST_SKIP;
+        }
     }
     Suite *s = suite_create(backend);
     TCase *tc = tcase_create("graph");

@@ -278,6 +278,6 @@ int64_t pf_graph_tc_count_host(const pf_csr *dag)
 {
     int64_t total = 0;
     for (int64_t u = 0; u < dag->n; u++)
-        total += pf_body_intersect((int32_t)u, dag->first, dag->head);
+        total += pf_body_intersect((int32_t)u, 0, 1, dag->first, dag->head);
     return total;
 }

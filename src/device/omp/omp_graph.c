@@ -248,7 +248,7 @@ int ompb_intersect_count(pf_dev *dev, const pf_dev_csr *g, int64_t *total, pf_st
     int64_t sum = 0;
 #pragma omp parallel for num_threads(dev->threads) schedule(dynamic, 64) reduction(+ : sum)
     for (int64_t u = 0; u < n; u++)
-        sum += pf_body_intersect((int32_t)u, first, head);
+        sum += pf_body_intersect((int32_t)u, 0, 1, first, head);
     *total = sum;
     return PF_OK;
 }

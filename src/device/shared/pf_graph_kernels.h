@@ -17,7 +17,6 @@
 #define PF_GRAPH_KERNELS_H
 
 #if defined(__OPENCL_VERSION__)
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #define PF_ATOMIC_XCHG_I32(p, v) atomic_xchg((volatile __global int *)(p), (v))
 PF_FN int pf_atomic_min_i64(__global long *p, long v)
 {
@@ -30,6 +29,10 @@ PF_FN int pf_atomic_min_i64(__global long *p, long v)
     }
     return 0;
 }
+/* Doubles where the device has them (the host builds with PF_GRAPH_F64). */
+#if PF_GRAPH_F64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define PF_HAVE_F64 1
 PF_FN int pf_atomic_min_f64(__global double *p, double v)
 {
     volatile __global long *bits = (volatile __global long *)p;
@@ -45,8 +48,10 @@ PF_FN int pf_atomic_min_f64(__global double *p, double v)
 #define PF_LOAD_F64(p) (*(volatile __global double *)(p))
 typedef double pf_f64;
 #define PF_F64_INF INFINITY
+#endif
 
 #elif defined(__CUDACC__)
+#define PF_HAVE_F64 1
 #define PF_ATOMIC_XCHG_I32(p, v) atomicExch((int *)(p), (v))
 static __device__ __forceinline__ int pf_atomic_min_i64(pf_i64 *p, pf_i64 v)
 {
@@ -69,6 +74,7 @@ typedef double pf_f64;
 #define PF_F64_INF (__longlong_as_double(0x7ff0000000000000LL))
 
 #else /* host C */
+#define PF_HAVE_F64 1
 #include <math.h>
 #include <string.h>
 #define PF_ATOMIC_XCHG_I32(p, v) __atomic_exchange_n((p), (v), __ATOMIC_RELAXED)
@@ -117,13 +123,14 @@ PF_FN int pf_bfs_claim(PF_GLOBAL pf_i32 *dist, pf_i32 v, pf_i32 level)
     return PF_LOAD_I32(&dist[v]) == -1 && PF_ATOMIC_CAS_I32(&dist[v], -1, level + 1) == -1;
 }
 
-/* bfs_push on frontier vertex u, appending through counters[0] (vertices)
- * and counters[1] (their out-degrees). */
-PF_FN void pf_body_bfs_push(pf_i32 u, PF_GLOBAL const pf_i64 *first, PF_GLOBAL const pf_i32 *head,
-                            PF_GLOBAL pf_i32 *dist, pf_i32 level, PF_GLOBAL pf_i32 *out,
-                            PF_GLOBAL pf_i64 *counters)
+/* bfs_push on frontier vertex u, or `lane` of `lanes` workers sharing its
+ * arcs, appending through counters[0] (vertices) and counters[1] (their
+ * out-degrees). */
+PF_FN void pf_body_bfs_push(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL const pf_i64 *first,
+                            PF_GLOBAL const pf_i32 *head, PF_GLOBAL pf_i32 *dist, pf_i32 level,
+                            PF_GLOBAL pf_i32 *out, PF_GLOBAL pf_i64 *counters)
 {
-    for (pf_i64 a = first[u]; a < first[u + 1]; a++) {
+    for (pf_i64 a = first[u] + lane; a < first[u + 1]; a += lanes) {
         pf_i32 v = head[a];
         if (pf_bfs_claim(dist, v, level)) {
             out[PF_COUNTER_NEXT(&counters[0])] = v;
@@ -179,16 +186,17 @@ PF_FN int pf_relax_route(PF_GLOBAL pf_i32 *claim, PF_GLOBAL pf_i32 *far, pf_i32 
     return PF_ATOMIC_XCHG_I32(&claim[v], step) != step ? 1 : -1;
 }
 
-/* sssp_relax on frontier vertex u, integer distances; weight NULL-free:
- * has_weight = 0 means every arc weighs 1 (weight is then not read). */
-PF_FN void pf_body_relax_i64(pf_i32 u, PF_GLOBAL const pf_i64 *first, PF_GLOBAL const pf_i32 *head,
+/* sssp_relax on frontier vertex u (lane of lanes, as above), integer
+ * distances; has_weight = 0: every arc weighs 1 (weight is not read). */
+PF_FN void pf_body_relax_i64(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL const pf_i64 *first,
+                             PF_GLOBAL const pf_i32 *head,
                              PF_GLOBAL const pf_i64 *weight, int has_weight,
                              PF_GLOBAL pf_i64 *dist, PF_GLOBAL pf_i32 *claim, pf_i32 step,
                              PF_GLOBAL pf_i32 *near, PF_GLOBAL pf_i32 *far, pf_i64 bound,
                              PF_GLOBAL pf_i64 *counters)
 {
     pf_i64 du = PF_LOAD_I64(&dist[u]);
-    for (pf_i64 a = first[u]; a < first[u + 1]; a++) {
+    for (pf_i64 a = first[u] + lane; a < first[u + 1]; a += lanes) {
         pf_i32 v = head[a];
         pf_i64 d = du + (has_weight ? weight[a] : 1);
         if (d < PF_LOAD_I64(&dist[v]) && pf_atomic_min_i64(&dist[v], d) &&
@@ -197,14 +205,16 @@ PF_FN void pf_body_relax_i64(pf_i32 u, PF_GLOBAL const pf_i64 *first, PF_GLOBAL 
     }
 }
 
+#ifdef PF_HAVE_F64
 /* The same for real weights. */
-PF_FN void pf_body_relax_f64(pf_i32 u, PF_GLOBAL const pf_i64 *first, PF_GLOBAL const pf_i32 *head,
+PF_FN void pf_body_relax_f64(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL const pf_i64 *first,
+                             PF_GLOBAL const pf_i32 *head,
                              PF_GLOBAL const pf_f64 *weight, PF_GLOBAL pf_f64 *dist,
                              PF_GLOBAL pf_i32 *claim, pf_i32 step, PF_GLOBAL pf_i32 *near,
                              PF_GLOBAL pf_i32 *far, pf_f64 bound, PF_GLOBAL pf_i64 *counters)
 {
     pf_f64 du = PF_LOAD_F64(&dist[u]);
-    for (pf_i64 a = first[u]; a < first[u + 1]; a++) {
+    for (pf_i64 a = first[u] + lane; a < first[u + 1]; a += lanes) {
         pf_i32 v = head[a];
         pf_f64 d = du + weight[a];
         if (d < PF_LOAD_F64(&dist[v]) && pf_atomic_min_f64(&dist[v], d) &&
@@ -212,17 +222,19 @@ PF_FN void pf_body_relax_f64(pf_i32 u, PF_GLOBAL const pf_i64 *first, PF_GLOBAL 
             near[PF_COUNTER_NEXT(&counters[0])] = v;
     }
 }
+#endif
 
 /* ---- triangles: segmented intersection --------------------------------------- */
 
 /* The triangles closed by u's arcs in the rank-ordered graph whose ids are
- * the ranks (every arc goes up, rows sorted): for each arc (u,v), the
- * heads common to u's row after v and v's row, by a merge. */
-PF_FN pf_i64 pf_body_intersect(pf_i32 u, PF_GLOBAL const pf_i64 *first,
+ * the ranks (every arc goes up, rows sorted): for each arc (u,v) (lane of
+ * lanes: every lanes-th), the heads common to u's row after v and v's
+ * row, by a merge. */
+PF_FN pf_i64 pf_body_intersect(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL const pf_i64 *first,
                                PF_GLOBAL const pf_i32 *head)
 {
     pf_i64 count = 0, end_u = first[u + 1];
-    for (pf_i64 a = first[u]; a < end_u; a++) {
+    for (pf_i64 a = first[u] + lane; a < end_u; a += lanes) {
         pf_i32 v = head[a];
         pf_i64 i = a + 1, j = first[v], end_v = first[v + 1];
         while (i < end_u && j < end_v) {
