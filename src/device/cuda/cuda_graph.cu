@@ -1,0 +1,280 @@
+/* CUDA backend: the graph analytics steps (device.h: bfs_push ..
+ * intersect_count). Each kernel wraps a body of
+ * src/device/shared/pf_graph_kernels.h, shared with OpenCL and OpenMP.
+ * Frontier kernels give LANES threads to each listed vertex (its arcs load
+ * in parallel); each step resets the counters on the device, queues its
+ * kernel and stages the counters back (the host decides the next step
+ * from them). Counters: [0] appended vertices, [1] their out-degrees or
+ * the far vertices left, [2] the smallest far distance's bits. */
+#include "cuda_internal.h"
+
+#include <climits>
+#include <cmath>
+#include <cstring>
+
+#include "device/shared/pf_vendor.h"
+#include "device/shared/pf_graph_kernels.h"
+
+enum { LANES = 8 };
+
+static __device__ __forceinline__ pf_i64 graph_index(void)
+{
+    return (pf_i64)blockIdx.x * blockDim.x + threadIdx.x;
+}
+
+/* Blocks for `items` threads, which may pass 2^31 (count * LANES). */
+static unsigned blocks_for(int64_t items)
+{
+    int64_t blocks = (items + PF_CUDA_BLOCK - 1) / PF_CUDA_BLOCK;
+    return (unsigned)(blocks > 0 ? blocks : 1);
+}
+
+__global__ void pf_k_graph_counters(pf_i64 *counters, pf_i64 c2)
+{
+    counters[0] = 0;
+    counters[1] = 0;
+    counters[2] = c2;
+}
+
+__global__ void __launch_bounds__(PF_CUDA_BLOCK)
+    pf_k_bfs_push(const pf_i32 *in, pf_i64 count, const pf_i64 *first, const pf_i32 *head,
+                  pf_i32 *dist, pf_i32 level, pf_i32 *out, pf_i64 *counters)
+{
+    pf_i64 i = graph_index();
+    if (i < count * LANES)
+        pf_body_bfs_push(in[i / LANES], (pf_i32)(i % LANES), LANES, first, head, dist, level, out,
+                         counters);
+}
+
+__global__ void __launch_bounds__(PF_CUDA_BLOCK)
+    pf_k_bfs_pull(pf_i64 n, const pf_i64 *rfirst, const pf_i32 *rhead, const pf_i64 *first,
+                  pf_i32 *dist, pf_i32 level, pf_i32 *flags, pf_i64 *counters)
+{
+    pf_i64 v = graph_index();
+    if (v >= n)
+        return;
+    int took = pf_body_bfs_pull((pf_i32)v, rfirst, rhead, dist, level);
+    flags[v] = took;
+    if (took) {
+        PF_COUNTER_ADD(&counters[0], 1);
+        PF_COUNTER_ADD(&counters[1], first[v + 1] - first[v]);
+    }
+}
+
+__global__ void __launch_bounds__(PF_CUDA_BLOCK)
+    pf_k_bfs_parents(pf_i64 n, const pf_i64 *rfirst, const pf_i32 *rhead, const pf_i32 *dist,
+                     pf_i32 source, pf_i32 *parent)
+{
+    pf_i64 v = graph_index();
+    if (v < n)
+        parent[v] = pf_body_bfs_parent((pf_i32)v, rfirst, rhead, dist, source);
+}
+
+__global__ void __launch_bounds__(PF_CUDA_BLOCK)
+    pf_k_relax_i64(const pf_i32 *in, pf_i64 count, const pf_i64 *first, const pf_i32 *head,
+                   const pf_i64 *weight, int has_weight, pf_i64 *dist, pf_i32 *claim,
+                   pf_i32 step, pf_i32 *near, pf_i32 *far, pf_i64 bound, pf_i64 *counters)
+{
+    pf_i64 i = graph_index();
+    if (i < count * LANES)
+        pf_body_relax_i64(in[i / LANES], (pf_i32)(i % LANES), LANES, first, head, weight,
+                          has_weight, dist, claim, step, near, far, bound, counters);
+}
+
+__global__ void __launch_bounds__(PF_CUDA_BLOCK)
+    pf_k_relax_f64(const pf_i32 *in, pf_i64 count, const pf_i64 *first, const pf_i32 *head,
+                   const double *weight, double *dist, pf_i32 *claim, pf_i32 step, pf_i32 *near,
+                   pf_i32 *far, double bound, pf_i64 *counters)
+{
+    pf_i64 i = graph_index();
+    if (i < count * LANES)
+        pf_body_relax_f64(in[i / LANES], (pf_i32)(i % LANES), LANES, first, head, weight, dist,
+                          claim, step, near, far, bound, counters);
+}
+
+/* Integer distances, or the bits of non-negative doubles (same order). */
+__global__ void __launch_bounds__(PF_CUDA_BLOCK)
+    pf_k_far(pf_i64 n, const pf_i64 *dist, pf_i32 *far, pf_i64 bound, pf_i32 *out,
+             pf_i64 *counters)
+{
+    pf_i64 v = graph_index();
+    if (v >= n || !far[v])
+        return;
+    pf_i64 d = dist[v];
+    if (d < bound) {
+        far[v] = 0;
+        out[PF_COUNTER_NEXT(&counters[0])] = (pf_i32)v;
+    } else {
+        PF_COUNTER_ADD(&counters[1], 1);
+        pf_atomic_min_i64(&counters[2], d);
+    }
+}
+
+__global__ void __launch_bounds__(PF_CUDA_BLOCK)
+    pf_k_intersect(pf_i64 n, const pf_i64 *first, const pf_i32 *head, pf_i64 *counters)
+{
+    pf_i64 i = graph_index();
+    if (i >= n * LANES)
+        return;
+    pf_i64 found = pf_body_intersect((pf_i32)(i / LANES), (pf_i32)(i % LANES), LANES, first,
+                                     head);
+    if (found)
+        PF_COUNTER_ADD(&counters[0], found);
+}
+
+/* ---- host side --------------------------------------------------------- */
+
+static int begin(pf_dev *dev, const pf_dev_csr *g, pf_i64 c2, pf_status *st)
+{
+    int rc = pf_cuda_enter(dev, st);
+    if (rc)
+        return rc;
+    pf_k_graph_counters<<<1, 1, 0, dev->stream>>>(pf_cuda_ptr<pf_i64>(g->counters), c2);
+    PF_CUDA_CHECK_LAUNCH(st, "pf_k_graph_counters");
+    return PF_OK;
+}
+
+/* The first `count` counters, after everything queued. */
+static int finish(pf_dev *dev, const pf_dev_csr *g, int count, int64_t *c, pf_status *st)
+{
+    const pf_i64 *counters = pf_cuda_ptr<pf_i64>(g->counters);
+    for (int i = 0; i < count; i++) {
+        int rc = pf_cuda_stage(dev, i, counters + i, sizeof(int64_t), st);
+        if (rc)
+            return rc;
+    }
+    int rc = pf_cuda_wait(dev, st);
+    for (int i = 0; !rc && i < count; i++)
+        c[i] = dev->pinned[i];
+    return rc;
+}
+
+extern "C" int pf_cuda_bfs_push(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count,
+                                pf_buf *dist, int32_t level, pf_buf *out, int64_t *out_count,
+                                int64_t *out_arcs, pf_status *st)
+{
+    int64_t c[2] = {0, 0};
+    int rc = begin(dev, g, 0, st);
+    if (rc)
+        return rc;
+    if (count > 0) {
+        pf_k_bfs_push<<<blocks_for(count * LANES), PF_CUDA_BLOCK, 0, dev->stream>>>(
+            pf_cuda_ptr<pf_i32>(in), count, pf_cuda_ptr<pf_i64>(g->first),
+            pf_cuda_ptr<pf_i32>(g->head), pf_cuda_ptr<pf_i32>(dist), level,
+            pf_cuda_ptr<pf_i32>(out), pf_cuda_ptr<pf_i64>(g->counters));
+        PF_CUDA_CHECK_LAUNCH(st, "pf_k_bfs_push");
+    }
+    rc = finish(dev, g, 2, c, st);
+    *out_count = c[0];
+    *out_arcs = c[1];
+    return rc;
+}
+
+extern "C" int pf_cuda_bfs_pull(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t level,
+                                pf_buf *flags, int64_t *found, int64_t *found_arcs,
+                                pf_status *st)
+{
+    int64_t c[2] = {0, 0};
+    int rc = begin(dev, g, 0, st);
+    if (rc)
+        return rc;
+    pf_k_bfs_pull<<<blocks_for(g->n), PF_CUDA_BLOCK, 0, dev->stream>>>(
+        g->n, pf_cuda_ptr<pf_i64>(g->rfirst), pf_cuda_ptr<pf_i32>(g->rhead),
+        pf_cuda_ptr<pf_i64>(g->first), pf_cuda_ptr<pf_i32>(dist), level,
+        pf_cuda_ptr<pf_i32>(flags), pf_cuda_ptr<pf_i64>(g->counters));
+    PF_CUDA_CHECK_LAUNCH(st, "pf_k_bfs_pull");
+    rc = finish(dev, g, 2, c, st);
+    *found = c[0];
+    *found_arcs = c[1];
+    return rc;
+}
+
+extern "C" int pf_cuda_bfs_parents(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist,
+                                   int32_t source, pf_buf *parent, pf_status *st)
+{
+    int rc = pf_cuda_enter(dev, st);
+    if (rc)
+        return rc;
+    pf_k_bfs_parents<<<blocks_for(g->n), PF_CUDA_BLOCK, 0, dev->stream>>>(
+        g->n, pf_cuda_ptr<pf_i64>(g->rfirst), pf_cuda_ptr<pf_i32>(g->rhead),
+        pf_cuda_ptr<pf_i32>(dist), source, pf_cuda_ptr<pf_i32>(parent));
+    PF_CUDA_CHECK_LAUNCH(st, "pf_k_bfs_parents");
+    return PF_OK;
+}
+
+extern "C" int pf_cuda_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count,
+                                  pf_buf *dist, pf_buf *claim, int32_t step, pf_buf *near,
+                                  pf_buf *far, int64_t bound_i, double bound_f,
+                                  int64_t *near_count, pf_status *st)
+{
+    int64_t c[1] = {0};
+    int rc = begin(dev, g, 0, st);
+    if (rc)
+        return rc;
+    unsigned blocks = blocks_for(count * LANES);
+    const pf_i64 *first = pf_cuda_ptr<pf_i64>(g->first);
+    const pf_i32 *head = pf_cuda_ptr<pf_i32>(g->head);
+    if (count > 0 && g->weights == 2) {
+        pf_k_relax_f64<<<blocks, PF_CUDA_BLOCK, 0, dev->stream>>>(
+            pf_cuda_ptr<pf_i32>(in), count, first, head, pf_cuda_ptr<double>(g->weight),
+            pf_cuda_ptr<double>(dist), pf_cuda_ptr<pf_i32>(claim), step,
+            pf_cuda_ptr<pf_i32>(near), pf_cuda_ptr<pf_i32>(far), bound_f,
+            pf_cuda_ptr<pf_i64>(g->counters));
+        PF_CUDA_CHECK_LAUNCH(st, "pf_k_relax_f64");
+    } else if (count > 0) {
+        const pf_i64 *weight = g->weight ? pf_cuda_ptr<pf_i64>(g->weight) : first;
+        pf_k_relax_i64<<<blocks, PF_CUDA_BLOCK, 0, dev->stream>>>(
+            pf_cuda_ptr<pf_i32>(in), count, first, head, weight, g->weight != NULL,
+            pf_cuda_ptr<pf_i64>(dist), pf_cuda_ptr<pf_i32>(claim), step,
+            pf_cuda_ptr<pf_i32>(near), pf_cuda_ptr<pf_i32>(far), bound_i,
+            pf_cuda_ptr<pf_i64>(g->counters));
+        PF_CUDA_CHECK_LAUNCH(st, "pf_k_relax_i64");
+    }
+    rc = finish(dev, g, 1, c, st);
+    *near_count = c[0];
+    return rc;
+}
+
+extern "C" int pf_cuda_sssp_far(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, pf_buf *far,
+                                int64_t bound_i, double bound_f, pf_buf *out,
+                                pf_sssp_far_out *res, pf_status *st)
+{
+    int64_t c[3] = {0, 0, 0};
+    int real = g->weights == 2;
+    pf_i64 bound = bound_i;
+    if (real) /* non-negative doubles order as their bits do */
+        memcpy(&bound, &bound_f, sizeof bound);
+    int rc = begin(dev, g, INT64_MAX, st);
+    if (rc)
+        return rc;
+    pf_k_far<<<blocks_for(g->n), PF_CUDA_BLOCK, 0, dev->stream>>>(
+        g->n, pf_cuda_ptr<pf_i64>(dist), pf_cuda_ptr<pf_i32>(far), bound, pf_cuda_ptr<pf_i32>(out),
+        pf_cuda_ptr<pf_i64>(g->counters));
+    PF_CUDA_CHECK_LAUNCH(st, "pf_k_far");
+    rc = finish(dev, g, 3, c, st);
+    res->count = c[0];
+    res->rest = c[1];
+    res->rest_min_i = c[2];
+    res->rest_min_f = INFINITY;
+    if (real && c[1] > 0)
+        memcpy(&res->rest_min_f, &c[2], sizeof res->rest_min_f);
+    return rc;
+}
+
+extern "C" int pf_cuda_intersect_count(pf_dev *dev, const pf_dev_csr *g, int64_t *total,
+                                       pf_status *st)
+{
+    int64_t c[1] = {0};
+    int rc = begin(dev, g, 0, st);
+    if (rc)
+        return rc;
+    if (g->n > 0) {
+        pf_k_intersect<<<blocks_for(g->n * LANES), PF_CUDA_BLOCK, 0, dev->stream>>>(
+            g->n, pf_cuda_ptr<pf_i64>(g->first), pf_cuda_ptr<pf_i32>(g->head),
+            pf_cuda_ptr<pf_i64>(g->counters));
+        PF_CUDA_CHECK_LAUNCH(st, "pf_k_intersect");
+    }
+    rc = finish(dev, g, 1, c, st);
+    *total = c[0];
+    return rc;
+}
