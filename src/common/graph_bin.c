@@ -79,7 +79,8 @@ static int get(void *data, size_t size, size_t count, FILE *in)
     return count == 0 || fread(data, size, count, in) == count;
 }
 
-pf_csr *pf_csr_read_bin(FILE *in, const char *name, uint64_t file_bytes, pf_status *st)
+pf_csr *pf_csr_read_bin(FILE *in, const char *name, uint64_t file_bytes, int no_weights,
+                        pf_status *st)
 {
     bin_header h;
     if (file_bytes < sizeof h || !get(&h, sizeof h, 1, in)) {
@@ -103,6 +104,10 @@ pf_csr *pf_csr_read_bin(FILE *in, const char *name, uint64_t file_bytes, pf_stat
     pf_csr *g = pf_calloc(1, sizeof *g, st);
     if (!g)
         return NULL;
+    if (no_weights) { /* the arrays are checked for size above, not read */
+        h.weights = PF_CSR_W_NONE;
+        weight_bytes = 0;
+    }
     g->n = h.n;
     g->m = h.m;
     g->weights = h.weights;

@@ -34,6 +34,8 @@ typedef struct pf_csr {
 typedef struct pf_csr_read_options {
     int zero_based; /* edge lists: ids start at 0 (default 1) */
     int undirected; /* each input arc also gives its reverse (self-loops once) */
+    int no_weights; /* the caller ignores weights (bfs, tc): the binary form's
+                       are not read */
 } pf_csr_read_options;
 
 /* Reads path ("-": stdin) by content: portaflow's binary form (its magic
@@ -81,7 +83,8 @@ int pf_csr_write_bin(const pf_csr *g, FILE *out, pf_status *st);
 int pf_csr_is_bin(const char *data, size_t len);
 /* The binary form from in (positioned at its start), file_bytes long;
  * name for messages. Not from pipes: pf_csr_read takes it from files. */
-pf_csr *pf_csr_read_bin(FILE *in, const char *name, uint64_t file_bytes, pf_status *st);
+pf_csr *pf_csr_read_bin(FILE *in, const char *name, uint64_t file_bytes, int no_weights,
+                        pf_status *st);
 
 /* Text writers: edge list "U V [W]" (0-based, as GAPBS's .el/.wel read
  * it; with undirected only arcs u <= v, once) and DIMACS `p sp`

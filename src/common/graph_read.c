@@ -194,7 +194,7 @@ static int try_binary(const char *path, const pf_csr_read_options *opt, pf_csr *
                  pf_csr_is_bin(magic, sizeof magic);
     if (binary) {
         rewind(in);
-        *g = pf_csr_read_bin(in, path, (uint64_t)info.st_size, st);
+        *g = pf_csr_read_bin(in, path, (uint64_t)info.st_size, opt && opt->no_weights, st);
     }
     fclose(in);
     if (binary && *g && opt && opt->undirected && !(*g)->undirected) {

@@ -186,8 +186,9 @@ static int write_output(const graph_args *a, void (*write)(FILE *, const void *)
 
 /* ---- the commands -------------------------------------------------------- */
 
-static pf_csr *load(const graph_args *a, pf_status *st)
+static pf_csr *load(graph_args *a, pf_status *st)
 {
+    a->read.no_weights = a->spec != &sssp_spec;
     pf_progress_open(a->progress, 1, a->spec->name);
     pf_progress_step("reading %s", strcmp(a->path, "-") ? a->path : "standard input");
     return pf_csr_read(a->path, &a->read, st);

@@ -19,11 +19,12 @@ static int is_simple_undirected(const pf_csr *g)
 {
     if (!g->undirected)
         return 0;
+    int64_t bad = 0;
+#pragma omp parallel for schedule(static) reduction(+ : bad)
     for (int64_t u = 0; u < g->n; u++)
         for (int64_t a = g->first[u]; a < g->first[u + 1]; a++)
-            if (g->head[a] == u || (a > g->first[u] && g->head[a] == g->head[a - 1]))
-                return 0;
-    return 1;
+            bad += g->head[a] == u || (a > g->first[u] && g->head[a] == g->head[a - 1]);
+    return bad == 0;
 }
 
 /* The simple undirected graph of g's arcs (both directions of each edge). */
@@ -77,6 +78,75 @@ static int32_t *ranks(const pf_csr *s, pf_status *st)
     return rank;
 }
 
+static int compare_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Row r of the DAG: the ranks above r among the neighbours of the vertex
+ * ranked r, sorted (short rows by insertion). */
+static void dag_row(const pf_csr *s, const int32_t *rank, int32_t u, int32_t *row)
+{
+    int64_t len = 0;
+    for (int64_t a = s->first[u]; a < s->first[u + 1]; a++)
+        if (rank[s->head[a]] > rank[u])
+            row[len++] = rank[s->head[a]];
+    if (len > 32) {
+        qsort(row, (size_t)len, sizeof *row, compare_i32);
+        return;
+    }
+    for (int64_t i = 1; i < len; i++) {
+        int32_t x = row[i];
+        int64_t j = i;
+        for (; j > 0 && row[j - 1] > x; j--)
+            row[j] = row[j - 1];
+        row[j] = x;
+    }
+}
+
+/* Row lengths, their prefix sum, then the rows, in parallel where OpenMP
+ * is on (independent rows). */
+static pf_csr *build_dag(const pf_csr *s, const int32_t *rank, pf_status *st)
+{
+    const int64_t n = s->n;
+    int32_t *order = pf_alloc((size_t)n, sizeof *order, st);
+    pf_csr *dag = order ? pf_calloc(1, sizeof *dag, st) : NULL;
+    if (dag)
+        dag->first = pf_calloc((size_t)n + 1, sizeof *dag->first, st);
+    if (!dag || !dag->first) {
+        free(order);
+        pf_csr_free(dag);
+        return NULL;
+    }
+    dag->n = n;
+    for (int64_t v = 0; v < n; v++)
+        order[rank[v]] = (int32_t)v;
+#pragma omp parallel for schedule(dynamic, 1024)
+    for (int64_t r = 0; r < n; r++) {
+        int32_t u = order[r];
+        int64_t up = 0;
+        for (int64_t a = s->first[u]; a < s->first[u + 1]; a++)
+            up += rank[s->head[a]] > r;
+        dag->first[r + 1] = up;
+    }
+    for (int64_t r = 0; r < n; r++)
+        dag->first[r + 1] += dag->first[r];
+    dag->m = dag->first[n];
+    dag->head = pf_alloc(dag->m ? (size_t)dag->m : 1, sizeof *dag->head, st);
+    if (dag->head) {
+#pragma omp parallel for schedule(dynamic, 1024)
+        for (int64_t r = 0; r < n; r++)
+            dag_row(s, rank, order[r], dag->head + dag->first[r]);
+    }
+    free(order);
+    if (!dag->head) {
+        pf_csr_free(dag);
+        return NULL;
+    }
+    return dag;
+}
+
 pf_csr *pf_graph_tc_dag(const pf_csr *g, int64_t *edges, pf_status *st)
 {
     int simple = is_simple_undirected(g);
@@ -85,24 +155,10 @@ pf_csr *pf_graph_tc_dag(const pf_csr *g, int64_t *edges, pf_status *st)
         return NULL;
     const pf_csr *s = owned ? owned : g;
     int32_t *rank = ranks(s, st);
-    int64_t m = s->m / 2;
-    int32_t *tail = rank ? pf_alloc(m ? (size_t)m : 1, sizeof *tail, st) : NULL;
-    int32_t *head = tail ? pf_alloc(m ? (size_t)m : 1, sizeof *head, st) : NULL;
-    pf_csr *dag = NULL;
-    if (head) {
-        int64_t k = 0;
-        for (int64_t u = 0; u < s->n; u++)
-            for (int64_t a = s->first[u]; a < s->first[u + 1]; a++)
-                if (rank[u] < rank[s->head[a]]) {
-                    tail[k] = rank[u];
-                    head[k++] = rank[s->head[a]];
-                }
-        *edges = k;
-        dag = pf_csr_from_arcs(s->n, k, tail, head, NULL, NULL, 0, st);
-    }
+    pf_csr *dag = rank ? build_dag(s, rank, st) : NULL;
+    if (dag)
+        *edges = dag->m;
     free(rank);
-    free(tail);
-    free(head);
     pf_csr_free(owned);
     return dag;
 }
