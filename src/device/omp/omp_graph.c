@@ -4,9 +4,9 @@
  *
  * Steps that produce a list (push, relax, the far pile) let each thread
  * append to its own piece (dev->pieces, kept across calls; the max-flow
- * BFS uses them too, never at the same time) and copy the pieces into the
- * output after one barrier: a shared append counter bumped per vertex by
- * every thread would be the bottleneck. Frontier vertices are handed out
+ * BFS uses them too, never at the same time) and copy its piece into the
+ * output at a place reserved by one atomic add: a shared append counter
+ * bumped per vertex by every thread would be the bottleneck. Frontier vertices are handed out
  * in dynamic chunks: on power-law graphs their degrees differ by orders of
  * magnitude. */
 #include <omp.h>
@@ -35,23 +35,15 @@ static inline int piece_push(omp_frontier_piece *piece, int32_t v)
     return 0;
 }
 
-/* After a barrier: thread t copies its piece to its place in out. */
-static void piece_gather(pf_dev *dev, int t, int threads, int32_t *out)
+/* Thread t's piece into out at a place it reserves with one atomic add:
+ * no barrier (the list's order is unspecified, device.h), so a step costs
+ * the one barrier at the end of its parallel region, as GAPBS's do. */
+static void piece_flush(const omp_frontier_piece *mine, int32_t *out, int64_t *total)
 {
-    int64_t at = 0;
-    for (int p = 0; p < t; p++)
-        at += dev->pieces[p].count;
-    if (dev->pieces[t].count > 0)
-        memcpy(out + at, dev->pieces[t].vertices, (size_t)dev->pieces[t].count * sizeof *out);
-    (void)threads;
-}
-
-static int64_t pieces_total(const pf_dev *dev, int threads)
-{
-    int64_t total = 0;
-    for (int p = 0; p < threads; p++)
-        total += dev->pieces[p].count;
-    return total;
+    if (mine->count == 0)
+        return;
+    int64_t at = __atomic_fetch_add(total, mine->count, __ATOMIC_RELAXED);
+    memcpy(out + at, mine->vertices, (size_t)mine->count * sizeof *out);
 }
 
 static int no_memory(pf_status *st, const char *step)
@@ -66,14 +58,11 @@ int ompb_bfs_push(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count, p
     const int64_t *first = BUF(g->first, int64_t);
     const int32_t *head = BUF(g->head, int32_t), *list = BUF(in, int32_t);
     int32_t *d = BUF(dist, int32_t);
-    int64_t arcs = 0;
-    int failed = 0, threads = 1;
+    int64_t arcs = 0, total = 0;
+    int failed = 0;
 #pragma omp parallel num_threads(dev->threads) reduction(+ : arcs) reduction(| : failed)
     {
-        const int t = omp_get_thread_num();
-#pragma omp single
-        threads = omp_get_num_threads();
-        omp_frontier_piece *mine = &dev->pieces[t];
+        omp_frontier_piece *mine = &dev->pieces[omp_get_thread_num()];
         mine->count = 0;
 #pragma omp for schedule(dynamic, CHUNK_FRONTIER) nowait
         for (int64_t i = 0; i < count; i++) {
@@ -86,12 +75,11 @@ int ompb_bfs_push(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count, p
                 }
             }
         }
-#pragma omp barrier
-        piece_gather(dev, t, threads, BUF(out, int32_t));
+        piece_flush(mine, BUF(out, int32_t), &total);
     }
     if (failed)
         return no_memory(st, "bfs_push");
-    *out_count = pieces_total(dev, threads);
+    *out_count = total;
     *out_arcs = arcs;
     return PF_OK;
 }
@@ -204,23 +192,20 @@ int ompb_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count,
     const int32_t *list = BUF(in, int32_t);
     int32_t *claims = BUF(claim, int32_t), *far_flags = BUF(far, int32_t);
     void *d = BUF(dist, void);
-    int failed = 0, threads = 1;
+    int failed = 0;
+    int64_t total = 0;
 #pragma omp parallel num_threads(dev->threads) reduction(| : failed)
     {
-        const int t = omp_get_thread_num();
-#pragma omp single
-        threads = omp_get_num_threads();
-        omp_frontier_piece *mine = &dev->pieces[t];
+        omp_frontier_piece *mine = &dev->pieces[omp_get_thread_num()];
         mine->count = 0;
 #pragma omp for schedule(dynamic, CHUNK_FRONTIER) nowait
         for (int64_t i = 0; i < count; i++)
             failed |= relax_one(g, list[i], d, claims, step, far_flags, bound_i, bound_f, mine);
-#pragma omp barrier
-        piece_gather(dev, t, threads, BUF(near, int32_t));
+        piece_flush(mine, BUF(near, int32_t), &total);
     }
     if (failed)
         return no_memory(st, "sssp_relax");
-    *near_count = pieces_total(dev, threads);
+    *near_count = total;
     return PF_OK;
 }
 
@@ -234,14 +219,12 @@ int ompb_sssp_far(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, pf_buf *far, i
     const int64_t n = g->n;
     int64_t rest = 0, min_i = PF_DIST_NONE_I64;
     double min_f = PF_F64_INF;
-    int failed = 0, threads = 1;
+    int failed = 0;
+    int64_t total = 0;
 #pragma omp parallel num_threads(dev->threads) reduction(+ : rest) reduction(| : failed) \
     reduction(min : min_i, min_f)
     {
-        const int t = omp_get_thread_num();
-#pragma omp single
-        threads = omp_get_num_threads();
-        omp_frontier_piece *mine = &dev->pieces[t];
+        omp_frontier_piece *mine = &dev->pieces[omp_get_thread_num()];
         mine->count = 0;
 #pragma omp for schedule(static) nowait
         for (int64_t v = 0; v < n; v++) {
@@ -259,12 +242,11 @@ int ompb_sssp_far(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, pf_buf *far, i
                     min_i = di[v];
             }
         }
-#pragma omp barrier
-        piece_gather(dev, t, threads, BUF(out, int32_t));
+        piece_flush(mine, BUF(out, int32_t), &total);
     }
     if (failed)
         return no_memory(st, "sssp_far");
-    res->count = pieces_total(dev, threads);
+    res->count = total;
     res->rest = rest;
     res->rest_min_i = min_i;
     res->rest_min_f = min_f;
