@@ -64,6 +64,26 @@ stage=$1; shift
 case $stage in
 graph)
   mkdir -p "$out/graph"
+  # On the first call of a warm machine: the suite and compute-sanitizer
+  # on the analytics kernels (small graphs, each command verified).
+  if [ ! -f /tmp/pf_graph_anchors/graph_anchors.csv ]; then
+  small=$(mktemp -d)
+  "$bin" gen kron 12 --weights 1:255 --format bin -o "$small/k.bin"
+  "$bin" gen random 3000 20000 --weights 1:50 -o "$small/r.gr"
+  "$bin" gen road 60 40 --format dimacs -o "$small/road.gr"
+  sed 's/^a \([0-9]*\) \([0-9]*\) \([0-9]*\)$/a \1 \2 \3.5/' "$small/r.gr" > "$small/real.gr"
+  for f in k.bin r.gr road.gr real.gr; do
+    for cmd in "bfs --parents" sssp tc; do
+      compute-sanitizer --tool memcheck --error-exitcode 9 "$bin" $cmd --verify -b cuda "$small/$f" \
+        > "$out/graph/sanitizer_${cmd%% *}_$f.log" 2>&1
+      echo "compute-sanitizer $cmd $f: exit $?, $(grep 'ERROR SUMMARY' "$out/graph/sanitizer_${cmd%% *}_$f.log" | tail -n 1)"
+    done
+  done
+  for backend in cuda opencl; do
+    build-gpu/tests/test_graph $backend > "$out/graph/test_graph_$backend.log" 2>&1
+    echo "test_graph $backend: exit $?, $(grep -E 'Checks' "$out/graph/test_graph_$backend.log")"
+  done
+  fi
   [ -f /tmp/pf_graph_anchors/graph_anchors.csv ] && cp /tmp/pf_graph_anchors/graph_anchors.csv "$out/graph/"
   bash bench/graph_anchors.sh --bin "$bin" --graphs "${1:-kron:22 grid:4096}" \
     --backends "${2:-cuda opencl omp}" --reps "${3:-3}" --threads 16 --out "$out/graph"

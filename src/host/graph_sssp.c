@@ -3,7 +3,7 @@
  * the bound joins the next near frontier, one lowered past it is marked
  * far. When the near frontier runs dry the bound moves up by delta (or
  * jumps to the nearest far distance) and the far vertices below it become
- * the frontier. Label-correcting, so order never changes the answer, only
+ * the frontier; a chosen delta doubles while buckets stay small. Label-correcting, so order never changes the answer, only
  * the work. Negative weights: one bucket (bound +inf), which is Bellman-Ford
  * with frontiers; a frontier still non-empty after n steps proves a
  * negative cycle, which the host's Bellman-Ford then finds to report it.
@@ -30,6 +30,7 @@ typedef struct sssp_state {
     int real, negative;
     int64_t bound_i, delta_i;
     double bound_f, delta_f;
+    int delta_fixed; /* --delta given: never widened */
 } sssp_state;
 
 static int64_t add_sat(int64_t a, int64_t b)
@@ -49,6 +50,7 @@ static void choose_delta(const pf_csr *g, const pf_graph_options *opt, sssp_stat
     double delta = 32 * mean_w / (mean_deg > 1 ? mean_deg : 1);
     s->delta_f = opt->delta_f > 0 ? opt->delta_f : delta;
     s->delta_i = opt->delta_i > 0 ? opt->delta_i : (delta >= 1 ? (int64_t)delta : 1);
+    s->delta_fixed = opt->delta_f > 0 || opt->delta_i > 0;
 }
 
 static int alloc_state(sssp_state *s, int64_t n, pf_status *st)
@@ -94,6 +96,13 @@ static int next_bucket(sssp_state *s, pf_buf *out, int64_t *count, pf_status *st
                            st);
     }
     *count = far.count;
+    /* Every bucket costs a pass over all n far flags: where buckets come
+     * out far smaller than n / 64 (lattices, roads: a thin wavefront), the
+     * chosen width doubles, so the passes stay few whatever the diameter. */
+    if (!rc && !s->delta_fixed && far.count > 0 && far.count < s->d.n / 64) {
+        s->delta_i = add_sat(s->delta_i, s->delta_i);
+        s->delta_f *= 2;
+    }
     return rc;
 }
 
