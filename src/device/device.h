@@ -113,6 +113,8 @@ typedef struct pf_dev_csr {
                                buffers as first/head for an undirected graph;
                                NULL where not needed */
     pf_buf *counters;       /* int64[PF_GCTR_COUNT] scratch for the steps */
+    pf_buf *lb_degree, *lb_offset; /* int32[n] scratch: a frontier's degrees and
+                               their prefix sums (load-balanced advance) */
 } pf_dev_csr;
 
 enum { PF_GCTR_COUNT = 8 };
@@ -120,6 +122,7 @@ enum { PF_GCTR_COUNT = 8 };
 /* What sssp_far hands back. */
 typedef struct pf_sssp_far_out {
     int64_t count;      /* vertices moved to out */
+    int64_t arcs;       /* their out-degree sum */
     int64_t rest;       /* far vertices left */
     int64_t rest_min_i; /* their smallest distance (INT64_MAX: none) */
     double rest_min_f;  /* the same for real weights (+inf: none) */
@@ -264,10 +267,14 @@ typedef struct pf_device_ops {
     /* advance, push (top-down BFS): for every u in in[0..count) and arc
      * (u,v) with dist[v] == -1: dist[v] = level + 1, exactly once
      * (atomically), v appended to out. *out_count = vertices appended,
-     * *out_arcs = the sum of their out-degrees. Order in out unspecified. */
-    int (*bfs_push)(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count, pf_buf *dist,
-                    int32_t level, pf_buf *out, int64_t *out_count, int64_t *out_arcs,
-                    pf_status *st);
+     * *out_arcs = the sum of their out-degrees. Order in out unspecified.
+     * in_arcs: the frontier's own out-degree sum (the last step's
+     * *out_arcs), with which a backend picks between a worker group per
+     * vertex and an advance balanced over arcs (a scan of the degrees and a
+     * binary search per arc: hubs of power-law graphs). */
+    int (*bfs_push)(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count, int64_t in_arcs,
+                    pf_buf *dist, int32_t level, pf_buf *out, int64_t *out_count,
+                    int64_t *out_arcs, pf_status *st);
     /* advance, pull (bottom-up BFS): every v with dist[v] == -1 scans its
      * in-arcs (g->rfirst, g->rhead) for a u with dist[u] == level and stops
      * at the first; then dist[v] = level + 1 and flags[v] = 1; every other
@@ -287,10 +294,12 @@ typedef struct pf_device_ops {
      * exchanged for `step`, and only the worker that saw another value
      * appends), else sets far[v] = 1. dist is int64 (no weights, integer
      * weights; "none" INT64_MAX) or double (real; +inf); bound likewise
-     * (bound_i / bound_f). *near_count = vertices appended. */
-    int (*sssp_relax)(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count, pf_buf *dist,
-                      pf_buf *claim, int32_t step, pf_buf *near, pf_buf *far, int64_t bound_i,
-                      double bound_f, int64_t *near_count, pf_status *st);
+     * (bound_i / bound_f). *near_count = vertices appended, *near_arcs =
+     * their out-degree sum; in_arcs as bfs_push's. */
+    int (*sssp_relax)(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count,
+                      int64_t in_arcs, pf_buf *dist, pf_buf *claim, int32_t step, pf_buf *near,
+                      pf_buf *far, int64_t bound_i, double bound_f, int64_t *near_count,
+                      int64_t *near_arcs, pf_status *st);
     /* compute + filter (near-far's far pile): every v with far[v] = 1 and
      * dist[v] < bound goes to out (far[v] = 0); of those left with far[v]
      * = 1, out->rest counts them and rest_min_i / rest_min_f is their

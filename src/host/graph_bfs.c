@@ -89,8 +89,8 @@ static int run_levels(bfs_state *s, const pf_csr *g, int32_t source, int push_on
                 pull = 0;
             }
         } else {
-            rc = ops->bfs_push(dev, &s->d, s->list[cur], count, s->dist, level, s->list[1 - cur],
-                               &next, &arcs, st);
+            rc = ops->bfs_push(dev, &s->d, s->list[cur], count, m_f, s->dist, level,
+                               s->list[1 - cur], &next, &arcs, st);
             cur = 1 - cur;
         }
         m_u -= arcs;

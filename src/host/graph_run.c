@@ -123,6 +123,9 @@ int pf_graph_upload(pf_graph_engine *e, const pf_csr *g, const pf_csr *rev, int 
         if (!rc)
             rc = put_array(e, rev->head, (size_t)rev->m * sizeof *rev->head, &d->rhead, st);
     }
+    for (int i = 0; !rc && i < 2; i++)
+        rc = pf_graph_buf(e, (size_t)g->n * sizeof(int32_t), i ? &d->lb_offset : &d->lb_degree,
+                          st);
     if (!rc)
         rc = pf_graph_buf(e, PF_GCTR_COUNT * sizeof(int64_t), &d->counters, st);
     if (!rc)
@@ -134,7 +137,7 @@ int pf_graph_upload(pf_graph_engine *e, const pf_csr *g, const pf_csr *rev, int 
 
 void pf_graph_release(pf_graph_engine *e, pf_dev_csr *d)
 {
-    pf_buf *own[] = {d->first, d->head, d->weight, d->counters,
+    pf_buf *own[] = {d->first, d->head, d->weight, d->counters, d->lb_degree, d->lb_offset,
                      d->rfirst != d->first ? d->rfirst : NULL,
                      d->rhead != d->head ? d->rhead : NULL};
     for (size_t i = 0; i < sizeof own / sizeof *own; i++)

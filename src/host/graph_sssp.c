@@ -81,7 +81,7 @@ static void free_state(sssp_state *s)
 }
 
 /* The far vertices below the next bound become the frontier in `out`. */
-static int next_bucket(sssp_state *s, pf_buf *out, int64_t *count, pf_status *st)
+static int next_bucket(sssp_state *s, pf_buf *out, int64_t *count, int64_t *arcs, pf_status *st)
 {
     const pf_device_ops *ops = s->e->ops;
     pf_sssp_far_out far = {0};
@@ -96,6 +96,7 @@ static int next_bucket(sssp_state *s, pf_buf *out, int64_t *count, pf_status *st
                            st);
     }
     *count = far.count;
+    *arcs = far.arcs;
     /* Every bucket costs a pass over all n far flags: where buckets come
      * out far smaller than n / 64 (lattices, roads: a thin wavefront), the
      * chosen width doubles, so the passes stay few whatever the diameter. */
@@ -106,9 +107,10 @@ static int next_bucket(sssp_state *s, pf_buf *out, int64_t *count, pf_status *st
     return rc;
 }
 
-static int run_steps(sssp_state *s, int64_t n, int32_t source, pf_sssp_result *res,
+static int run_steps(sssp_state *s, const pf_csr *g, int32_t source, pf_sssp_result *res,
                      pf_status *st)
 {
+    int64_t n = g->n, arcs = g->first[source + 1] - g->first[source];
     const pf_device_ops *ops = s->e->ops;
     pf_dev *dev = s->e->dev;
     int64_t none = INT64_MAX;
@@ -130,8 +132,9 @@ static int run_steps(sssp_state *s, int64_t n, int32_t source, pf_sssp_result *r
     while (!rc) {
         while (!rc && count > 0) {
             int64_t next = 0;
-            rc = ops->sssp_relax(dev, &s->d, s->list[cur], count, s->dist, s->claim, step,
-                                 s->list[1 - cur], s->far, s->bound_i, s->bound_f, &next, st);
+            rc = ops->sssp_relax(dev, &s->d, s->list[cur], count, arcs, s->dist, s->claim, step,
+                                 s->list[1 - cur], s->far, s->bound_i, s->bound_f, &next, &arcs,
+                                 st);
             cur = 1 - cur;
             count = next;
             step++;
@@ -140,7 +143,7 @@ static int run_steps(sssp_state *s, int64_t n, int32_t source, pf_sssp_result *r
         }
         if (rc || s->negative)
             break;
-        rc = next_bucket(s, s->list[cur], &count, st);
+        rc = next_bucket(s, s->list[cur], &count, &arcs, st);
         if (!rc && count == 0)
             break;
     }
@@ -165,7 +168,7 @@ static int device_sssp(pf_graph_engine *e, const pf_csr *g, int32_t source,
     double t2 = pf_now();
     res->t.upload_s = t2 - t1;
     if (!rc)
-        rc = run_steps(&s, g->n, source, res, st);
+        rc = run_steps(&s, g, source, res, st);
     if (!rc)
         rc = e->ops->sync(e->dev, st);
     double t3 = pf_now();

@@ -2,14 +2,18 @@
  * intersect_count). Each kernel wraps a body of
  * src/device/shared/pf_graph_kernels.h, shared with OpenCL and OpenMP.
  * Frontier kernels give LANES threads to each listed vertex (its arcs load
- * in parallel); each step resets the counters on the device, queues its
- * kernel and stages the counters back (the host decides the next step
- * from them). Counters: [0] appended vertices, [1] their out-degrees or
- * the far vertices left, [2] the smallest far distance's bits. */
+ * in parallel), or, for frontiers of high mean degree (hubs), one thread
+ * per arc found by a binary search over the scanned degrees; each step
+ * resets the counters on the device, queues its kernels and stages the
+ * counters back (the host decides the next step from them). Counters: [0]
+ * appended vertices, [1] their out-degrees or the far vertices left, [2]
+ * the smallest far distance's bits, [3] the far vertices taken's
+ * out-degrees. */
 #include "cuda_internal.h"
 
 #include <climits>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 #include "device/shared/pf_vendor.h"
@@ -34,6 +38,51 @@ __global__ void pf_k_graph_counters(pf_i64 *counters, pf_i64 c2)
     counters[0] = 0;
     counters[1] = 0;
     counters[2] = c2;
+    counters[3] = 0;
+}
+
+/* ---- load-balanced advance: one thread per arc (pf_graph_kernels.h) ---- */
+
+__global__ void __launch_bounds__(PF_CUDA_BLOCK)
+    pf_k_frontier_degree(const pf_i32 *in, pf_i64 count, const pf_i64 *first, pf_i32 *degree)
+{
+    pf_i64 i = graph_index();
+    if (i < count)
+        pf_body_frontier_degree(i, in, first, degree);
+}
+
+__global__ void __launch_bounds__(PF_CUDA_BLOCK)
+    pf_k_bfs_push_arcs(const pf_i32 *in, const pf_i32 *offset, pf_i64 count, pf_i64 arcs,
+                       const pf_i64 *first, const pf_i32 *head, pf_i32 *dist, pf_i32 level,
+                       pf_i32 *out, pf_i64 *counters)
+{
+    pf_i64 j = graph_index();
+    if (j < arcs)
+        pf_body_bfs_push_arc(j, in, offset, count, first, head, dist, level, out, counters);
+}
+
+__global__ void __launch_bounds__(PF_CUDA_BLOCK)
+    pf_k_relax_arcs_i64(const pf_i32 *in, const pf_i32 *offset, pf_i64 count, pf_i64 arcs,
+                        const pf_i64 *first, const pf_i32 *head, const pf_i64 *weight,
+                        int has_weight, pf_i64 *dist, pf_i32 *claim, pf_i32 step, pf_i32 *near,
+                        pf_i32 *far, pf_i64 bound, pf_i64 *counters)
+{
+    pf_i64 j = graph_index();
+    if (j < arcs)
+        pf_body_relax_arc_i64(j, in, offset, count, first, head, weight, has_weight, dist, claim,
+                              step, near, far, bound, counters);
+}
+
+__global__ void __launch_bounds__(PF_CUDA_BLOCK)
+    pf_k_relax_arcs_f64(const pf_i32 *in, const pf_i32 *offset, pf_i64 count, pf_i64 arcs,
+                        const pf_i64 *first, const pf_i32 *head, const double *weight,
+                        double *dist, pf_i32 *claim, pf_i32 step, pf_i32 *near, pf_i32 *far,
+                        double bound, pf_i64 *counters)
+{
+    pf_i64 j = graph_index();
+    if (j < arcs)
+        pf_body_relax_arc_f64(j, in, offset, count, first, head, weight, dist, claim, step, near,
+                              far, bound, counters);
 }
 
 __global__ void __launch_bounds__(PF_CUDA_BLOCK)
@@ -94,8 +143,8 @@ __global__ void __launch_bounds__(PF_CUDA_BLOCK)
 
 /* Integer distances, or the bits of non-negative doubles (same order). */
 __global__ void __launch_bounds__(PF_CUDA_BLOCK)
-    pf_k_far(pf_i64 n, const pf_i64 *dist, pf_i32 *far, pf_i64 bound, pf_i32 *out,
-             pf_i64 *counters)
+    pf_k_far(pf_i64 n, const pf_i64 *first, const pf_i64 *dist, pf_i32 *far, pf_i64 bound,
+             pf_i32 *out, pf_i64 *counters)
 {
     pf_i64 v = graph_index();
     if (v >= n || !far[v])
@@ -104,6 +153,7 @@ __global__ void __launch_bounds__(PF_CUDA_BLOCK)
     if (d < bound) {
         far[v] = 0;
         out[PF_COUNTER_NEXT(&counters[0])] = (pf_i32)v;
+        PF_COUNTER_ADD(&counters[3], first[v + 1] - first[v]);
     } else {
         PF_COUNTER_ADD(&counters[1], 1);
         pf_atomic_min_i64(&counters[2], d);
@@ -123,6 +173,31 @@ __global__ void __launch_bounds__(PF_CUDA_BLOCK)
 }
 
 /* ---- host side --------------------------------------------------------- */
+
+/* One thread per arc pays where a frontier's mean degree passes this many
+ * arcs (a hub among leaves); the offsets are int32. PORTAFLOW_GRAPH_BALANCE
+ * = 1 forces it, 0 forbids it. */
+#define BALANCE_MEAN_DEGREE 32
+
+static int balance_arcs(int64_t count, int64_t in_arcs)
+{
+    const char *force = getenv("PORTAFLOW_GRAPH_BALANCE");
+    if (in_arcs <= 0 || in_arcs >= INT32_MAX || (force && *force == '0'))
+        return 0;
+    return (force && *force == '1') || in_arcs > count * BALANCE_MEAN_DEGREE;
+}
+
+/* g->lb_offset = the exclusive scan of the listed vertices' degrees. */
+static int frontier_offsets(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count,
+                            pf_status *st)
+{
+    pf_k_frontier_degree<<<blocks_for(count), PF_CUDA_BLOCK, 0, dev->stream>>>(
+        pf_cuda_ptr<pf_i32>(in), count, pf_cuda_ptr<pf_i64>(g->first),
+        pf_cuda_ptr<pf_i32>(g->lb_degree));
+    PF_CUDA_CHECK_LAUNCH(st, "pf_k_frontier_degree");
+    int64_t total = 0;
+    return pf_cuda_scan_i32(dev, g->lb_degree, g->lb_offset, count, &total, st);
+}
 
 static int begin(pf_dev *dev, const pf_dev_csr *g, pf_i64 c2, pf_status *st)
 {
@@ -150,14 +225,24 @@ static int finish(pf_dev *dev, const pf_dev_csr *g, int count, int64_t *c, pf_st
 }
 
 extern "C" int pf_cuda_bfs_push(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count,
-                                pf_buf *dist, int32_t level, pf_buf *out, int64_t *out_count,
-                                int64_t *out_arcs, pf_status *st)
+                                int64_t in_arcs, pf_buf *dist, int32_t level, pf_buf *out,
+                                int64_t *out_count, int64_t *out_arcs, pf_status *st)
 {
     int64_t c[2] = {0, 0};
     int rc = begin(dev, g, 0, st);
     if (rc)
         return rc;
-    if (count > 0) {
+    if (count > 0 && balance_arcs(count, in_arcs)) {
+        rc = frontier_offsets(dev, g, in, count, st);
+        if (rc)
+            return rc;
+        pf_k_bfs_push_arcs<<<blocks_for(in_arcs), PF_CUDA_BLOCK, 0, dev->stream>>>(
+            pf_cuda_ptr<pf_i32>(in), pf_cuda_ptr<pf_i32>(g->lb_offset), count, in_arcs,
+            pf_cuda_ptr<pf_i64>(g->first), pf_cuda_ptr<pf_i32>(g->head),
+            pf_cuda_ptr<pf_i32>(dist), level, pf_cuda_ptr<pf_i32>(out),
+            pf_cuda_ptr<pf_i64>(g->counters));
+        PF_CUDA_CHECK_LAUNCH(st, "pf_k_bfs_push_arcs");
+    } else if (count > 0) {
         pf_k_bfs_push<<<blocks_for(count * LANES), PF_CUDA_BLOCK, 0, dev->stream>>>(
             pf_cuda_ptr<pf_i32>(in), count, pf_cuda_ptr<pf_i64>(g->first),
             pf_cuda_ptr<pf_i32>(g->head), pf_cuda_ptr<pf_i32>(dist), level,
@@ -203,18 +288,37 @@ extern "C" int pf_cuda_bfs_parents(pf_dev *dev, const pf_dev_csr *g, pf_buf *dis
 }
 
 extern "C" int pf_cuda_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count,
-                                  pf_buf *dist, pf_buf *claim, int32_t step, pf_buf *near,
-                                  pf_buf *far, int64_t bound_i, double bound_f,
-                                  int64_t *near_count, pf_status *st)
+                                  int64_t in_arcs, pf_buf *dist, pf_buf *claim, int32_t step,
+                                  pf_buf *near, pf_buf *far, int64_t bound_i, double bound_f,
+                                  int64_t *near_count, int64_t *near_arcs, pf_status *st)
 {
-    int64_t c[1] = {0};
+    int64_t c[2] = {0, 0};
     int rc = begin(dev, g, 0, st);
     if (rc)
         return rc;
     unsigned blocks = blocks_for(count * LANES);
     const pf_i64 *first = pf_cuda_ptr<pf_i64>(g->first);
     const pf_i32 *head = pf_cuda_ptr<pf_i32>(g->head);
-    if (count > 0 && g->weights == 2) {
+    int by_arc = count > 0 && balance_arcs(count, in_arcs);
+    if (by_arc && (rc = frontier_offsets(dev, g, in, count, st)))
+        return rc;
+    const pf_i32 *offset = pf_cuda_ptr<pf_i32>(g->lb_offset);
+    if (by_arc && g->weights == 2) {
+        pf_k_relax_arcs_f64<<<blocks_for(in_arcs), PF_CUDA_BLOCK, 0, dev->stream>>>(
+            pf_cuda_ptr<pf_i32>(in), offset, count, in_arcs, first, head,
+            pf_cuda_ptr<double>(g->weight), pf_cuda_ptr<double>(dist), pf_cuda_ptr<pf_i32>(claim),
+            step, pf_cuda_ptr<pf_i32>(near), pf_cuda_ptr<pf_i32>(far), bound_f,
+            pf_cuda_ptr<pf_i64>(g->counters));
+        PF_CUDA_CHECK_LAUNCH(st, "pf_k_relax_arcs_f64");
+    } else if (by_arc) {
+        const pf_i64 *weight = g->weight ? pf_cuda_ptr<pf_i64>(g->weight) : first;
+        pf_k_relax_arcs_i64<<<blocks_for(in_arcs), PF_CUDA_BLOCK, 0, dev->stream>>>(
+            pf_cuda_ptr<pf_i32>(in), offset, count, in_arcs, first, head, weight,
+            g->weight != NULL, pf_cuda_ptr<pf_i64>(dist), pf_cuda_ptr<pf_i32>(claim), step,
+            pf_cuda_ptr<pf_i32>(near), pf_cuda_ptr<pf_i32>(far), bound_i,
+            pf_cuda_ptr<pf_i64>(g->counters));
+        PF_CUDA_CHECK_LAUNCH(st, "pf_k_relax_arcs_i64");
+    } else if (count > 0 && g->weights == 2) {
         pf_k_relax_f64<<<blocks, PF_CUDA_BLOCK, 0, dev->stream>>>(
             pf_cuda_ptr<pf_i32>(in), count, first, head, pf_cuda_ptr<double>(g->weight),
             pf_cuda_ptr<double>(dist), pf_cuda_ptr<pf_i32>(claim), step,
@@ -230,8 +334,9 @@ extern "C" int pf_cuda_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, 
             pf_cuda_ptr<pf_i64>(g->counters));
         PF_CUDA_CHECK_LAUNCH(st, "pf_k_relax_i64");
     }
-    rc = finish(dev, g, 1, c, st);
+    rc = finish(dev, g, 2, c, st);
     *near_count = c[0];
+    *near_arcs = c[1];
     return rc;
 }
 
@@ -239,7 +344,7 @@ extern "C" int pf_cuda_sssp_far(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, 
                                 int64_t bound_i, double bound_f, pf_buf *out,
                                 pf_sssp_far_out *res, pf_status *st)
 {
-    int64_t c[3] = {0, 0, 0};
+    int64_t c[4] = {0, 0, 0, 0};
     int real = g->weights == 2;
     pf_i64 bound = bound_i;
     if (real) /* non-negative doubles order as their bits do */
@@ -248,11 +353,12 @@ extern "C" int pf_cuda_sssp_far(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, 
     if (rc)
         return rc;
     pf_k_far<<<blocks_for(g->n), PF_CUDA_BLOCK, 0, dev->stream>>>(
-        g->n, pf_cuda_ptr<pf_i64>(dist), pf_cuda_ptr<pf_i32>(far), bound, pf_cuda_ptr<pf_i32>(out),
-        pf_cuda_ptr<pf_i64>(g->counters));
+        g->n, pf_cuda_ptr<pf_i64>(g->first), pf_cuda_ptr<pf_i64>(dist), pf_cuda_ptr<pf_i32>(far),
+        bound, pf_cuda_ptr<pf_i32>(out), pf_cuda_ptr<pf_i64>(g->counters));
     PF_CUDA_CHECK_LAUNCH(st, "pf_k_far");
-    rc = finish(dev, g, 3, c, st);
+    rc = finish(dev, g, 4, c, st);
     res->count = c[0];
+    res->arcs = c[3];
     res->rest = c[1];
     res->rest_min_i = c[2];
     res->rest_min_f = INFINITY;

@@ -46,15 +46,28 @@ static void piece_flush(const omp_frontier_piece *mine, int32_t *out, int64_t *t
     memcpy(out + at, mine->vertices, (size_t)mine->count * sizeof *out);
 }
 
+/* The out-degree sum of list[0..count). */
+static int64_t list_arcs(pf_dev *dev, const pf_dev_csr *g, const int32_t *list, int64_t count)
+{
+    const int64_t *first = BUF(g->first, int64_t);
+    int64_t arcs = 0;
+#pragma omp parallel for num_threads(dev->threads) schedule(static) reduction(+ : arcs) \
+    if (count > 4096)
+    for (int64_t i = 0; i < count; i++)
+        arcs += first[list[i] + 1] - first[list[i]];
+    return arcs;
+}
+
 static int no_memory(pf_status *st, const char *step)
 {
     return pf_fail(st, PF_E_DEVICE, "omp: %s: out of host memory for a frontier", step);
 }
 
-int ompb_bfs_push(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count, pf_buf *dist,
-                  int32_t level, pf_buf *out, int64_t *out_count, int64_t *out_arcs,
-                  pf_status *st)
+int ompb_bfs_push(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count, int64_t in_arcs,
+                  pf_buf *dist, int32_t level, pf_buf *out, int64_t *out_count,
+                  int64_t *out_arcs, pf_status *st)
 {
+    (void)in_arcs; /* dynamic chunks of vertices balance well enough on CPUs */
     const int64_t *first = BUF(g->first, int64_t);
     const int32_t *head = BUF(g->head, int32_t), *list = BUF(in, int32_t);
     int32_t *d = BUF(dist, int32_t);
@@ -185,10 +198,12 @@ static int relax_one(const pf_dev_csr *g, int32_t u, void *dist, int32_t *claim,
     return failed;
 }
 
-int ompb_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count, pf_buf *dist,
-                    pf_buf *claim, int32_t step, pf_buf *near, pf_buf *far, int64_t bound_i,
-                    double bound_f, int64_t *near_count, pf_status *st)
+int ompb_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count,
+                    int64_t in_arcs, pf_buf *dist, pf_buf *claim, int32_t step, pf_buf *near,
+                    pf_buf *far, int64_t bound_i, double bound_f, int64_t *near_count,
+                    int64_t *near_arcs, pf_status *st)
 {
+    (void)in_arcs;
     const int32_t *list = BUF(in, int32_t);
     int32_t *claims = BUF(claim, int32_t), *far_flags = BUF(far, int32_t);
     void *d = BUF(dist, void);
@@ -206,6 +221,7 @@ int ompb_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count,
     if (failed)
         return no_memory(st, "sssp_relax");
     *near_count = total;
+    *near_arcs = list_arcs(dev, g, BUF(near, int32_t), total);
     return PF_OK;
 }
 
@@ -247,6 +263,7 @@ int ompb_sssp_far(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, pf_buf *far, i
     if (failed)
         return no_memory(st, "sssp_far");
     res->count = total;
+    res->arcs = list_arcs(dev, g, BUF(out, int32_t), total);
     res->rest = rest;
     res->rest_min_i = min_i;
     res->rest_min_f = min_f;

@@ -187,7 +187,8 @@ PF_FN int pf_relax_route(PF_GLOBAL pf_i32 *claim, PF_GLOBAL pf_i32 *far, pf_i32 
 }
 
 /* sssp_relax on frontier vertex u (lane of lanes, as above), integer
- * distances; has_weight = 0: every arc weighs 1 (weight is not read). */
+ * distances; has_weight = 0: every arc weighs 1 (weight is not read).
+ * Appends through counters[0], their out-degrees into counters[1]. */
 PF_FN void pf_body_relax_i64(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL const pf_i64 *first,
                              PF_GLOBAL const pf_i32 *head,
                              PF_GLOBAL const pf_i64 *weight, int has_weight,
@@ -200,8 +201,10 @@ PF_FN void pf_body_relax_i64(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL cons
         pf_i32 v = head[a];
         pf_i64 d = du + (has_weight ? weight[a] : 1);
         if (d < PF_LOAD_I64(&dist[v]) && pf_atomic_min_i64(&dist[v], d) &&
-            pf_relax_route(claim, far, v, step, d < bound) == 1)
+            pf_relax_route(claim, far, v, step, d < bound) == 1) {
             near[PF_COUNTER_NEXT(&counters[0])] = v;
+            PF_COUNTER_ADD(&counters[1], first[v + 1] - first[v]);
+        }
     }
 }
 
@@ -218,8 +221,102 @@ PF_FN void pf_body_relax_f64(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL cons
         pf_i32 v = head[a];
         pf_f64 d = du + weight[a];
         if (d < PF_LOAD_F64(&dist[v]) && pf_atomic_min_f64(&dist[v], d) &&
-            pf_relax_route(claim, far, v, step, d < bound) == 1)
+            pf_relax_route(claim, far, v, step, d < bound) == 1) {
             near[PF_COUNTER_NEXT(&counters[0])] = v;
+            PF_COUNTER_ADD(&counters[1], first[v + 1] - first[v]);
+        }
+    }
+}
+#endif
+
+/* ---- load-balanced advance ------------------------------------------------
+ * A frontier whose degrees differ by orders of magnitude (a hub beside
+ * thousands of leaves) gets one worker per arc instead of a group per
+ * vertex: degree[i] of each listed vertex, offset = its exclusive scan
+ * (scan_i32), then worker j finds its vertex by a binary search. */
+
+PF_FN void pf_body_frontier_degree(pf_i64 i, PF_GLOBAL const pf_i32 *in,
+                                   PF_GLOBAL const pf_i64 *first, PF_GLOBAL pf_i32 *degree)
+{
+    pf_i32 u = in[i];
+    degree[i] = (pf_i32)(first[u + 1] - first[u]);
+}
+
+/* The list position of arc j of the concatenated rows: the last i with
+ * offset[i] <= j. */
+PF_FN pf_i64 pf_lb_find(PF_GLOBAL const pf_i32 *offset, pf_i64 count, pf_i64 j)
+{
+    pf_i64 lo = 0, hi = count - 1;
+    while (lo < hi) {
+        pf_i64 mid = (lo + hi + 1) / 2;
+        if (offset[mid] <= j)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+/* Arc j of the frontier's rows: its index in head[], and its tail in *u. */
+PF_FN pf_i64 pf_lb_arc(PF_GLOBAL const pf_i32 *in, PF_GLOBAL const pf_i32 *offset, pf_i64 count,
+                       PF_GLOBAL const pf_i64 *first, pf_i64 j, pf_i32 *u)
+{
+    pf_i64 i = pf_lb_find(offset, count, j);
+    *u = in[i];
+    return first[*u] + (j - offset[i]);
+}
+
+/* bfs_push's work for arc j (counters as pf_body_bfs_push's). */
+PF_FN void pf_body_bfs_push_arc(pf_i64 j, PF_GLOBAL const pf_i32 *in, PF_GLOBAL const pf_i32 *offset,
+                                pf_i64 count, PF_GLOBAL const pf_i64 *first,
+                                PF_GLOBAL const pf_i32 *head, PF_GLOBAL pf_i32 *dist,
+                                pf_i32 level, PF_GLOBAL pf_i32 *out, PF_GLOBAL pf_i64 *counters)
+{
+    pf_i32 u;
+    pf_i32 v = head[pf_lb_arc(in, offset, count, first, j, &u)];
+    if (pf_bfs_claim(dist, v, level)) {
+        out[PF_COUNTER_NEXT(&counters[0])] = v;
+        PF_COUNTER_ADD(&counters[1], first[v + 1] - first[v]);
+    }
+}
+
+/* sssp_relax's work for arc j, integer distances. */
+PF_FN void pf_body_relax_arc_i64(pf_i64 j, PF_GLOBAL const pf_i32 *in,
+                                 PF_GLOBAL const pf_i32 *offset, pf_i64 count,
+                                 PF_GLOBAL const pf_i64 *first, PF_GLOBAL const pf_i32 *head,
+                                 PF_GLOBAL const pf_i64 *weight, int has_weight,
+                                 PF_GLOBAL pf_i64 *dist, PF_GLOBAL pf_i32 *claim, pf_i32 step,
+                                 PF_GLOBAL pf_i32 *near, PF_GLOBAL pf_i32 *far, pf_i64 bound,
+                                 PF_GLOBAL pf_i64 *counters)
+{
+    pf_i32 u;
+    pf_i64 a = pf_lb_arc(in, offset, count, first, j, &u);
+    pf_i32 v = head[a];
+    pf_i64 d = PF_LOAD_I64(&dist[u]) + (has_weight ? weight[a] : 1);
+    if (d < PF_LOAD_I64(&dist[v]) && pf_atomic_min_i64(&dist[v], d) &&
+        pf_relax_route(claim, far, v, step, d < bound) == 1) {
+        near[PF_COUNTER_NEXT(&counters[0])] = v;
+        PF_COUNTER_ADD(&counters[1], first[v + 1] - first[v]);
+    }
+}
+
+#ifdef PF_HAVE_F64
+/* The same for real weights. */
+PF_FN void pf_body_relax_arc_f64(pf_i64 j, PF_GLOBAL const pf_i32 *in,
+                                 PF_GLOBAL const pf_i32 *offset, pf_i64 count,
+                                 PF_GLOBAL const pf_i64 *first, PF_GLOBAL const pf_i32 *head,
+                                 PF_GLOBAL const pf_f64 *weight, PF_GLOBAL pf_f64 *dist,
+                                 PF_GLOBAL pf_i32 *claim, pf_i32 step, PF_GLOBAL pf_i32 *near,
+                                 PF_GLOBAL pf_i32 *far, pf_f64 bound, PF_GLOBAL pf_i64 *counters)
+{
+    pf_i32 u;
+    pf_i64 a = pf_lb_arc(in, offset, count, first, j, &u);
+    pf_i32 v = head[a];
+    pf_f64 d = PF_LOAD_F64(&dist[u]) + weight[a];
+    if (d < PF_LOAD_F64(&dist[v]) && pf_atomic_min_f64(&dist[v], d) &&
+        pf_relax_route(claim, far, v, step, d < bound) == 1) {
+        near[PF_COUNTER_NEXT(&counters[0])] = v;
+        PF_COUNTER_ADD(&counters[1], first[v + 1] - first[v]);
     }
 }
 #endif
