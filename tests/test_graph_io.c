@@ -291,6 +291,32 @@ START_TEST(cli_lines)
 }
 END_TEST
 
+/* --out, --json rows, 0-based ids and --undirected on an edge list. */
+START_TEST(cli_out_and_json)
+{
+    const char *path = pf_test_tmpfile("# 0-based\n0 1 2\n1 2 2\n0 2 5\n");
+    const char *file = pf_test_tmpname();
+    char *out, *err;
+    const char *bfs[] = {"bfs", "--zero-based", "--undirected", "--parents", "-o", file, path, NULL};
+    ck_assert_int_eq(run(bfs, NULL, &out, &err), 0);
+    ck_assert_str_eq(out, "");
+    free(out), free(err);
+    char *text = pf_test_read_file(file);
+    ck_assert_ptr_nonnull(strstr(text, "\nd 0 0 0\nd 1 1 0\nd 2 1 0\n"));
+    free(text);
+    const char *sssp[] = {"sssp", "--zero-based", "--undirected", "--json", "--source", "2", path,
+                          NULL};
+    ck_assert_int_eq(run(sssp, NULL, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "\"source\":2"));
+    ck_assert_ptr_nonnull(strstr(out, "\"distances\":[4,2,0]"));
+    free(out), free(err);
+    const char *tc[] = {"tc", "--json", "--zero-based", path, NULL};
+    ck_assert_int_eq(run(tc, NULL, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "\"edges\":3,\"triangles\":1"));
+    free(out), free(err);
+}
+END_TEST
+
 START_TEST(cli_errors)
 {
     const char *path = pf_test_tmpfile("p sp 3 3\na 1 2 1\na 2 3 -4\na 3 2 1\n");
@@ -361,6 +387,7 @@ int main(void)
     tcase_add_test(tc, sssp_verifier_catches);
     tcase_add_test(tc, triangles_known);
     tcase_add_test(tc, cli_lines);
+    tcase_add_test(tc, cli_out_and_json);
     tcase_add_test(tc, cli_errors);
     tcase_add_test(tc, cli_gen_formats);
     suite_add_tcase(s, tc);
