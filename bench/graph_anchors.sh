@@ -4,7 +4,7 @@
 # source in .peers/gapbs for this benchmark only) on the identical graphs.
 #
 #   bench/graph_anchors.sh [--graphs "kron:22 kron:24 grid:4096"] [--backends "cuda opencl omp"]
-#                          [--threads 16] [--reps 3] [--bin build-gpu/portaflow]
+#                          [--algs "bfs sssp tc"] [--threads 16] [--reps 3] [--bin build-gpu/portaflow]
 #                          [--gapbs .peers/gapbs] [--work /tmp/pf_graph_anchors] [--out DIR]
 #
 # Graphs: kron:S is `gen kron S --edgefactor 16 --weights 1:255` (Graph500's
@@ -34,6 +34,7 @@ cd "$(dirname "$0")/.." || exit 1
 
 graphs="kron:22 kron:24 grid:4096"
 backends="cuda opencl omp"
+algs="bfs sssp tc"
 threads=16
 reps=3
 bin=build-gpu/portaflow
@@ -44,6 +45,7 @@ while [ $# -gt 0 ]; do
   case $1 in
   --graphs) graphs=$2; shift 2 ;;
   --backends) backends=$2; shift 2 ;;
+  --algs) algs=$2; shift 2 ;;
   --threads) threads=$2; shift 2 ;;
   --reps) reps=$2; shift 2 ;;
   --bin) bin=$2; shift 2 ;;
@@ -191,7 +193,7 @@ run_gapbs() {
 } | tee -a "$log"
 for name in $graphs; do
   make_graph "$name" || { echo "could not make $name" | tee -a "$log"; continue; }
-  for alg in bfs sssp tc; do
+  for alg in $algs; do
     for backend in $backends; do
       run_portaflow "$name" "$alg" "$backend"
     done

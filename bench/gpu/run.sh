@@ -45,14 +45,15 @@
 #       memcheck on the fw_stats kernel (n = 300, int32 and int64), and the
 #       16384 "s" lines against those of --verify (matrix downloaded, host
 #       sums). Log: apsp_whole.log. A few minutes on a warm build.
-#   bench/gpu/run.sh graph [GRAPHS [BACKENDS [REPS]]]
+#   bench/gpu/run.sh graph [GRAPHS [BACKENDS [REPS [ALGS]]]]
 #       the analytics anchors (bench/graph_anchors.sh): portaflow bfs, sssp
 #       and tc on BACKENDS (default "cuda opencl omp", 16 threads) against
 #       GAPBS (16 threads, built from the carried .peers/gapbs) on GRAPHS
 #       (default "kron:22 grid:4096"; "kron:24" in a call of its own: each
 #       graph is generated once per warm machine, in /tmp/pf_graph_anchors);
 #       table and per-level JSON in $OUT/graph/ (graph_anchors.csv keeps the
-#       rows of earlier calls). Plot here: bench/graph_plot.py.
+#       rows of earlier calls). ALGS: "bfs sssp tc" (default) or a part, to
+#       split a big graph over calls. Plot here: bench/graph_plot.py.
 # Logs and tables go to $OUT (the device tool brings them back) or ./bench/out.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -86,7 +87,8 @@ graph)
   fi
   [ -f /tmp/pf_graph_anchors/graph_anchors.csv ] && cp /tmp/pf_graph_anchors/graph_anchors.csv "$out/graph/"
   bash bench/graph_anchors.sh --bin "$bin" --graphs "${1:-kron:22 grid:4096}" \
-    --backends "${2:-cuda opencl omp}" --reps "${3:-3}" --threads 16 --out "$out/graph"
+    --backends "${2:-cuda opencl omp}" --reps "${3:-3}" --algs "${4:-bfs sssp tc}" \
+    --threads 16 --out "$out/graph"
   cp "$out/graph/graph_anchors.csv" /tmp/pf_graph_anchors/
   ;;
 tests)
