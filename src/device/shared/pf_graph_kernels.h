@@ -114,6 +114,13 @@ typedef double pf_f64;
 
 #define PF_DIST_NONE_I64 ((pf_i64)0x7fffffffffffffffLL)
 
+/* Where row u ends. Every body reads a row as [first[u], PF_ROW_END): a
+ * CSR view with room left after each row (issue 20's dynamic graph,
+ * patched in place) defines this to read its row ends instead. */
+#ifndef PF_ROW_END
+#define PF_ROW_END(first, u) ((first)[(u) + 1])
+#endif
+
 /* ---- BFS ---------------------------------------------------------------- */
 
 /* v joins level + 1 if nobody has it yet: 1 for the one worker that
@@ -130,11 +137,11 @@ PF_FN void pf_body_bfs_push(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL const
                             PF_GLOBAL const pf_i32 *head, PF_GLOBAL pf_i32 *dist, pf_i32 level,
                             PF_GLOBAL pf_i32 *out, PF_GLOBAL pf_i64 *counters)
 {
-    for (pf_i64 a = first[u] + lane; a < first[u + 1]; a += lanes) {
+    for (pf_i64 a = first[u] + lane; a < PF_ROW_END(first, u); a += lanes) {
         pf_i32 v = head[a];
         if (pf_bfs_claim(dist, v, level)) {
             out[PF_COUNTER_NEXT(&counters[0])] = v;
-            PF_COUNTER_ADD(&counters[1], first[v + 1] - first[v]);
+            PF_COUNTER_ADD(&counters[1], PF_ROW_END(first, v) - first[v]);
         }
     }
 }
@@ -147,7 +154,7 @@ PF_FN int pf_body_bfs_pull(pf_i32 v, PF_GLOBAL const pf_i64 *rfirst, PF_GLOBAL c
 {
     if (dist[v] != -1)
         return 0;
-    for (pf_i64 a = rfirst[v]; a < rfirst[v + 1]; a++)
+    for (pf_i64 a = rfirst[v]; a < PF_ROW_END(rfirst, v); a++)
         if (PF_LOAD_I32(&dist[rhead[a]]) == level) {
             dist[v] = level + 1;
             return 1;
@@ -165,7 +172,7 @@ PF_FN pf_i32 pf_body_bfs_parent(pf_i32 v, PF_GLOBAL const pf_i64 *rfirst,
         return source;
     if (d <= 0)
         return -1;
-    for (pf_i64 a = rfirst[v]; a < rfirst[v + 1]; a++)
+    for (pf_i64 a = rfirst[v]; a < PF_ROW_END(rfirst, v); a++)
         if (dist[rhead[a]] == d - 1)
             return rhead[a];
     return -1; /* cannot happen after a BFS */
@@ -197,13 +204,13 @@ PF_FN void pf_body_relax_i64(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL cons
                              PF_GLOBAL pf_i64 *counters)
 {
     pf_i64 du = PF_LOAD_I64(&dist[u]);
-    for (pf_i64 a = first[u] + lane; a < first[u + 1]; a += lanes) {
+    for (pf_i64 a = first[u] + lane; a < PF_ROW_END(first, u); a += lanes) {
         pf_i32 v = head[a];
         pf_i64 d = du + (has_weight ? weight[a] : 1);
         if (d < PF_LOAD_I64(&dist[v]) && pf_atomic_min_i64(&dist[v], d) &&
             pf_relax_route(claim, far, v, step, d < bound) == 1) {
             near[PF_COUNTER_NEXT(&counters[0])] = v;
-            PF_COUNTER_ADD(&counters[1], first[v + 1] - first[v]);
+            PF_COUNTER_ADD(&counters[1], PF_ROW_END(first, v) - first[v]);
         }
     }
 }
@@ -217,13 +224,13 @@ PF_FN void pf_body_relax_f64(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL cons
                              PF_GLOBAL pf_i32 *far, pf_f64 bound, PF_GLOBAL pf_i64 *counters)
 {
     pf_f64 du = PF_LOAD_F64(&dist[u]);
-    for (pf_i64 a = first[u] + lane; a < first[u + 1]; a += lanes) {
+    for (pf_i64 a = first[u] + lane; a < PF_ROW_END(first, u); a += lanes) {
         pf_i32 v = head[a];
         pf_f64 d = du + weight[a];
         if (d < PF_LOAD_F64(&dist[v]) && pf_atomic_min_f64(&dist[v], d) &&
             pf_relax_route(claim, far, v, step, d < bound) == 1) {
             near[PF_COUNTER_NEXT(&counters[0])] = v;
-            PF_COUNTER_ADD(&counters[1], first[v + 1] - first[v]);
+            PF_COUNTER_ADD(&counters[1], PF_ROW_END(first, v) - first[v]);
         }
     }
 }
@@ -239,7 +246,7 @@ PF_FN void pf_body_frontier_degree(pf_i64 i, PF_GLOBAL const pf_i32 *in,
                                    PF_GLOBAL const pf_i64 *first, PF_GLOBAL pf_i32 *degree)
 {
     pf_i32 u = in[i];
-    degree[i] = (pf_i32)(first[u + 1] - first[u]);
+    degree[i] = (pf_i32)(PF_ROW_END(first, u) - first[u]);
 }
 
 /* The list position of arc j of the concatenated rows: the last i with
@@ -276,7 +283,7 @@ PF_FN void pf_body_bfs_push_arc(pf_i64 j, PF_GLOBAL const pf_i32 *in, PF_GLOBAL 
     pf_i32 v = head[pf_lb_arc(in, offset, count, first, j, &u)];
     if (pf_bfs_claim(dist, v, level)) {
         out[PF_COUNTER_NEXT(&counters[0])] = v;
-        PF_COUNTER_ADD(&counters[1], first[v + 1] - first[v]);
+        PF_COUNTER_ADD(&counters[1], PF_ROW_END(first, v) - first[v]);
     }
 }
 
@@ -296,7 +303,7 @@ PF_FN void pf_body_relax_arc_i64(pf_i64 j, PF_GLOBAL const pf_i32 *in,
     if (d < PF_LOAD_I64(&dist[v]) && pf_atomic_min_i64(&dist[v], d) &&
         pf_relax_route(claim, far, v, step, d < bound) == 1) {
         near[PF_COUNTER_NEXT(&counters[0])] = v;
-        PF_COUNTER_ADD(&counters[1], first[v + 1] - first[v]);
+        PF_COUNTER_ADD(&counters[1], PF_ROW_END(first, v) - first[v]);
     }
 }
 
@@ -316,7 +323,7 @@ PF_FN void pf_body_relax_arc_f64(pf_i64 j, PF_GLOBAL const pf_i32 *in,
     if (d < PF_LOAD_F64(&dist[v]) && pf_atomic_min_f64(&dist[v], d) &&
         pf_relax_route(claim, far, v, step, d < bound) == 1) {
         near[PF_COUNTER_NEXT(&counters[0])] = v;
-        PF_COUNTER_ADD(&counters[1], first[v + 1] - first[v]);
+        PF_COUNTER_ADD(&counters[1], PF_ROW_END(first, v) - first[v]);
     }
 }
 #endif
@@ -330,10 +337,10 @@ PF_FN void pf_body_relax_arc_f64(pf_i64 j, PF_GLOBAL const pf_i32 *in,
 PF_FN pf_i64 pf_body_intersect(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL const pf_i64 *first,
                                PF_GLOBAL const pf_i32 *head)
 {
-    pf_i64 count = 0, end_u = first[u + 1];
+    pf_i64 count = 0, end_u = PF_ROW_END(first, u);
     for (pf_i64 a = first[u] + lane; a < end_u; a += lanes) {
         pf_i32 v = head[a];
-        pf_i64 i = a + 1, j = first[v], end_v = first[v + 1];
+        pf_i64 i = a + 1, j = first[v], end_v = PF_ROW_END(first, v);
         while (i < end_u && j < end_v) {
             pf_i32 x = head[i], y = head[j];
             count += x == y;
