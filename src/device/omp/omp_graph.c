@@ -54,7 +54,7 @@ static int64_t list_arcs(pf_dev *dev, const pf_dev_csr *g, const int32_t *list, 
 #pragma omp parallel for num_threads(dev->threads) schedule(static) reduction(+ : arcs) \
     if (count > 4096)
     for (int64_t i = 0; i < count; i++)
-        arcs += first[list[i] + 1] - first[list[i]];
+        arcs += PF_ROW_END(first, list[i]) - first[list[i]];
     return arcs;
 }
 
@@ -80,11 +80,11 @@ int ompb_bfs_push(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count, i
 #pragma omp for schedule(dynamic, CHUNK_FRONTIER) nowait
         for (int64_t i = 0; i < count; i++) {
             int32_t u = list[i];
-            for (int64_t a = first[u]; a < first[u + 1]; a++) {
+            for (int64_t a = first[u]; a < PF_ROW_END(first, u); a++) {
                 int32_t v = head[a];
                 if (pf_bfs_claim(d, v, level)) {
                     failed |= piece_push(mine, v);
-                    arcs += first[v + 1] - first[v];
+                    arcs += PF_ROW_END(first, v) - first[v];
                 }
             }
         }
@@ -133,7 +133,7 @@ int ompb_bfs_pull(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t level,
     for (int64_t v = 0; v < n; v++) {
         int took = 0;
         if (d[v] == -1)
-            for (int64_t a = rfirst[v]; a < rfirst[v + 1]; a++) {
+            for (int64_t a = rfirst[v]; a < PF_ROW_END(rfirst, v); a++) {
                 int32_t u = rhead[a];
                 if (front[u >> 6] >> (u & 63) & 1) { /* the bitmap's dist[u] == level */
                     d[v] = level + 1;
@@ -144,7 +144,7 @@ int ompb_bfs_pull(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t level,
         f[v] = took;
         if (took) {
             joined++;
-            arcs += first[v + 1] - first[v];
+            arcs += PF_ROW_END(first, v) - first[v];
         }
     }
     free(front);
@@ -177,7 +177,7 @@ static int relax_one(const pf_dev_csr *g, int32_t u, void *dist, int32_t *claim,
     if (g->weights == 2) {
         const double *w = BUF(g->weight, double);
         double *d = dist, du = PF_LOAD_F64(&d[u]);
-        for (int64_t a = first[u]; a < first[u + 1]; a++) {
+        for (int64_t a = first[u]; a < PF_ROW_END(first, u); a++) {
             int32_t v = head[a];
             double nd = du + w[a];
             if (nd < PF_LOAD_F64(&d[v]) && pf_atomic_min_f64(&d[v], nd) &&
@@ -188,7 +188,7 @@ static int relax_one(const pf_dev_csr *g, int32_t u, void *dist, int32_t *claim,
     }
     const int64_t *w = g->weight ? BUF(g->weight, int64_t) : NULL;
     int64_t *d = dist, du = PF_LOAD_I64(&d[u]);
-    for (int64_t a = first[u]; a < first[u + 1]; a++) {
+    for (int64_t a = first[u]; a < PF_ROW_END(first, u); a++) {
         int32_t v = head[a];
         int64_t nd = du + (w ? w[a] : 1);
         if (nd < PF_LOAD_I64(&d[v]) && pf_atomic_min_i64(&d[v], nd) &&
