@@ -14,12 +14,21 @@
 extern "C" {
 #endif
 
+/* Marks the library's public functions: the only symbols the shared
+ * library exports (it is built with -fvisibility=hidden). */
+#if defined(__GNUC__) || defined(__clang__)
+#define PF_API __attribute__((visibility("default")))
+#else
+#define PF_API
+#endif
+
 /* The version of this header's API. 1: the first API (networks, solve,
  * APSP, backends); 2: adds the array API, cancel callbacks and sized
- * option/result structs (see "array API" below). The shared library's
- * soname changes only when a later version breaks callers built for an
- * earlier one. */
-#define PORTAFLOW_API_VERSION 2
+ * option/result structs (see "array API" below); 3: adds the log callback
+ * (pf_log_fn) to the solve and APSP options, and sizes pf_apsp_options.
+ * The shared library's soname changes only when a later version breaks
+ * callers built for an earlier one. */
+#define PORTAFLOW_API_VERSION 3
 
 /* Status codes double as the CLI's exit statuses. */
 enum pf_code {
@@ -41,6 +50,17 @@ typedef struct pf_status {
     char message[512];
 } pf_status;
 
+/* What the library has to say that is not an error: a backend that failed
+ * and the one `auto` falls back to, a variant that runs as another. One
+ * message per call, without a newline, from the calling thread. The
+ * library never prints anything itself: with no callback (the default,
+ * and NULL options) these messages go nowhere. */
+enum pf_log_level {
+    PF_LOG_WARNING = 1, /* the answer comes, but not as asked (a fallback) */
+    PF_LOG_INFO = 2,
+};
+typedef void (*pf_log_fn)(void *log_data, int level, const char *message);
+
 /* Largest capacity accepted on input: leaves headroom so that sums of
  * excess over all arcs cannot overflow int64. */
 #define PF_CAP_MAX ((int64_t)1 << 62)
@@ -49,22 +69,22 @@ typedef struct pf_status {
 
 typedef struct pf_network pf_network;
 
-pf_network *pf_network_new(int64_t vertices, int64_t source, int64_t sink,
-                           pf_status *st);
+PF_API pf_network *pf_network_new(int64_t vertices, int64_t source, int64_t sink,
+                                  pf_status *st);
 /* Appends arc (tail -> head, capacity). Parallel arcs, self-loops (they
  * carry no flow), zero capacities, arcs into the source and out of the
  * sink are all accepted. */
-int pf_network_add_arc(pf_network *net, int64_t tail, int64_t head,
-                       int64_t capacity, pf_status *st);
-void pf_network_free(pf_network *net);
+PF_API int pf_network_add_arc(pf_network *net, int64_t tail, int64_t head,
+                              int64_t capacity, pf_status *st);
+PF_API void pf_network_free(pf_network *net);
 
-int64_t pf_network_vertices(const pf_network *net);
-int64_t pf_network_arcs(const pf_network *net);
-int64_t pf_network_source(const pf_network *net);
-int64_t pf_network_sink(const pf_network *net);
+PF_API int64_t pf_network_vertices(const pf_network *net);
+PF_API int64_t pf_network_arcs(const pf_network *net);
+PF_API int64_t pf_network_source(const pf_network *net);
+PF_API int64_t pf_network_sink(const pf_network *net);
 /* Arc i as given (input order). Returns PF_E_USAGE if i is out of range. */
-int pf_network_arc(const pf_network *net, int64_t i, int64_t *tail,
-                   int64_t *head, int64_t *capacity);
+PF_API int pf_network_arc(const pf_network *net, int64_t i, int64_t *tail,
+                          int64_t *head, int64_t *capacity);
 
 /* ---- real capacities ------------------------------------------------ */
 
@@ -79,45 +99,45 @@ int pf_network_arc(const pf_network *net, int64_t i, int64_t *tail,
  * call pf_network_finish themselves; after pf_network_add_arc_real the
  * caller must, before solving. */
 #define PF_SCALE_BOUND_LOG2 62
-int pf_network_add_arc_real(pf_network *net, int64_t tail, int64_t head, double capacity,
-                            pf_status *st);
-int pf_network_finish(pf_network *net, int bound_log2, pf_status *st);
+PF_API int pf_network_add_arc_real(pf_network *net, int64_t tail, int64_t head, double capacity,
+                                   pf_status *st);
+PF_API int pf_network_finish(pf_network *net, int bound_log2, pf_status *st);
 /* 1 if some capacity was real; *scale_log2 = k, *error = a bound on how far
  * the maximum flow of the rounded capacities (in input units) can be from
  * that of the exact ones (0 when every capacity is a multiple of 2^-k).
  * For an integer network: 0, k = 0, error 0. */
-int pf_network_scale(const pf_network *net, int *scale_log2, double *error);
+PF_API int pf_network_scale(const pf_network *net, int *scale_log2, double *error);
 /* An amount (value, flow) of net's solutions as text in input units: the
  * integer itself for integer networks, else the shortest decimal that
  * pf_amount_parse reads back as the same amount. Returns snprintf's count. */
-int pf_amount_format(const pf_network *net, int64_t amount, char *buf, size_t len);
+PF_API int pf_amount_format(const pf_network *net, int64_t amount, char *buf, size_t len);
 /* Text in input units (integer or real) to an amount; PF_E_INPUT if it is
  * not a number or does not fit 64 bits. */
-int pf_amount_parse(const pf_network *net, const char *text, int64_t *amount);
-double pf_amount_to_double(const pf_network *net, int64_t amount);
+PF_API int pf_amount_parse(const pf_network *net, const char *text, int64_t *amount);
+PF_API double pf_amount_to_double(const pf_network *net, int64_t amount);
 
 /* Several sources and sinks: the maximum flow from all the sources to all
  * the sinks (solved through a super source and sink that never show in a
  * solution). Replaces the terminals given so far; duplicates are ignored,
  * a vertex both source and sink is PF_E_INPUT. pf_network_source/sink then
  * give the lowest of each. */
-int pf_network_set_terminals(pf_network *net, const int64_t *sources, int64_t source_count,
-                             const int64_t *sinks, int64_t sink_count, pf_status *st);
+PF_API int pf_network_set_terminals(pf_network *net, const int64_t *sources, int64_t source_count,
+                                    const int64_t *sinks, int64_t sink_count, pf_status *st);
 /* How many sources (sink = 0) or sinks (sink = 1); the i-th of them,
  * ascending (-1 if i is out of range). */
-int64_t pf_network_terminal_count(const pf_network *net, int sink);
-int64_t pf_network_terminal(const pf_network *net, int sink, int64_t i);
+PF_API int64_t pf_network_terminal_count(const pf_network *net, int sink);
+PF_API int64_t pf_network_terminal(const pf_network *net, int sink, int64_t i);
 
 /* DIMACS max-flow ("p max", "n ID s|t", "a U V CAP", "c ..."); n lines may
  * repeat (several sources or sinks), CAP may be real (pf_network_finish is
  * then done). path NULL or "-" reads standard input, gzip-compressed input
  * is inflated. Errors are "FILE:LINE: what is wrong". */
-pf_network *pf_network_read_dimacs(const char *path, pf_status *st);
+PF_API pf_network *pf_network_read_dimacs(const char *path, pf_status *st);
 /* Adjacency-matrix text: first line N, then N rows of N capacities;
  * source = first vertex, sink = last. */
-pf_network *pf_network_read_matrix(const char *path, pf_status *st);
+PF_API pf_network *pf_network_read_matrix(const char *path, pf_status *st);
 /* Picks the reader by content (see pf_network_read_with), no options. */
-pf_network *pf_network_read(const char *path, pf_status *st);
+PF_API pf_network *pf_network_read(const char *path, pf_status *st);
 
 /* What a file does not say. Terminal ids are 0-based (the API's); given,
  * they replace the file's own (DIMACS n lines, the matrix's first and last
@@ -131,7 +151,7 @@ typedef struct pf_read_options {
     int bound_log2;   /* real capacities: the fixed-point bound, 0 = 62 */
 } pf_read_options;
 
-void pf_read_options_init(pf_read_options *opt);
+PF_API void pf_read_options_init(pf_read_options *opt);
 
 /* Reads a network, choosing the format by content (gzip-compressed input
  * is inflated first, recognised by its magic bytes):
@@ -143,10 +163,10 @@ void pf_read_options_init(pf_read_options *opt);
  *     exactly three fields ("U V CAP"), else the adjacency matrix.
  * opt may be NULL. Capacities may be real (a decimal point or an exponent):
  * see pf_network_finish. Errors are "FILE:LINE: what is wrong". */
-pf_network *pf_network_read_with(const char *path, const pf_read_options *opt,
-                                 pf_status *st);
-int pf_network_write_dimacs(const pf_network *net, const char *path,
-                            pf_status *st);
+PF_API pf_network *pf_network_read_with(const char *path, const pf_read_options *opt,
+                                        pf_status *st);
+PF_API int pf_network_write_dimacs(const pf_network *net, const char *path,
+                                   pf_status *st);
 
 /* ---- solving -------------------------------------------------------- */
 
@@ -167,9 +187,13 @@ typedef struct pf_solve_options {
      * stops the solve with PF_E_CANCELLED, the device released. NULL: never. */
     int (*cancel)(void *cancel_data);
     void *cancel_data;
+    /* Since API version 3: messages that are not errors (pf_log_fn);
+     * NULL: none. */
+    pf_log_fn log;
+    void *log_data;
 } pf_solve_options;
 
-void pf_solve_options_init(pf_solve_options *opt);
+PF_API void pf_solve_options_init(pf_solve_options *opt);
 
 typedef struct pf_phase_times {
     double total;          /* seconds, the whole solve (no file parsing) */
@@ -198,25 +222,25 @@ typedef struct pf_solution {
                                integer networks; see pf_network_scale) */
 } pf_solution;
 
-int pf_solve(const pf_network *net, const pf_solve_options *opt,
-             pf_solution *sol, pf_status *st);
-void pf_solution_free(pf_solution *sol);
+PF_API int pf_solve(const pf_network *net, const pf_solve_options *opt,
+                    pf_solution *sol, pf_status *st);
+PF_API void pf_solution_free(pf_solution *sol);
 
 /* The sized forms behind the two macros below: the library learns the
  * size of the caller's structs, so a library built with larger ones never
  * writes past them. Calls written as pf_solve(...) and
  * pf_solve_options_init(...) use them without a change in the source. */
-void pf_solve_options_init_sized(pf_solve_options *opt, size_t opt_size);
-int pf_solve_sized(const pf_network *net, const pf_solve_options *opt, pf_solution *sol,
-                   size_t solution_size, pf_status *st);
+PF_API void pf_solve_options_init_sized(pf_solve_options *opt, size_t opt_size);
+PF_API int pf_solve_sized(const pf_network *net, const pf_solve_options *opt, pf_solution *sol,
+                          size_t solution_size, pf_status *st);
 #define pf_solve_options_init(opt) pf_solve_options_init_sized((opt), sizeof *(opt))
 #define pf_solve(net, opt, sol, st) pf_solve_sized((net), (opt), (sol), sizeof *(sol), (st))
 
 /* Independent certificate check: capacity and conservation of arc_flow,
  * value = net flow out of s = net flow into t, and (if source_side is given)
  * a cut containing s but not t whose capacity equals the value. */
-int pf_verify(const pf_network *net, int64_t value, const int64_t *arc_flow,
-              const uint8_t *source_side, pf_status *st);
+PF_API int pf_verify(const pf_network *net, int64_t value, const int64_t *arc_flow,
+                     const uint8_t *source_side, pf_status *st);
 
 /* ---- all-pairs shortest paths --------------------------------------- */
 
@@ -226,23 +250,23 @@ int pf_verify(const pf_network *net, int64_t value, const int64_t *arc_flow,
  * negative one is a negative cycle) and negative weights are accepted. */
 typedef struct pf_wgraph pf_wgraph;
 
-pf_wgraph *pf_wgraph_new(int64_t vertices, pf_status *st);
-int pf_wgraph_add_arc(pf_wgraph *g, int64_t tail, int64_t head, int64_t weight,
-                      pf_status *st);
-int pf_wgraph_add_arc_real(pf_wgraph *g, int64_t tail, int64_t head, double weight,
-                           pf_status *st);
-void pf_wgraph_free(pf_wgraph *g);
-int64_t pf_wgraph_vertices(const pf_wgraph *g);
-int64_t pf_wgraph_arcs(const pf_wgraph *g);
+PF_API pf_wgraph *pf_wgraph_new(int64_t vertices, pf_status *st);
+PF_API int pf_wgraph_add_arc(pf_wgraph *g, int64_t tail, int64_t head, int64_t weight,
+                             pf_status *st);
+PF_API int pf_wgraph_add_arc_real(pf_wgraph *g, int64_t tail, int64_t head, double weight,
+                                  pf_status *st);
+PF_API void pf_wgraph_free(pf_wgraph *g);
+PF_API int64_t pf_wgraph_vertices(const pf_wgraph *g);
+PF_API int64_t pf_wgraph_arcs(const pf_wgraph *g);
 /* 1 when some weight is not an integer (the graph holds reals). */
-int pf_wgraph_is_real(const pf_wgraph *g);
+PF_API int pf_wgraph_is_real(const pf_wgraph *g);
 
 /* Reads DIMACS shortest-path ("p sp N M", "a U V W", "c ..."), Matrix
  * Market coordinate (.mtx: integer, real or pattern = weight 1; general or
  * symmetric) or the adjacency-matrix text (N, then N rows of N weights; 0
  * off the diagonal, "inf" and "-" mean no arc), chosen by content. path NULL
  * or "-" reads standard input. Errors are "FILE:LINE: what is wrong". */
-pf_wgraph *pf_wgraph_read(const char *path, pf_status *st);
+PF_API pf_wgraph *pf_wgraph_read(const char *path, pf_status *st);
 
 /* Element type of a distance matrix. */
 enum pf_dist_kind {
@@ -279,9 +303,13 @@ typedef struct pf_apsp_options {
     int variant;          /* enum pf_fw_variant */
     int simd_width;       /* PF_FW_SIMD: 8 (AVX2) or 16 (AVX-512) 32-bit lanes;
                              0 = the widest the CPU has */
+    /* Since API version 3: messages that are not errors (pf_log_fn);
+     * NULL: none. */
+    pf_log_fn log;
+    void *log_data;
 } pf_apsp_options;
 
-void pf_apsp_options_init(pf_apsp_options *opt);
+PF_API void pf_apsp_options_init(pf_apsp_options *opt);
 
 typedef struct pf_apsp_times {
     double total;    /* seconds, the whole call (no file parsing) */
@@ -310,18 +338,28 @@ typedef struct pf_apsp_result {
 
 /* All-pairs shortest-path distances. A negative cycle is PF_E_INPUT with
  * the cycle's vertices in result->cycle. */
-int pf_apsp(const pf_wgraph *g, const pf_apsp_options *opt, pf_apsp_result *res,
-            pf_status *st);
-void pf_apsp_result_free(pf_apsp_result *res);
+PF_API int pf_apsp(const pf_wgraph *g, const pf_apsp_options *opt, pf_apsp_result *res,
+                   pf_status *st);
+PF_API void pf_apsp_result_free(pf_apsp_result *res);
+
+/* The sized forms behind the two macros below (pf_apsp_options has no
+ * size field of its own): the library learns the size of the caller's
+ * options, so one built for API version 2 (without the log fields) is
+ * read and initialised within its size. opt may be NULL (the defaults). */
+PF_API void pf_apsp_options_init_sized(pf_apsp_options *opt, size_t opt_size);
+PF_API int pf_apsp_sized(const pf_wgraph *g, const pf_apsp_options *opt, size_t opt_size,
+                         pf_apsp_result *res, pf_status *st);
+#define pf_apsp_options_init(opt) pf_apsp_options_init_sized((opt), sizeof *(opt))
+#define pf_apsp(g, opt, res, st) pf_apsp_sized((g), (opt), sizeof(pf_apsp_options), (res), (st))
 
 /* Name of a variant ("plain", "simd", "blocked", "per-k"; "default"), and
  * back (-1 for an unknown name). */
-const char *pf_apsp_variant_name(int variant);
-int pf_apsp_variant_parse(const char *name);
+PF_API const char *pf_apsp_variant_name(int variant);
+PF_API int pf_apsp_variant_parse(const char *name);
 /* PF_OK when `backend` ("auto"/NULL included: some backend compiled in)
  * runs `variant` with these options (simd_width only with PF_FW_SIMD, tile
  * only with blocked), else PF_E_USAGE saying which backends run it. */
-int pf_apsp_variant_check(const char *backend, const pf_apsp_options *opt, pf_status *st);
+PF_API int pf_apsp_variant_check(const char *backend, const pf_apsp_options *opt, pf_status *st);
 
 /* Independent check of a distance matrix (and next hops, if present):
  * for each checked source i, d(i,i) = 0, no arc (u,v,w) has
@@ -329,8 +367,8 @@ int pf_apsp_variant_check(const char *backend, const pf_apsp_options *opt, pf_st
  * reached vertex is reached from i along arcs with d(i,v) = d(i,u) + w
  * (reals: within a relative 1e-5). Checks every source when n*m allows,
  * else max_sources spread evenly (0 = no limit); *checked = sources checked. */
-int pf_apsp_verify(const pf_wgraph *g, const pf_apsp_result *res,
-                   int64_t max_sources, int64_t *checked, pf_status *st);
+PF_API int pf_apsp_verify(const pf_wgraph *g, const pf_apsp_result *res,
+                          int64_t max_sources, int64_t *checked, pf_status *st);
 
 /* ---- backends ------------------------------------------------------- */
 
@@ -359,9 +397,9 @@ typedef struct pf_device_desc {
 /* Lists every device of every compiled-in backend. For a backend with no
  * usable device, *why gets one line per backend saying why. Returns the
  * number of descriptors written (at most max). */
-int pf_list_devices(pf_device_desc *out, int max, char *why, size_t why_len);
+PF_API int pf_list_devices(pf_device_desc *out, int max, char *why, size_t why_len);
 
-const char *pf_version(void);
+PF_API const char *pf_version(void);
 
 /* ---- array API (API version 2) ---------------------------------------- */
 
@@ -369,36 +407,37 @@ const char *pf_version(void);
  * `base` is 0 when the ids (vertex ids, source and sink) are 0-based, 1 when
  * they are 1-based (as in DIMACS); the network itself is 0-based. Errors
  * name the first bad arc: "arc 12: head 40 outside 0..39". */
-pf_network *pf_network_from_arrays(int64_t vertices, int64_t source, int64_t sink,
-                                   int64_t arcs, const int64_t *tails, const int64_t *heads,
-                                   const int64_t *capacities, int base, pf_status *st);
+PF_API pf_network *pf_network_from_arrays(int64_t vertices, int64_t source, int64_t sink,
+                                          int64_t arcs, const int64_t *tails, const int64_t *heads,
+                                          const int64_t *capacities, int base, pf_status *st);
 /* Sets capacities of many arcs: arc arc_ids[k] (0-based input order) gets
  * capacities[k]; arc_ids NULL means arcs 0..count-1. All are checked
  * before any changes (no partial update on error). */
-int pf_network_set_capacities(pf_network *net, int64_t count, const int64_t *arc_ids,
-                              const int64_t *capacities, pf_status *st);
+PF_API int pf_network_set_capacities(pf_network *net, int64_t count, const int64_t *arc_ids,
+                                     const int64_t *capacities, pf_status *st);
 /* Copies the arcs out: any of the three arrays may be NULL; 0-based ids. */
-void pf_network_get_arcs(const pf_network *net, int64_t *tails, int64_t *heads,
-                         int64_t *capacities);
+PF_API void pf_network_get_arcs(const pf_network *net, int64_t *tails, int64_t *heads,
+                                int64_t *capacities);
 
 /* The two sides of the minimum cut of a solution solved with want_cut:
  * source_vertices gets the ids on the source side in increasing order,
  * sink_vertices the others (either may be NULL; each needs room for the
  * vertex count). Returns how many are on the source side, -1 if the
  * solution has no cut. */
-int64_t pf_solution_cut_sides(const pf_network *net, const pf_solution *sol,
-                              int64_t *source_vertices, int64_t *sink_vertices);
+PF_API int64_t pf_solution_cut_sides(const pf_network *net, const pf_solution *sol,
+                                     int64_t *source_vertices, int64_t *sink_vertices);
 /* The arcs crossing the cut from the source side to the sink side (their
  * capacities sum to the flow value), in input order, into arc_ids (NULL:
  * count only; else room for pf_network_arcs). Returns the count, -1 if
  * the solution has no cut. */
-int64_t pf_solution_cut_arcs(const pf_network *net, const pf_solution *sol, int64_t *arc_ids);
+PF_API int64_t pf_solution_cut_arcs(const pf_network *net, const pf_solution *sol,
+                                    int64_t *arc_ids);
 
 /* A weighted graph from arrays (0- or 1-based as above): integral weights
  * stay integers, as pf_wgraph_add_arc_real decides. */
-pf_wgraph *pf_wgraph_from_arrays(int64_t vertices, int64_t arcs, const int64_t *tails,
-                                 const int64_t *heads, const double *weights, int base,
-                                 pf_status *st);
+PF_API pf_wgraph *pf_wgraph_from_arrays(int64_t vertices, int64_t arcs, const int64_t *tails,
+                                        const int64_t *heads, const double *weights, int base,
+                                        pf_status *st);
 
 #ifdef __cplusplus
 }

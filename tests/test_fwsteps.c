@@ -9,6 +9,7 @@
 
 #include "common/gen.h"
 #include "device/device.h"
+#include "host/dev_check.h"
 #include "host/registry.h"
 #include "support.h"
 
@@ -277,6 +278,8 @@ int main(int argc, char **argv)
     char why[512];
     device_count = pf_test_backend_devices(backend, why, sizeof why);
     ops = pf_backend_find(backend);
+    if (ops) /* every call's arguments checked at the interface (dev_check.h) */
+        ops = pf_dev_checked(ops);
     if (!ops || device_count == 0) {
         printf("SKIP: %s\n", ops ? why : "not compiled into this build");
         return PF_TEST_SKIP;

@@ -9,6 +9,7 @@
 #include "common/hostcopy.h"
 #include "common/residual.h"
 #include "device/device.h"
+#include "host/dev_check.h"
 #include "host/registry.h"
 #include "support.h"
 
@@ -161,7 +162,7 @@ static void build_graph(fixture *f, test_graph *t, int64_t n, int64_t m, uint64_
     g->first = upload_new(f, t->h.first, (nn + 1) * 8);
     g->head = upload_new(f, t->h.head, arcs * 4);
     int32_t *rev_device = malloc(arcs * 4 + 4);
-    if (ops->rev_absolute)
+    if (ops->caps.rev_absolute)
         pf_residual_rev_indices(&t->h, (uint32_t *)rev_device, 0);
     else
         ck_assert_int_eq(pf_residual_rev_offsets(&t->h, rev_device, 0, &f->st), PF_OK);
@@ -513,6 +514,8 @@ int main(int argc, char **argv)
     char why[512];
     device_count = pf_test_backend_devices(backend, why, sizeof why);
     ops = pf_backend_find(backend);
+    if (ops) /* every call's arguments checked at the interface (dev_check.h) */
+        ops = pf_dev_checked(ops);
     if (!ops || device_count == 0) {
         printf("SKIP: %s\n", ops ? why : "not compiled into this build");
         return PF_TEST_SKIP;

@@ -15,6 +15,12 @@
 #       calls on this machine (while it stays warm) are carried forward, so
 #       the latest call's suite.csv holds them all. No plot here (no
 #       matplotlib): bench/suite_report.py makes it from the fetched CSVs.
+#   bench/gpu/run.sh suite-ab ONLY BACKENDS [REPS [LIMIT_S]]
+#       before/after on one warm machine: builds the tree carried in .base
+#       (`git archive BASE | tar -x -C .base`, git-ignored) into build-base,
+#       then, instance by instance, runs bench/suite.sh on the base build and
+#       on build-gpu with the same options (peers none); CSVs and one table
+#       (suite_ab.md: median solve time base, new, new/base) in $OUT/suite-ab.
 #   bench/gpu/run.sh sweep SET "BACKENDS" "VAR=V1 V2 ..." [REPS [LIMIT_S]]
 #       each instance x backend x value of one environment variable through
 #       bench_solve (in-process warm-up, median of REPS): one table row each
@@ -149,6 +155,23 @@ apsp-check)
   # Next hops: integer weights get the w*n+1 tie-break, which needs int64 here.
   build-gpu/bench/bench_apsp --backends "cuda opencl" --sizes 8192 --reps 2 --type i64 --paths \
     | tail -n 2 | tee -a "$out/apsp_kinds.md"
+  ;;
+suite-ab)
+  only=$1 backends=$2 reps=${3:-3} limit=${4:-120}
+  [ -f .base/meson.build ] || { echo "suite-ab: no .base tree carried" >&2; exit 2; }
+  [ -f build-base/build.ninja ] ||
+    meson setup build-base .base -Dcuda=enabled -Dopencl=enabled -Dopenmp=enabled >/dev/null
+  ninja -C build-base >/dev/null || exit 1
+  ab=$out/suite-ab
+  mkdir -p "$ab/base" "$ab/new"
+  for name in $(bash bench/instances.sh --list ${only//,/ }); do
+    for side in base new; do
+      build=build-gpu; [ $side = base ] && build=build-base
+      bash bench/suite.sh --build "$build" --out "$ab/$side" --only "$name" --reps "$reps" \
+        --limit "$limit" --backends "$backends" --peers none --no-png >> "$ab/suite_ab.log" 2>&1
+    done
+  done
+  python3 bench/suite_ab.py "$ab/base/suite.csv" "$ab/new/suite.csv" | tee "$ab/suite_ab.md"
   ;;
 suite)
   only=${1:-all} reps=${2:-3} limit=${3:-120}

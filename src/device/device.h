@@ -133,13 +133,72 @@ typedef struct pf_open_params {
     int threads;       /* CPU backends: worker threads, 0 = default */
 } pf_open_params;
 
-typedef struct pf_device_ops {
-    const char *name; /* "omp", "opencl", "cuda" */
+/* What a whole-solve engine hands back (pf_device_ops.maxflow_solve, and
+ * the parallel driver in src/host/driver.c); pf_solve turns the residuals
+ * into arc flows. */
+typedef struct pf_engine_out {
+    int64_t value;
+    int64_t *res;          /* g->arcs residual capacities (caller allocates);
+                              a valid flow when want_flow, else a preflow */
+    uint8_t *source_side;  /* g->n entries or NULL: 1 = source side of a min cut */
+    pf_phase_times times;
+    int64_t rounds;        /* pushes (seq) or push-relabel rounds (parallel) */
+    int64_t global_relabels;
+    int64_t host_pushes;   /* parallel: pushes of the host engine that finished it */
+    uint64_t device_bytes;
+    char device[160];
+} pf_engine_out;
+
+/* Whether the caller's cancel callback asks the solve to stop. Engines
+ * check it between rounds or stretches of work. */
+static inline int pf_cancel_requested(const pf_solve_options *opt)
+{
+    return opt && opt->cancel && opt->cancel(opt->cancel_data);
+}
+
+struct pf_residual; /* src/common/residual.h */
+
+/* What a backend can do, declared in its ops table (in the spirit of
+ * ggml's supports_op): the host asks these, never a backend's name. The
+ * optional slots (NULL = not offered: maxflow_solve, fw_phase, fw_step,
+ * fw_simd, fw_stats) and fw_variants are capabilities too. */
+typedef struct pf_device_caps {
+    /* The max-flow steps (mark_active .. bfs_levels): the parallel driver
+     * (pf_parallel_solve) runs on this backend. */
+    unsigned maxflow_steps : 1;
     /* 1: pf_dev_graph.rev holds each reverse arc's index (uint32), which
      * limits the graph to 2^32 arcs; 0: its position in its vertex's list
      * (int32), which needs first[v] to use. The backend's PF_REV_ARC must
      * read the form it asks for. */
-    int rev_absolute;
+    unsigned rev_absolute : 1;
+    /* Its max-flow wants each vertex's arcs forward first in input order
+     * (residual.h: PF_ARCS_FORWARD_FIRST, the sequential engine's order);
+     * 0: the parallel engines' rotated order. */
+    unsigned forward_first_arcs : 1;
+    /* Its device is the host CPU and host memory (no transfers to speak of). */
+    unsigned host_cpu : 1;
+    /* It runs on one thread: the host's own work around a solve (residual
+     * build, flows) runs on one thread too, so the solve's times are one
+     * thread's; an APSP variant it lacks may run on a host_cpu backend's
+     * kernels with one thread instead (apsp.c). */
+    unsigned one_thread : 1;
+    /* The widths of residuals its max-flow steps can run in: PF_MAXFLOW_32
+     * and/or PF_MAXFLOW_64; each device says what it runs itself
+     * (pf_device_desc.maxflow_bits), within these. */
+    unsigned maxflow_bits : 2;
+} pf_device_caps;
+
+typedef struct pf_device_ops {
+    const char *name; /* "seq", "omp", "opencl", "cuda" */
+    pf_device_caps caps;
+    /* Optional (NULL: none): a whole max-flow solve on the host residual
+     * graph g (struct pf_residual, in the arc order caps asks for), with no
+     * device steps: fills out->res (g->arcs residuals: a flow when
+     * opt->want_flow, else a preflow), out->value, out->source_side when
+     * non-NULL, the times and counters. The sequential highest-label
+     * engine (src/device/seq) is one. */
+    int (*maxflow_solve)(const struct pf_residual *g, const pf_solve_options *opt,
+                         pf_engine_out *out, pf_status *st);
 
     /* How many usable devices; fills up to max descriptors. Never aborts:
      * 0 with *why set (e.g. "no CUDA driver: ...") when unavailable. */
@@ -313,6 +372,7 @@ typedef struct pf_device_ops {
 } pf_device_ops;
 
 /* The compiled-in backends (each defined in its own folder). */
+extern const pf_device_ops pf_backend_seq;
 extern const pf_device_ops pf_backend_omp;
 extern const pf_device_ops pf_backend_opencl;
 extern const pf_device_ops pf_backend_cuda;

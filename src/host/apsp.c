@@ -8,6 +8,7 @@
 #include "apsp.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,13 +18,36 @@
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "../device/device.h"
+#include "dev_check.h"
 #include "registry.h"
 
-void pf_apsp_options_init(pf_apsp_options *opt)
+/* The options of API version 2: no log callback. */
+#define APSP_OPTIONS_V2_SIZE offsetof(pf_apsp_options, log)
+
+void pf_apsp_options_init_sized(pf_apsp_options *opt, size_t opt_size)
 {
-    memset(opt, 0, sizeof *opt);
-    opt->device_index = -1;
-    opt->kind = PF_DIST_AUTO;
+    if (!opt || opt_size < APSP_OPTIONS_V2_SIZE)
+        return; /* not a pf_apsp_options of any version: write nothing */
+    pf_apsp_options full;
+    memset(&full, 0, sizeof full);
+    full.device_index = -1;
+    full.kind = PF_DIST_AUTO;
+    memcpy(opt, &full, opt_size < sizeof full ? opt_size : sizeof full);
+}
+
+/* Without the header's macro: a caller built for API version 2. */
+void(pf_apsp_options_init)(pf_apsp_options *opt)
+{
+    pf_apsp_options_init_sized(opt, APSP_OPTIONS_V2_SIZE);
+}
+
+/* The caller's options as this library's struct: fields it did not know
+ * of keep their defaults; NULL options are the defaults. */
+static void read_apsp_options(const pf_apsp_options *in, size_t size, pf_apsp_options *opt)
+{
+    pf_apsp_options_init_sized(opt, sizeof *opt);
+    if (in)
+        memcpy(opt, in, size < sizeof *opt ? size : sizeof *opt);
 }
 
 void pf_apsp_result_free(pf_apsp_result *res)
@@ -159,22 +183,6 @@ static int job_ready(apsp_job *job, int64_t n_pad, pf_status *st)
     return job_alloc(job, n_pad, st);
 }
 
-static int run_seq(apsp_job *job, pf_apsp_result *res, pf_status *st)
-{
-    double t0 = pf_now();
-    int rc = job_ready(job, job->g->n, st);
-    if (rc)
-        return rc;
-    double t1 = pf_now();
-    pf_apsp_seq_fw(job->n_pad, job->kind, job->dist, job->next);
-    res->times.setup += t1 - t0;
-    res->times.compute = pf_now() - t1;
-    res->tile = 0;
-    snprintf(res->device, sizeof res->device, "host CPU, 1 thread");
-    snprintf(res->variant, sizeof res->variant, "plain");
-    return PF_OK;
-}
-
 /* What run_device is given beyond the job: a device already opened (by
  * pf_apsp_open_early) or NULL, and where the rows go as they download. */
 typedef struct device_run {
@@ -184,6 +192,7 @@ typedef struct device_run {
     int sink_used; /* out: the sink has had rows (no retry elsewhere then) */
     int streamed;  /* out: every row went to the sink during the download */
     int stats_only; /* out: the device's statistics went to the sink, no rows */
+    const pf_logger *log;
 } device_run;
 
 /* Distances (and next hops) back from the device: by blocks of rows into
@@ -207,7 +216,8 @@ static int download_result(const pf_device_ops *ops, pf_dev *dev, const pf_dev_a
         run->stats_only = rc == PF_OK;
         return rc;
     }
-    if (run->sink && !job->paths) {
+    /* A one-thread engine stays one thread: no helper thread for the rows. */
+    if (run->sink && !job->paths && !ops->caps.one_thread) {
         res->n = job->g->n;
         res->kind = job->kind;
         run->sink_used = 1;
@@ -227,23 +237,23 @@ static int download_result(const pf_device_ops *ops, pf_dev *dev, const pf_dev_a
 static int run_device(const pf_device_ops *ops, const pf_apsp_options *opt, apsp_job *job,
                       device_run *run, pf_apsp_result *res, pf_status *st)
 {
-    if (!ops->fw_tile || !ops->fw_phase)
-        return pf_fail(st, PF_E_DEVICE, "backend %s has no Floyd-Warshall steps", ops->name);
     double t0 = pf_now();
     pf_open_params params = {.device_index = opt->device_index, .threads = opt->threads};
     pf_device_desc desc = run->opened_desc;
     pf_dev *dev = run->opened;
     run->opened = NULL; /* ours now, closed below */
-    int rc = dev ? PF_OK : ops->open(&params, &dev, &desc, st);
+    ops = pf_dev_check_ops(ops); /* every step's arguments checked, where that is on */
+    int rc = dev ? pf_dev_check_adopt(ops, &dev, st) : ops->open(&params, &dev, &desc, st);
     if (rc)
         return rc;
     snprintf(res->device, sizeof res->device, "%s", desc.name);
     /* The unblocked variants pad to fw_step's quantum and have no tile. */
-    int blocked = job->variant == PF_FW_DEFAULT || job->variant == PF_FW_BLOCKED;
+    int variant = pf_apsp_variant_for(ops, job->variant);
+    int blocked = variant == PF_FW_BLOCKED;
     int32_t tile = !blocked         ? PF_APSP_STEP_QUANTUM
                    : opt->tile > 0 ? opt->tile
                                    : ops->fw_tile(dev, job->kind, job->paths);
-    pf_apsp_variant_label(ops, dev, job->kind, job->variant, job->simd_width, res->variant,
+    pf_apsp_variant_label(ops, dev, job->kind, variant, job->simd_width, run->log, res->variant,
                           sizeof res->variant);
     pf_dev_apsp a = {.tile = tile, .kind = job->kind, .simd_width = job->simd_width};
     int64_t n_pad = (job->g->n + tile - 1) / tile * tile;
@@ -273,7 +283,7 @@ static int run_device(const pf_device_ops *ops, const pf_apsp_options *opt, apsp
         rc = ops->sync(dev, st);
     double t2 = pf_now();
     if (!blocked && !rc)
-        rc = pf_apsp_run_steps(ops, dev, &a, job->g->n, job->variant, st);
+        rc = pf_apsp_run_steps(ops, dev, &a, job->g->n, variant, st);
     for (int32_t r = 0; blocked && !rc && r < a.n / tile; r++)
         for (int32_t phase = 1; !rc && phase <= 3; phase++)
             rc = ops->fw_phase(dev, &a, r, phase, st);
@@ -297,44 +307,30 @@ done:
     return rc;
 }
 
-/* seq's simd and blocked variants: the omp backend's kernels on one
- * thread (pf_apsp_variant_check has made sure it is compiled in). */
-static int run_seq_kernels(const pf_apsp_options *opt, apsp_job *job, device_run *run,
-                           pf_apsp_result *res, pf_status *st)
+/* A one-thread engine without kernels of its own for the variant: a
+ * parallel host-CPU backend's kernels on one thread
+ * (pf_apsp_kernels_for), named as the engine's own device. */
+static int run_borrowed(const pf_device_ops *ops, const pf_device_ops *kernels,
+                        const pf_apsp_options *opt, apsp_job *job, device_run *run,
+                        pf_apsp_result *res, pf_status *st)
 {
-    const pf_device_ops *ops = pf_backend_require("omp", st);
-    if (!ops)
-        return PF_E_DEVICE;
     pf_apsp_options one = *opt;
     one.threads = 1;
     one.device_index = -1;
-    int rc = run_device(ops, &one, job, run, res, st);
-    snprintf(res->device, sizeof res->device, "host CPU, 1 thread");
+    int rc = run_device(kernels, &one, job, run, res, st);
+    pf_device_desc desc;
+    char why[256];
+    if (pf_backend_probe(ops, &desc, 1, why, sizeof why) > 0)
+        snprintf(res->device, sizeof res->device, "%s", desc.name);
     return rc;
 }
 
-static int run_engine(const char *name, const pf_apsp_options *opt, apsp_job *job,
-                      device_run *run, pf_apsp_result *res, pf_status *st)
+/* The device the early open (if any) made for ops, moved into run; an
+ * early open that failed is that backend's failure. */
+static int take_early(pf_apsp_early *early, const pf_device_ops *ops, device_run *run,
+                      pf_status *st)
 {
-    snprintf(res->backend, sizeof res->backend, "%s", name);
-    int rc = pf_apsp_variant_check(name, opt, st); /* PORTAFLOW_BACKEND may name it */
-    if (rc)
-        return rc;
-    if (strcmp(name, "seq") == 0 && (job->variant == PF_FW_SIMD || job->variant == PF_FW_BLOCKED))
-        return run_seq_kernels(opt, job, run, res, st);
-    if (strcmp(name, "seq") == 0)
-        return run_seq(job, res, st);
-    const pf_device_ops *ops = pf_backend_require(name, st);
-    if (!ops)
-        return PF_E_DEVICE;
-    return run_device(ops, opt, job, run, res, st);
-}
-
-/* The device the early open (if any) made for `name`, moved into run;
- * an early open that failed is that backend's failure. */
-static int take_early(pf_apsp_early *early, const char *name, device_run *run, pf_status *st)
-{
-    if (!early || !early->ops || strcmp(early->name, name) != 0)
+    if (!early || !early->ops || early->ops != ops)
         return PF_OK;
     if (early->rc) {
         *st = early->st;
@@ -346,49 +342,97 @@ static int take_early(pf_apsp_early *early, const char *name, device_run *run, p
     return PF_OK;
 }
 
+/* What each attempt of the selection loop needs. */
+typedef struct apsp_attempt {
+    const pf_apsp_options *opt;
+    pf_apsp_early *early;
+    const pf_apsp_sink *sink;
+    apsp_job *job;
+    device_run *run;
+    pf_apsp_result *res;
+    pf_backend_walk *walk;
+    const pf_logger *log;
+    int attempts;
+} apsp_attempt;
+
+static int attempt_apsp(const pf_device_ops *ops, void *ctx, pf_status *st)
+{
+    apsp_attempt *a = ctx;
+    device_run fresh = {.sink = a->sink, .log = a->log};
+    *a->run = fresh;
+    if (a->attempts++ > 0)
+        job_free(a->job);
+    snprintf(a->res->backend, sizeof a->res->backend, "%s", ops->name);
+    /* PORTAFLOW_BACKEND may name a backend that does not run the variant. */
+    int rc = take_early(a->early, ops, a->run, st);
+    if (!rc)
+        rc = pf_apsp_variant_check(ops->name, a->opt, st);
+    const pf_device_ops *kernels = pf_apsp_kernels_for(ops, a->opt->variant);
+    if (!rc)
+        rc = kernels == ops ? run_device(ops, a->opt, a->job, a->run, a->res, st)
+                            : run_borrowed(ops, kernels, a->opt, a->job, a->run, a->res, st);
+    if (a->run->opened) /* not taken: a usage error came first */
+        ops->close(a->run->opened);
+    a->walk->final = a->run->sink_used;
+    return rc;
+}
+
 /* Host matrix filled while the early open runs, at the order a GPU's tile
  * most likely asks for (run_device refills when it asks for another). */
 enum { PREFILL_QUANTUM = 128 };
 
-/* The backends in turn (auto: GPUs first, then OpenMP: Floyd-Warshall is
- * regular work that every core shares evenly, unlike push-relabel; then
- * seq), falling back on a device failure. */
+/* The backends in turn (auto: GPUs first, then the parallel CPU backends:
+ * Floyd-Warshall is regular work that every core shares evenly, unlike
+ * push-relabel; then the one-thread engine), falling back on a device
+ * failure until rows have gone to the sink. */
 static int run_walk(const pf_apsp_options *opt, pf_apsp_early *early, const pf_apsp_sink *sink,
                     apsp_job *job, device_run *run, pf_apsp_result *res, pf_status *st)
 {
-    pf_apsp_walk own;
-    pf_apsp_walk *walk = early ? &early->walk : &own;
+    pf_backend_walk own;
+    pf_backend_walk *walk = early ? &early->walk : &own;
     if (!early)
         pf_apsp_walk_init(&own, opt);
-    const char *name = early ? (early->name[0] ? early->name : NULL) : pf_apsp_walk_next(walk);
-    if (!name)
+    const pf_device_ops *first = early ? early->first : pf_backend_walk_next(walk, st);
+    if (!first && !walk->is_auto)
+        return pf_backend_require(walk->requested, st) ? PF_E_DEVICE : st->code;
+    if (!first)
         return pf_fail(st, PF_E_DEVICE, "no backend runs the %s variant",
                        pf_apsp_variant_name(opt->variant));
-    for (int attempt = 0;; attempt++) {
-        device_run fresh = {.sink = sink};
-        *run = fresh;
-        if (attempt > 0)
-            job_free(job);
-        int rc = take_early(early, name, run, st);
-        if (!rc)
-            rc = run_engine(name, opt, job, run, res, st);
-        if (run->opened) /* not taken: a usage error came first */
-            pf_backend_find(name)->close(run->opened);
-        int retry = rc == PF_E_DEVICE && walk->is_auto && !run->sink_used;
-        const char *next = retry ? pf_apsp_walk_next(walk) : NULL;
-        if (!next)
-            return rc;
-        fprintf(stderr, "portaflow: %s failed (%s); falling back to %s\n", name, st->message,
-                next);
-        pf_status_ok(st);
-        name = next;
+    pf_logger log = {.fn = opt->log, .data = opt->log_data};
+    apsp_attempt attempt = {.opt = opt, .early = early, .sink = sink, .job = job, .run = run,
+                            .res = res, .walk = walk, .log = &log};
+    return pf_backend_run(walk, first, attempt_apsp, &attempt, &log, st);
+}
+
+/* The result's backend and device: the registry's one-thread engine (the
+ * plain loop of pf_apsp_seq_fw is its Floyd-Warshall). */
+static void name_one_thread_engine(pf_apsp_result *res)
+{
+    for (int i = 0; i < pf_backend_count(); i++) {
+        const pf_device_ops *ops = pf_backend_at(i);
+        pf_device_desc desc;
+        char why[256];
+        if (ops->caps.one_thread && pf_backend_probe(ops, &desc, 1, why, sizeof why) > 0) {
+            snprintf(res->backend, sizeof res->backend, "%s", ops->name);
+            snprintf(res->device, sizeof res->device, "%s", desc.name);
+            return;
+        }
     }
 }
 
-int pf_apsp(const pf_wgraph *g, const pf_apsp_options *opt, pf_apsp_result *res,
-            pf_status *st)
+int pf_apsp_sized(const pf_wgraph *g, const pf_apsp_options *opt, size_t opt_size,
+                  pf_apsp_result *res, pf_status *st)
 {
-    return pf_apsp_with(g, opt, NULL, NULL, res, st);
+    pf_apsp_options options;
+    read_apsp_options(opt, opt_size, &options);
+    return pf_apsp_with(g, &options, NULL, NULL, res, st);
+}
+
+/* Without the header's macro: a caller built for API version 2. */
+int(pf_apsp)(const pf_wgraph *g, const pf_apsp_options *opt, pf_apsp_result *res,
+             pf_status *st)
+{
+    return pf_apsp_sized(g, opt, APSP_OPTIONS_V2_SIZE, res, st);
 }
 
 int pf_apsp_with(const pf_wgraph *g, const pf_apsp_options *opt, pf_apsp_early *early,
@@ -441,13 +485,14 @@ int pf_apsp_with(const pf_wgraph *g, const pf_apsp_options *opt, pf_apsp_early *
          * cycle (choose_kind). Plain Floyd-Warshall's never do: redo it so. */
         pf_status loop;
         if (pf_apsp_next_walks_end(g->n, job.next, NULL, g->n, &loop) == PF_E_VERIFY) {
-            fprintf(stderr, "portaflow: %s; recomputing the paths with the one-thread "
-                            "Floyd-Warshall\n", loop.message);
+            pf_logger log = {.fn = opt->log, .data = opt->log_data};
+            pf_log(&log, PF_LOG_WARNING,
+                   "%s; recomputing the paths with the one-thread Floyd-Warshall",
+                   loop.message);
             pf_apsp_fill(g, job.kind, g->n, job.dist, job.next, 0);
             pf_apsp_seq_fw(g->n, job.kind, job.dist, job.next);
             pf_apsp_extract(g->n, g->n, job.kind, job.dist, job.next, 0);
-            snprintf(res->backend, sizeof res->backend, "seq");
-            snprintf(res->device, sizeof res->device, "host CPU, 1 thread");
+            name_one_thread_engine(res);
             snprintf(res->variant, sizeof res->variant, "plain");
         }
     }

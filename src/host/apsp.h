@@ -9,6 +9,8 @@
 
 #include "../common/wgraph.h"
 #include "../device/device.h"
+#include "log.h"
+#include "registry.h"
 #include "portaflow.h"
 
 /* Bytes of one distance of `kind`. */
@@ -44,16 +46,9 @@ int pf_apsp_negative_cycle(const pf_wgraph *g, int32_t **cycle, int64_t *cycle_l
 
 /* ---- apsp_open.c: which backend, and its device opened early ------------ */
 
-/* The backends to try, in order (see apsp_open.c). */
-typedef struct pf_apsp_walk {
-    char requested[16]; /* "auto" or a backend name (PORTAFLOW_BACKEND applied) */
-    int is_auto, variant;
-    int stage, index;   /* where the walk is */
-} pf_apsp_walk;
-
-void pf_apsp_walk_init(pf_apsp_walk *w, const pf_apsp_options *opt);
-/* The next backend name to try ("seq" included), NULL when none is left. */
-const char *pf_apsp_walk_next(pf_apsp_walk *w);
+/* The walk over the backends for opt (registry.h), with the variant as
+ * the filter. opt must outlive the walk. */
+void pf_apsp_walk_init(pf_backend_walk *w, const pf_apsp_options *opt);
 
 /* A device being opened on a background thread (pf_apsp_open_early); the
  * fields are the thread's until pf_apsp_early_join. */
@@ -61,9 +56,11 @@ typedef struct pf_apsp_early {
     pthread_t thread;
     int started, joined;
     int variant, device_index, threads; /* the options it opens for */
-    pf_apsp_walk walk;     /* after the first backend */
-    char name[16];         /* that backend ("" when none) */
-    const pf_device_ops *ops; /* NULL: nothing opened (seq, or none left) */
+    pf_apsp_options opt;   /* a copy: the walk reads its variant */
+    pf_backend_walk walk;  /* after the first backend */
+    const pf_device_ops *first; /* that backend (NULL when none) */
+    const pf_device_ops *ops; /* NULL: nothing opened (a one-thread engine
+                                 on another's kernels, or none left) */
     pf_dev *dev;           /* opened device, NULL when open failed */
     pf_device_desc desc;
     int rc;                /* open's status */
@@ -120,13 +117,22 @@ void pf_apsp_extract_rows(int64_t n, int64_t n_pad, int kind, void *dist, int32_
 /* fw_step needs n to be a multiple of this (device.h). */
 #define PF_APSP_STEP_QUANTUM 32
 
-/* Whether backend `name` ("seq" included) runs `variant`. */
+/* Whether backend `name` runs `variant` (pf_apsp_kernels_for). */
 int pf_apsp_backend_runs(const char *name, int variant);
+/* The variant a backend runs for PF_FW_DEFAULT: blocked where it has
+ * fw_phase, else plain; any other variant as it is. */
+int pf_apsp_variant_for(const pf_device_ops *ops, int variant);
+/* The backend whose kernels run `variant` for ops: ops itself where it has
+ * them; for a one-thread engine without them (caps.one_thread), a parallel
+ * host-CPU backend's, run with one thread; NULL when none does. */
+const pf_device_ops *pf_apsp_kernels_for(const pf_device_ops *ops, int variant);
+/* The registry walk's filter: runs_ctx is the pf_apsp_options. */
+int pf_apsp_walk_runs(const pf_device_ops *ops, const void *opt);
 /* What ran, for pf_apsp_result.variant ("blocked", "simd: avx2, 8 lanes",
- * ...); a SIMD variant that falls back to the plain loop says so on stderr
- * too. */
+ * ...); a SIMD variant that falls back to the plain loop says so through
+ * the log too. variant: as pf_apsp_variant_for gives it. */
 void pf_apsp_variant_label(const pf_device_ops *ops, pf_dev *dev, int kind, int variant,
-                           int simd_width, char *out, size_t len);
+                           int simd_width, const pf_logger *log, char *out, size_t len);
 /* fw_step for k = 0 .. n-1 (n: the graph's vertices; the padding past it
  * has no arcs). */
 int pf_apsp_run_steps(const pf_device_ops *ops, pf_dev *dev, const pf_dev_apsp *a, int64_t n,

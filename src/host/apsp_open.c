@@ -1,10 +1,10 @@
 /* Which backend an APSP solve runs on, and opening its device early.
  *
- * The walk (pf_apsp_walk) yields the backends to try in order: the one
- * asked for, or for `auto` each compiled-in GPU backend that runs the
- * variant, then OpenMP, then seq. It probes lazily, one backend at a time:
- * once CUDA answers, OpenCL's driver is never loaded (its probe alone
- * costs a noticeable part of a whole `apsp` command on the GPU machine).
+ * The walk (the registry's, registry.h) yields the backends to try in
+ * order: the one asked for, or for `auto` each GPU backend that runs the
+ * variant, then the parallel CPU backends, then the one-thread engine. It
+ * probes lazily, one backend at a time: once CUDA answers, OpenCL's driver
+ * is never loaded.
  *
  * pf_apsp_open_early opens the first backend's device on a background
  * thread, so that the device's start-up (driver, context) overlaps the
@@ -25,78 +25,36 @@
 #include "apsp.h"
 #include "registry.h"
 
-void pf_apsp_walk_init(pf_apsp_walk *w, const pf_apsp_options *opt)
+void pf_apsp_walk_init(pf_backend_walk *w, const pf_apsp_options *opt)
 {
-    memset(w, 0, sizeof *w);
-    const char *requested = opt->backend;
-    if (!requested || !*requested || strcmp(requested, "auto") == 0) {
-        const char *env = getenv("PORTAFLOW_BACKEND");
-        requested = env && *env ? env : "auto";
-    }
-    snprintf(w->requested, sizeof w->requested, "%s", requested);
-    w->is_auto = strcmp(w->requested, "auto") == 0;
-    w->variant = opt->variant;
-}
-
-/* Whether a compiled-in backend has a GPU to offer: its probe lists GPUs
- * first, so the first descriptor says. */
-static int has_gpu(const pf_device_ops *ops)
-{
-    pf_device_desc descs[8];
-    char why[512];
-    int found = pf_backend_probe(ops, descs, 8, why, sizeof why);
-    return found > 0 && strcmp(descs[0].kind, "gpu") == 0;
-}
-
-const char *pf_apsp_walk_next(pf_apsp_walk *w)
-{
-    if (!w->is_auto)
-        return w->stage++ == 0 ? w->requested : NULL;
-    /* Stage 0: GPU backends in registry order; 1: omp; 2: seq. */
-    while (w->stage == 0 && w->index < pf_backend_count()) {
-        const pf_device_ops *ops = pf_backend_at(w->index++);
-        if (strcmp(ops->name, "omp") != 0 && pf_apsp_backend_runs(ops->name, w->variant) &&
-            has_gpu(ops))
-            return ops->name;
-    }
-    if (w->stage == 0)
-        w->stage = 1;
-    if (w->stage == 1) {
-        w->stage = 2;
-        if (pf_backend_find("omp") && pf_apsp_backend_runs("omp", w->variant))
-            return "omp";
-    }
-    if (w->stage == 2) {
-        w->stage = 3;
-        if (pf_apsp_backend_runs("seq", w->variant))
-            return "seq";
-    }
-    return NULL;
+    pf_backend_walk_init(w, opt->backend, PF_WORK_APSP, opt->threads, pf_apsp_walk_runs, opt);
 }
 
 /* ---- the early open ---------------------------------------------------- */
 
 /* `auto`: the first GPU backend (running the variant) whose open gives a
- * GPU, kept in e; 0 when none (the walk is then past them). */
+ * GPU, kept in e; 0 when none (the walk is then past them). The best
+ * backend opens without a probe; the others only where their probe lists
+ * a GPU. */
 static int open_first_gpu(pf_apsp_early *e, const pf_open_params *params)
 {
-    pf_apsp_walk *w = &e->walk;
+    pf_backend_walk *w = &e->walk;
     while (w->stage == 0 && w->index < pf_backend_count()) {
         int best = w->index == 0;
         const pf_device_ops *ops = pf_backend_at(w->index++);
-        if (!strcmp(ops->name, "omp") || !pf_apsp_backend_runs(ops->name, w->variant) ||
-            (!best && !has_gpu(ops)))
+        if (ops->caps.host_cpu || pf_apsp_kernels_for(ops, e->variant) != ops ||
+            (!best && !pf_backend_has_gpu(ops)))
             continue;
         pf_dev *dev = NULL;
         pf_device_desc desc;
         pf_status st;
         if (ops->open(params, &dev, &desc, &st) != PF_OK)
             continue;
-        if (strcmp(desc.kind, "gpu") != 0) { /* OpenCL on a CPU: OpenMP serves it better */
+        if (strcmp(desc.kind, "gpu") != 0) { /* a CPU device: the host backends serve it better */
             ops->close(dev);
             continue;
         }
-        snprintf(e->name, sizeof e->name, "%s", ops->name);
+        e->first = ops;
         e->ops = ops;
         e->dev = dev;
         e->desc = desc;
@@ -114,16 +72,15 @@ static void *early_main(void *arg)
         e->seconds = pf_now() - t0;
         return NULL;
     }
-    const char *name = pf_apsp_walk_next(&e->walk);
-    snprintf(e->name, sizeof e->name, "%s", name ? name : "");
-    /* seq, or a variant that seq runs on the OpenMP kernels: opened later. */
-    e->ops = name && strcmp(name, "seq") != 0 ? pf_backend_find(name) : NULL;
-    if (e->ops && pf_apsp_backend_runs(name, e->variant)) {
+    pf_status ignored;
+    e->first = pf_backend_walk_next(&e->walk, &ignored);
+    /* A one-thread engine on another backend's kernels opens later, with
+     * its options. */
+    e->ops = e->first && pf_apsp_kernels_for(e->first, e->variant) == e->first ? e->first : NULL;
+    if (e->ops) {
         e->rc = e->ops->open(&params, &e->dev, &e->desc, &e->st);
         if (e->rc)
             e->dev = NULL;
-    } else {
-        e->ops = NULL;
     }
     e->seconds = pf_now() - t0;
     return NULL;
@@ -134,7 +91,8 @@ pf_apsp_early *pf_apsp_open_early(const pf_apsp_options *opt)
     pf_apsp_early *e = calloc(1, sizeof *e);
     if (!e)
         return NULL;
-    pf_apsp_walk_init(&e->walk, opt);
+    e->opt = *opt;
+    pf_apsp_walk_init(&e->walk, &e->opt);
     e->variant = opt->variant;
     e->device_index = opt->device_index;
     e->threads = opt->threads;

@@ -1,6 +1,6 @@
 /* The Floyd-Warshall variants of pf_apsp (enum pf_fw_variant): their
- * names, which backend runs which (checked at the interface, from what
- * each backend's ops table declares), and the k loop of the unblocked
+ * names, which backend runs which (from what each backend's ops table
+ * declares: fw_phase, fw_variants, caps), and the k loop of the unblocked
  * ones (device.h fw_step). The blocked loop stays in apsp.c. */
 #include <stdio.h>
 #include <string.h>
@@ -28,45 +28,65 @@ int pf_apsp_variant_parse(const char *name)
     return -1;
 }
 
-/* seq runs plain itself, simd and blocked on the omp backend's kernels
- * with one thread. */
-static int seq_runs(int variant)
+int pf_apsp_variant_for(const pf_device_ops *ops, int variant)
 {
-    if (variant == PF_FW_DEFAULT || variant == PF_FW_PLAIN)
-        return 1;
-    return (variant == PF_FW_SIMD || variant == PF_FW_BLOCKED) && pf_backend_find("omp");
+    if (variant != PF_FW_DEFAULT)
+        return variant;
+    return ops->fw_phase ? PF_FW_BLOCKED : PF_FW_PLAIN;
 }
 
+/* Whether ops runs variant on its own kernels. */
 static int ops_run(const pf_device_ops *ops, int variant)
 {
-    if (variant == PF_FW_DEFAULT || variant == PF_FW_BLOCKED)
-        return ops->fw_phase != NULL;
+    variant = pf_apsp_variant_for(ops, variant);
+    if (variant == PF_FW_BLOCKED)
+        return ops->fw_phase != NULL && ops->fw_tile != NULL;
     return ops->fw_step != NULL && (ops->fw_variants & 1u << variant) != 0;
+}
+
+const pf_device_ops *pf_apsp_kernels_for(const pf_device_ops *ops, int variant)
+{
+    if (ops_run(ops, variant))
+        return ops;
+    if (!ops->caps.one_thread)
+        return NULL;
+    for (int i = 0; i < pf_backend_count(); i++) {
+        const pf_device_ops *other = pf_backend_at(i);
+        if (other->caps.host_cpu && !other->caps.one_thread && ops_run(other, variant))
+            return other;
+    }
+    return NULL;
 }
 
 int pf_apsp_backend_runs(const char *backend, int variant)
 {
-    if (strcmp(backend, "seq") == 0)
-        return seq_runs(variant);
     const pf_device_ops *ops = pf_backend_find(backend);
-    return ops && ops_run(ops, variant);
+    return ops && pf_apsp_kernels_for(ops, variant);
 }
 
-/* "seq, omp" or the like: the compiled-in backends that run variant. */
+int pf_apsp_walk_runs(const pf_device_ops *ops, const void *opt)
+{
+    return pf_apsp_kernels_for(ops, ((const pf_apsp_options *)opt)->variant) != NULL;
+}
+
+/* "omp, seq" or the like: the compiled-in backends that run variant. */
 static void backends_running(int variant, char *out, size_t len)
 {
     size_t used = 0;
     out[0] = '\0';
     for (int i = 0; i < pf_backend_count() && used < len; i++)
-        if (ops_run(pf_backend_at(i), variant))
+        if (pf_apsp_kernels_for(pf_backend_at(i), variant))
             used += (size_t)snprintf(out + used, len - used, "%s%s", used ? ", " : "",
                                      pf_backend_at(i)->name);
-    if (used < len && seq_runs(variant))
-        snprintf(out + used, len - used, "%sseq", used ? ", " : "");
 }
 
 int pf_apsp_variant_check(const char *backend, const pf_apsp_options *opt, pf_status *st)
 {
+    pf_apsp_options defaults;
+    if (!opt) { /* NULL options: the defaults */
+        pf_apsp_options_init(&defaults);
+        opt = &defaults;
+    }
     int variant = opt->variant;
     if (variant < 0 || variant >= PF_FW_VARIANTS)
         return pf_fail(st, PF_E_USAGE, "unknown Floyd-Warshall variant %d", variant);
@@ -83,27 +103,25 @@ int pf_apsp_variant_check(const char *backend, const pf_apsp_options *opt, pf_st
     char running[128];
     backends_running(variant, running, sizeof running);
     int is_auto = !backend || !*backend || strcmp(backend, "auto") == 0;
-    if (is_auto ? running[0] == '\0'
-                : pf_backend_name_known(backend) && (strcmp(backend, "seq") == 0 ||
-                                                     pf_backend_find(backend)) &&
-                      !pf_apsp_backend_runs(backend, variant))
+    const pf_device_ops *ops = is_auto ? NULL : pf_backend_find(backend);
+    if (is_auto ? running[0] == '\0' : ops && !pf_apsp_kernels_for(ops, variant))
         return pf_fail(st, PF_E_USAGE, "--variant %s does not run on backend %s; it runs on: %s",
                        name, is_auto ? "auto" : backend, running[0] ? running : "none built");
     return PF_OK;
 }
 
 void pf_apsp_variant_label(const pf_device_ops *ops, pf_dev *dev, int kind, int variant,
-                           int simd_width, char *out, size_t len)
+                           int simd_width, const pf_logger *log, char *out, size_t len)
 {
     if (variant == PF_FW_SIMD && ops->fw_simd) {
         char what[128];
         int32_t lanes = ops->fw_simd(dev, kind, simd_width, what, sizeof what);
         snprintf(out, len, lanes ? "simd: %s" : "plain (simd falls back: %s)", what);
         if (lanes == 0)
-            fprintf(stderr, "portaflow: --variant simd falls back to plain: %s\n", what);
+            pf_log(log, PF_LOG_WARNING, "--variant simd falls back to plain: %s", what);
         return;
     }
-    snprintf(out, len, "%s", variant == PF_FW_DEFAULT ? "blocked" : variant_names[variant]);
+    snprintf(out, len, "%s", variant_names[pf_apsp_variant_for(ops, variant)]);
 }
 
 int pf_apsp_run_steps(const pf_device_ops *ops, pf_dev *dev, const pf_dev_apsp *a, int64_t n,

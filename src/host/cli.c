@@ -1,7 +1,10 @@
 /* portaflow: entry point and subcommand dispatch. */
 #include "cli.h"
 #include "cli_opts.h"
-#include "progress.h"
+#include "graph.h"
+#include "../common/progress.h"
+#include "apsp.h"
+#include "registry.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -82,6 +85,12 @@ void pf_cli_json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
+void pf_cli_log(void *data, int level, const char *message)
+{
+    (void)data, (void)level;
+    fprintf(stderr, "portaflow: %s\n", message);
+}
+
 int pf_cli_check_backend(const char *backend)
 {
     static const char *const names[] = {"auto", "seq", "omp", "opencl", "cuda"};
@@ -97,8 +106,9 @@ int pf_cli_check_backend(const char *backend)
 static const pf_cmd_spec backends_spec = {
     .name = "backends",
     .synopsis = "[OPTIONS]",
-    .about = "Lists every backend and device found, or why none was.\n",
-    .shared = PF_OPTS_JSON | PF_OPTS_PROGRESS,
+    .about = "Lists every backend and device found, or why none was, and the order\n"
+             "`auto` tries for solve and apsp (with -t, for that many threads).\n",
+    .shared = PF_OPTS_JSON | PF_OPTS_PROGRESS | PF_OPTS_THREADS,
 };
 
 /* The max-flow widths of a device (pf_device_desc.maxflow_bits): "32+64". */
@@ -117,16 +127,18 @@ static void print_backends_table(const pf_device_desc *descs, int count, char *w
     printf("%-8s %-3s %-4s %-48s %-24s %5s %10s %10s %-8s\n", "backend", "dev", "kind", "name",
            "vendor", "units", "mem_MiB", "maxbuf_MiB", "maxflow");
     for (int i = 0; i < count; i++) {
-        printf("%-8s %-3d %-4s %-48.48s %-24.24s %5d %10llu %10llu %-8s\n", descs[i].backend,
+        char mem[24] = "", max_alloc[24] = ""; /* blank where the device has no own memory */
+        if (descs[i].global_mem)
+            snprintf(mem, sizeof mem, "%llu", (unsigned long long)(descs[i].global_mem >> 20));
+        if (descs[i].max_alloc)
+            snprintf(max_alloc, sizeof max_alloc, "%llu",
+                     (unsigned long long)(descs[i].max_alloc >> 20));
+        printf("%-8s %-3d %-4s %-48.48s %-24.24s %5d %10s %10s %-8s\n", descs[i].backend,
                descs[i].index, descs[i].kind, descs[i].name, descs[i].vendor,
-               descs[i].compute_units, (unsigned long long)(descs[i].global_mem >> 20),
-               (unsigned long long)(descs[i].max_alloc >> 20),
-               maxflow_widths(descs[i].maxflow_bits));
+               descs[i].compute_units, mem, max_alloc, maxflow_widths(descs[i].maxflow_bits));
         if (descs[i].limits[0])
             printf("             runs apsp (every type); %s\n", descs[i].limits);
     }
-    printf("%-8s %-3d %-4s %-48s %-24s %5d %10s %10s %-8s\n", "seq", 0, "cpu",
-           "host CPU, 1 thread", "portaflow", 1, "", "", "64");
     if (why[0]) {
         printf("\nnot available:\n");
         for (char *line = strtok(why, "\n"); line; line = strtok(NULL, "\n"))
@@ -157,7 +169,8 @@ static void print_backend_json(const char *backend, int index, const char *kind,
     printf("}");
 }
 
-/* {"devices":[...],"unavailable":["why", ...]}: seq is always a device. */
+/* {"devices":[...],"unavailable":["why", ...]}: seq (the host, one
+ * thread) is always a device. */
 static void print_backends_json(const pf_device_desc *descs, int count, char *why)
 {
     printf("{\"devices\":[");
@@ -167,10 +180,9 @@ static void print_backends_json(const pf_device_desc *descs, int count, char *wh
                            (unsigned long long)descs[i].global_mem,
                            (unsigned long long)descs[i].max_alloc, descs[i].maxflow_bits,
                            descs[i].fp64, descs[i].limits);
-        fputc(',', stdout);
+        if (i + 1 < count)
+            fputc(',', stdout);
     }
-    print_backend_json("seq", 0, "cpu", "host CPU, 1 thread", "portaflow", 1, 0, 0,
-                       PF_MAXFLOW_64, 1, "");
     printf("],\"unavailable\":[");
     int first = 1;
     for (char *line = strtok(why, "\n"); line; line = strtok(NULL, "\n")) {
@@ -179,7 +191,65 @@ static void print_backends_json(const pf_device_desc *descs, int count, char *wh
         pf_cli_json_string(stdout, line);
         first = 0;
     }
-    printf("]}\n");
+    printf("]");
+}
+
+/* What `auto` picks, per command, and why it passes over the others. */
+typedef struct auto_choice {
+    const char *command;
+    char order[128];
+    char why[1024];
+} auto_choice;
+
+enum { AUTO_COMMANDS = 3 };
+
+static void explain_auto(auto_choice choices[AUTO_COMMANDS], int threads)
+{
+    pf_apsp_options apsp;
+    pf_apsp_options_init(&apsp);
+    choices[0].command = "solve";
+    pf_backend_auto_explain(PF_WORK_MAXFLOW, threads, NULL, NULL, choices[0].order,
+                            sizeof choices[0].order, choices[0].why, sizeof choices[0].why);
+    choices[1].command = "apsp";
+    pf_backend_auto_explain(PF_WORK_APSP, threads, pf_apsp_walk_runs, &apsp, choices[1].order,
+                            sizeof choices[1].order, choices[1].why, sizeof choices[1].why);
+    choices[2].command = "bfs"; /* and sssp, tc */
+    pf_backend_auto_explain(PF_WORK_GRAPH, threads, pf_graph_runs, NULL, choices[2].order,
+                            sizeof choices[2].order, choices[2].why, sizeof choices[2].why);
+}
+
+static void print_auto_table(auto_choice choices[AUTO_COMMANDS])
+{
+    printf("\nauto tries, in order:\n");
+    for (int c = 0; c < AUTO_COMMANDS; c++) {
+        printf("  %-6s %s\n", choices[c].command, choices[c].order);
+        for (char *line = strtok(choices[c].why, "\n"); line; line = strtok(NULL, "\n"))
+            printf("           passed over %s\n", line);
+    }
+}
+
+/* ,"auto":{"solve":{"order":[...],"passed_over":[...]},...} */
+static void print_auto_json(auto_choice choices[AUTO_COMMANDS])
+{
+    printf(",\"auto\":{");
+    for (int c = 0; c < AUTO_COMMANDS; c++) {
+        printf("%s\"%s\":{\"order\":[", c ? "," : "", choices[c].command);
+        int first = 1;
+        for (char *name = strtok(choices[c].order, ", "); name; name = strtok(NULL, ", ")) {
+            printf(first ? "" : ",");
+            pf_cli_json_string(stdout, name);
+            first = 0;
+        }
+        printf("],\"passed_over\":[");
+        first = 1;
+        for (char *line = strtok(choices[c].why, "\n"); line; line = strtok(NULL, "\n")) {
+            printf(first ? "" : ",");
+            pf_cli_json_string(stdout, line);
+            first = 0;
+        }
+        printf("]}");
+    }
+    printf("}");
 }
 
 int pf_cli_backends(int argc, char **argv)
@@ -193,11 +263,17 @@ int pf_cli_backends(int argc, char **argv)
     pf_device_desc descs[64];
     char why[2048];
     int count = pf_list_devices(descs, 64, why, sizeof why);
+    auto_choice choices[AUTO_COMMANDS];
+    explain_auto(choices, parsed.shared.threads);
     pf_progress_close();
-    if (parsed.shared.json)
+    if (parsed.shared.json) {
         print_backends_json(descs, count, why);
-    else
+        print_auto_json(choices);
+        printf("}\n");
+    } else {
         print_backends_table(descs, count, why);
+        print_auto_table(choices);
+    }
     return PF_EXIT_OK;
 }
 

@@ -33,6 +33,9 @@ int pf_cli_error(const pf_status *st);
 int pf_cli_usage_error(const char *fmt, ...);
 /* `s` as a JSON string: quoted, with ", \\ and control bytes escaped. */
 void pf_cli_json_string(FILE *out, const char *s);
+/* The library's log callback for every command (pf_log_fn): writes
+ * "portaflow: MESSAGE" on stderr. */
+void pf_cli_log(void *data, int level, const char *message);
 /* NULL/"auto" or a backend name portaflow knows; else reports it, -1. */
 int pf_cli_check_backend(const char *backend);
 

@@ -14,7 +14,7 @@
 #include "apsp.h"
 #include "cli.h"
 #include "cli_opts.h"
-#include "progress.h"
+#include "../common/progress.h"
 
 typedef struct apsp_args {
     pf_apsp_options opt;
@@ -137,6 +137,7 @@ static int parse_apsp_args(int argc, char **argv, apsp_args *a)
     a->opt.backend = p.shared.backend;
     a->opt.device_index = p.shared.device_index;
     a->opt.threads = p.shared.threads;
+    a->opt.log = pf_cli_log;
     a->out_path = p.shared.out_path;
     a->json = p.shared.json;
     a->progress = pf_opts_progress_mode(&p.shared);

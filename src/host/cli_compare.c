@@ -10,7 +10,7 @@
 #include "cli.h"
 #include "cli_input.h"
 #include "cli_opts.h"
-#include "progress.h"
+#include "../common/progress.h"
 
 typedef struct compare_args {
     int threads, repeat, verify, json, progress;
@@ -45,6 +45,7 @@ static void run_one(const pf_network *net, const compare_args *a, compare_row *r
     opt.threads = a->threads;
     opt.want_flow = opt.want_cut = a->verify;
     opt.progress = a->progress;
+    opt.log = pf_cli_log;
     pf_status st;
     int runs = a->repeat > 1 ? a->repeat + 1 : 1;
     double totals[64];
@@ -89,16 +90,13 @@ static int collect_rows(compare_row *rows, int max)
     char why[2048];
     int found = pf_list_devices(descs, 64, why, sizeof why);
     int count = 0;
-    for (int i = 0; i < found && count < max - 1; i++) {
+    for (int i = 0; i < found && count < max; i++) {
         memset(&rows[count], 0, sizeof rows[count]);
         snprintf(rows[count].backend, sizeof rows[count].backend, "%.15s", descs[i].backend);
         rows[count].device_index = descs[i].index;
         count++;
     }
-    memset(&rows[count], 0, sizeof rows[count]);
-    strcpy(rows[count].backend, "seq");
-    rows[count].device_index = -1;
-    return count + 1;
+    return count;
 }
 
 static void print_table_head(void)

@@ -17,7 +17,7 @@
 #include "../common/wgraph_io.h"
 #include "cli.h"
 #include "cli_opts.h"
-#include "progress.h"
+#include "../common/progress.h"
 
 typedef struct gen_family {
     const char *name;

@@ -22,7 +22,7 @@
 #include "cli_graph.h"
 #include "cli_opts.h"
 #include "graph.h"
-#include "progress.h"
+#include "../common/progress.h"
 
 enum {
     OPT_SOURCE = 1, OPT_PARENTS, OPT_STATS, OPT_VERIFY, OPT_DELTA, OPT_ZERO_BASED,

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "progress.h"
+#include "../common/progress.h"
 
 enum {
     SH_BACKEND = 1000,

@@ -53,6 +53,7 @@ static int parse_path_args(int argc, char **argv, path_args *a)
     a->opt.backend = p.shared.backend;
     a->opt.device_index = p.shared.device_index;
     a->opt.threads = p.shared.threads;
+    a->opt.log = pf_cli_log;
     a->json = p.shared.json;
     if (!p.count)
         return pf_opts_usage_error(&path_spec, "a graph file is required (path GRAPH [PAIRS|-])");

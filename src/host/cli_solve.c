@@ -9,7 +9,7 @@
 #include "cli.h"
 #include "cli_input.h"
 #include "cli_opts.h"
-#include "progress.h"
+#include "../common/progress.h"
 
 typedef struct solve_args {
     pf_solve_options opt;
@@ -97,6 +97,7 @@ static int parse_solve_args(int argc, char **argv, solve_args *a)
     a->opt.want_flow = a->print_flow || a->verify;
     a->opt.want_cut = a->print_cut || a->print_cut_arcs || a->verify;
     a->opt.progress = pf_opts_progress_mode(&p.shared);
+    a->opt.log = pf_cli_log;
     return PF_OPTS_GO_ON;
 }
 

@@ -18,8 +18,9 @@
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "../device/device.h"
+#include "dev_check.h"
 #include "engine.h"
-#include "progress.h"
+#include "../common/progress.h"
 
 typedef struct driver {
     const pf_device_ops *ops;
@@ -234,7 +235,7 @@ static int upload_graph(driver *d, pf_status *st)
     if (!rev_device)
         return PF_E_NOMEM;
     int rc = PF_OK;
-    if (ops->rev_absolute)
+    if (ops->caps.rev_absolute)
         pf_residual_rev_indices(h, (uint32_t *)rev_device, d->host_threads);
     else
         rc = pf_residual_rev_offsets(h, rev_device, d->host_threads, st);
@@ -500,7 +501,7 @@ static int check_balanced(driver *d, pf_status *st)
  * graphs past a backend's 32-bit reverse-arc indices. */
 static int check_device_limits(const pf_device_ops *ops, const pf_residual *h, pf_status *st)
 {
-    if (ops->rev_absolute && (uint64_t)h->arcs > UINT32_MAX)
+    if (ops->caps.rev_absolute && (uint64_t)h->arcs > UINT32_MAX)
         return pf_fail(st, PF_E_DEVICE,
                        "%s: %lld residual arcs, more than its 32-bit reverse-arc indices "
                        "reach (2^32); --backend seq solves it",
@@ -521,6 +522,7 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
     int rc = check_device_limits(ops, h, st);
     if (rc)
         return rc;
+    ops = pf_dev_check_ops(ops); /* every step's arguments checked, where that is on */
     driver d = {.ops = ops, .host = h, .out = out, .host_threads = opt->threads, .opt = opt};
     /* Operations per worker per round. Short budgets win on GPUs (a warp
      * waits for its longest chain: H100, RLG 512x1024 1.6 s at 64, 2.8 s at

@@ -100,6 +100,9 @@ typedef struct pf_graph_engine {
 } pf_graph_engine;
 
 int pf_graph_engine_open(const pf_graph_options *opt, pf_graph_engine *e, pf_status *st);
+/* The registry's filter for PF_WORK_GRAPH: the analytics steps, or the
+ * one-thread engine (ctx unused). */
+int pf_graph_runs(const pf_device_ops *ops, const void *ctx);
 void pf_graph_engine_close(pf_graph_engine *e);
 /* The graph on the device: weights with `weights`, the reverse graph
  * (rev: g itself for undirected graphs, else its transpose; NULL: none). */

@@ -1,10 +1,12 @@
 /* Which engine runs an analytics command, and the graph on its device.
  *
- * `auto` ($PORTAFLOW_BACKEND where set) walks the registry, best first:
- * the first backend that offers the analytics steps (bfs_push set) and
- * opens on a GPU, else OpenMP (on a CPU the parallel steps beat one
- * thread, unlike max-flow's), else seq. A backend asked for by name that
- * lacks the steps is refused with PF_E_DEVICE saying so. */
+ * The registry's selection loop (registry.h, PF_WORK_GRAPH) chooses:
+ * `auto` ($PORTAFLOW_BACKEND where set) takes a backend with the analytics
+ * steps (bfs_push set) on a GPU, else a parallel CPU one (OpenMP), else
+ * the one-thread engine, whose bfs, sssp and tc are the host algorithms
+ * of graph_seq.c; a backend that fails to open falls back to the next. A
+ * backend asked for by name that lacks the steps is refused with
+ * PF_E_DEVICE saying so. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,65 +21,52 @@ void pf_graph_options_init(pf_graph_options *opt)
     opt->device_index = -1;
 }
 
-static int open_backend(const pf_device_ops *ops, const pf_graph_options *opt,
-                        pf_graph_engine *e, pf_device_desc *desc, pf_status *st)
+/* A backend runs the analytics: it has their steps, or it is the
+ * one-thread engine (seq), which runs the host algorithms instead. */
+int pf_graph_runs(const pf_device_ops *ops, const void *ctx)
 {
-    pf_open_params params = {.device_index = opt->device_index, .threads = opt->threads};
-    int rc = ops->open(&params, &e->dev, desc, st);
-    if (rc)
-        return rc;
-    e->ops = ops;
-    snprintf(e->name, sizeof e->name, "%s", ops->name);
-    return PF_OK;
+    (void)ctx;
+    return ops->bfs_push != NULL || ops->caps.one_thread;
 }
 
-static int open_auto(const pf_graph_options *opt, pf_graph_engine *e, pf_status *st)
+typedef struct open_attempt {
+    const pf_graph_options *opt;
+    pf_graph_engine *e;
+} open_attempt;
+
+/* Opens a device backend (seq needs nothing opened); PF_E_DEVICE lets
+ * auto fall back to the next. */
+static int attempt_open(const pf_device_ops *ops, void *ctx, pf_status *st)
 {
-    for (int i = 0; i < pf_backend_count(); i++) {
-        const pf_device_ops *ops = pf_backend_at(i);
-        if (!ops->bfs_push || !strcmp(ops->name, "omp"))
-            continue;
-        pf_device_desc descs[8], desc;
-        char why[512];
-        if (pf_backend_probe(ops, descs, 8, why, sizeof why) <= 0 || strcmp(descs[0].kind, "gpu"))
-            continue;
-        if (open_backend(ops, opt, e, &desc, st) != PF_OK)
-            continue;
-        if (!strcmp(desc.kind, "gpu"))
-            return PF_OK;
-        pf_graph_engine_close(e); /* OpenCL on a CPU: OpenMP serves it better */
-    }
-    const pf_device_ops *omp = pf_backend_find("omp");
-    pf_device_desc desc;
-    if (omp && omp->bfs_push && open_backend(omp, opt, e, &desc, st) == PF_OK)
-        return PF_OK;
+    open_attempt *a = ctx;
+    pf_graph_engine *e = a->e;
     memset(e, 0, sizeof *e);
-    snprintf(e->name, sizeof e->name, "seq");
-    return PF_OK;
+    snprintf(e->name, sizeof e->name, "%s", ops->name);
+    if (!ops->bfs_push) {
+        if (!ops->caps.one_thread)
+            return pf_fail(st, PF_E_DEVICE, "backend '%s' does not run the graph analytics "
+                           "steps (bfs, sssp, tc) in this build", ops->name);
+        return PF_OK;
+    }
+    pf_open_params params = {.device_index = a->opt->device_index, .threads = a->opt->threads};
+    pf_device_desc desc;
+    int rc = ops->open(&params, &e->dev, &desc, st);
+    if (!rc)
+        e->ops = ops;
+    return rc;
 }
 
 int pf_graph_engine_open(const pf_graph_options *opt, pf_graph_engine *e, pf_status *st)
 {
     memset(e, 0, sizeof *e);
-    const char *name = opt->backend;
-    if (!name || !*name || !strcmp(name, "auto")) {
-        const char *env = getenv("PORTAFLOW_BACKEND");
-        name = env && *env ? env : "auto";
-    }
-    if (!strcmp(name, "auto"))
-        return open_auto(opt, e, st);
-    if (!strcmp(name, "seq")) {
-        snprintf(e->name, sizeof e->name, "seq");
-        return PF_OK;
-    }
-    const pf_device_ops *ops = pf_backend_require(name, st);
-    if (!ops)
-        return PF_E_DEVICE;
-    if (!ops->bfs_push)
-        return pf_fail(st, PF_E_DEVICE, "backend '%s' does not run the graph analytics steps "
-                       "(bfs, sssp, tc) in this build", name);
-    pf_device_desc desc;
-    return open_backend(ops, opt, e, &desc, st);
+    pf_backend_walk walk;
+    pf_backend_walk_init(&walk, opt->backend, PF_WORK_GRAPH, opt->threads, pf_graph_runs, NULL);
+    const pf_device_ops *first = pf_backend_walk_next(&walk, st);
+    if (!first)
+        return st->code ? st->code : pf_fail(st, PF_E_DEVICE, "no backend runs bfs, sssp or tc");
+    open_attempt attempt = {.opt = opt, .e = e};
+    pf_logger log = {0};
+    return pf_backend_run(&walk, first, attempt_open, &attempt, &log, st);
 }
 
 void pf_graph_engine_close(pf_graph_engine *e)

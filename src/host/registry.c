@@ -1,8 +1,11 @@
-/* Backend registry: a table of the compiled-in backends, best first, and
- * the runtime probe behind `--backend auto` and `portaflow backends`. */
+/* Backend registry: a table of the compiled-in backends, best first, their
+ * probe (cached for the process), and the selection loop behind `auto`,
+ * PORTAFLOW_BACKEND and --backend for every command (registry.h). The
+ * only place in the library, with the CLI, that knows backends by name. */
 #include "registry.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <pthread.h>
 #include <string.h>
 
@@ -19,24 +22,26 @@ static const pf_device_ops *const compiled_backends[] = {
 #if PF_HAVE_OPENMP
     &pf_backend_omp,
 #endif
-    NULL,
+    &pf_backend_seq,
 };
+
+enum { BACKENDS = sizeof compiled_backends / sizeof *compiled_backends };
 
 static const char *const known_names[] = {"cuda", "opencl", "omp", "seq"};
 
 int pf_backend_count(void)
 {
-    return (int)(sizeof compiled_backends / sizeof *compiled_backends) - 1;
+    return BACKENDS;
 }
 
 const pf_device_ops *pf_backend_at(int i)
 {
-    return i >= 0 && i < pf_backend_count() ? compiled_backends[i] : NULL;
+    return i >= 0 && i < BACKENDS ? compiled_backends[i] : NULL;
 }
 
 const pf_device_ops *pf_backend_find(const char *name)
 {
-    for (int i = 0; i < pf_backend_count(); i++)
+    for (int i = 0; name && i < BACKENDS; i++)
         if (strcmp(compiled_backends[i]->name, name) == 0)
             return compiled_backends[i];
     return NULL;
@@ -54,7 +59,7 @@ const pf_device_ops *pf_backend_require(const char *name, pf_status *st)
 
 int pf_backend_name_known(const char *name)
 {
-    for (size_t i = 0; i < sizeof known_names / sizeof *known_names; i++)
+    for (size_t i = 0; name && i < sizeof known_names / sizeof *known_names; i++)
         if (strcmp(known_names[i], name) == 0)
             return 1;
     return 0;
@@ -67,50 +72,72 @@ static void append_why(char *why, size_t why_len, const char *backend, const cha
         snprintf(why + used, why_len - used, "%s: %s\n", backend, reason);
 }
 
+/* ---- the probe, once per backend per process ---------------------------- */
+
 enum { PROBE_MAX = 32 };
+
+typedef struct probe_answer {
+    int asked;
+    int found;
+    pf_device_desc descs[PROBE_MAX];
+    char why[512];
+} probe_answer;
 
 /* Drivers differ in whether their device queries may run from several
  * threads at once (an ICD loader's first platform query, the CUDA probe's
- * helper and in-process paths): one probe at a time, process-wide. */
+ * helper and in-process paths): one probe at a time, process-wide; the
+ * same lock guards the answers kept. */
 static pthread_mutex_t probe_lock = PTHREAD_MUTEX_INITIALIZER;
+static probe_answer probe_answers[BACKENDS];
+
+static int backend_index(const pf_device_ops *ops)
+{
+    for (int i = 0; i < BACKENDS; i++)
+        if (compiled_backends[i] == ops)
+            return i;
+    return -1;
+}
 
 int pf_backend_probe(const pf_device_ops *ops, pf_device_desc *out, int max, char *why,
                      size_t why_len)
 {
+    int slot = backend_index(ops);
     pthread_mutex_lock(&probe_lock);
-    int found = ops->probe(out, max, why, why_len);
+    if (slot < 0) { /* not one of ours (a test's table): not kept */
+        int found = ops->probe(out, max, why, why_len);
+        pthread_mutex_unlock(&probe_lock);
+        return found;
+    }
+    probe_answer *a = &probe_answers[slot];
+    if (!a->asked) {
+        a->why[0] = '\0';
+        a->found = ops->probe(a->descs, PROBE_MAX, a->why, sizeof a->why);
+        a->asked = 1;
+    }
+    int kept = a->found < PROBE_MAX ? a->found : PROBE_MAX;
+    for (int i = 0; i < kept && i < max; i++)
+        out[i] = a->descs[i];
+    if (why && why_len)
+        snprintf(why, why_len, "%s", a->why);
+    int found = a->found;
     pthread_mutex_unlock(&probe_lock);
     return found;
 }
 
-int pf_backend_auto_order(const char **names, int max, char *why, size_t why_len)
+void pf_backend_probe_forget(void)
 {
-    int count = 0;
-    if (why_len)
-        why[0] = '\0';
-    for (int i = 0; i < pf_backend_count() && count < max - 1; i++) {
-        const pf_device_ops *ops = compiled_backends[i];
-        pf_device_desc descs[PROBE_MAX];
-        char reason[512] = "";
-        int found = pf_backend_probe(ops, descs, PROBE_MAX, reason, sizeof reason);
-        if (found <= 0) {
-            append_why(why, why_len, ops->name, reason[0] ? reason : "no usable device");
-            continue;
-        }
-        /* The probe lists GPUs first. On CPUs the parallel algorithm does
-         * several times the work of the sequential highest-label engine and
-         * measured slower than seq on most instances even on 16 cores
-         * (bench/results/2026-11-22-h100-run3.md), so `auto` leaves CPU
-         * devices (OpenMP, OpenCL on PoCL) to an explicit --backend. */
-        if (strcmp(descs[0].kind, "gpu") != 0) {
-            append_why(why, why_len, ops->name,
-                       "CPU only: slower than seq here; choose it with --backend");
-            continue;
-        }
-        names[count++] = ops->name;
-    }
-    names[count++] = "seq";
-    return count;
+    pthread_mutex_lock(&probe_lock);
+    for (int i = 0; i < BACKENDS; i++)
+        probe_answers[i].asked = 0;
+    pthread_mutex_unlock(&probe_lock);
+}
+
+int pf_backend_has_gpu(const pf_device_ops *ops)
+{
+    pf_device_desc descs[PROBE_MAX];
+    char why[512];
+    int found = pf_backend_probe(ops, descs, PROBE_MAX, why, sizeof why);
+    return found > 0 && strcmp(descs[0].kind, "gpu") == 0;
 }
 
 int pf_list_devices(pf_device_desc *out, int max, char *why, size_t why_len)
@@ -118,7 +145,7 @@ int pf_list_devices(pf_device_desc *out, int max, char *why, size_t why_len)
     int count = 0;
     if (why_len)
         why[0] = '\0';
-    for (int i = 0; i < pf_backend_count(); i++) {
+    for (int i = 0; i < BACKENDS; i++) {
         const pf_device_ops *ops = compiled_backends[i];
         char reason[512] = "";
         int found = pf_backend_probe(ops, out + count, max - count, reason, sizeof reason);
@@ -128,8 +155,149 @@ int pf_list_devices(pf_device_desc *out, int max, char *why, size_t why_len)
             append_why(why, why_len, ops->name, reason); /* e.g. devices skipped */
         count += found > 0 ? (found < max - count ? found : max - count) : 0;
     }
-    for (const char *const *n = known_names; n < known_names + 3; n++)
-        if (!pf_backend_find(*n))
-            append_why(why, why_len, *n, "not compiled into this build");
+    for (size_t n = 0; n < sizeof known_names / sizeof *known_names; n++)
+        if (!pf_backend_find(known_names[n]))
+            append_why(why, why_len, known_names[n], "not compiled into this build");
     return count;
+}
+
+/* ---- the selection loop -------------------------------------------------- */
+
+void pf_backend_walk_init(pf_backend_walk *w, const char *requested, pf_work work, int threads,
+                          int (*runs)(const pf_device_ops *, const void *),
+                          const void *runs_ctx)
+{
+    memset(w, 0, sizeof *w);
+    if (!requested || !*requested || strcmp(requested, "auto") == 0) {
+        const char *env = getenv("PORTAFLOW_BACKEND");
+        requested = env && *env ? env : "auto";
+    }
+    snprintf(w->requested, sizeof w->requested, "%s", requested);
+    w->is_auto = strcmp(w->requested, "auto") == 0;
+    w->work = work;
+    w->threads = threads;
+    w->runs = runs;
+    w->runs_ctx = runs_ctx;
+}
+
+static int does_work(const pf_backend_walk *w, const pf_device_ops *ops)
+{
+    if (w->work == PF_WORK_MAXFLOW && !ops->maxflow_solve && !ops->caps.maxflow_steps)
+        return 0;
+    return !w->runs || w->runs(ops, w->runs_ctx);
+}
+
+/* A parallel CPU backend's threads: the caller's, else its device's cores. */
+static int cpu_threads(const pf_backend_walk *w, const pf_device_ops *ops)
+{
+    if (w->threads > 0)
+        return w->threads;
+    pf_device_desc desc;
+    char why[512];
+    return pf_backend_probe(ops, &desc, 1, why, sizeof why) > 0 ? desc.compute_units : 0;
+}
+
+/* Stage 1: whether auto takes this parallel CPU backend, else why not. */
+static int cpu_stage_takes(pf_backend_walk *w, const pf_device_ops *ops)
+{
+    if (w->work != PF_WORK_MAXFLOW)
+        return 1; /* Floyd-Warshall is regular work every core shares evenly */
+    int threads = cpu_threads(w, ops);
+    if (threads >= PF_AUTO_CPU_MAXFLOW_MIN_THREADS)
+        return 1;
+    char reason[160];
+    snprintf(reason, sizeof reason,
+             "%d thread%s: for max-flow auto takes it from %d threads on (slower than seq "
+             "below); choose it with --backend",
+             threads, threads == 1 ? "" : "s", PF_AUTO_CPU_MAXFLOW_MIN_THREADS);
+    append_why(w->why, sizeof w->why, ops->name, reason);
+    return 0;
+}
+
+/* Stage 0: whether ops is a GPU backend whose probe finds a GPU. */
+static int gpu_stage_takes(pf_backend_walk *w, const pf_device_ops *ops)
+{
+    if (ops->caps.host_cpu)
+        return 0;
+    pf_device_desc descs[PROBE_MAX];
+    char reason[512] = "";
+    int found = pf_backend_probe(ops, descs, PROBE_MAX, reason, sizeof reason);
+    if (found <= 0) {
+        append_why(w->why, sizeof w->why, ops->name, reason[0] ? reason : "no usable device");
+        return 0;
+    }
+    /* A CPU device of a GPU API (OpenCL on PoCL) is left to an explicit
+     * --backend: the host CPU backends serve the CPU better. */
+    if (strcmp(descs[0].kind, "gpu") != 0) {
+        append_why(w->why, sizeof w->why, ops->name,
+                   "CPU device only: the host CPU backends serve it; choose it with --backend");
+        return 0;
+    }
+    return 1;
+}
+
+const pf_device_ops *pf_backend_walk_next(pf_backend_walk *w, pf_status *st)
+{
+    if (!w->is_auto) {
+        if (w->stage++ != 0)
+            return NULL;
+        pf_status ignored;
+        return pf_backend_require(w->requested, st ? st : &ignored);
+    }
+    /* Stages: 0 GPU backends, 1 parallel CPU backends, 2 one-thread engines,
+     * each in registry order. */
+    for (; w->stage < 3; w->stage++, w->index = 0) {
+        while (w->index < BACKENDS) {
+            const pf_device_ops *ops = compiled_backends[w->index++];
+            int cpu = ops->caps.host_cpu, one = ops->caps.one_thread;
+            int stage_of = !cpu ? 0 : !one ? 1 : 2;
+            if (stage_of != w->stage)
+                continue;
+            if (!does_work(w, ops)) {
+                append_why(w->why, sizeof w->why, ops->name, "does not run this");
+                continue;
+            }
+            if (w->stage == 0 ? gpu_stage_takes(w, ops)
+                : w->stage == 1 ? cpu_stage_takes(w, ops)
+                                : 1)
+                return ops;
+        }
+    }
+    return NULL;
+}
+
+int pf_backend_run(pf_backend_walk *w, const pf_device_ops *first, pf_backend_attempt attempt,
+                   void *ctx, const pf_logger *log, pf_status *st)
+{
+    const pf_device_ops *ops = first ? first : pf_backend_walk_next(w, st);
+    if (!ops)
+        return st->code ? st->code : pf_fail(st, PF_E_DEVICE, "no backend runs this");
+    for (;;) {
+        int rc = attempt(ops, ctx, st);
+        if (rc != PF_E_DEVICE || !w->is_auto || w->final)
+            return rc;
+        const pf_device_ops *next = pf_backend_walk_next(w, NULL);
+        if (!next)
+            return rc;
+        pf_log(log, PF_LOG_WARNING, "%s failed (%s); falling back to %s", ops->name,
+               st->message, next->name);
+        pf_status_ok(st);
+        ops = next;
+    }
+}
+
+void pf_backend_auto_explain(pf_work work, int threads,
+                             int (*runs)(const pf_device_ops *, const void *),
+                             const void *runs_ctx, char *order, size_t order_len, char *why,
+                             size_t why_len)
+{
+    pf_backend_walk w;
+    pf_backend_walk_init(&w, "auto", work, threads, runs, runs_ctx);
+    w.is_auto = 1; /* what auto does, whatever PORTAFLOW_BACKEND says */
+    size_t used = 0;
+    order[0] = '\0';
+    for (const pf_device_ops *ops; (ops = pf_backend_walk_next(&w, NULL)) && used < order_len;)
+        used += (size_t)snprintf(order + used, order_len - used, "%s%s", used ? ", " : "",
+                                 ops->name);
+    snprintf(why, why_len, "%s", w.why);
 }

@@ -1,15 +1,32 @@
-/* The backend registry and runtime probe. */
+/* The backend registry: the compiled-in backends, their probe (cached for
+ * the process), and the one selection loop every command runs: which
+ * backends to try, in which order, and the fall back from one that fails
+ * to open or run to the next.
+ *
+ * A command uses it so:
+ *
+ *     pf_backend_walk walk;
+ *     pf_backend_walk_init(&walk, opt->backend, PF_WORK_MAXFLOW, opt->threads,
+ *                          NULL, NULL);
+ *     rc = pf_backend_run(&walk, try_one, &ctx, &log, st);
+ *
+ * pf_backend_run calls try_one(ops, ctx, st) for each candidate in turn
+ * until one returns anything but PF_E_DEVICE (or none is left); only
+ * `auto` falls back, and says so through the log callback. Nothing else in
+ * the library chooses a backend or compares a backend's name. */
 #ifndef PF_REGISTRY_H
 #define PF_REGISTRY_H
 
 #include <stddef.h>
 
 #include "../device/device.h"
+#include "log.h"
 
-/* The compiled-in device backends, best first (CUDA > OpenCL > OpenMP). */
+/* The compiled-in backends, best first: cuda, opencl, omp, then seq, which
+ * is always there. */
 int pf_backend_count(void);
 const pf_device_ops *pf_backend_at(int i);
-/* NULL if `name` is not compiled in (or is "seq", which has no ops). */
+/* NULL if `name` is not compiled in. */
 const pf_device_ops *pf_backend_find(const char *name);
 /* pf_backend_find, or NULL with PF_E_DEVICE saying whether `name` is not
  * compiled in or not a backend at all. */
@@ -17,12 +34,78 @@ const pf_device_ops *pf_backend_require(const char *name, pf_status *st);
 /* Whether a backend name is known to portaflow at all. */
 int pf_backend_name_known(const char *name);
 
-/* Candidates for `auto`, best first: backends with a usable GPU (CUDA,
- * then OpenCL), then "seq", which beats the CPU backends as measured so
- * far. Returns the count. */
-/* ops->probe, one at a time in the whole process (see registry.c). */
+/* ops->probe, one at a time in the whole process, each backend probed once
+ * per process: later calls get the first answer (a CUDA probe alone starts
+ * a helper process and the driver). */
 int pf_backend_probe(const pf_device_ops *ops, pf_device_desc *out, int max, char *why,
                      size_t why_len);
-int pf_backend_auto_order(const char **names, int max, char *why, size_t why_len);
+/* Forgets every cached probe answer: the next probe asks the backend again
+ * (for tests that change what a probe sees). */
+void pf_backend_probe_forget(void);
+
+/* What the candidates must run. A new command adds its value here and
+ * passes a `runs` filter saying which backends have its steps; `auto` puts
+ * the parallel CPU backends before the one-thread engine for every work
+ * but max-flow (see PF_AUTO_CPU_MAXFLOW_MIN_THREADS). */
+typedef enum pf_work {
+    PF_WORK_MAXFLOW, /* a whole solve (maxflow_solve) or the max-flow steps */
+    PF_WORK_APSP,    /* Floyd-Warshall: `runs` says which variant */
+    PF_WORK_GRAPH,   /* bfs, sssp, tc: the analytics steps, or the one-thread
+                        engine (host algorithms, graph_seq.c) */
+} pf_work;
+
+/* `auto` for max-flow puts a parallel CPU backend before the one-thread
+ * engine only from this many threads on: with 2 threads seq won 6 of the
+ * suite's 10 instances, with 16 OpenMP won 9 of 10
+ * (bench/results/2026-11-22-suite-2core-s9, bench/results/suite-h100). */
+#define PF_AUTO_CPU_MAXFLOW_MIN_THREADS 4
+
+typedef struct pf_backend_walk {
+    char requested[16]; /* the backend asked for, or "auto" */
+    int is_auto;
+    pf_work work;
+    /* Optional: whether a backend runs the work at all (an APSP variant). */
+    int (*runs)(const pf_device_ops *ops, const void *runs_ctx);
+    const void *runs_ctx;
+    int threads;        /* the caller's thread count, 0 = the default */
+    int stage, index;   /* where the walk is (registry.c) */
+    /* Set by an attempt that must not be retried elsewhere (it has handed
+     * out part of its answer already). */
+    int final;
+    char why[1024];     /* one line per backend `auto` passed over, and why */
+} pf_backend_walk;
+
+/* requested: a backend's name, or NULL, "" or "auto" for auto (then
+ * PORTAFLOW_BACKEND, where set, names it instead). */
+void pf_backend_walk_init(pf_backend_walk *w, const char *requested, pf_work work, int threads,
+                          int (*runs)(const pf_device_ops *, const void *),
+                          const void *runs_ctx);
+/* The next candidate, probing lazily (once CUDA answers, OpenCL's driver
+ * is never loaded); NULL when none is left. An explicit name is the only
+ * candidate: NULL with PF_E_DEVICE in st when it is not compiled in. auto:
+ * backends with a GPU (GPU-kind first device), then a parallel CPU backend
+ * (for max-flow from PF_AUTO_CPU_MAXFLOW_MIN_THREADS threads on), then the
+ * one-thread engine; each only where `runs` allows. */
+const pf_device_ops *pf_backend_walk_next(pf_backend_walk *w, pf_status *st);
+/* Whether the probe lists a GPU first for ops. */
+int pf_backend_has_gpu(const pf_device_ops *ops);
+
+/* One attempt on one backend: PF_E_DEVICE lets `auto` fall back. */
+typedef int (*pf_backend_attempt)(const pf_device_ops *ops, void *ctx, pf_status *st);
+
+/* The selection loop: attempt(ops) for `first` (NULL: the walk's next
+ * candidate), then, while it fails with PF_E_DEVICE under `auto` and the
+ * attempt did not set w->final, for the walk's next candidates, each
+ * fallback logged as "BACKEND failed (WHY); falling back to NEXT". */
+int pf_backend_run(pf_backend_walk *w, const pf_device_ops *first, pf_backend_attempt attempt,
+                   void *ctx, const pf_logger *log, pf_status *st);
+
+/* `auto`'s order for a work (runs, runs_ctx as for the walk), as a line
+ * ("cuda, seq"), with a line per backend it passes over saying why (for
+ * `portaflow backends`). */
+void pf_backend_auto_explain(pf_work work, int threads,
+                             int (*runs)(const pf_device_ops *, const void *),
+                             const void *runs_ctx, char *order, size_t order_len, char *why,
+                             size_t why_len);
 
 #endif

@@ -9,12 +9,14 @@
 #include "../common/memavail.h"
 #include "../common/status.h"
 #include "../common/timer.h"
+#include "../common/progress.h"
 #include "engine.h"
-#include "progress.h"
+#include "log.h"
 #include "pf_config.h"
 #include "registry.h"
 
-/* The options of API version 1: what a struct with struct_size 0 holds. */
+/* The options of API version 1: what a struct with struct_size 0 holds
+ * (version 2 added cancel, version 3 log: each caller's struct_size says). */
 #define OPTIONS_V1_SIZE offsetof(pf_solve_options, cancel)
 
 void pf_solve_options_init_sized(pf_solve_options *opt, size_t opt_size)
@@ -48,28 +50,48 @@ static void read_options(const pf_solve_options *in, pf_solve_options *opt)
 
 const char *pf_version(void) { return PF_VERSION; }
 
-static int run_engine(const char *name, const pf_residual *g, const pf_solve_options *opt,
-                      pf_engine_out *out, pf_status *st)
-{
-    pf_progress_label("solve %s", name);
-    if (strcmp(name, "seq") == 0) {
-        snprintf(out->device, sizeof out->device, "host CPU, 1 thread");
-        return pf_seq_solve(g, opt, out, st);
-    }
-    pf_progress_step("opening the device, then phase 1 (pushing flow to the sink)");
-    const pf_device_ops *ops = pf_backend_require(name, st);
-    if (!ops)
-        return PF_E_DEVICE;
-    /* No probe here: opening the device reports its absence with the API's
-     * own text, and a CUDA probe costs a second driver start-up. */
-    return pf_parallel_solve(ops, g, opt, out, st);
-}
+/* What each attempt of the selection loop needs: the residual graph is
+ * built in the arc order the first candidate wants and rebuilt when a
+ * fallback wants another. */
+typedef struct solve_attempt {
+    const pf_network *net;
+    const pf_solve_options *opt;
+    pf_residual *g;
+    int host_threads;
+    int64_t *res;
+    uint8_t *side;
+    pf_engine_out *out;
+    pf_solution *sol;
+} solve_attempt;
 
 static void reset_out(pf_engine_out *out, int64_t *res, uint8_t *side)
 {
     memset(out, 0, sizeof *out);
     out->res = res;
     out->source_side = side;
+}
+
+static int attempt_solve(const pf_device_ops *ops, void *ctx, pf_status *st)
+{
+    solve_attempt *a = ctx;
+    pf_arc_order wanted = pf_residual_order_for(ops->caps.forward_first_arcs);
+    if (a->g->order != wanted) { /* falling back to an engine of another order */
+        pf_residual_free(a->g);
+        int rc = pf_residual_build(a->net, a->g, wanted, a->host_threads, st);
+        if (rc)
+            return rc == PF_E_DEVICE ? PF_E_INPUT : rc;
+    }
+    reset_out(a->out, a->res, a->side);
+    snprintf(a->sol->backend, sizeof a->sol->backend, "%s", ops->name);
+    pf_progress_label("solve %s", ops->name);
+    if (ops->maxflow_solve)
+        return ops->maxflow_solve(a->g, a->opt, a->out, st);
+    if (!ops->caps.maxflow_steps)
+        return pf_fail(st, PF_E_USAGE, "backend %s runs no max-flow", ops->name);
+    pf_progress_step("opening the device, then phase 1 (pushing flow to the sink)");
+    /* No probe here: opening the device reports its absence with the API's
+     * own text, and a CUDA probe costs a second driver start-up. */
+    return pf_parallel_solve(ops, a->g, a->opt, a->out, st);
 }
 
 static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
@@ -79,28 +101,21 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     pf_status_ok(st);
     pf_solve_options opt;
     read_options(opt_in, &opt);
-    const char *requested = opt.backend;
-    if (!requested || !*requested || strcmp(requested, "auto") == 0) {
-        const char *env = getenv("PORTAFLOW_BACKEND");
-        requested = env && *env ? env : "auto";
-    }
-
-    /* The seq engine is timed as one thread end to end, host steps too. */
-    int host_threads = strcmp(requested, "seq") == 0 ? 1 : opt.threads;
     double t_start = pf_now();
-    const char *order[8];
-    char why[1024];
-    int candidates = 1;
-    if (strcmp(requested, "auto") != 0)
-        order[0] = requested;
-    else
-        candidates = pf_backend_auto_order(order, 8, why, sizeof why);
+    pf_backend_walk walk;
+    pf_backend_walk_init(&walk, opt.backend, PF_WORK_MAXFLOW, opt.threads, NULL, NULL);
+    const pf_device_ops *first = pf_backend_walk_next(&walk, st);
+    if (!first)
+        return st->code ? st->code : pf_fail(st, PF_E_DEVICE, "no backend runs max-flow");
+    /* A one-thread engine asked for is timed as one thread end to end,
+     * host steps too. */
+    int host_threads = !walk.is_auto && first->caps.one_thread ? 1 : opt.threads;
     double t_probed = pf_now();
     pf_residual g;
     int rc = pf_network_require_memory(net, opt.want_flow, opt.want_cut, st);
     if (rc)
         return rc;
-    rc = pf_residual_build(net, &g, pf_residual_order_for(strcmp(order[0], "seq") == 0),
+    rc = pf_residual_build(net, &g, pf_residual_order_for(first->caps.forward_first_arcs),
                            host_threads, st);
     if (rc)
         return rc;
@@ -115,31 +130,12 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     }
 
     pf_engine_out out;
-    if (strcmp(requested, "auto") != 0) {
-        reset_out(&out, res, side);
-        rc = run_engine(requested, &g, &opt, &out, st);
-        snprintf(sol->backend, sizeof sol->backend, "%s", requested);
-    } else {
-        /* Best first; a device that fails to open falls through to the next
-         * candidate with a message, never a crash. */
-        for (int i = 0; i < candidates; i++) {
-            pf_arc_order wanted = pf_residual_order_for(strcmp(order[i], "seq") == 0);
-            if (g.order != wanted) { /* falling back from a device to seq */
-                pf_residual_free(&g);
-                rc = pf_residual_build(net, &g, wanted, host_threads, st);
-                if (rc)
-                    break;
-            }
-            reset_out(&out, res, side);
-            rc = run_engine(order[i], &g, &opt, &out, st);
-            snprintf(sol->backend, sizeof sol->backend, "%s", order[i]);
-            if (rc != PF_E_DEVICE || i + 1 == candidates)
-                break;
-            fprintf(stderr, "portaflow: %s failed (%s); falling back to %s\n", order[i],
-                    st->message, order[i + 1]);
-            pf_status_ok(st);
-        }
-    }
+    solve_attempt attempt = {.net = net, .opt = &opt, .g = &g, .host_threads = host_threads,
+                             .res = res, .side = side, .out = &out, .sol = sol};
+    pf_logger log = {.fn = opt.log, .data = opt.log_data};
+    /* Best first; a device that fails to open falls through to the next
+     * candidate with a message, never a crash. */
+    rc = pf_backend_run(&walk, first, attempt_solve, &attempt, &log, st);
     if (rc)
         goto done;
 

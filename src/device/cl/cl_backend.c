@@ -611,6 +611,7 @@ static int cl_sync(pf_dev *dev, pf_status *st)
 
 const pf_device_ops pf_backend_opencl = {
     .name = "opencl",
+    .caps = {.maxflow_steps = 1, .maxflow_bits = PF_MAXFLOW_32 | PF_MAXFLOW_64},
     .probe = cl_probe,
     .open = cl_open,
     .close = cl_close,

@@ -66,18 +66,6 @@ static int read_i64(pf_dev *dev, cl_mem mem, size_t index, int64_t *value, pf_st
     return PF_OK;
 }
 
-/* Checks that buf holds count elements of elem bytes. */
-static int check_elems(const pf_buf *buf, int64_t count, size_t elem, const char *what,
-                       pf_status *st)
-{
-    if (!buf)
-        return pf_fail(st, PF_E_USAGE, "%s: missing buffer", what);
-    if (count < 0 || (uint64_t)count > buf->bytes / elem)
-        return pf_fail(st, PF_E_USAGE, "%s: %lld elements do not fit a %zu-byte buffer",
-                       what, (long long)count, buf->bytes);
-    return PF_OK;
-}
-
 /* ---- scan and filter -------------------------------------------------- */
 
 enum scan_kind { SCAN_I32, SCAN_I64_INPLACE, SCATTER_I32 };
@@ -180,9 +168,6 @@ int pf_cl_scan_i32(pf_dev *dev, pf_buf *in, pf_buf *out, int64_t count, int64_t 
                    pf_status *st)
 {
     int rc;
-    if ((rc = check_elems(in, count, sizeof(cl_int), "scan_i32 input", st)) ||
-        (rc = check_elems(out, count, sizeof(cl_int), "scan_i32 output", st)))
-        return rc;
     if (count == 0) {
         *total = 0;
         return PF_OK;
@@ -196,9 +181,6 @@ int pf_cl_filter_i32(pf_dev *dev, pf_buf *flags, pf_buf *out, int64_t count,
                      int64_t *selected, pf_status *st)
 {
     int rc;
-    if ((rc = check_elems(flags, count, sizeof(cl_int), "filter_i32 flags", st)) ||
-        (rc = check_elems(out, 0, sizeof(cl_int), "filter_i32 output", st)))
-        return rc;
     *selected = 0;
     if (count == 0)
         return PF_OK;
@@ -252,8 +234,7 @@ int pf_cl_mark_active(pf_dev *dev, const pf_dev_graph *g, pf_buf *flags, pf_stat
 {
     int rc;
     cl_kernel *set = NULL;
-    if ((rc = check_graph(dev, g, "mark_active", &set, st)) ||
-        (rc = check_elems(flags, g->n, sizeof(cl_int), "mark_active flags", st)))
+    if ((rc = check_graph(dev, g, "mark_active", &set, st)))
         return rc;
     if (g->n == 0)
         return PF_OK;
@@ -285,10 +266,7 @@ int pf_cl_push_relabel(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t
 {
     int rc;
     cl_kernel *set = NULL;
-    if ((rc = check_graph(dev, g, "push_relabel", &set, st)) ||
-        (rc = check_elems(list, count, sizeof(cl_int), "push_relabel list", st)) ||
-        (g->follow_excess &&
-         (rc = check_elems(g->owner, g->n, sizeof(cl_int), "push_relabel owner", st))))
+    if ((rc = check_graph(dev, g, "push_relabel", &set, st)))
         return rc;
     /* *work is this call's relabel work (as the OpenMP backend reports it):
      * the counter restarts from 0 at every call. */
@@ -341,8 +319,7 @@ int pf_cl_cancel_violations(pf_dev *dev, const pf_dev_graph *g, pf_buf *list,
 {
     int rc;
     cl_kernel *set = NULL;
-    if ((rc = check_graph(dev, g, "cancel_violations", &set, st)) ||
-        (rc = check_elems(list, count, sizeof(cl_int), "cancel_violations list", st)))
+    if ((rc = check_graph(dev, g, "cancel_violations", &set, st)))
         return rc;
     if (count == 0)
         return PF_OK;
@@ -360,9 +337,7 @@ int pf_cl_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[
 {
     int rc;
     cl_kernel *set = NULL;
-    if ((rc = check_graph(dev, g, "bfs_levels", &set, st)) ||
-        (rc = check_elems(frontier[0], *count, sizeof(cl_int), "bfs_levels frontier", st)) ||
-        (rc = check_elems(frontier[1], g->n, sizeof(cl_int), "bfs_levels frontier", st)))
+    if ((rc = check_graph(dev, g, "bfs_levels", &set, st)))
         return rc;
     if (*count == 0 || levels <= 0)
         return PF_OK;

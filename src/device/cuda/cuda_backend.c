@@ -5,6 +5,7 @@
 
 const pf_device_ops pf_backend_cuda = {
     .name = "cuda",
+    .caps = {.maxflow_steps = 1, .maxflow_bits = PF_MAXFLOW_32 | PF_MAXFLOW_64},
     .probe = pf_cuda_probe,
     .open = pf_cuda_open,
     .close = pf_cuda_close,

@@ -165,24 +165,13 @@ static int graph_ptrs_of(const pf_dev_graph *g, graph_ptrs *p, pf_status *st)
     return PF_OK;
 }
 
-/* A vertex list of count entries must fit its buffer and the graph. */
-static int check_list(const char *step, const pf_buf *list, int64_t count, pf_i32 n,
-                      pf_status *st)
-{
-    if (count < 0 || count > n || !list || (uint64_t)count > list->bytes / sizeof(pf_i32))
-        return pf_fail(st, PF_E_DEVICE,
-                       "cuda %s: list of %lld vertices (graph has %d, buffer %zu bytes)", step,
-                       (long long)count, n, list ? list->bytes : (size_t)0);
-    return PF_OK;
-}
-
-/* Common prologue: device current, typed pointers, list checked. */
+/* Common prologue: device current, typed pointers. Lists and counts are
+ * checked at the interface (src/host/dev_check.c). */
 static int step_begin(pf_dev *dev, const pf_dev_graph *g, const char *step, const pf_buf *list,
                       int64_t count, graph_ptrs *p, pf_status *st)
 {
+    (void)step, (void)list, (void)count;
     int rc = graph_ptrs_of(g, p, st);
-    if (rc == PF_OK && list)
-        rc = check_list(step, list, count, p->n, st);
     if (rc == PF_OK)
         rc = pf_cuda_enter(dev, st);
     return rc;
@@ -302,8 +291,6 @@ int pf_cuda_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontie
 {
     graph_ptrs p = {};
     int rc = step_begin(dev, g, "bfs_levels", frontier[0], *count, &p, st);
-    if (rc == PF_OK)
-        rc = check_list("bfs_levels (second frontier)", frontier[1], p.n, p.n, st);
     if (rc != PF_OK || *count == 0 || levels <= 0)
         return rc;
     /* Slot k % 3 holds level k's frontier size; level 0's comes from the

@@ -59,7 +59,7 @@ enum {
 /* A push into another thread's vertex: what its owner adds. */
 typedef struct omp_message {
     int32_t vertex;
-    uint32_t rev_arc; /* the pushed arc's reverse (ops.rev_absolute) */
+    uint32_t rev_arc; /* the pushed arc's reverse (ops.caps.rev_absolute) */
     int64_t amount;
 } omp_message;
 

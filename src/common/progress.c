@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../common/timer.h"
+#include "timer.h"
 
 /* Redraws per second on a terminal; elsewhere one line a second. */
 enum { TERMINAL_REDRAWS_PER_S = 4 };

@@ -23,10 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-#include "progress.h"
-#include "../common/status.h"
-#include "../common/timer.h"
+#include "seq_engine.h"
+
+#include "../../common/progress.h"
+#include "../../common/status.h"
+#include "../../common/timer.h"
 
 /* Global relabel frequency: a new BFS once the relabel work (a fixed cost
  * per relabel plus the arcs it scans) exceeds GR_ALPHA * n + arcs / GR_ARC_DIV. */

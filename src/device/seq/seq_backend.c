@@ -1,0 +1,171 @@
+/* The seq backend's ops table (contract: src/device/device.h): the host's
+ * one-thread engines behind the same interface as the devices. Max-flow is
+ * a whole solve (the highest-label engine of seq_engine.c, no steps); APSP
+ * runs the plain Floyd-Warshall step on buffers in host memory. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/status.h"
+#include "../shared/pf_fw_row.h"
+#include "seq_engine.h"
+
+/* A buffer is host memory; the device holds nothing of its own. */
+struct pf_buf {
+    size_t bytes;
+    unsigned char data[];
+};
+
+/* The device holds no state, so every open hands out the same one (and
+ * an open on another thread allocates nothing: no malloc arena of its own). */
+struct pf_dev {
+    int unused;
+};
+
+static pf_dev the_host;
+
+#define SEQ_DEVICE_NAME "host CPU, 1 thread"
+
+static void describe(pf_device_desc *d)
+{
+    memset(d, 0, sizeof *d);
+    strcpy(d->backend, "seq");
+    d->index = 0;
+    strcpy(d->name, SEQ_DEVICE_NAME);
+    strcpy(d->vendor, "portaflow");
+    strcpy(d->kind, "cpu");
+    d->compute_units = 1;
+    d->maxflow_bits = PF_MAXFLOW_64;
+    d->fp64 = 1;
+}
+
+static int seq_probe(pf_device_desc *descs, int max, char *why, size_t why_len)
+{
+    if (why && why_len)
+        why[0] = '\0';
+    if (max > 0)
+        describe(&descs[0]);
+    return 1;
+}
+
+static int seq_open(const pf_open_params *params, pf_dev **out, pf_device_desc *desc,
+                    pf_status *st)
+{
+    if (params->device_index > 0)
+        return pf_fail(st, PF_E_DEVICE, "seq: no device %d (only device 0, the host CPU)",
+                       params->device_index);
+    describe(desc);
+    *out = &the_host;
+    return PF_OK;
+}
+
+static void seq_close(pf_dev *dev)
+{
+    (void)dev;
+}
+
+static int seq_alloc(pf_dev *dev, size_t bytes, pf_buf **out, pf_status *st)
+{
+    (void)dev;
+    pf_buf *b = malloc(sizeof *b + (bytes ? bytes : 1));
+    if (!b)
+        return pf_fail(st, PF_E_DEVICE, "seq: out of host memory for a %zu-byte buffer", bytes);
+    b->bytes = bytes;
+    *out = b;
+    return PF_OK;
+}
+
+static void seq_release(pf_dev *dev, pf_buf *buf)
+{
+    (void)dev;
+    free(buf);
+}
+
+static int seq_upload(pf_dev *dev, pf_buf *dst, size_t offset, const void *src, size_t bytes,
+                      pf_status *st)
+{
+    (void)dev, (void)st;
+    if (bytes)
+        memcpy(dst->data + offset, src, bytes);
+    return PF_OK;
+}
+
+static int seq_download(pf_dev *dev, pf_buf *src, size_t offset, void *dst, size_t bytes,
+                        pf_status *st)
+{
+    (void)dev, (void)st;
+    if (bytes)
+        memcpy(dst, src->data + offset, bytes);
+    return PF_OK;
+}
+
+static int seq_fill_i32(pf_dev *dev, pf_buf *buf, int32_t value, int64_t count, pf_status *st)
+{
+    (void)dev, (void)st;
+    int32_t *p = (int32_t *)(void *)buf->data;
+    for (int64_t i = 0; i < count; i++)
+        p[i] = value;
+    return PF_OK;
+}
+
+static int seq_fill_i64(pf_dev *dev, pf_buf *buf, int64_t value, int64_t count, pf_status *st)
+{
+    (void)dev, (void)st;
+    int64_t *p = (int64_t *)(void *)buf->data;
+    for (int64_t i = 0; i < count; i++)
+        p[i] = value;
+    return PF_OK;
+}
+
+static int seq_sync(pf_dev *dev, pf_status *st)
+{
+    (void)dev, (void)st;
+    return PF_OK;
+}
+
+static int seq_maxflow_solve(const struct pf_residual *g, const pf_solve_options *opt,
+                             pf_engine_out *out, pf_status *st)
+{
+    strcpy(out->device, SEQ_DEVICE_NAME);
+    return pf_seq_solve(g, opt, out, st);
+}
+
+PF_FW_PLAIN_ROW(i32, int32_t, )
+PF_FW_PLAIN_ROW(i64, int64_t, )
+PF_FW_PLAIN_ROW(f32, float, )
+
+/* Step k of the plain triple loop, one row after another. */
+static int seq_fw_step(pf_dev *dev, const pf_dev_apsp *a, int32_t variant, int32_t k,
+                       pf_status *st)
+{
+    (void)dev, (void)variant, (void)st;
+    int32_t *next = a->next ? (int32_t *)(void *)a->next->data : NULL;
+    void *dist = a->dist->data;
+    for (int64_t i = 0; i < a->n; i++) {
+        if (a->kind == PF_DIST_I32)
+            pf_fw_plain_row_i32(dist, next, a->n, i, k);
+        else if (a->kind == PF_DIST_I64)
+            pf_fw_plain_row_i64(dist, next, a->n, i, k);
+        else
+            pf_fw_plain_row_f32(dist, next, a->n, i, k);
+    }
+    return PF_OK;
+}
+
+const pf_device_ops pf_backend_seq = {
+    .name = "seq",
+    .caps = {.forward_first_arcs = 1, .host_cpu = 1, .one_thread = 1,
+             .maxflow_bits = PF_MAXFLOW_64},
+    .maxflow_solve = seq_maxflow_solve,
+    .probe = seq_probe,
+    .open = seq_open,
+    .close = seq_close,
+    .alloc = seq_alloc,
+    .release = seq_release,
+    .upload = seq_upload,
+    .download = seq_download,
+    .fill_i32 = seq_fill_i32,
+    .fill_i64 = seq_fill_i64,
+    .sync = seq_sync,
+    .fw_variants = 1u << PF_FW_PLAIN,
+    .fw_step = seq_fw_step,
+};
