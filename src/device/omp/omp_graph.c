@@ -167,9 +167,11 @@ int ompb_bfs_parents(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t sou
     return PF_OK;
 }
 
-/* One frontier vertex's relaxation into this thread's piece. */
+/* One frontier vertex's relaxation into this thread's piece; *arcs grows
+ * by the out-degrees of the vertices it lists. */
 static int relax_one(const pf_dev_csr *g, int32_t u, void *dist, int32_t *claim, int32_t step,
-                     int32_t *far, int64_t bound_i, double bound_f, omp_frontier_piece *mine)
+                     int32_t *far, int64_t bound_i, double bound_f, omp_frontier_piece *mine,
+                     int64_t *arcs)
 {
     const int64_t *first = BUF(g->first, int64_t);
     const int32_t *head = BUF(g->head, int32_t);
@@ -181,8 +183,10 @@ static int relax_one(const pf_dev_csr *g, int32_t u, void *dist, int32_t *claim,
             int32_t v = head[a];
             double nd = du + w[a];
             if (nd < PF_LOAD_F64(&d[v]) && pf_atomic_min_f64(&d[v], nd) &&
-                pf_relax_route(claim, far, v, step, nd < bound_f) == 1)
+                pf_relax_route(claim, far, v, step, nd < bound_f) == 1) {
                 failed |= piece_push(mine, v);
+                *arcs += PF_ROW_END(first, v) - first[v];
+            }
         }
         return failed;
     }
@@ -192,8 +196,10 @@ static int relax_one(const pf_dev_csr *g, int32_t u, void *dist, int32_t *claim,
         int32_t v = head[a];
         int64_t nd = du + (w ? w[a] : 1);
         if (nd < PF_LOAD_I64(&d[v]) && pf_atomic_min_i64(&d[v], nd) &&
-            pf_relax_route(claim, far, v, step, nd < bound_i) == 1)
+            pf_relax_route(claim, far, v, step, nd < bound_i) == 1) {
             failed |= piece_push(mine, v);
+            *arcs += PF_ROW_END(first, v) - first[v];
+        }
     }
     return failed;
 }
@@ -208,20 +214,21 @@ int ompb_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count,
     int32_t *claims = BUF(claim, int32_t), *far_flags = BUF(far, int32_t);
     void *d = BUF(dist, void);
     int failed = 0;
-    int64_t total = 0;
-#pragma omp parallel num_threads(dev->threads) reduction(| : failed)
+    int64_t total = 0, arcs = 0;
+#pragma omp parallel num_threads(dev->threads) reduction(| : failed) reduction(+ : arcs)
     {
         omp_frontier_piece *mine = &dev->pieces[omp_get_thread_num()];
         mine->count = 0;
 #pragma omp for schedule(dynamic, CHUNK_FRONTIER) nowait
         for (int64_t i = 0; i < count; i++)
-            failed |= relax_one(g, list[i], d, claims, step, far_flags, bound_i, bound_f, mine);
+            failed |= relax_one(g, list[i], d, claims, step, far_flags, bound_i, bound_f, mine,
+                                &arcs);
         piece_flush(mine, BUF(near, int32_t), &total);
     }
     if (failed)
         return no_memory(st, "sssp_relax");
     *near_count = total;
-    *near_arcs = list_arcs(dev, g, BUF(near, int32_t), total);
+    *near_arcs = arcs;
     return PF_OK;
 }
 

@@ -190,6 +190,10 @@ PF_FN int pf_relax_route(PF_GLOBAL pf_i32 *claim, PF_GLOBAL pf_i32 *far, pf_i32 
         far[v] = 1;
         return 0;
     }
+    /* A plain load first: a vertex lowered again in the same step is
+     * listed already, and the exchange would only fight over its line. */
+    if (PF_LOAD_I32(&claim[v]) == step)
+        return -1;
     return PF_ATOMIC_XCHG_I32(&claim[v], step) != step ? 1 : -1;
 }
 
