@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/knobs.h"
 #include "common/gen.h"
 #include "host/registry.h"
 #include "pf_config.h"
@@ -354,11 +355,13 @@ START_TEST(probe_reports_a_broken_helper)
 #if PF_HAVE_CUDA
     setenv("PORTAFLOW_CUDA_PROBE", "/bin/false", 1);
     pf_backend_probe_forget(); /* probes are kept for the process: ask again */
+    pf_knobs_reload();
     pf_device_desc descs[32];
     char why[2048];
     int count = pf_list_devices(descs, 32, why, sizeof why);
     unsetenv("PORTAFLOW_CUDA_PROBE");
     pf_backend_probe_forget();
+    pf_knobs_reload();
     for (int i = 0; i < count; i++)
         ck_assert_str_ne(descs[i].backend, "cuda");
     ck_assert_msg(strstr(why, "cuda: CUDA device query failed (helper portaflow-cuda-probe "

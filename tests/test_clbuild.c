@@ -5,7 +5,10 @@
  * cl_khr_int64_base_atomics, 32-bit always), and its compiler says nothing:
  * the build log is printed, and any warning in it fails the test. The
  * build adds -Werror, since rusticl keeps the warnings of a successful
- * build out of its log (PoCL prints them). */
+ * build out of its log (PoCL prints them). The built program holds
+ * exactly the kernels of the kernel table (pf_kernel_table.h), each with
+ * the table's parameters in the table's order, which is the order the
+ * host launchers (cl_kernels.h) set them in. */
 #include <check.h>
 #include <ctype.h>
 #include <stdio.h>
@@ -91,6 +94,51 @@ static int count_warnings(char *log)
     return count;
 }
 
+/* One kernel of the table: its name and its parameters' names, in order. */
+typedef struct table_kernel {
+    const char *name;
+    const char *params[24];
+    int count;
+} table_kernel;
+
+#define PARAM_NAME(type, name) #name,
+#define PARAM_ONE(type, name) +1
+#define TABLE_KERNEL(ID, name)                                                             \
+    [PF_CLK_##ID] = {"pf_k_" #name, {PF_ARGS_##name(PARAM_NAME, PARAM_NAME, PARAM_NAME)},   \
+                     0 PF_ARGS_##name(PARAM_ONE, PARAM_ONE, PARAM_ONE)},
+static const table_kernel table[PF_CLK_COUNT] = {PF_CL_KERNELS(TABLE_KERNEL)};
+
+/* The program's kernels against the table: their number, and for each its
+ * parameters (their names where the device keeps them). */
+static void expect_table_kernels(const target *t, cl_program program)
+{
+    size_t kernels = 0;
+    cl_int err = clGetProgramInfo(program, CL_PROGRAM_NUM_KERNELS, sizeof kernels, &kernels,
+                                  NULL);
+    PF_EXPECT(err == CL_SUCCESS && kernels == PF_CLK_COUNT,
+              "%s: %zu kernels in the program, %d in the table", t->name, kernels,
+              (int)PF_CLK_COUNT);
+    for (int k = 0; k < PF_CLK_COUNT; k++) {
+        ck_assert_str_eq(pf_cl_kernel_names[k], table[k].name);
+        cl_kernel kernel = clCreateKernel(program, table[k].name, &err);
+        PF_EXPECT(kernel != NULL, "%s: clCreateKernel(%s): %d", t->name, table[k].name, err);
+        cl_uint args = 0;
+        clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof args, &args, NULL);
+        PF_EXPECT((int)args == table[k].count, "%s: %s has %u parameters, the table %d",
+                  t->name, table[k].name, args, table[k].count);
+        for (cl_uint a = 0; a < args; a++) {
+            char name[64] = "";
+            if (clGetKernelArgInfo(kernel, a, CL_KERNEL_ARG_NAME, sizeof name, name, NULL) !=
+                CL_SUCCESS)
+                break; /* the device keeps no argument names */
+            PF_EXPECT(strcmp(name, table[k].params[a]) == 0,
+                      "%s: %s parameter %u is %s, the table says %s", t->name, table[k].name,
+                      a, name, table[k].params[a]);
+        }
+        clReleaseKernel(kernel);
+    }
+}
+
 /* Loop index: target * 2 + width (PF_CL_CAP64, PF_CL_CAP32). */
 START_TEST(program_builds_without_warnings)
 {
@@ -101,9 +149,9 @@ START_TEST(program_builds_without_warnings)
         printf("%s: no 64-bit build (no cl_khr_int64_base_atomics)\n", t->name);
         return;
     }
-    char options[200];
-    pf_cl_steps_options(width, atom64, options, sizeof options - 10);
-    strcat(options, " -Werror");
+    char options[220];
+    pf_cl_steps_options(width, atom64, options, sizeof options - 40);
+    strcat(options, " -Werror -cl-kernel-arg-info");
     cl_int err;
     cl_context context = clCreateContext(NULL, 1, &t->device, NULL, NULL, &err);
     ck_assert_ptr_nonnull(context);
@@ -122,6 +170,7 @@ START_TEST(program_builds_without_warnings)
         *p = (char)tolower((unsigned char)*p);
     PF_EXPECT(count_warnings(log) == 0, "%s (%s): the compiler warns", t->name, options);
     free(log);
+    expect_table_kernels(t, program);
     clReleaseProgram(program);
     clReleaseContext(context);
 }

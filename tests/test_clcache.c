@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/knobs.h"
 #include "support.h"
 
 static const char network[] = "p max 4 5\nn 1 s\nn 4 t\na 1 2 3\na 1 3 2\na 2 3 1\n"
@@ -108,6 +109,7 @@ START_TEST(damaged_cache_is_rebuilt)
     ck_assert_ptr_nonnull(mkdtemp(cache_home));
     setenv("XDG_CACHE_HOME", cache_home, 1);
     unsetenv("PORTAFLOW_NO_CL_CACHE");
+    pf_knobs_reload();
     solve_expecting_value();
     char names[8][512];
     int count = cache_files(names, 8);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/knobs.h"
 #include "common/gen.h"
 #include "support.h"
 
@@ -100,6 +101,7 @@ static void agree_with_seq(pf_network *net, int device_index)
         setenv("PORTAFLOW_HANDOFF", m->handoff, 1);
         setenv("PORTAFLOW_GR_ROUNDS", m->round_cap, 1);
         setenv("PORTAFLOW_ASYNC", m->async, 1);
+        pf_knobs_reload();
         solve_verified(net, backend, device_index, m->threads, &got);
         PF_EXPECT(got.value == want.value, "%s (mode %zu) value %lld, seq %lld", backend, i,
                   (long long)got.value, (long long)want.value);
@@ -111,6 +113,7 @@ static void agree_with_seq(pf_network *net, int device_index)
     unsetenv("PORTAFLOW_HANDOFF");
     unsetenv("PORTAFLOW_GR_ROUNDS");
     unsetenv("PORTAFLOW_ASYNC");
+    pf_knobs_reload();
     pf_solution_free(&want);
     pf_network_free(net);
 }
@@ -218,8 +221,10 @@ START_TEST(families_agree_in_32_bits)
         return;
     }
     setenv("PORTAFLOW_CAP_BITS", "32", 1);
+    pf_knobs_reload();
     agree_with_seq(family(which, 7), device);
     unsetenv("PORTAFLOW_CAP_BITS");
+    pf_knobs_reload();
 }
 END_TEST
 
@@ -246,6 +251,7 @@ START_TEST(edge_of_32_bits)
         pf_network_add_arc(net, 2, 1, big, &st);
         pf_network_add_arc(net, 2, 3, 5, &st);
         setenv("PORTAFLOW_CAP_BITS", "32", 1);
+        pf_knobs_reload();
         if (extra == 0) {
             pf_solution sol;
             solve_verified(net, backend, device, 0, &sol);
@@ -262,6 +268,7 @@ START_TEST(edge_of_32_bits)
                       "refusal: %s", st.message);
         }
         unsetenv("PORTAFLOW_CAP_BITS");
+        pf_knobs_reload();
         pf_network_free(net);
     }
 }
@@ -301,6 +308,7 @@ START_TEST(unsupported_width_is_refused)
     pf_status st;
     pf_network *net = pf_gen_rlg(4, 4, 10, 1, &st);
     setenv("PORTAFLOW_CAP_BITS", missing == 32 ? "32" : "64", 1);
+    pf_knobs_reload();
     pf_solve_options opt;
     pf_solve_options_init(&opt);
     opt.backend = backend;
@@ -310,6 +318,7 @@ START_TEST(unsupported_width_is_refused)
     PF_EXPECT(strstr(st.message, missing == 32 ? "64-bit residuals only" : "32-bit residuals only"),
               "refusal: %s", st.message);
     unsetenv("PORTAFLOW_CAP_BITS");
+    pf_knobs_reload();
     pf_network_free(net);
 }
 END_TEST

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/knobs.h"
 #include "common/gen.h"
 #include "common/hostcopy.h"
 #include "common/residual.h"
@@ -423,6 +424,7 @@ START_TEST(transfers_round_trip)
     int staged = _i / device_count == 0;
     if (staged)
         setenv("PORTAFLOW_PINNED", "1", 1);
+    pf_knobs_reload();
     fixture f;
     open_device(&f, _i % device_count);
     const size_t bytes = 3 * PF_STAGE_CHUNK + 12345, at = 4099;
@@ -450,6 +452,7 @@ START_TEST(transfers_round_trip)
     free(out);
     if (staged)
         unsetenv("PORTAFLOW_PINNED");
+    pf_knobs_reload();
 }
 END_TEST
 

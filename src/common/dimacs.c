@@ -1,7 +1,7 @@
 /* DIMACS max-flow and adjacency-matrix readers, and the DIMACS writer.
  *
- * Inputs are loaded whole (mapped, or read in one big fread) as text with a
- * NUL after the last byte, and parsed by a hand-written scanner (scan.h,
+ * Inputs are loaded whole by pf_io_load (io.c) as text with a NUL after the
+ * last byte, and parsed by a hand-written scanner (scan.h,
  * shared with the weighted-graph reader): a 300 MB file costs one pass over
  * its bytes instead of tens of millions of stdio calls. The trailing NUL is
  * a sentinel, so the inner loops never compare against an end pointer (the
@@ -11,216 +11,14 @@
  * <stdin>). A problem noticed at end of input (no p line, too few arcs, no
  * source) is reported on line "number of lines + 1": where the missing text
  * would have had to be. */
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "formats.h"
 #include "io.h"
 #include "scan.h"
 #include "status.h"
-
-/* ---- loading -------------------------------------------------------- */
-
-/* Pipes have no size: their buffer starts here and doubles. */
-#define LOAD_PIPE_START ((size_t)1 << 22)
-
-/* Copies text into out (len bytes, NUL included) with every byte that is
- * not printable ASCII written as \xNN: a message quotes fields of the
- * input, and an escape sequence in them must not reach the terminal. */
-static void escape_unprintable(const char *text, char *out, size_t len)
-{
-    static const char hex[] = "0123456789abcdef";
-    size_t at = 0;
-    for (const unsigned char *p = (const unsigned char *)text; *p && at + 5 < len; p++) {
-        if (*p >= 0x20 && *p < 0x7f) {
-            out[at++] = (char)*p;
-        } else {
-            out[at++] = '\\';
-            out[at++] = 'x';
-            out[at++] = hex[*p >> 4];
-            out[at++] = hex[*p & 15];
-        }
-    }
-    out[at] = '\0';
-}
-
-int pf_io_fail(pf_status *st, const char *name, int64_t line,
-               const char *fmt, ...)
-{
-    char what[400], shown[4 * sizeof what];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    escape_unprintable(what, shown, sizeof shown);
-    return pf_fail(st, PF_E_INPUT, "%s:%lld: %s", name, (long long)line, shown);
-}
-
-/* The 1-based line that holds text[offset]. Only used on error paths. */
-static int64_t line_of_offset(const char *text, size_t offset)
-{
-    int64_t line = 1;
-    const char *p = text, *stop = text + offset;
-    while ((p = memchr(p, '\n', (size_t)(stop - p))) != NULL) {
-        line++;
-        p++;
-    }
-    return line;
-}
-
-/* Maps a regular file read-only instead of copying it: for a 300 MB file
- * that saves a third of the load time. Only when the size is not a multiple
- * of the page size, because then the kernel zero-fills the rest of the last
- * page and the scanner's NUL sentinel comes for free. NULL = not mappable
- * (pipe, empty, page-sized, or not at offset 0): the caller reads instead. */
-static char *map_whole_file(FILE *in, size_t *len)
-{
-    int fd = fileno(in);
-    struct stat sb;
-    long page = sysconf(_SC_PAGESIZE);
-    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size <= 0 || page <= 0 ||
-        sb.st_size % page == 0 || lseek(fd, 0, SEEK_CUR) != 0)
-        return NULL;
-    int flags = MAP_PRIVATE;
-#ifdef MAP_POPULATE
-    flags |= MAP_POPULATE; /* one pass of page-table setup, not 70k faults */
-#endif
-    void *text = mmap(NULL, (size_t)sb.st_size, PROT_READ, flags, fd, 0);
-    if (text == MAP_FAILED)
-        return NULL;
-    *len = (size_t)sb.st_size;
-    return text;
-}
-
-/* Reads the stream to EOF into a malloc'ed buffer with a NUL after the
- * last byte. A regular file's size gives the whole buffer at once (the
- * extra byte makes the one fread come back short, which is how EOF shows);
- * pipes grow it by doubling. */
-static char *read_whole_stream(FILE *in, const char *name, size_t *len, pf_status *st)
-{
-    size_t cap = LOAD_PIPE_START;
-    struct stat sb;
-    if (fstat(fileno(in), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0)
-        cap = (size_t)sb.st_size + 2;
-    char *buf = malloc(cap);
-    size_t used = 0;
-    while (buf) {
-        size_t room = cap - used - 1; /* keep one byte for the NUL */
-        size_t got = fread(buf + used, 1, room, in);
-        used += got;
-        if (got < room)
-            break;
-        char *bigger = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-        if (!bigger)
-            free(buf);
-        buf = bigger;
-        cap *= 2;
-    }
-    if (!buf) {
-        pf_fail(st, PF_E_NOMEM, "%s: out of host memory reading the input", name);
-        return NULL;
-    }
-    if (ferror(in)) {
-        pf_fail(st, PF_E_INPUT, "%s: read error: %s", name, strerror(errno));
-        free(buf);
-        return NULL;
-    }
-    buf[used] = '\0';
-    *len = used;
-    return buf;
-}
-
-/* A UTF-8 byte order mark, which some editors put at the start of a text
- * file: skipped, so that the first line reads as written. */
-#define UTF8_BOM "\xef\xbb\xbf"
-#define UTF8_BOM_LEN 3
-
-/* Text with carriage returns and no newline at all: a file with old Mac
- * line ends, which would otherwise read as one long line (the scanner
- * takes '\r' as a blank, for CRLF files). Only a file without '\n' is
- * searched further than its first newline. */
-static int cr_line_ends(const char *text, size_t len)
-{
-    return memchr(text, '\n', len) == NULL && memchr(text, '\r', len) != NULL;
-}
-
-/* Loads all of PATH (NULL or "-" = standard input) as text followed by a
- * NUL; *name receives the name to put in messages, *mapped how to release
- * the text (pf_io_unload). gzip-compressed input is inflated first. A
- * UTF-8 byte order mark at the start is left out. Returns NULL (status set)
- * on open/read errors, for input holding a NUL byte, which would end the
- * scan early, and for lines ended by a carriage return alone. */
-char *pf_io_load(const char *path, const char **name, size_t *len, int *mapped,
-                 pf_status *st)
-{
-    int from_stdin = !path || strcmp(path, "-") == 0;
-    *name = from_stdin ? "<stdin>" : path;
-    FILE *in = from_stdin ? stdin : fopen(path, "rb");
-    if (!in) {
-        pf_fail(st, PF_E_INPUT, "%s: cannot open: %s", *name, strerror(errno));
-        return NULL;
-    }
-    char *text = map_whole_file(in, len);
-    if (text && *len >= UTF8_BOM_LEN && memcmp(text, UTF8_BOM, UTF8_BOM_LEN) == 0) {
-        munmap(text, *len); /* read-only: the copy below drops the mark */
-        text = NULL;
-    }
-    *mapped = text != NULL;
-    if (!text) {
-        text = read_whole_stream(in, *name, len, st);
-        if (text && *len >= UTF8_BOM_LEN && memcmp(text, UTF8_BOM, UTF8_BOM_LEN) == 0) {
-            *len -= UTF8_BOM_LEN;
-            memmove(text, text + UTF8_BOM_LEN, *len + 1);
-        }
-    }
-    if (from_stdin)
-        clearerr(stdin);
-    else
-        fclose(in);
-    if (!text)
-        return NULL;
-    if (pf_gz_is_compressed(text, *len)) {
-        size_t plain_len = 0;
-        char *plain = pf_gz_inflate(text, *len, *name, &plain_len, st);
-        pf_io_unload(text, *len, *mapped);
-        if (!plain)
-            return NULL;
-        text = plain;
-        *len = plain_len;
-        *mapped = 0;
-        if (*len >= UTF8_BOM_LEN && memcmp(text, UTF8_BOM, UTF8_BOM_LEN) == 0) {
-            *len -= UTF8_BOM_LEN; /* the mark of the compressed text */
-            memmove(text, text + UTF8_BOM_LEN, *len + 1);
-        }
-    }
-    const char *nul = memchr(text, '\0', *len);
-    if (nul || cr_line_ends(text, *len)) {
-        if (nul)
-            pf_io_fail(st, *name, line_of_offset(text, (size_t)(nul - text)),
-                       "NUL byte in the input (binary file?)");
-        else
-            pf_io_fail(st, *name, 1,
-                       "lines end in a carriage return alone (old Mac line ends); "
-                       "convert them to newlines, e.g. tr '\\r' '\\n'");
-        pf_io_unload(text, *len, *mapped);
-        return NULL;
-    }
-    return text;
-}
-
-void pf_io_unload(char *text, size_t len, int mapped)
-{
-    if (mapped)
-        munmap(text, len);
-    else
-        free(text);
-}
 
 /* ---- checks -------------------------------------------------------- */
 

@@ -1,7 +1,7 @@
 /* The max-flow readers' shared parts: one parser per format (dimacs.c,
  * edgelist.c, mf_mtx.c), the n lines' terminal lists, real capacities with
  * FILE:LINE messages, and the finishing step every reader ends with
- * (read_network.c). */
+ * (read_shared.c; read_network.c chooses the parser). */
 #ifndef PF_FORMATS_H
 #define PF_FORMATS_H
 

@@ -1,3 +1,5 @@
+/* The threaded host copy and the staging threshold of the GPU backends' big
+ * transfers (hostcopy.h). */
 #include "hostcopy.h"
 
 #include <stdint.h>
@@ -7,6 +9,8 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+
+#include "knobs.h"
 
 /* Each thread copies at least this much: below it the fork and join of
  * the team cost more than the copy saves. */
@@ -45,16 +49,7 @@ void pf_host_copy(void *dst, const void *src, size_t bytes)
 
 size_t pf_pinned_min(int *forced)
 {
-    *forced = 0;
-    const char *v = getenv("PORTAFLOW_PINNED");
-    if (!v || !*v)
-        return PF_STAGE_MIN_DEFAULT;
-    char *end = NULL;
-    unsigned long long min = strtoull(v, &end, 10);
-    if (end == v || *end)
-        return PF_STAGE_MIN_DEFAULT; /* not a number: the default */
-    if (min == 0)
-        return 0;
-    *forced = 1;
-    return min > SIZE_MAX ? SIZE_MAX : (size_t)min;
+    const pf_knob_values *k = pf_knobs();
+    *forced = k->set[PF_KNOB_PINNED] && k->pinned > 0;
+    return (uint64_t)k->pinned > SIZE_MAX ? SIZE_MAX : (size_t)k->pinned;
 }

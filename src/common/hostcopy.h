@@ -1,9 +1,9 @@
 /* Host-side help for the GPU backends' big transfers.
  *
  * A copy between pageable memory and the device is slow on NVIDIA's
- * drivers (bench/NOTES.md 24: 1 GB/s into a fresh download buffer on the
- * H100 host): the driver stages it through its own small pinned buffers
- * on one thread. The CUDA and OpenCL backends therefore move transfers of
+ * drivers (a download into a fresh buffer runs at a small fraction of
+ * the bus; bench/NOTES.md): the driver stages it through its own small
+ * pinned buffers on one thread. The CUDA and OpenCL backends therefore move transfers of
  * at least pf_pinned_min() bytes through PF_STAGE_COUNT pinned buffers of
  * PF_STAGE_CHUNK bytes each, copying one chunk on the host (pf_host_copy)
  * while the DMA engine moves the other. */
@@ -26,7 +26,7 @@
  * one by one, which is slower than the DMA it feeds. */
 void pf_host_copy(void *dst, const void *src, size_t bytes);
 
-/* The smallest transfer to stage, from PORTAFLOW_PINNED: unset or empty ->
+/* The smallest transfer to stage, from PORTAFLOW_PINNED (knobs.h): unset ->
  * PF_STAGE_MIN_DEFAULT; "0" -> 0 (never stage); a number of bytes -> that
  * (at least 1), with *forced set: stage on every device, including those
  * that share the host's memory (to test the staged path on PoCL). */

@@ -32,7 +32,7 @@ void pf_solution_file_free(pf_solution_file *sol);
 int pf_network_write_dimacs_stream(const pf_network *net, FILE *out,
                                    const char *comment, pf_status *st);
 
-/* Input loading shared by the readers (dimacs.c): the whole input as one
+/* Input loading shared by the readers (io.c): the whole input as one
  * NUL-terminated buffer (regular files mapped, pipes and stdin read);
  * *name is the path or "<stdin>" for messages. Release with pf_io_unload. */
 char *pf_io_load(const char *path, const char **name, size_t *len, int *mapped,
@@ -45,7 +45,7 @@ int pf_gz_is_compressed(const char *data, size_t len);
 char *pf_gz_inflate(const char *data, size_t len, const char *name, size_t *out_len,
                     pf_status *st);
 
-/* Fails with "NAME:LINE: message" (PF_E_INPUT). */
+/* io.c: fails with "NAME:LINE: message" (PF_E_INPUT). */
 int pf_io_fail(pf_status *st, const char *name, int64_t line,
                const char *fmt, ...) PF_PRINTF(4, 5);
 

@@ -17,6 +17,7 @@
 #define PF_HAVE_RLIMIT 1
 #endif
 
+#include "knobs.h"
 #include "status.h"
 
 #define LIMIT_VARIABLE "PORTAFLOW_MEMORY_LIMIT"
@@ -28,28 +29,13 @@ uint64_t pf_mem_bytes(uint64_t a, uint64_t b, uint64_t c)
     return a * b + c;
 }
 
-/* PORTAFLOW_MEMORY_LIMIT: 1 and *bytes when set and valid, 0 when unset or
- * empty, -1 when it is not a byte count. */
+/* PORTAFLOW_MEMORY_LIMIT (knobs.h): 1 and *bytes when set, else 0. */
 static int limit_from_env(uint64_t *bytes)
 {
-    const char *text = getenv(LIMIT_VARIABLE);
-    if (!text || !*text)
+    const pf_knob_values *k = pf_knobs();
+    if (!k->set[PF_KNOB_MEMORY_LIMIT])
         return 0;
-    char *end;
-    errno = 0;
-    unsigned long long value = strtoull(text, &end, 10);
-    if (end == text || errno || text[0] == '-')
-        return -1;
-    int shift = 0;
-    const char *suffixes = "KMGT";
-    const char *unit = *end ? strchr(suffixes, *end) : NULL;
-    if (unit) {
-        shift = 10 * (int)(unit - suffixes + 1);
-        end++;
-    }
-    if (*end || (shift && value > (UINT64_MAX >> shift)))
-        return -1;
-    *bytes = (uint64_t)value << shift;
+    *bytes = (uint64_t)k->memory_limit;
     return 1;
 }
 
@@ -237,12 +223,6 @@ static const char *human_bytes(uint64_t bytes, char *buf, size_t len)
 
 int pf_mem_require(uint64_t need, const char *what, pf_status *st)
 {
-    uint64_t limit;
-    if (limit_from_env(&limit) < 0)
-        return pf_fail(st, PF_E_USAGE,
-                       LIMIT_VARIABLE "='%s' is not a byte count (digits, optionally "
-                                      "followed by K, M, G or T)",
-                       getenv(LIMIT_VARIABLE));
     const char *source;
     uint64_t available = pf_mem_available(&source);
     if (need <= available)

@@ -1,3 +1,8 @@
+/* The residual graph (residual.h): its build from a network (degrees
+ * counted and arcs placed per range of vertices on OpenMP threads, the
+ * same arrays bit for bit for any thread count), its relayout in another
+ * arc order, and what is read off residuals: arc flows, the vertices that
+ * reach a target (the cut), the reverse-arc forms the devices take. */
 #include "residual.h"
 
 #include <stdlib.h>
@@ -13,6 +18,7 @@
 #define PF_OMP(directive)
 #endif
 
+#include "knobs.h"
 #include "status.h"
 
 /* threads <= 0 means all of OpenMP's; without OpenMP everything is serial. */
@@ -47,11 +53,10 @@ static void split_range(int64_t len, int t, int count, int64_t *begin, int64_t *
 }
 
 /* Maps [p, p + bytes) in with one call (Linux 5.14+; elsewhere the first
- * writes fault the pages in as before). The graph-sized arrays total about
- * 1 GB for 20M arcs, and on the 2-core VM we measured, faulting that in
- * page by page was most of the build: grid2d 2048x2048 took 0.75 s serial,
- * 0.58 s with this. The pages are written right after, so nothing extra
- * is committed. */
+ * writes fault the pages in one by one). The graph-sized arrays total about
+ * 1 GB for 20M arcs, and faulting that in page by page is a large part of
+ * the build (bench/NOTES.md). The pages are written right after, so
+ * nothing extra is committed. */
 static void prefault(void *p, size_t bytes)
 {
 #ifdef MADV_POPULATE_WRITE
@@ -73,7 +78,8 @@ static void prefault(void *p, size_t bytes)
  *
  * Each thread zeroes and counts only the ends at its own range of vertices,
  * walking all arcs: no atomics, since a vertex joined to most others (the
- * source of a grid2d graph) would bounce one cache line between all cores. */
+ * source of an image-like grid) would bounce one cache line between all
+ * cores. */
 static void count_degrees(const pf_network *net, int64_t *first, int64_t *out_deg, int threads)
 {
     const int32_t *tail = net->tail, *head = net->head;
@@ -451,16 +457,9 @@ int pf_residual_build(const pf_network *net, pf_residual *g, pf_arc_order order,
 
 pf_arc_order pf_residual_order_for(int sequential_engine)
 {
-    static const char *const names[] = {
-        [PF_ARCS_FORWARD_FIRST] = "forward",
-        [PF_ARCS_INPUT] = "input",
-        [PF_ARCS_INPUT_REVERSED] = "input-reversed",
-        [PF_ARCS_FORWARD_ROTATED] = "rotated",
-    };
-    const char *order = getenv("PORTAFLOW_ARC_ORDER");
-    for (int k = 0; order && k < (int)(sizeof names / sizeof *names); k++)
-        if (!strcmp(order, names[k]))
-            return (pf_arc_order)k;
+    int64_t order = pf_knobs()->arc_order;
+    if (order != PF_KNOB_AUTO)
+        return (pf_arc_order)order;
     return sequential_engine ? PF_ARCS_FORWARD_FIRST : PF_ARCS_FORWARD_ROTATED;
 }
 

@@ -6,21 +6,20 @@
  * of the reverse arc.
  *
  * The order of a vertex's list decides which arc wins a tie for the lowest
- * neighbour: every engine takes the first among equals (bench/NOTES.md 17,
- * 21).
+ * neighbour: every engine takes the first among equals (the measurements
+ * behind each order are in bench/NOTES.md).
  * - PF_ARCS_FORWARD_FIRST: the vertex's forward arcs, then its reverse
  *   arcs, each part in input order: the sequential engine's. Ties go on
  *   along the input's own arcs rather than back along the arc the excess
- *   came in by; with input order the sequential engine bounced excess back
- *   and forth on RLG (3x the pushes) and along AK's second chain
- *   (quadratic).
+ *   came in by; in input order the sequential engine bounces excess back
+ *   and forth (several times the pushes on layered graphs, quadratic along
+ *   a long chain).
  * - PF_ARCS_FORWARD_ROTATED: the same two parts, each turned by a
  *   pseudo-random offset of the vertex's own: the parallel driver's. Many
  *   vertices relabel and choose at once there, and a rule that sends them
- *   all the same way is slow: on RMFGEN forward-first keeps the excess in
- *   the frame's own arcs (CUDA 64x64: 0.46 s, rotated 0.15 s), on AC input
- *   order with the last of equals sends it all to one vertex (1.8 s,
- *   forward-first 0.38 s).
+ *   all the same way is slow: forward-first keeps the excess inside a
+ *   layered graph's frames, and on a dense graph input order with the last
+ *   of equals sends all of it to one vertex.
  * - PF_ARCS_INPUT, PF_ARCS_INPUT_REVERSED: plain input order, and the same
  *   backwards; for measuring. */
 #ifndef PF_RESIDUAL_H

@@ -10,7 +10,7 @@
  * For a network with real capacities they are amounts in its input units
  * (integer or real text), turned into its fixed point exactly as the
  * capacities were. The
- * file is loaded whole by pf_io_load (dimacs.c) and scanned in place. */
+ * file is loaded whole by pf_io_load (io.c) and scanned in place. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* pf_fail and the allocation helpers that fail through a status (status.h). */
 #include "status.h"
 
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* The monotonic wall clock every timing in portaflow reads (timer.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "timer.h"
 

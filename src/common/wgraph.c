@@ -1,3 +1,6 @@
+/* The weighted digraph of the APSP side (wgraph.h): creation, arcs with
+ * integer or real weights (the first non-integral one switches every
+ * weight to real), accessors. */
 #include "wgraph.h"
 
 #include <math.h>

@@ -21,26 +21,6 @@
 #include "dev_check.h"
 #include "registry.h"
 
-/* The options of API version 2: no log callback. */
-#define APSP_OPTIONS_V2_SIZE offsetof(pf_apsp_options, log)
-
-void pf_apsp_options_init_sized(pf_apsp_options *opt, size_t opt_size)
-{
-    if (!opt || opt_size < APSP_OPTIONS_V2_SIZE)
-        return; /* not a pf_apsp_options of any version: write nothing */
-    pf_apsp_options full;
-    memset(&full, 0, sizeof full);
-    full.device_index = -1;
-    full.kind = PF_DIST_AUTO;
-    memcpy(opt, &full, opt_size < sizeof full ? opt_size : sizeof full);
-}
-
-/* Without the header's macro: a caller built for API version 2. */
-void(pf_apsp_options_init)(pf_apsp_options *opt)
-{
-    pf_apsp_options_init_sized(opt, APSP_OPTIONS_V2_SIZE);
-}
-
 /* The caller's options as this library's struct: fields it did not know
  * of keep their defaults; NULL options are the defaults. */
 static void read_apsp_options(const pf_apsp_options *in, size_t size, pf_apsp_options *opt)

@@ -13,6 +13,10 @@
 #include "registry.h"
 #include "portaflow.h"
 
+/* The size of pf_apsp_options in API version 2 (no log callback), what
+ * callers built against it pass (apsp_options.c). */
+#define APSP_OPTIONS_V2_SIZE offsetof(pf_apsp_options, log)
+
 /* Bytes of one distance of `kind`. */
 size_t pf_apsp_kind_bytes(int kind);
 

@@ -33,83 +33,34 @@ static const char usage_text[] =
     "-b/--backend, --device, -t/--threads, -o/--out FILE, --json, --progress;\n"
     "--opt=value and --opt value both work, and options may follow the file.\n"
     "Environment: PORTAFLOW_BACKEND overrides 'auto'; PORTAFLOW_MEMORY_LIMIT=BYTES\n"
-    "replaces the available-memory probe.\n"
+    "replaces the available-memory probe; portaflow backends --knobs lists every\n"
+    "tuning variable (docs/KNOBS.md).\n"
     "Exit status: 0 ok, 1 usage, 2 bad input, 3 backend/device failure or not\n"
     "enough memory, 4 output error (writing stdout or an output file failed).\n";
-int pf_cli_exit_code(int code)
-{
-    switch (code) {
-    case PF_OK:
-        return PF_EXIT_OK;
-    case PF_E_USAGE:
-        return PF_EXIT_USAGE;
-    case PF_E_INPUT:
-        return PF_EXIT_INPUT;
-    case PF_E_OUTPUT:
-        return PF_EXIT_OUTPUT;
-    default:
-        return PF_EXIT_DEVICE;
-    }
-}
 
-int pf_cli_error(const pf_status *st)
-{
-    pf_progress_clear_line();
-    fprintf(stderr, "portaflow: %s\n", st->message);
-    return pf_cli_exit_code(st->code);
-}
-
-int pf_cli_usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("portaflow: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputs("\n(see portaflow --help)\n", stderr);
-    va_end(ap);
-    return PF_EXIT_USAGE;
-}
-
-void pf_cli_json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20 || c == 0x7f)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
-
-void pf_cli_log(void *data, int level, const char *message)
-{
-    (void)data, (void)level;
-    fprintf(stderr, "portaflow: %s\n", message);
-}
-
-int pf_cli_check_backend(const char *backend)
-{
-    static const char *const names[] = {"auto", "seq", "omp", "opencl", "cuda"};
-    if (!backend)
-        return 0;
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (!strcmp(backend, names[i]))
-            return 0;
-    pf_cli_usage_error("unknown backend '%s' (auto, seq, omp, opencl, cuda)", backend);
-    return -1;
-}
+static const pf_opt backends_options[] = {
+    {.id = PF_CLI_KNOBS_LIST, .name = "knobs",
+     .help = "list the tuning variables instead: value (set or default), default, range, meaning"},
+    {.id = PF_CLI_KNOBS_DOC, .name = "knobs-doc",
+     .help = "print the tuning variables' table as docs/KNOBS.md holds it (Markdown)"},
+    {0},
+};
 
 static const pf_cmd_spec backends_spec = {
     .name = "backends",
     .synopsis = "[OPTIONS]",
     .about = "Lists every backend and device found, or why none was, and the order\n"
              "`auto` tries for solve and apsp (with -t, for that many threads).\n",
+    .options = backends_options,
     .shared = PF_OPTS_JSON | PF_OPTS_PROGRESS | PF_OPTS_THREADS,
 };
+
+static int on_backends_option(void *ctx, int id, const char *arg)
+{
+    (void)arg;
+    *(int *)ctx = id;
+    return 0;
+}
 
 /* The max-flow widths of a device (pf_device_desc.maxflow_bits): "32+64". */
 static const char *maxflow_widths(int bits)
@@ -255,9 +206,12 @@ static void print_auto_json(auto_choice choices[AUTO_COMMANDS])
 int pf_cli_backends(int argc, char **argv)
 {
     pf_opts_parsed parsed;
-    int rc = pf_opts_parse(&backends_spec, argc, argv, NULL, NULL, &parsed);
+    int knobs = 0;
+    int rc = pf_opts_parse(&backends_spec, argc, argv, on_backends_option, &knobs, &parsed);
     if (rc != PF_OPTS_GO_ON)
         return rc;
+    if (knobs)
+        return pf_cli_knobs(knobs, parsed.shared.json);
     pf_progress_open(pf_opts_progress_mode(&parsed.shared), 1, "backends");
     pf_progress_step("probing every backend for devices");
     pf_device_desc descs[64];
@@ -321,6 +275,7 @@ int main(int argc, char **argv)
     };
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         if (!strcmp(cmd, commands[i].name)) {
+            pf_cli_report_knobs();
             int rc = commands[i].run(argc - 1, argv + 1);
             pf_progress_close(); /* the line off the terminal before the last word */
             return finish_stdout(cmd, rc);

@@ -36,6 +36,12 @@ void pf_cli_json_string(FILE *out, const char *s);
 /* The library's log callback for every command (pf_log_fn): writes
  * "portaflow: MESSAGE" on stderr. */
 void pf_cli_log(void *data, int level, const char *message);
+/* cli_knobs.c: each refused tuning variable as "portaflow: warning: ..."
+ * on stderr (main calls it once); `backends --knobs` (PF_CLI_KNOBS_LIST,
+ * as JSON with --json) and `--knobs-doc` (docs/KNOBS.md). */
+enum { PF_CLI_KNOBS_LIST = 1, PF_CLI_KNOBS_DOC };
+void pf_cli_report_knobs(void);
+int pf_cli_knobs(int what, int json);
 /* NULL/"auto" or a backend name portaflow knows; else reports it, -1. */
 int pf_cli_check_backend(const char *backend);
 

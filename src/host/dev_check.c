@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/knobs.h"
 #include "../common/status.h"
 
 typedef struct checked_dev {
@@ -480,13 +481,13 @@ static int enabled;
 
 static void read_enabled(void)
 {
-    const char *env = getenv("PORTAFLOW_CHECK_ARGS");
+    int64_t asked = pf_knobs()->check_args;
 #ifdef NDEBUG
     int fallback = 0;
 #else
     int fallback = 1;
 #endif
-    enabled = env && *env ? strcmp(env, "0") != 0 : fallback;
+    enabled = asked == PF_KNOB_AUTO ? fallback : asked != 0;
 }
 
 int pf_dev_check_enabled(void)

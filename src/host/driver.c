@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/knobs.h"
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "../device/device.h"
@@ -52,12 +53,6 @@ typedef struct driver {
     double trace_collect, trace_cancel, trace_bfs, trace_saturate;
     int64_t trace_levels;
 } driver;
-
-static double env_double(const char *name, double fallback)
-{
-    const char *v = getenv(name);
-    return v && *v ? atof(v) : fallback;
-}
 
 static int dev_alloc(driver *d, pf_buf **buf, size_t count, size_t elem, pf_status *st)
 {
@@ -111,15 +106,13 @@ static int64_t source_supply(const pf_residual *h)
 
 /* g.cap_bits for this device and graph. PORTAFLOW_CAP_BITS=32|64 forces a
  * width (measurements); otherwise 64 where the device has 64-bit atomics
- * (until 32 is measured faster there: bench/NOTES.md), else 32 where the
- * graph allows it. A width the device or the graph cannot take is refused
+ * (32 bits were measured no faster there: the narrowing and widening on
+ * the host cost more than the halved residual bytes save), else 32 where
+ * the graph allows it. A width the device or the graph cannot take is refused
  * with the reason and the fix. */
 static int choose_cap_bits(driver *d, const pf_device_desc *desc, int64_t *clamp, pf_status *st)
 {
-    const char *env = getenv("PORTAFLOW_CAP_BITS");
-    int forced = env && *env ? atoi(env) : 0;
-    if (forced != 0 && forced != 32 && forced != 64)
-        return pf_fail(st, PF_E_USAGE, "PORTAFLOW_CAP_BITS=%s: use 32 or 64", env);
+    int forced = pf_knobs()->cap_bits == PF_KNOB_AUTO ? 0 : (int)pf_knobs()->cap_bits;
     int has32 = (desc->maxflow_bits & PF_MAXFLOW_32) != 0;
     int has64 = (desc->maxflow_bits & PF_MAXFLOW_64) != 0;
     int graph = cap_bits_needed(d->host, clamp);
@@ -200,7 +193,7 @@ static int alloc_graph(driver *d, const pf_device_desc *desc, pf_status *st)
     g->arcs = h->arcs;
     g->source = h->source;
     g->sink = h->sink;
-    g->follow_excess = (int32_t)env_double("PORTAFLOW_FOLLOW", 1);
+    g->follow_excess = (int32_t)pf_knobs()->follow;
     size_t n = (size_t)h->n, arcs = (size_t)h->arcs, cap = (size_t)g->cap_bits / 8;
     int rc;
     if ((rc = dev_alloc(d, &g->first, n + 1, 8, st)) || (rc = dev_alloc(d, &g->head, arcs, 4, st)) ||
@@ -339,8 +332,8 @@ static int draw_progress(driver *d, const char *phase, int32_t target, int64_t g
 /* One phase: push-relabel toward `target`, never through `excluded`.
  * With `may_hand_off`, stops early (d->handed_off) when the excess crawls:
  * the rest is sequential work that costs the device a round per hop and
- * the host a few nanoseconds (AK: a few hundred active vertices whose
- * excess creeps along paths tens of thousands of arcs long). */
+ * the host a few nanoseconds (a few hundred active vertices whose excess
+ * creeps along paths tens of thousands of arcs long). */
 static int run_phase(driver *d, const char *phase, int32_t target, int32_t excluded,
                      int32_t resaturate, int may_hand_off, double *pr_time, double *gr_time,
                      pf_status *st)
@@ -351,9 +344,10 @@ static int run_phase(driver *d, const char *phase, int32_t target, int32_t exclu
     /* Since the last global relabel: the most vertices active in a round,
      * and whether the rounds ran to the round cap before doing the work
      * that calls for a relabel. Both together say the excess crawls: few
-     * vertices, little work per round, many rounds (AK: 256 rounds, a few
-     * hundred active vertices). RMFGEN and RLG relabel every 5-60 rounds,
-     * and a solve's start, with few active vertices, is no crawl either. */
+     * vertices, little work per round, many rounds (a round cap reached
+     * with a few hundred active vertices). Graphs where the excess moves
+     * relabel every few dozen rounds at most, and a solve's start, with
+     * few active vertices, is no crawl either. */
     int64_t peak_active = 0;
     int crawled = 0;
     for (;;) {
@@ -423,8 +417,8 @@ static int download_results(driver *d, pf_status *st)
 
 /* The host's sequential engine takes the preflow over (see run_phase) and
  * does the rest: phase 1, the cut, and phase 2 when a flow is wanted. It
- * runs on its own arc order (residual.h), which AK, handed over nearly
- * whole, needs. The relayout costs about one residual build, once. */
+ * runs on its own arc order (residual.h), which long chains, handed over
+ * nearly whole, need. The relayout costs about one residual build, once. */
 static int finish_on_host(driver *d, const pf_solve_options *opt, pf_status *st)
 {
     const pf_residual *h = d->host;
@@ -524,18 +518,16 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
         return rc;
     ops = pf_dev_check_ops(ops); /* every step's arguments checked, where that is on */
     driver d = {.ops = ops, .host = h, .out = out, .host_threads = opt->threads, .opt = opt};
-    /* Operations per worker per round. Short budgets win on GPUs (a warp
-     * waits for its longest chain: H100, RLG 512x1024 1.6 s at 64, 2.8 s at
-     * 1024) and, overall, on CPUs too (16 cores: RLG 1024x1536 8.8 s at 64,
-     * 14.4 s at 1024; RMFGEN 128x128 16.1 s against 13.1 s). */
-    d.cycles = (int32_t)env_double("PORTAFLOW_CYCLES", 64);
-    if (d.cycles < 1)
-        d.cycles = 1;
-    d.gr_alpha = env_double("PORTAFLOW_GR_ALPHA", 6);
-    d.gr_max_rounds = (int64_t)env_double("PORTAFLOW_GR_ROUNDS", 256);
-    d.trace = env_double("PORTAFLOW_TRACE", 0) != 0;
-    d.async = env_double("PORTAFLOW_ASYNC", 1) != 0;
-    d.handoff_active = (int64_t)env_double("PORTAFLOW_HANDOFF", 1024);
+    /* Operations per worker per round (PORTAFLOW_CYCLES). Short budgets
+     * win on GPUs, where a warp waits for its longest chain, and overall on
+     * CPUs too (bench/NOTES.md). */
+    const pf_knob_values *knobs = pf_knobs();
+    d.cycles = (int32_t)knobs->cycles;
+    d.gr_alpha = knobs->gr_alpha;
+    d.gr_max_rounds = knobs->gr_rounds;
+    d.trace = knobs->trace != 0;
+    d.async = knobs->async != 0;
+    d.handoff_active = knobs->handoff;
     pf_progress_begin(&d.progress, opt->progress);
 
     double t0 = pf_now();

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/knobs.h"
 #include "../common/memavail.h"
 #include "../common/status.h"
 #include "../common/timer.h"
@@ -120,7 +121,7 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     if (rc)
         return rc;
     double t_built = pf_now();
-    if (getenv("PORTAFLOW_TRACE") && strcmp(getenv("PORTAFLOW_TRACE"), "0") != 0)
+    if (pf_knobs()->trace)
         fprintf(stderr, "portaflow trace: residual build %.4f s\n", t_built - t_probed);
     int64_t *res = pf_alloc((size_t)g.arcs, sizeof *res, st);
     uint8_t *side = opt.want_cut ? pf_calloc((size_t)g.n, 1, st) : NULL;

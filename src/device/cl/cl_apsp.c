@@ -21,7 +21,7 @@
  * or any subset overrides the preferred shape (still fitted to the tile
  * and the device's limits); "show" prints the shape each program is built
  * with (after any rebuild for work-group limits). */
-#include "cl_internal.h"
+#include "cl_kernels.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,12 +29,13 @@
 
 #include "common/status.h"
 
-enum { FW_KERNEL_PIVOT, FW_KERNEL_REST, FW_KERNELS };
-
-static const char *const fw_kernel_names[FW_KERNELS] = {
-    [FW_KERNEL_PIVOT] = "pf_k_fw_pivot",
-    [FW_KERNEL_REST] = "pf_k_fw_rest",
-};
+/* The program's kernels (pf_kernel_table.h: PF_FW_KERNELS). */
+#define FW_KERNEL_ID(ID, name) PF_CLK_##ID,
+enum { PF_FW_KERNELS(FW_KERNEL_ID) FW_KERNELS };
+#undef FW_KERNEL_ID
+#define FW_KERNEL_NAME(ID, name) [PF_CLK_##ID] = "pf_k_" #name,
+static const char *const fw_kernel_names[FW_KERNELS] = {PF_FW_KERNELS(FW_KERNEL_NAME)};
+#undef FW_KERNEL_NAME
 
 /* Tiles fw_phase accepts: multiples of 16 in this range (any that a shape
  * fits on the device). */
@@ -141,8 +142,8 @@ static void preferred_shape(const fw_limits *lim, int paths, fw_shape *want)
          * the AVX2 register file; the whole A and B tiles fit in local
          * memory (a CPU's caches), so one chunk. PoCL runs a work-group's
          * items in a loop per barrier, so the pivot kernel wants few,
-         * heavy items: 16 x 16 blocks (phase 2 took 0.15-0.23 s instead of
-         * 0.29-0.32 s with 8 x 8 at n = 2048, PoCL 3.1 on 2 cores). */
+         * heavy items: 16 x 16 blocks (phase 2 takes about half the time
+         * it takes with 8 x 8). */
         int vec = lim->vec_width >= 2 ? (int)lim->vec_width : 4;
         *want = (fw_shape){.vec = vec,
                            .rows = 2,
@@ -153,48 +154,20 @@ static void preferred_shape(const fw_limits *lim, int paths, fw_shape *want)
     }
 }
 
-/* Applies PORTAFLOW_CL_FW ("key=value,..." and "show"); PF_E_USAGE on a
- * bad entry. *show: print each program's shape when it is built. */
+/* Applies PORTAFLOW_CL_FW (knobs.h: "key=value,..." and "show"; a bad
+ * value was refused there). *show: print each program's shape when it is
+ * built. */
 static int apply_tuning(fw_shape *want, int *show, pf_status *st)
 {
-    const char *env = getenv("PORTAFLOW_CL_FW");
-    *show = 0;
-    if (!env || !*env)
-        return PF_OK;
-    static const struct {
-        const char *key;
-        size_t offset;
-    } keys[] = {
-        {"vec", offsetof(fw_shape, vec)},       {"rows", offsetof(fw_shape, rows)},
-        {"cols", offsetof(fw_shape, cols)},     {"chunk", offsetof(fw_shape, chunk)},
-        {"unroll", offsetof(fw_shape, unroll)}, {"pivot", offsetof(fw_shape, pivot)},
-    };
-    for (const char *p = env; *p;) {
-        size_t len = strcspn(p, "=,");
-        int found = 0;
-        if (len == 4 && strncmp(p, "show", 4) == 0 && (p[4] == ',' || !p[4])) {
-            *show = 1;
-            p += p[4] ? 5 : 4;
-            continue;
-        }
-        for (size_t k = 0; k < sizeof keys / sizeof keys[0] && !found; k++) {
-            if (strlen(keys[k].key) != len || strncmp(p, keys[k].key, len) != 0 ||
-                p[len] != '=')
-                continue;
-            char *end;
-            long value = strtol(p + len + 1, &end, 10);
-            if (end == p + len + 1 || (*end && *end != ',') || value < 1 || value > 1024)
-                break;
-            *(int *)((char *)want + keys[k].offset) = (int)value;
-            p = *end ? end + 1 : end;
-            found = 1;
-        }
-        if (!found)
-            return pf_fail(st, PF_E_USAGE,
-                           "PORTAFLOW_CL_FW=\"%s\": expected \"show\" and key=value pairs, "
-                           "keys vec, rows, cols, chunk, unroll, pivot, values 1..1024",
-                           env);
-    }
+    (void)st;
+    const pf_cl_fw_tuning *t = &pf_knobs()->cl_fw;
+    const int given[] = {t->vec, t->rows, t->cols, t->chunk, t->unroll, t->pivot};
+    int *const field[] = {&want->vec,   &want->rows,   &want->cols,
+                          &want->chunk, &want->unroll, &want->pivot};
+    for (size_t i = 0; i < sizeof given / sizeof *given; i++)
+        if (given[i])
+            *field[i] = given[i];
+    *show = t->show;
     return PF_OK;
 }
 
@@ -286,7 +259,7 @@ int32_t pf_cl_fw_tile(pf_dev *dev, int32_t kind, int paths)
     query_limits(dev, kind, &lim);
     int show;
     preferred_shape(&lim, paths, &want);
-    apply_tuning(&want, &show, NULL); /* a bad variable is reported by fw_phase */
+    apply_tuning(&want, &show, NULL);
     for (int tile = lim.gpu ? FW_TILE_GPU : FW_TILE_CPU; tile > FW_TILE_MIN; tile /= 2)
         if (fit_shape(&lim, paths, tile, 0, 0, &want, &s) == 0)
             return tile;
@@ -333,7 +306,7 @@ static void fw_options(int32_t kind, int paths, const fw_shape *s, char *out, si
 /* Work-items of each kernel's work-group under a shape (fw_program's). */
 static size_t group_items(const fw_shape *s, int k)
 {
-    if (k == FW_KERNEL_PIVOT)
+    if (k == PF_CLK_FW_PIVOT)
         return (size_t)(s->tile / s->pivot) * (size_t)(s->tile / s->pivot);
     return (size_t)(s->tile / s->cols) * (size_t)(s->tile / s->rows);
 }
@@ -420,12 +393,12 @@ static int get_program(pf_dev *dev, int32_t kind, int paths, int32_t tile, fw_pr
                         "chunk=%d unroll=%d pivot=%d (groups of %zu and %zu work-items)%s\n",
                         dev->desc.name, kind_name(kind), paths ? " with next hops" : "",
                         (int)tile, s.vec, s.rows, s.cols, s.chunk, s.unroll, s.pivot,
-                        group_items(&s, FW_KERNEL_PIVOT), group_items(&s, FW_KERNEL_REST),
+                        group_items(&s, PF_CLK_FW_PIVOT), group_items(&s, PF_CLK_FW_REST),
                         p->capped ? ", NVIDIA register cap" : "");
             return PF_OK;
         }
         release_program(p);
-        if (fit_shape(&lim, paths, tile, grow[FW_KERNEL_PIVOT], grow[FW_KERNEL_REST], &want,
+        if (fit_shape(&lim, paths, tile, grow[PF_CLK_FW_PIVOT], grow[PF_CLK_FW_REST], &want,
                       &s) != 0)
             break;
     }
@@ -471,9 +444,9 @@ int pf_cl_fw_phase(pf_dev *dev, const pf_dev_apsp *a, int32_t round, int32_t pha
     if (phase > 1 && others == 0)
         return PF_OK; /* one tile: phase 1 did everything */
 
-    int k = phase == 3 ? FW_KERNEL_REST : FW_KERNEL_PIVOT;
+    int k = phase == 3 ? PF_CLK_FW_REST : PF_CLK_FW_PIVOT;
     size_t local[2], groups[2];
-    if (k == FW_KERNEL_PIVOT) {
+    if (k == PF_CLK_FW_PIVOT) {
         local[0] = local[1] = (size_t)(s->tile / s->pivot);
         groups[0] = phase == 1 ? 1 : 2 * others; /* row tiles, then column tiles */
         groups[1] = 1;
@@ -484,11 +457,11 @@ int pf_cl_fw_phase(pf_dev *dev, const pf_dev_apsp *a, int32_t round, int32_t pha
     }
     size_t global[2] = {groups[0] * local[0], groups[1] * local[1]};
     cl_mem dist = a->dist->mem, next = a->next ? a->next->mem : NULL;
-    cl_int n = a->n, r = round, ph = phase;
-    cl_arg args[] = {ARG(dist), ARG(next), ARG(n), ARG(r), ARG(ph)};
-    /* The phase-3 kernel takes no phase argument. */
-    int nargs = k == FW_KERNEL_REST ? NARGS(args) - 1 : NARGS(args);
-    if ((rc = pf_cl_set_args(p->kernels[k], fw_kernel_names[k], args, nargs, st)))
+    if (k == PF_CLK_FW_PIVOT)
+        rc = pf_cl_args_fw_pivot(p->kernels[k], st, dist, next, a->n, round, phase);
+    else
+        rc = pf_cl_args_fw_rest(p->kernels[k], st, dist, next, a->n, round);
+    if (rc)
         return rc;
     cl_int err = clEnqueueNDRangeKernel(dev->queue, p->kernels[k], 2, NULL, global, local, 0,
                                         NULL, NULL);

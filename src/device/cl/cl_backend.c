@@ -1,5 +1,8 @@
-/* OpenCL backend: device discovery, open/close, buffers and the ops table.
- * The step launches are in cl_steps.c, the program build in cl_program.c. */
+/* OpenCL backend: the ops table (device.h) and the ops that are not
+ * steps: device discovery, open/close, buffers. The step launches are in
+ * cl_steps.c, cl_apsp.c and cl_fw_*.c, the program build in cl_program.c,
+ * transfers in cl_transfer.c, device queries in cl_device.c; none of them
+ * calls back into this file. */
 #include "cl_internal.h"
 
 #include <ctype.h>
@@ -13,85 +16,7 @@
 
 #define MIB (1024.0 * 1024.0)
 
-/* ---- device properties ------------------------------------------------ */
-
-static void trim(char *s)
-{
-    size_t len = strlen(s);
-    while (len > 0 && isspace((unsigned char)s[len - 1]))
-        s[--len] = '\0';
-    size_t lead = 0;
-    while (isspace((unsigned char)s[lead]))
-        lead++;
-    if (lead)
-        memmove(s, s + lead, len - lead + 1);
-}
-
-void pf_cl_device_string(cl_device_id device, cl_device_info what, char *buf, size_t len)
-{
-    if (!len)
-        return;
-    buf[0] = '\0';
-    if (clGetDeviceInfo(device, what, len - 1, buf, NULL) != CL_SUCCESS) {
-        /* Too long for buf (or unsupported): fetch it whole, keep the head. */
-        size_t need = 0;
-        char *whole;
-        buf[0] = '\0';
-        if (clGetDeviceInfo(device, what, 0, NULL, &need) != CL_SUCCESS || !need ||
-            !(whole = malloc(need)))
-            return;
-        if (clGetDeviceInfo(device, what, need, whole, NULL) == CL_SUCCESS)
-            snprintf(buf, len, "%s", whole);
-        free(whole);
-    }
-    buf[len - 1] = '\0';
-    trim(buf);
-}
-
-void pf_cl_platform_string(cl_platform_id platform, cl_platform_info what, char *buf,
-                           size_t len)
-{
-    if (!len)
-        return;
-    buf[0] = '\0';
-    size_t need = 0;
-    if (clGetPlatformInfo(platform, what, 0, NULL, &need) != CL_SUCCESS || !need)
-        return;
-    char *whole = malloc(need);
-    if (!whole)
-        return;
-    if (clGetPlatformInfo(platform, what, need, whole, NULL) == CL_SUCCESS)
-        snprintf(buf, len, "%s", whole);
-    free(whole);
-    trim(buf);
-}
-
-static cl_ulong device_ulong(cl_device_id device, cl_device_info what)
-{
-    cl_ulong value = 0;
-    if (clGetDeviceInfo(device, what, sizeof value, &value, NULL) != CL_SUCCESS)
-        return 0;
-    return value;
-}
-
-static cl_uint device_uint(cl_device_id device, cl_device_info what)
-{
-    cl_uint value = 0;
-    if (clGetDeviceInfo(device, what, sizeof value, &value, NULL) != CL_SUCCESS)
-        return 0;
-    return value;
-}
-
-static const char *kind_of(cl_device_type type)
-{
-    if (type & CL_DEVICE_TYPE_GPU)
-        return "gpu";
-    if (type & CL_DEVICE_TYPE_CPU)
-        return "cpu";
-    if (type & CL_DEVICE_TYPE_ACCELERATOR)
-        return "accel";
-    return "other";
-}
+/* ---- discovery ---------------------------------------------------------- */
 
 /* Probe order: GPUs first, so that index 0 is the best device. */
 static int kind_rank(cl_device_type type)
@@ -104,32 +29,6 @@ static int kind_rank(cl_device_type type)
         return 2;
     return 3;
 }
-
-void pf_cl_describe(cl_device_id device, int index, pf_device_desc *desc)
-{
-    cl_device_type type = 0;
-    memset(desc, 0, sizeof *desc);
-    snprintf(desc->backend, sizeof desc->backend, "opencl");
-    desc->index = index;
-    pf_cl_device_string(device, CL_DEVICE_NAME, desc->name, sizeof desc->name);
-    pf_cl_device_string(device, CL_DEVICE_VENDOR, desc->vendor, sizeof desc->vendor);
-    if (clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof type, &type, NULL) != CL_SUCCESS)
-        type = 0;
-    snprintf(desc->kind, sizeof desc->kind, "%s", kind_of(type));
-    desc->compute_units = (int)device_uint(device, CL_DEVICE_MAX_COMPUTE_UNITS);
-    desc->global_mem = device_ulong(device, CL_DEVICE_GLOBAL_MEM_SIZE);
-    desc->max_alloc = device_ulong(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
-    desc->fp64 = pf_cl_has_extension(device, "cl_khr_fp64");
-    desc->maxflow_bits = PF_MAXFLOW_32;
-    if (pf_cl_has_extension(device, "cl_khr_int64_base_atomics"))
-        desc->maxflow_bits |= PF_MAXFLOW_64;
-    else
-        snprintf(desc->limits, sizeof desc->limits,
-                 "max-flow 32-bit only (no cl_khr_int64_base_atomics): a source "
-                 "capacity of 2^31 - 1 or more needs --backend omp or seq");
-}
-
-/* ---- discovery -------------------------------------------------------- */
 
 static void why_append(char *why, size_t why_len, const char *fmt, ...) PF_PRINTF(3, 4);
 static void why_append(char *why, size_t why_len, const char *fmt, ...)
@@ -147,27 +46,6 @@ static void why_append(char *why, size_t why_len, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(why + used, why_len - used, fmt, ap);
     va_end(ap);
-}
-
-int pf_cl_has_extension(cl_device_id device, const char *ext)
-{
-    size_t need = 0;
-    if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &need) != CL_SUCCESS || !need)
-        return 0;
-    char *list = malloc(need + 1);
-    if (!list)
-        return 0;
-    int found = 0;
-    if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, need, list, NULL) == CL_SUCCESS) {
-        list[need] = '\0';
-        size_t ext_len = strlen(ext);
-        /* A whole space-separated token, not a prefix of a longer name. */
-        for (char *p = strstr(list, ext); p && !found; p = strstr(p + 1, ext))
-            found = (p == list || p[-1] == ' ') &&
-                    (p[ext_len] == '\0' || p[ext_len] == ' ');
-    }
-    free(list);
-    return found;
 }
 
 /* NULL if the device can run this backend, else why not. */
@@ -201,8 +79,8 @@ static const char *unusable_reason(cl_device_id device)
  * blind), e.g. "rusticl" or "Portable"; unset or empty = every platform. */
 static int platform_wanted(cl_platform_id platform)
 {
-    const char *want = getenv("PORTAFLOW_CL_PLATFORM");
-    if (!want || !*want)
+    const char *want = pf_knobs()->cl_platform;
+    if (!*want)
         return 1;
     char name[256];
     pf_cl_platform_string(platform, CL_PLATFORM_NAME, name, sizeof name);
@@ -309,7 +187,7 @@ static int enumerate(pf_cl_device_ref **refs, char *why, size_t why_len)
     if (seen == 0 && skipped)
         why_append(why, why_len, "no OpenCL device on a platform matching "
                    "PORTAFLOW_CL_PLATFORM='%s' (%d of %u platform(s) left out)",
-                   getenv("PORTAFLOW_CL_PLATFORM"), skipped, (unsigned)nplatforms);
+                   pf_knobs()->cl_platform, skipped, (unsigned)nplatforms);
     else if (seen == 0)
         why_append(why, why_len, "no OpenCL device found on %u platform(s)",
                    (unsigned)nplatforms);
@@ -342,20 +220,18 @@ static int cl_probe(pf_device_desc *descs, int max, char *why, size_t why_len)
 
 /* Closed devices wait here, context, queue and built program included, for
  * the next open of the same device in this process: creating the context
- * and loading the program cost 0.1-0.15 s on the H100 (bench/NOTES.md 22),
- * more than a whole solve of the small suite instances on a GPU. A solve
- * takes a device out of the pool and so has it to itself; nothing else
- * waits here (graph buffers are freed before close). The pool is never
- * emptied: it stays reachable until the process ends, when the driver
- * frees everything. PORTAFLOW_CL_REUSE=0 turns it off. */
+ * and loading the program cost more than a whole solve of a small
+ * instance on a GPU. A solve takes a device out of the pool and so has it
+ * to itself; nothing else waits here (graph buffers are freed before
+ * close). The pool is never emptied: it stays reachable until the process
+ * ends, when the driver frees everything. PORTAFLOW_CL_REUSE=0 turns it off. */
 enum { POOL_SLOTS = 8 };
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static pf_dev *pool[POOL_SLOTS];
 
 static int pool_enabled(void)
 {
-    const char *v = getenv("PORTAFLOW_CL_REUSE");
-    return !v || strcmp(v, "0") != 0;
+    return pf_knobs()->cl_reuse != 0;
 }
 
 /* An idle device for `device`, or NULL. */
@@ -562,28 +438,11 @@ static void cl_release(pf_dev *dev, pf_buf *buf)
     free(buf);
 }
 
-int pf_cl_check_range(const pf_buf *buf, size_t offset, size_t bytes, const char *what,
-                      pf_status *st)
-{
-    if (!buf)
-        return pf_fail(st, PF_E_USAGE, "%s: no buffer", what);
-    if (offset > buf->bytes || bytes > buf->bytes - offset)
-        return pf_fail(st, PF_E_USAGE,
-                       "%s of %zu bytes at offset %zu runs past a %zu-byte buffer", what,
-                       bytes, offset, buf->bytes);
-    return PF_OK;
-}
-
 static int fill(pf_dev *dev, pf_buf *buf, const void *pattern, size_t size, int64_t count,
                 pf_status *st)
 {
-    if (count < 0)
-        return pf_fail(st, PF_E_USAGE, "fill of %lld elements", (long long)count);
-    if ((uint64_t)count > SIZE_MAX / size)
-        return pf_fail(st, PF_E_USAGE, "fill of %lld elements overflows", (long long)count);
-    int rc = pf_cl_check_range(buf, 0, (size_t)count * size, "fill", st);
-    if (rc || count == 0)
-        return rc;
+    if (count == 0)
+        return PF_OK;
     cl_int err = clEnqueueFillBuffer(dev->queue, buf->mem, pattern, size, 0,
                                      (size_t)count * size, 0, NULL, NULL);
     return err == CL_SUCCESS ? PF_OK : pf_cl_fail(st, "clEnqueueFillBuffer", err);

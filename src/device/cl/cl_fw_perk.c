@@ -2,7 +2,7 @@
  * PF_FW_PER_K, device.h; kernel: kernels/pf_fw_perk.cl). One small
  * program per (distance kind, next hops on/off), built on first use (from
  * the binary cache when it holds one) and kept until the device closes. */
-#include "cl_internal.h"
+#include "cl_kernels.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +14,10 @@ enum {
     PERK_KINDS = 3,
 };
 
-static const char *const perk_kernel_names[1] = {"pf_k_fw_per_k"};
+/* The program's one kernel (pf_kernel_table.h: PF_FW_PERK_KERNELS). */
+#define KERNEL_NAME(ID, name) "pf_k_" #name,
+static const char *const perk_kernel_names[1] = {PF_FW_PERK_KERNELS(KERNEL_NAME)};
+#undef KERNEL_NAME
 
 struct pf_cl_fw_perk {
     cl_program program[PERK_KINDS][2]; /* by kind, next hops off / on */
@@ -99,9 +102,7 @@ int pf_cl_fw_step(pf_dev *dev, const pf_dev_apsp *a, int32_t variant, int32_t k,
         return rc;
     /* An unused next still needs a valid argument: the distances stand in. */
     cl_mem dist = a->dist->mem, next = paths ? a->next->mem : a->dist->mem;
-    cl_int n = a->n, step = k;
-    cl_arg args[] = {ARG(dist), ARG(next), ARG(n), ARG(step)};
-    if ((rc = pf_cl_set_args(kernel, perk_kernel_names[0], args, NARGS(args), st)))
+    if ((rc = pf_cl_args_fw_per_k(kernel, st, dist, next, a->n, k)))
         return rc;
     size_t groups = (size_t)(a->n / PERK_EDGE);
     size_t local[2] = {PERK_EDGE, rows}, global[2] = {groups * PERK_EDGE, groups * rows};

@@ -3,7 +3,7 @@
  * row writes the row's partials, and the host adds the n rows' partials
  * (24 bytes a row instead of the row). One small program per integer
  * kind, built on first use and kept until the device closes. */
-#include "cl_internal.h"
+#include "cl_kernels.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +12,10 @@
 
 enum { STATS_KINDS = 2, STATS_ITEMS_MOST = 256 };
 
-static const char *const stats_kernel_names[1] = {"pf_k_fw_stats"};
+/* The program's one kernel (pf_kernel_table.h: PF_FW_STATS_KERNELS). */
+#define KERNEL_NAME(ID, name) "pf_k_" #name,
+static const char *const stats_kernel_names[1] = {PF_FW_STATS_KERNELS(KERNEL_NAME)};
+#undef KERNEL_NAME
 
 struct pf_cl_fw_stats {
     cl_program program[STATS_KINDS]; /* by kind: int32, int64 */
@@ -100,9 +103,7 @@ int pf_cl_fw_stats(pf_dev *dev, const pf_dev_apsp *a, int32_t n, pf_fw_stats *ou
         return pf_cl_fail_on(st, "clCreateBuffer", "fw_stats partials", err);
     }
     cl_mem dist = a->dist->mem;
-    cl_int rows = n, ld = a->n;
-    cl_arg args[] = {ARG(dist), ARG(dev_partial), ARG(rows), ARG(ld)};
-    rc = pf_cl_set_args(kernel, stats_kernel_names[0], args, NARGS(args), st);
+    rc = pf_cl_args_fw_stats(kernel, st, dist, dev_partial, n, a->n);
     size_t local = items, global = (size_t)n * items;
     if (!rc) {
         err = clEnqueueNDRangeKernel(dev->queue, kernel, 1, NULL, &global, &local, 0, NULL, NULL);

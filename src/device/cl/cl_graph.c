@@ -1,6 +1,6 @@
 /* The graph analytics steps of the OpenCL backend (device.h: bfs_push ..
- * intersect_count; kernels: kernels/pf_graph.cl after the shared bodies
- * of src/device/shared/pf_graph_kernels.h). One program per device, built
+ * intersect_count; kernels and bodies: src/device/shared/pf_graph_kernels.h,
+ * their parameters: pf_kernel_table.h, PF_GRAPH_KERNELS). One program per device, built
  * on first use with doubles where the device has cl_khr_fp64 (real SSSP
  * weights need them); it needs 64-bit atomics (distances, counters).
  *
@@ -8,36 +8,28 @@
  * counters back (the host decides the next step from them). Frontiers of
  * high mean degree on a GPU advance one work-item per arc (degrees, their
  * scan, a binary search per arc), others a group of lanes per vertex. */
-#include "cl_internal.h"
+#include "cl_kernels.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/knobs.h"
 #include "common/status.h"
 
-/* The double kernels last: a device without doubles builds the others. */
+/* The program's kernels, in the table's order; the double ones last (a
+ * device without doubles builds the others). */
+#define GRAPH_KERNEL_ID(ID, name) GK_##ID,
 enum graph_kernel {
-    GK_BFS_PUSH, GK_BFS_PULL, GK_BFS_PARENTS, GK_RELAX_I64, GK_FAR, GK_INTERSECT,
-    GK_FRONTIER_DEGREE, GK_BFS_PUSH_ARCS, GK_RELAX_ARCS_I64, GK_RELAX_F64, GK_RELAX_ARCS_F64,
-    GK_COUNT
+    PF_GRAPH_KERNELS(GRAPH_KERNEL_ID) GK_WITHOUT_F64,
+    GK_RELAX_F64 = GK_WITHOUT_F64, GK_RELAX_ARCS_F64, GK_COUNT
 };
-enum { GK_WITHOUT_F64 = GK_RELAX_F64 };
-
+#undef GRAPH_KERNEL_ID
+#define GRAPH_KERNEL_NAME(ID, name) "pf_k_" #name,
 static const char *const graph_kernel_names[GK_COUNT] = {
-    [GK_BFS_PUSH] = "pf_k_bfs_push",
-    [GK_BFS_PULL] = "pf_k_bfs_pull",
-    [GK_BFS_PARENTS] = "pf_k_bfs_parents",
-    [GK_RELAX_I64] = "pf_k_relax_i64",
-    [GK_FAR] = "pf_k_far",
-    [GK_INTERSECT] = "pf_k_intersect",
-    [GK_FRONTIER_DEGREE] = "pf_k_frontier_degree",
-    [GK_BFS_PUSH_ARCS] = "pf_k_bfs_push_arcs",
-    [GK_RELAX_ARCS_I64] = "pf_k_relax_arcs_i64",
-    [GK_RELAX_F64] = "pf_k_relax_f64",
-    [GK_RELAX_ARCS_F64] = "pf_k_relax_arcs_f64",
-};
+    PF_GRAPH_KERNELS(GRAPH_KERNEL_NAME) PF_GRAPH_F64_KERNELS(GRAPH_KERNEL_NAME)};
+#undef GRAPH_KERNEL_NAME
 
 /* One work-item per arc pays where a frontier's mean degree passes this
  * many arcs per listed vertex's lanes (a hub among leaves); below it the
@@ -83,8 +75,7 @@ static int program(pf_dev *dev, struct pf_cl_graph **out, pf_status *st)
     p->f64 = dev->desc.fp64;
     /* A GPU loads a vertex's arcs in parallel; a CPU gains nothing. */
     p->lanes = strcmp(dev->desc.kind, "gpu") ? 1 : 8;
-    const char *balance = getenv("PORTAFLOW_GRAPH_BALANCE");
-    p->balance = balance && (*balance == '0' || *balance == '1') ? *balance - '0' : -1;
+    p->balance = (int)pf_knobs()->graph_balance; /* PF_KNOB_AUTO is -1 */
     char options[160];
     snprintf(options, sizeof options, "-cl-std=CL1.2 -DPF_CAP_BITS=64 -DPF_ATOM64=1 "
              "-DPF_GRAPH_F64=%d", p->f64);
@@ -122,21 +113,15 @@ static int read_counters(pf_dev *dev, const pf_dev_csr *g, int64_t *c, pf_status
     return PF_OK;
 }
 
-/* Sets the arguments and enqueues `items` work-items (rounded up to whole
- * groups; the kernels check their range). */
-static int launch(pf_dev *dev, struct pf_cl_graph *p, int k, int64_t items, const cl_arg *args,
-                  int nargs, pf_status *st)
+/* Enqueues `items` work-items of kernel k, its arguments set (rounded up
+ * to whole groups; the kernels check their range). */
+static int launch(pf_dev *dev, struct pf_cl_graph *p, int k, int64_t items, pf_status *st)
 {
-    int rc = pf_cl_set_args(p->kernels[k], graph_kernel_names[k], args, nargs, st);
-    if (rc || items <= 0)
-        return rc;
+    if (items <= 0)
+        return PF_OK;
     size_t local = dev->group_size;
-    size_t global = ((size_t)items + local - 1) / local * local;
-    cl_int err = clEnqueueNDRangeKernel(dev->queue, p->kernels[k], 1, NULL, &global, &local, 0,
-                                        NULL, NULL);
-    return err == CL_SUCCESS ? PF_OK
-                             : pf_cl_fail_on(st, "clEnqueueNDRangeKernel", graph_kernel_names[k],
-                                             err);
+    size_t groups = ((size_t)items + local - 1) / local;
+    return pf_cl_enqueue(dev, p->kernels[k], graph_kernel_names[k], groups, local, st);
 }
 
 /* Whether to advance over arcs: a GPU, and a frontier of high mean degree. */
@@ -151,9 +136,10 @@ static int balance_arcs(const struct pf_cl_graph *p, int64_t count, int64_t in_a
 static int frontier_offsets(pf_dev *dev, struct pf_cl_graph *p, const pf_dev_csr *g, pf_buf *in,
                             int64_t count, pf_status *st)
 {
-    cl_long n_items = count;
-    cl_arg args[] = {ARG(in->mem), ARG(n_items), ARG(g->first->mem), ARG(g->lb_degree->mem)};
-    int rc = launch(dev, p, GK_FRONTIER_DEGREE, count, args, NARGS(args), st);
+    int rc = pf_cl_args_frontier_degree(p->kernels[GK_FRONTIER_DEGREE], st, in->mem, count,
+                                        g->first->mem, g->lb_degree->mem);
+    if (!rc)
+        rc = launch(dev, p, GK_FRONTIER_DEGREE, count, st);
     int64_t total = 0;
     if (!rc)
         rc = pf_cl_scan_i32(dev, g->lb_degree, g->lb_offset, count, &total, st);
@@ -169,20 +155,21 @@ int pf_cl_bfs_push(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count, 
     int rc = program(dev, &p, st);
     if (!rc)
         rc = reset_counters(dev, g, 0, st);
-    cl_long n_items = count, arcs = in_arcs;
-    cl_int lanes = p ? p->lanes : 1, lvl = level;
     if (!rc && balance_arcs(p, count, in_arcs)) {
         rc = frontier_offsets(dev, p, g, in, count, st);
-        cl_arg args[] = {ARG(in->mem), ARG(g->lb_offset->mem), ARG(n_items), ARG(arcs),
-                         ARG(g->first->mem), ARG(g->head->mem), ARG(dist->mem), ARG(lvl),
-                         ARG(out->mem), ARG(g->counters->mem)};
         if (!rc)
-            rc = launch(dev, p, GK_BFS_PUSH_ARCS, in_arcs, args, NARGS(args), st);
+            rc = pf_cl_args_bfs_push_arcs(p->kernels[GK_BFS_PUSH_ARCS], st, in->mem,
+                                          g->lb_offset->mem, count, in_arcs, g->first->mem,
+                                          g->head->mem, dist->mem, level, out->mem,
+                                          g->counters->mem);
+        if (!rc)
+            rc = launch(dev, p, GK_BFS_PUSH_ARCS, in_arcs, st);
     } else if (!rc) {
-        cl_arg args[] = {ARG(in->mem),   ARG(n_items), ARG(lanes),    ARG(g->first->mem),
-                         ARG(g->head->mem), ARG(dist->mem), ARG(lvl), ARG(out->mem),
-                         ARG(g->counters->mem)};
-        rc = launch(dev, p, GK_BFS_PUSH, count * lanes, args, NARGS(args), st);
+        rc = pf_cl_args_bfs_push(p->kernels[GK_BFS_PUSH], st, in->mem, count, p->lanes,
+                                 g->first->mem, g->head->mem, dist->mem, level, out->mem,
+                                 g->counters->mem);
+        if (!rc)
+            rc = launch(dev, p, GK_BFS_PUSH, count * p->lanes, st);
     }
     if (!rc)
         rc = read_counters(dev, g, c, st);
@@ -201,13 +188,12 @@ int pf_cl_bfs_pull(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t level
     int rc = program(dev, &p, st);
     if (!rc)
         rc = reset_counters(dev, g, 0, st);
-    cl_long n = g->n;
-    cl_int lvl = level;
-    if (!rc) {
-        cl_arg args[] = {ARG(n), ARG(g->rfirst->mem), ARG(g->rhead->mem), ARG(g->first->mem),
-                         ARG(dist->mem), ARG(lvl), ARG(flags->mem), ARG(g->counters->mem)};
-        rc = launch(dev, p, GK_BFS_PULL, n, args, NARGS(args), st);
-    }
+    if (!rc)
+        rc = pf_cl_args_bfs_pull(p->kernels[GK_BFS_PULL], st, g->n, g->rfirst->mem,
+                                 g->rhead->mem, g->first->mem, dist->mem, level, flags->mem,
+                                 g->counters->mem);
+    if (!rc)
+        rc = launch(dev, p, GK_BFS_PULL, g->n, st);
     if (!rc)
         rc = read_counters(dev, g, c, st);
     if (!rc) {
@@ -222,14 +208,47 @@ int pf_cl_bfs_parents(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t so
 {
     struct pf_cl_graph *p = NULL;
     int rc = program(dev, &p, st);
-    cl_long n = g->n;
-    cl_int s = source;
-    if (!rc) {
-        cl_arg args[] = {ARG(n), ARG(g->rfirst->mem), ARG(g->rhead->mem), ARG(dist->mem), ARG(s),
-                         ARG(parent->mem)};
-        rc = launch(dev, p, GK_BFS_PARENTS, n, args, NARGS(args), st);
-    }
+    if (!rc)
+        rc = pf_cl_args_bfs_parents(p->kernels[GK_BFS_PARENTS], st, g->n, g->rfirst->mem,
+                                    g->rhead->mem, dist->mem, source, parent->mem);
+    if (!rc)
+        rc = launch(dev, p, GK_BFS_PARENTS, g->n, st);
     return rc;
+}
+
+/* The relaxation kernel's arguments (by arc or by vertex, integer or
+ * real distances) and its size. */
+static int relax_args(struct pf_cl_graph *p, const pf_dev_csr *g, pf_buf *in, int64_t count,
+                      int64_t in_arcs, int by_arc, pf_buf *dist, pf_buf *claim, int32_t step,
+                      pf_buf *near, pf_buf *far, int64_t bound_i, double bound_f, int *k,
+                      int64_t *items, pf_status *st)
+{
+    /* Without weights a stand-in buffer (the kernel does not read it). */
+    cl_mem weight = g->weight ? g->weight->mem : g->first->mem;
+    cl_int has_weight = g->weight != NULL;
+    int64_t bound_bits;
+    memcpy(&bound_bits, &bound_f, sizeof bound_bits);
+    int real = g->weights == 2;
+    *k = by_arc ? (real ? GK_RELAX_ARCS_F64 : GK_RELAX_ARCS_I64) : (real ? GK_RELAX_F64 : GK_RELAX_I64);
+    *items = by_arc ? in_arcs : count * p->lanes;
+    cl_kernel kernel = p->kernels[*k];
+    if (by_arc && real)
+        return pf_cl_args_relax_arcs_f64(kernel, st, in->mem, g->lb_offset->mem, count, in_arcs,
+                                         g->first->mem, g->head->mem, weight, dist->mem,
+                                         claim->mem, step, near->mem, far->mem, bound_bits,
+                                         g->counters->mem);
+    if (by_arc)
+        return pf_cl_args_relax_arcs_i64(kernel, st, in->mem, g->lb_offset->mem, count, in_arcs,
+                                         g->first->mem, g->head->mem, weight, has_weight,
+                                         dist->mem, claim->mem, step, near->mem, far->mem,
+                                         bound_i, g->counters->mem);
+    if (real)
+        return pf_cl_args_relax_f64(kernel, st, in->mem, count, p->lanes, g->first->mem,
+                                    g->head->mem, weight, dist->mem, claim->mem, step, near->mem,
+                                    far->mem, bound_bits, g->counters->mem);
+    return pf_cl_args_relax_i64(kernel, st, in->mem, count, p->lanes, g->first->mem,
+                                g->head->mem, weight, has_weight, dist->mem, claim->mem, step,
+                                near->mem, far->mem, bound_i, g->counters->mem);
 }
 
 int pf_cl_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count,
@@ -245,39 +264,15 @@ int pf_cl_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count
                      "weights need; use --backend omp or seq", dev->desc.name);
     if (!rc)
         rc = reset_counters(dev, g, 0, st);
-    cl_long n_items = count, bound = bound_i, arcs = in_arcs;
-    cl_int lanes = p ? p->lanes : 1, stp = step, has_weight = g->weight != NULL;
-    cl_double bound_d = bound_f;
-    /* Without weights a dummy buffer stands in (the kernel does not read it). */
-    cl_mem weight = g->weight ? g->weight->mem : g->first->mem;
-    int by_arc = !rc && balance_arcs(p, count, in_arcs);
+    int by_arc = !rc && balance_arcs(p, count, in_arcs), k = 0;
+    int64_t items = 0;
     if (by_arc)
         rc = frontier_offsets(dev, p, g, in, count, st);
-    if (!rc && by_arc && g->weights == 2) {
-        cl_arg args[] = {ARG(in->mem),   ARG(g->lb_offset->mem), ARG(n_items),   ARG(arcs),
-                         ARG(g->first->mem), ARG(g->head->mem),  ARG(weight),    ARG(dist->mem),
-                         ARG(claim->mem), ARG(stp),              ARG(near->mem), ARG(far->mem),
-                         ARG(bound_d),   ARG(g->counters->mem)};
-        rc = launch(dev, p, GK_RELAX_ARCS_F64, in_arcs, args, NARGS(args), st);
-    } else if (!rc && by_arc) {
-        cl_arg args[] = {ARG(in->mem),    ARG(g->lb_offset->mem), ARG(n_items),   ARG(arcs),
-                         ARG(g->first->mem), ARG(g->head->mem),   ARG(weight),    ARG(has_weight),
-                         ARG(dist->mem),  ARG(claim->mem),        ARG(stp),       ARG(near->mem),
-                         ARG(far->mem),   ARG(bound),             ARG(g->counters->mem)};
-        rc = launch(dev, p, GK_RELAX_ARCS_I64, in_arcs, args, NARGS(args), st);
-    } else if (!rc && g->weights == 2) {
-        cl_arg args[] = {ARG(in->mem),    ARG(n_items),      ARG(lanes),    ARG(g->first->mem),
-                         ARG(g->head->mem), ARG(weight),     ARG(dist->mem), ARG(claim->mem),
-                         ARG(stp),        ARG(near->mem),    ARG(far->mem), ARG(bound_d),
-                         ARG(g->counters->mem)};
-        rc = launch(dev, p, GK_RELAX_F64, count * lanes, args, NARGS(args), st);
-    } else if (!rc) {
-        cl_arg args[] = {ARG(in->mem),    ARG(n_items),   ARG(lanes),     ARG(g->first->mem),
-                         ARG(g->head->mem), ARG(weight),  ARG(has_weight), ARG(dist->mem),
-                         ARG(claim->mem), ARG(stp),       ARG(near->mem), ARG(far->mem),
-                         ARG(bound),      ARG(g->counters->mem)};
-        rc = launch(dev, p, GK_RELAX_I64, count * lanes, args, NARGS(args), st);
-    }
+    if (!rc)
+        rc = relax_args(p, g, in, count, in_arcs, by_arc, dist, claim, step, near, far, bound_i,
+                        bound_f, &k, &items, st);
+    if (!rc)
+        rc = launch(dev, p, k, items, st);
     if (!rc)
         rc = read_counters(dev, g, c, st);
     if (!rc) {
@@ -293,17 +288,17 @@ int pf_cl_sssp_far(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, pf_buf *far, 
     struct pf_cl_graph *p = NULL;
     int64_t c[4] = {0, 0, 0, 0};
     int real = g->weights == 2;
-    cl_long bound = bound_i, n = g->n;
+    int64_t bound = bound_i;
     if (real) /* non-negative doubles order as their bits do */
         memcpy(&bound, &bound_f, sizeof bound);
     int rc = program(dev, &p, st);
     if (!rc)
         rc = reset_counters(dev, g, INT64_MAX, st);
-    if (!rc) {
-        cl_arg args[] = {ARG(n), ARG(g->first->mem), ARG(dist->mem), ARG(far->mem), ARG(bound),
-                         ARG(out->mem), ARG(g->counters->mem)};
-        rc = launch(dev, p, GK_FAR, n, args, NARGS(args), st);
-    }
+    if (!rc)
+        rc = pf_cl_args_far(p->kernels[GK_FAR], st, g->n, g->first->mem, dist->mem, far->mem,
+                            bound, out->mem, g->counters->mem);
+    if (!rc)
+        rc = launch(dev, p, GK_FAR, g->n, st);
     if (!rc)
         rc = read_counters(dev, g, c, st);
     if (!rc) {
@@ -325,13 +320,11 @@ int pf_cl_intersect_count(pf_dev *dev, const pf_dev_csr *g, int64_t *total, pf_s
     int rc = program(dev, &p, st);
     if (!rc)
         rc = reset_counters(dev, g, 0, st);
-    cl_long n = g->n;
-    cl_int lanes = p ? p->lanes : 1;
-    if (!rc) {
-        cl_arg args[] = {ARG(n), ARG(lanes), ARG(g->first->mem), ARG(g->head->mem),
-                         ARG(g->counters->mem)};
-        rc = launch(dev, p, GK_INTERSECT, n * lanes, args, NARGS(args), st);
-    }
+    if (!rc)
+        rc = pf_cl_args_intersect(p->kernels[GK_INTERSECT], st, g->n, p->lanes, g->first->mem,
+                                  g->head->mem, g->counters->mem);
+    if (!rc)
+        rc = launch(dev, p, GK_INTERSECT, g->n * p->lanes, st);
     if (!rc)
         rc = read_counters(dev, g, c, st);
     if (!rc)

@@ -10,20 +10,9 @@
 
 #include "common/status.h"
 
-const char *const pf_cl_kernel_names[PF_CLK_COUNT] = {
-    [PF_CLK_MARK_ACTIVE] = "pf_k_mark_active",
-    [PF_CLK_SATURATE_FROM] = "pf_k_saturate_from",
-    [PF_CLK_PUSH_RELABEL] = "pf_k_push_relabel",
-    [PF_CLK_PUSH_RELABEL_FOLLOW] = "pf_k_push_relabel_follow",
-    [PF_CLK_PUSH_RELABEL_GROUP] = "pf_k_push_relabel_group",
-    [PF_CLK_CANCEL_VIOLATIONS] = "pf_k_cancel_violations",
-    [PF_CLK_BFS_LEVEL] = "pf_k_bfs_level",
-    [PF_CLK_REDUCE_I32] = "pf_k_reduce_i32",
-    [PF_CLK_REDUCE_I64] = "pf_k_reduce_i64",
-    [PF_CLK_SCAN_I32] = "pf_k_scan_i32",
-    [PF_CLK_SCAN_I64_INPLACE] = "pf_k_scan_i64_inplace",
-    [PF_CLK_SCATTER_I32] = "pf_k_scatter_i32",
-};
+#define PF_CL_KERNEL_NAME(ID, name) [PF_CLK_##ID] = "pf_k_" #name,
+const char *const pf_cl_kernel_names[PF_CLK_COUNT] = {PF_CL_KERNELS(PF_CL_KERNEL_NAME)};
+#undef PF_CL_KERNEL_NAME
 
 /* Work-group size of every launch unless the device or a kernel allows
  * less; PORTAFLOW_CL_GROUP_SIZE overrides it (tuning, tests). */
@@ -195,7 +184,7 @@ static size_t floor_pow2(size_t x)
  * worker, on PoCL, NVIDIA or OpenMP; the body holds one claim per worker
  * at any time and releases it, so this is taken for a defect of that
  * stack and worked around here: work-groups no wider than that on
- * rusticl's CPU device (the evidence is in bench/NOTES.md). */
+ * rusticl's CPU device. */
 static size_t quirk_group_limit(pf_dev *dev, size_t limit)
 {
     char platform[64];
@@ -215,9 +204,8 @@ static int choose_geometry(pf_dev *dev, pf_status *st)
 {
     size_t limit = DEFAULT_GROUP_SIZE, device_max = 0, item_sizes[3] = {0, 0, 0};
     cl_ulong local_mem = 0;
-    const char *env = getenv("PORTAFLOW_CL_GROUP_SIZE");
-    if (env && strtoul(env, NULL, 10) > 0)
-        limit = (size_t)strtoul(env, NULL, 10);
+    if (pf_knobs()->cl_group_size != PF_KNOB_AUTO)
+        limit = (size_t)pf_knobs()->cl_group_size;
     if (clGetDeviceInfo(dev->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof device_max,
                         &device_max, NULL) == CL_SUCCESS && device_max && device_max < limit)
         limit = device_max;
@@ -252,8 +240,7 @@ static int choose_geometry(pf_dev *dev, pf_status *st)
     dev->group_size = floor_pow2(limit ? limit : 1);
     /* A work-group per active vertex pays on GPUs (latency-bound rounds);
      * on CPUs one work-item per vertex is the faster mapping. */
-    const char *lanes_env = getenv("PORTAFLOW_CL_PUSH_LANES");
-    size_t lanes = lanes_env && *lanes_env ? (size_t)atoi(lanes_env)
+    size_t lanes = pf_knobs()->cl_push_lanes != PF_KNOB_AUTO ? (size_t)pf_knobs()->cl_push_lanes
                    : strcmp(dev->desc.kind, "gpu") == 0 ? 32 : 1;
     lanes = lanes < 1 ? 1 : floor_pow2(lanes);
     dev->push_lanes = (int)(lanes < dev->group_size ? lanes : dev->group_size);

@@ -4,50 +4,11 @@
  * Everything is enqueued on one in-order queue, so a pass sees the writes
  * of the passes before it; the host only blocks where a step returns a
  * value (scan totals, counters). */
-#include "cl_internal.h"
+#include "cl_kernels.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include "common/status.h"
-
-int pf_cl_set_args(cl_kernel kernel, const char *name, const cl_arg *args, int nargs,
-                   pf_status *st)
-{
-    for (int i = 0; i < nargs; i++) {
-        cl_int err = clSetKernelArg(kernel, (cl_uint)i, args[i].size, args[i].value);
-        if (err != CL_SUCCESS) {
-            char what[80];
-            snprintf(what, sizeof what, "%s, argument %d", name, i);
-            return pf_cl_fail_on(st, "clSetKernelArg", what, err);
-        }
-    }
-    return PF_OK;
-}
-
-/* Sets the arguments and enqueues `groups` work-groups of kernel k of the
- * kernel set (pf_cl_kernels_for). */
-static int launch_in(pf_dev *dev, cl_kernel *set, int k, size_t groups, size_t local,
-                     const cl_arg *args, int nargs, pf_status *st)
-{
-    cl_kernel kernel = set[k];
-    int rc = pf_cl_set_args(kernel, pf_cl_kernel_names[k], args, nargs, st);
-    if (rc)
-        return rc;
-    size_t global = groups * local;
-    cl_int err =
-        clEnqueueNDRangeKernel(dev->queue, kernel, 1, NULL, &global, &local, 0, NULL, NULL);
-    if (err != CL_SUCCESS)
-        return pf_cl_fail_on(st, "clEnqueueNDRangeKernel", pf_cl_kernel_names[k], err);
-    return PF_OK;
-}
-
-/* The same for a scan kernel (from the program built at open). */
-static int launch(pf_dev *dev, int k, size_t groups, const cl_arg *args, int nargs,
-                  pf_status *st)
-{
-    return launch_in(dev, dev->kernels[dev->base], k, groups, dev->group_size, args, nargs, st);
-}
 
 /* Work-groups to cover count items, one per work-item. */
 static size_t groups_for(const pf_dev *dev, int64_t count)
@@ -112,7 +73,9 @@ static int scan_pass(pf_dev *dev, enum scan_kind kind, cl_mem in, cl_mem out,
     cl_int rows = dev->scan_rows;
     int64_t tile = (int64_t)dev->group_size * rows;
     int64_t tiles = (count + tile - 1) / tile;
-    size_t scratch = 2 * dev->group_size * sizeof(cl_long);
+    cl_kernel *set = dev->kernels[dev->base];
+    size_t groups = (size_t)tiles, local = dev->group_size;
+    size_t scratch = 2 * local; /* int64 elements of local memory */
     cl_mem offsets = dev->scan_total; /* a valid placeholder when unused */
     cl_int use_offsets = 0;
     int rc;
@@ -124,15 +87,12 @@ static int scan_pass(pf_dev *dev, enum scan_kind kind, cl_mem in, cl_mem out,
         if ((rc = ensure_sums(dev, level, (size_t)tiles, st)))
             return rc;
         cl_mem sums = dev->scan_sums[level];
-        if (kind == SCAN_I64_INPLACE) {
-            cl_arg args[] = {ARG(in), ARG(n), ARG(rows), ARG(sums), LOCAL_ARG(scratch)};
-            rc = launch(dev, PF_CLK_REDUCE_I64, (size_t)tiles, args, NARGS(args), st);
-        } else {
-            cl_int predicate = kind == SCATTER_I32;
-            cl_arg args[] = {ARG(in),        ARG(n),    ARG(rows),
-                             ARG(predicate), ARG(sums), LOCAL_ARG(scratch)};
-            rc = launch(dev, PF_CLK_REDUCE_I32, (size_t)tiles, args, NARGS(args), st);
-        }
+        if (kind == SCAN_I64_INPLACE)
+            rc = pf_cl_launch_reduce_i64(dev, set, groups, local, st, in, n, rows, sums,
+                                         scratch);
+        else
+            rc = pf_cl_launch_reduce_i32(dev, set, groups, local, st, in, n, rows,
+                                         kind == SCATTER_I32, sums, scratch);
         if (rc)
             return rc;
         rc = scan_pass(dev, SCAN_I64_INPLACE, sums, sums, tiles, 0, level + 1, st);
@@ -144,22 +104,15 @@ static int scan_pass(pf_dev *dev, enum scan_kind kind, cl_mem in, cl_mem out,
 
     cl_mem total = dev->scan_total;
     switch (kind) {
-    case SCAN_I32: {
-        cl_arg args[] = {ARG(in),      ARG(out),         ARG(n),     ARG(rows),
-                         ARG(offsets), ARG(use_offsets), ARG(total), LOCAL_ARG(scratch)};
-        return launch(dev, PF_CLK_SCAN_I32, (size_t)tiles, args, NARGS(args), st);
-    }
-    case SCAN_I64_INPLACE: {
-        cl_arg args[] = {ARG(in),          ARG(n),     ARG(rows), ARG(offsets),
-                         ARG(use_offsets), ARG(total), LOCAL_ARG(scratch)};
-        return launch(dev, PF_CLK_SCAN_I64_INPLACE, (size_t)tiles, args, NARGS(args), st);
-    }
-    case SCATTER_I32: {
-        cl_arg args[] = {ARG(in),      ARG(out),         ARG(n),     ARG(out_cap),
-                         ARG(rows),    ARG(offsets),     ARG(use_offsets),
-                         ARG(total),   LOCAL_ARG(scratch)};
-        return launch(dev, PF_CLK_SCATTER_I32, (size_t)tiles, args, NARGS(args), st);
-    }
+    case SCAN_I32:
+        return pf_cl_launch_scan_i32(dev, set, groups, local, st, in, out, n, rows, offsets,
+                                     use_offsets, total, scratch);
+    case SCAN_I64_INPLACE:
+        return pf_cl_launch_scan_i64_inplace(dev, set, groups, local, st, in, n, rows, offsets,
+                                             use_offsets, total, scratch);
+    case SCATTER_I32:
+        return pf_cl_launch_scatter_i32(dev, set, groups, local, st, in, out, n, out_cap, rows,
+                                        offsets, use_offsets, total, scratch);
     }
     return pf_fail(st, PF_E_DEVICE, "unknown scan kind %d", (int)kind);
 }
@@ -199,24 +152,11 @@ int pf_cl_filter_i32(pf_dev *dev, pf_buf *flags, pf_buf *out, int64_t count,
 
 /* ---- max-flow steps --------------------------------------------------- */
 
-/* Checks the graph and points *set at the kernels of its width. */
-static int check_graph(pf_dev *dev, const pf_dev_graph *g, const char *step, cl_kernel **set,
-                       pf_status *st)
+/* Points *set at the kernels of the graph's residual width (the arguments
+ * were checked at the interface, src/host/dev_check.c). */
+static int kernels_for_graph(pf_dev *dev, const pf_dev_graph *g, cl_kernel **set,
+                             pf_status *st)
 {
-    if (!g || !g->first || !g->head || !g->rev || !g->res || !g->excess || !g->height ||
-        !g->counters)
-        return pf_fail(st, PF_E_USAGE, "%s: incomplete device graph", step);
-    if (g->counters->bytes < PF_CTR_COUNT * sizeof(cl_long))
-        return pf_fail(st, PF_E_USAGE, "%s: counters buffer too small", step);
-    if (g->n < 0 || g->n > INT32_MAX)
-        return pf_fail(st, PF_E_USAGE, "%s: %lld vertices exceed int32", step,
-                       (long long)g->n);
-    if (g->cap_bits != 32 && g->cap_bits != 64)
-        return pf_fail(st, PF_E_USAGE, "%s: residuals of %d bits", step, (int)g->cap_bits);
-    size_t cap = g->cap_bits / 8;
-    if (g->res->bytes / cap < (uint64_t)g->arcs || g->excess->bytes / cap < (uint64_t)g->n)
-        return pf_fail(st, PF_E_USAGE, "%s: residual or excess buffer too small for %d bits",
-                       step, (int)g->cap_bits);
     return pf_cl_kernels_for(dev, g->cap_bits, set, st);
 }
 
@@ -234,31 +174,26 @@ int pf_cl_mark_active(pf_dev *dev, const pf_dev_graph *g, pf_buf *flags, pf_stat
 {
     int rc;
     cl_kernel *set = NULL;
-    if ((rc = check_graph(dev, g, "mark_active", &set, st)))
+    if ((rc = kernels_for_graph(dev, g, &set, st)))
         return rc;
     if (g->n == 0)
         return PF_OK;
-    cl_int n = (cl_int)g->n, source = g->source, sink = g->sink;
-    cl_arg args[] = {ARG(g->excess->mem), ARG(g->height->mem), ARG(flags->mem),
-                     ARG(n),              ARG(source),         ARG(sink)};
-    return launch_in(dev, set, PF_CLK_MARK_ACTIVE, groups_for(dev, g->n), dev->group_size,
-                     args, NARGS(args), st);
+    return pf_cl_launch_mark_active(dev, set, groups_for(dev, g->n), dev->group_size, st,
+                                    g->excess->mem, g->height->mem, flags->mem, (cl_int)g->n,
+                                    g->source, g->sink);
 }
 
 int pf_cl_saturate_from(pf_dev *dev, const pf_dev_graph *g, int32_t x, pf_status *st)
 {
     int rc;
     cl_kernel *set = NULL;
-    if ((rc = check_graph(dev, g, "saturate_from", &set, st)))
+    if ((rc = kernels_for_graph(dev, g, &set, st)))
         return rc;
     if (x < 0 || x >= g->n)
         return pf_fail(st, PF_E_USAGE, "saturate_from: vertex %d out of range", (int)x);
-    cl_int vertex = x, n = (cl_int)g->n;
-    cl_arg args[] = {ARG(vertex),         ARG(g->first->mem), ARG(g->head->mem),
-                     ARG(g->rev->mem),    ARG(g->res->mem),   ARG(g->excess->mem),
-                     ARG(g->height->mem), ARG(n)};
-    return launch_in(dev, set, PF_CLK_SATURATE_FROM, dev->stride_groups, dev->group_size,
-                     args, NARGS(args), st);
+    return pf_cl_launch_saturate_from(dev, set, dev->stride_groups, dev->group_size, st, x,
+                                      g->first->mem, g->head->mem, g->rev->mem, g->res->mem,
+                                      g->excess->mem, g->height->mem, (cl_int)g->n);
 }
 
 int pf_cl_push_relabel(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t count,
@@ -266,47 +201,34 @@ int pf_cl_push_relabel(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t
 {
     int rc;
     cl_kernel *set = NULL;
-    if ((rc = check_graph(dev, g, "push_relabel", &set, st)))
+    if ((rc = kernels_for_graph(dev, g, &set, st)))
         return rc;
     /* *work is this call's relabel work (as the OpenMP backend reports it):
      * the counter restarts from 0 at every call. */
     if ((rc = zero_counter(dev, g, PF_CTR_WORK, "relabel work counter", st)))
         return rc;
     if (count > 0 && cycles > 0) {
-        cl_long n_list = count;
-        cl_int n = (cl_int)g->n, cycle_count = cycles, source = g->source, sink = g->sink;
-        size_t scratch = dev->group_size * sizeof(cl_long);
+        cl_int n = (cl_int)g->n;
+        size_t local = dev->group_size;
         /* GPUs: a work-group of PF_CL_PUSH_LANES per listed vertex (see
          * pf_k_push_relabel_group); CPUs keep one work-item per vertex. */
         if (dev->push_lanes > 1) {
-            cl_int follow = g->follow_excess;
             size_t lanes = (size_t)dev->push_lanes;
-            cl_arg args[] = {ARG(list->mem),      ARG(n_list),          ARG(g->first->mem),
-                             ARG(g->head->mem),   ARG(g->rev->mem),     ARG(g->res->mem),
-                             ARG(g->excess->mem), ARG(g->height->mem),  ARG(g->owner->mem),
-                             ARG(n),              ARG(source),          ARG(sink),
-                             ARG(follow),         ARG(cycle_count),     ARG(g->counters->mem),
-                             LOCAL_ARG(lanes * sizeof(cl_int)),
-                             LOCAL_ARG(lanes * sizeof(cl_long)),   LOCAL_ARG(sizeof(cl_long))};
-            rc = launch_in(dev, set, PF_CLK_PUSH_RELABEL_GROUP, (size_t)count, lanes, args,
-                           NARGS(args), st);
+            rc = pf_cl_launch_push_relabel_group(
+                dev, set, (size_t)count, lanes, st, list->mem, count, g->first->mem,
+                g->head->mem, g->rev->mem, g->res->mem, g->excess->mem, g->height->mem,
+                g->owner->mem, n, g->source, g->sink, g->follow_excess, cycles,
+                g->counters->mem, lanes, lanes, 1);
         } else if (g->follow_excess) {
-            cl_arg args[] = {ARG(list->mem),      ARG(n_list),         ARG(g->first->mem),
-                             ARG(g->head->mem),   ARG(g->rev->mem),    ARG(g->res->mem),
-                             ARG(g->excess->mem), ARG(g->height->mem), ARG(g->owner->mem),
-                             ARG(n),              ARG(source),         ARG(sink),
-                             ARG(cycle_count),    ARG(g->counters->mem),
-                             LOCAL_ARG(scratch)};
-            rc = launch_in(dev, set, PF_CLK_PUSH_RELABEL_FOLLOW, groups_for(dev, count),
-                           dev->group_size, args, NARGS(args), st);
+            rc = pf_cl_launch_push_relabel_follow(
+                dev, set, groups_for(dev, count), local, st, list->mem, count, g->first->mem,
+                g->head->mem, g->rev->mem, g->res->mem, g->excess->mem, g->height->mem,
+                g->owner->mem, n, g->source, g->sink, cycles, g->counters->mem, local);
         } else {
-            cl_arg args[] = {ARG(list->mem),      ARG(n_list),         ARG(g->first->mem),
-                             ARG(g->head->mem),   ARG(g->rev->mem),    ARG(g->res->mem),
-                             ARG(g->excess->mem), ARG(g->height->mem), ARG(n),
-                             ARG(cycle_count),    ARG(g->counters->mem),
-                             LOCAL_ARG(scratch)};
-            rc = launch_in(dev, set, PF_CLK_PUSH_RELABEL, groups_for(dev, count),
-                           dev->group_size, args, NARGS(args), st);
+            rc = pf_cl_launch_push_relabel(dev, set, groups_for(dev, count), local, st,
+                                           list->mem, count, g->first->mem, g->head->mem,
+                                           g->rev->mem, g->res->mem, g->excess->mem,
+                                           g->height->mem, n, cycles, g->counters->mem, local);
         }
         if (rc)
             return rc;
@@ -319,16 +241,14 @@ int pf_cl_cancel_violations(pf_dev *dev, const pf_dev_graph *g, pf_buf *list,
 {
     int rc;
     cl_kernel *set = NULL;
-    if ((rc = check_graph(dev, g, "cancel_violations", &set, st)))
+    if ((rc = kernels_for_graph(dev, g, &set, st)))
         return rc;
     if (count == 0)
         return PF_OK;
-    cl_long n_list = count;
-    cl_arg args[] = {ARG(list->mem),      ARG(n_list),          ARG(g->first->mem),
-                     ARG(g->head->mem),   ARG(g->rev->mem),     ARG(g->res->mem),
-                     ARG(g->excess->mem), ARG(g->height->mem)};
-    return launch_in(dev, set, PF_CLK_CANCEL_VIOLATIONS, groups_for(dev, count),
-                     dev->group_size, args, NARGS(args), st);
+    return pf_cl_launch_cancel_violations(dev, set, groups_for(dev, count), dev->group_size,
+                                          st, list->mem, count, g->first->mem, g->head->mem,
+                                          g->rev->mem, g->res->mem, g->excess->mem,
+                                          g->height->mem);
 }
 
 int pf_cl_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[2],
@@ -337,7 +257,7 @@ int pf_cl_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[
 {
     int rc;
     cl_kernel *set = NULL;
-    if ((rc = check_graph(dev, g, "bfs_levels", &set, st)))
+    if ((rc = kernels_for_graph(dev, g, &set, st)))
         return rc;
     if (*count == 0 || levels <= 0)
         return PF_OK;
@@ -351,18 +271,15 @@ int pf_cl_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[
         return pf_cl_fail_on(st, "clEnqueueWriteBuffer", "BFS frontier sizes", err);
     /* Work-items per frontier vertex: on a GPU a level waits for the
      * longest arc chain, so 8 share a vertex's arcs; a CPU gains nothing. */
-    cl_int n = (cl_int)g->n, skip = excluded, lanes = strcmp(dev->desc.kind, "gpu") ? 1 : 8;
+    cl_int n = (cl_int)g->n, lanes = strcmp(dev->desc.kind, "gpu") ? 1 : 8;
     for (int32_t k = 0; k < levels; k++) {
-        cl_int lvl = level + k, in_slot = PF_CTR_BFS + k % 3, out_slot = PF_CTR_BFS + (k + 1) % 3,
-               clear_slot = PF_CTR_BFS + (k + 2) % 3;
-        cl_arg args[] = {ARG(frontier[k % 2]->mem), ARG(g->first->mem), ARG(g->head->mem),
-                         ARG(g->rev->mem),          ARG(g->res->mem),   ARG(g->height->mem),
-                         ARG(frontier[(k + 1) % 2]->mem), ARG(g->counters->mem), ARG(in_slot),
-                         ARG(out_slot),             ARG(clear_slot),    ARG(n),
-                         ARG(lvl),                  ARG(skip),          ARG(lanes)};
         /* A fixed NDRange: the frontier size is only known on the device. */
-        if ((rc = launch_in(dev, set, PF_CLK_BFS_LEVEL, dev->stride_groups, dev->group_size,
-                            args, NARGS(args), st)))
+        if ((rc = pf_cl_launch_bfs_level(
+                 dev, set, dev->stride_groups, dev->group_size, st, frontier[k % 2]->mem,
+                 g->first->mem, g->head->mem, g->rev->mem, g->res->mem, g->height->mem,
+                 frontier[(k + 1) % 2]->mem, g->counters->mem, PF_CTR_BFS + k % 3,
+                 PF_CTR_BFS + (k + 1) % 3, PF_CTR_BFS + (k + 2) % 3, n, level + k, excluded,
+                 lanes)))
             return rc;
     }
     return read_i64(dev, g->counters->mem, PF_CTR_BFS + levels % 3, count, st);

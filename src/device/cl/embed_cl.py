@@ -3,8 +3,9 @@
 
 usage: embed_cl.py [--name SYMBOL] OUTPUT.c INPUT...
 
-The inputs (for the max-flow program: pf_vendor.h, pf_kernels.h, then the
-kernels/*.cl files, in that order) are concatenated into one NUL-terminated
+The inputs (for the max-flow program: pf_vendor.h, pf_kernel_table.h,
+kernels/pf_group.cl, pf_kernels.h, kernels/pf_scan.cl, in that order:
+cl/meson.build) are concatenated into one NUL-terminated
 C string, SYMBOL (default pf_cl_program_source), and its length without
 the NUL, SYMBOL_len. Every #include line is dropped (the inputs are
 self-contained once concatenated, and the run-time compiler has no include

@@ -6,8 +6,7 @@
  *   cuda_probe.c     probe: runs the device query in a child process
  *   cuda_device.cu   query, open/close, buffers, fills, sync, error text
  *   cuda_steps.cu    __global__ wrappers of the shared kernel bodies
- *   cuda_scan.cu     scan / filter through CUB (the default)
- *   cuda_scan_simple.cu  the same with plain kernels (PF_CUDA_SCAN=simple)
+ *   cuda_scan.cu     scan / filter through CUB
  *   cuda_apsp.cu     fw_tile / fw_phase: blocked Floyd-Warshall kernels
  *   cuda_fw_perk.cu  fw_step: the per-k Floyd-Warshall variant
  *   cuda_fw_stats.cu fw_stats: apsp --stats summed on the device

@@ -675,14 +675,9 @@ static int fw_launch_phase3(pf_dev *dev, const pf_dev_apsp *a, int round, pf_sta
     return fw_launch_phase3_as<T, PATHS, RG, CG, AK, FW_P3_LOAD>(dev, a, round, st);
 }
 
-int pf_cuda_fw_variant(void)
-{
-    const char *text = getenv("PF_CUDA_FW_VARIANT");
-    char *end;
-    long v = text && *text ? strtol(text, &end, 10) : -1;
-    return text && *text && *end == '\0' && v >= 0 && v < FW_P3_VARIANTS ? (int)v
-                                                                         : FW_P3_DEFAULT;
-}
+/* pf_dev.fw_variant comes from PF_CUDA_FW_VARIANT, whose range knobs.c
+ * declares. */
+static_assert(FW_P3_VARIANTS == 4, "PF_CUDA_FW_VARIANT's range in knobs.c");
 
 template <typename T, bool PATHS>
 static int fw_launch(pf_dev *dev, const pf_dev_apsp *a, int round, int phase, pf_status *st)

@@ -231,14 +231,9 @@ int pf_cuda_open(const pf_open_params *params, pf_dev **devp, pf_device_desc *de
     if (!dev)
         return st ? st->code : PF_E_NOMEM;
     dev->ordinal = ordinal;
-    const char *scan_impl = getenv("PF_CUDA_SCAN");
-    dev->simple_scan = scan_impl && strcmp(scan_impl, "simple") == 0;
-    dev->fw_variant = pf_cuda_fw_variant();
-    /* A power of two up to a warp (the shuffles' group); anything else
-     * falls back to the measured default. */
-    const char *push_lanes = getenv("PF_CUDA_PUSH_LANES");
-    int lanes = push_lanes && *push_lanes ? atoi(push_lanes) : 32;
-    dev->push_lanes = lanes >= 1 && lanes <= 32 && (lanes & (lanes - 1)) == 0 ? lanes : 32;
+    dev->fw_variant = (int)pf_knobs()->cuda_fw_variant; /* cuda_apsp.cu's FW_P3_* */
+    /* A power of two up to a warp (the shuffles' group; knobs.h). */
+    dev->push_lanes = (int)pf_knobs()->cuda_push_lanes;
     dev->sm_count = prop.multiProcessorCount > 0 ? prop.multiProcessorCount : 1;
     int forced = 0; /* every CUDA device has memory of its own */
     dev->stage_min = pf_pinned_min(&forced);
@@ -264,8 +259,6 @@ void pf_cuda_close(pf_dev *dev)
         (void)cudaStreamSynchronize(dev->stream);
     if (dev->cub_temp)
         (void)cudaFree(dev->cub_temp);
-    if (dev->tile_sums)
-        (void)cudaFree(dev->tile_sums);
     if (dev->scratch)
         (void)cudaFree(dev->scratch);
     if (dev->pinned)
@@ -322,11 +315,15 @@ void pf_cuda_release(pf_dev *dev, pf_buf *buf)
     free(buf);
 }
 
+/* The interface checks arguments (src/host/dev_check.c) where checking is
+ * on; this guard stays in every build because, unlike OpenCL's runtime, the
+ * CUDA runtime cannot tell a copy that overruns one buffer from one that
+ * lands in the next: it would corrupt memory instead of failing. */
 static int check_range(const char *what, const pf_buf *buf, size_t offset, size_t bytes,
                        pf_status *st)
 {
     if (!buf || offset > buf->bytes || bytes > buf->bytes - offset)
-        return pf_fail(st, PF_E_DEVICE,
+        return pf_fail(st, PF_E_USAGE,
                        "cuda %s of %zu bytes at offset %zu overruns a buffer of %zu bytes",
                        what, bytes, offset, buf ? buf->bytes : (size_t)0);
     return PF_OK;
@@ -335,18 +332,17 @@ static int check_range(const char *what, const pf_buf *buf, size_t offset, size_
 /* ---- big transfers through pinned staging ---------------------------------
  *
  * A copy from or to pageable memory goes through the driver's own small
- * pinned buffers on one thread: on the H100 host, grid2d 2048x2048's
- * uploads ran at 4.5 GB/s and the download of its residuals at 1 GB/s
- * (bench/NOTES.md 24). Big transfers go in PF_STAGE_CHUNK pieces through
- * our own pinned buffers instead: the host copies one piece (pf_host_copy,
- * on several threads) while the DMA engine moves the previous or next one,
- * ordered by one event per buffer on the device's stream. */
+ * pinned buffers on one thread, which moves a fraction of what the bus
+ * allows. Big transfers go in PF_STAGE_CHUNK pieces through our own pinned
+ * buffers instead: the host copies one piece (pf_host_copy, on several
+ * threads) while the DMA engine moves the previous or next one, ordered by
+ * one event per buffer on the device's stream. */
 
 /* The pinned buffers outlive the device that made them: cudaMallocHost of
- * 32 MiB takes ~10 ms on the H100 host, more than a small instance's whole
- * upload (RMFGEN 24x192: 2.7 ms direct). A device borrows the process's
- * buffers at its first big transfer and gives them back at close; a second
- * device open at the same time allocates its own. */
+ * PF_STAGE_CHUNK bytes takes longer than a small instance's whole upload.
+ * A device borrows the process's buffers at its first big transfer and
+ * gives them back at close; a second device open at the same time
+ * allocates its own. */
 static std::mutex stage_pool_lock;
 static void *stage_pool[PF_STAGE_COUNT];
 static bool stage_pool_full;

@@ -7,8 +7,8 @@
  * Each step reads and writes every element once (and its next hop with
  * paths) and does one min-plus per element, so it is bound by memory
  * bandwidth: 2 n^2 sizeof(T) bytes per step (plus 2 n^2 * 4 with next
- * hops), n steps. That is the variant the blocked kernels (cuda_apsp.cu)
- * are measured against. */
+ * hops), n steps: the bandwidth-bound baseline for the blocked kernels
+ * (cuda_apsp.cu). */
 #include "cuda_internal.h"
 #include "cuda_apsp_ops.cuh"
 

@@ -1,6 +1,7 @@
 /* CUDA backend: the graph analytics steps (device.h: bfs_push ..
- * intersect_count). Each kernel wraps a body of
- * src/device/shared/pf_graph_kernels.h, shared with OpenCL and OpenMP.
+ * intersect_count). The kernels are those of
+ * src/device/shared/pf_graph_kernels.h, written once for OpenCL and CUDA
+ * with their parameters from pf_kernel_table.h.
  * Frontier kernels give LANES threads to each listed vertex (its arcs load
  * in parallel), or, for frontiers of high mean degree (hubs), one thread
  * per arc found by a binary search over the scanned degrees; each step
@@ -17,14 +18,10 @@
 #include <cstring>
 
 #include "device/shared/pf_vendor.h"
+#include "device/shared/pf_kernel_table.h"
 #include "device/shared/pf_graph_kernels.h"
 
 enum { LANES = 8 };
-
-static __device__ __forceinline__ pf_i64 graph_index(void)
-{
-    return (pf_i64)blockIdx.x * blockDim.x + threadIdx.x;
-}
 
 /* Blocks for `items` threads, which may pass 2^31 (count * LANES). */
 static unsigned blocks_for(int64_t items)
@@ -41,137 +38,6 @@ __global__ void pf_k_graph_counters(pf_i64 *counters, pf_i64 c2)
     counters[3] = 0;
 }
 
-/* ---- load-balanced advance: one thread per arc (pf_graph_kernels.h) ---- */
-
-__global__ void __launch_bounds__(PF_CUDA_BLOCK)
-    pf_k_frontier_degree(const pf_i32 *in, pf_i64 count, const pf_i64 *first, pf_i32 *degree)
-{
-    pf_i64 i = graph_index();
-    if (i < count)
-        pf_body_frontier_degree(i, in, first, degree);
-}
-
-__global__ void __launch_bounds__(PF_CUDA_BLOCK)
-    pf_k_bfs_push_arcs(const pf_i32 *in, const pf_i32 *offset, pf_i64 count, pf_i64 arcs,
-                       const pf_i64 *first, const pf_i32 *head, pf_i32 *dist, pf_i32 level,
-                       pf_i32 *out, pf_i64 *counters)
-{
-    pf_i64 j = graph_index();
-    if (j < arcs)
-        pf_body_bfs_push_arc(j, in, offset, count, first, head, dist, level, out, counters);
-}
-
-__global__ void __launch_bounds__(PF_CUDA_BLOCK)
-    pf_k_relax_arcs_i64(const pf_i32 *in, const pf_i32 *offset, pf_i64 count, pf_i64 arcs,
-                        const pf_i64 *first, const pf_i32 *head, const pf_i64 *weight,
-                        int has_weight, pf_i64 *dist, pf_i32 *claim, pf_i32 step, pf_i32 *near,
-                        pf_i32 *far, pf_i64 bound, pf_i64 *counters)
-{
-    pf_i64 j = graph_index();
-    if (j < arcs)
-        pf_body_relax_arc_i64(j, in, offset, count, first, head, weight, has_weight, dist, claim,
-                              step, near, far, bound, counters);
-}
-
-__global__ void __launch_bounds__(PF_CUDA_BLOCK)
-    pf_k_relax_arcs_f64(const pf_i32 *in, const pf_i32 *offset, pf_i64 count, pf_i64 arcs,
-                        const pf_i64 *first, const pf_i32 *head, const double *weight,
-                        double *dist, pf_i32 *claim, pf_i32 step, pf_i32 *near, pf_i32 *far,
-                        double bound, pf_i64 *counters)
-{
-    pf_i64 j = graph_index();
-    if (j < arcs)
-        pf_body_relax_arc_f64(j, in, offset, count, first, head, weight, dist, claim, step, near,
-                              far, bound, counters);
-}
-
-__global__ void __launch_bounds__(PF_CUDA_BLOCK)
-    pf_k_bfs_push(const pf_i32 *in, pf_i64 count, const pf_i64 *first, const pf_i32 *head,
-                  pf_i32 *dist, pf_i32 level, pf_i32 *out, pf_i64 *counters)
-{
-    pf_i64 i = graph_index();
-    if (i < count * LANES)
-        pf_body_bfs_push(in[i / LANES], (pf_i32)(i % LANES), LANES, first, head, dist, level, out,
-                         counters);
-}
-
-__global__ void __launch_bounds__(PF_CUDA_BLOCK)
-    pf_k_bfs_pull(pf_i64 n, const pf_i64 *rfirst, const pf_i32 *rhead, const pf_i64 *first,
-                  pf_i32 *dist, pf_i32 level, pf_i32 *flags, pf_i64 *counters)
-{
-    pf_i64 v = graph_index();
-    if (v >= n)
-        return;
-    int took = pf_body_bfs_pull((pf_i32)v, rfirst, rhead, dist, level);
-    flags[v] = took;
-    if (took) {
-        PF_COUNTER_ADD(&counters[0], 1);
-        PF_COUNTER_ADD(&counters[1], first[v + 1] - first[v]);
-    }
-}
-
-__global__ void __launch_bounds__(PF_CUDA_BLOCK)
-    pf_k_bfs_parents(pf_i64 n, const pf_i64 *rfirst, const pf_i32 *rhead, const pf_i32 *dist,
-                     pf_i32 source, pf_i32 *parent)
-{
-    pf_i64 v = graph_index();
-    if (v < n)
-        parent[v] = pf_body_bfs_parent((pf_i32)v, rfirst, rhead, dist, source);
-}
-
-__global__ void __launch_bounds__(PF_CUDA_BLOCK)
-    pf_k_relax_i64(const pf_i32 *in, pf_i64 count, const pf_i64 *first, const pf_i32 *head,
-                   const pf_i64 *weight, int has_weight, pf_i64 *dist, pf_i32 *claim,
-                   pf_i32 step, pf_i32 *near, pf_i32 *far, pf_i64 bound, pf_i64 *counters)
-{
-    pf_i64 i = graph_index();
-    if (i < count * LANES)
-        pf_body_relax_i64(in[i / LANES], (pf_i32)(i % LANES), LANES, first, head, weight,
-                          has_weight, dist, claim, step, near, far, bound, counters);
-}
-
-__global__ void __launch_bounds__(PF_CUDA_BLOCK)
-    pf_k_relax_f64(const pf_i32 *in, pf_i64 count, const pf_i64 *first, const pf_i32 *head,
-                   const double *weight, double *dist, pf_i32 *claim, pf_i32 step, pf_i32 *near,
-                   pf_i32 *far, double bound, pf_i64 *counters)
-{
-    pf_i64 i = graph_index();
-    if (i < count * LANES)
-        pf_body_relax_f64(in[i / LANES], (pf_i32)(i % LANES), LANES, first, head, weight, dist,
-                          claim, step, near, far, bound, counters);
-}
-
-/* Integer distances, or the bits of non-negative doubles (same order). */
-__global__ void __launch_bounds__(PF_CUDA_BLOCK)
-    pf_k_far(pf_i64 n, const pf_i64 *first, const pf_i64 *dist, pf_i32 *far, pf_i64 bound,
-             pf_i32 *out, pf_i64 *counters)
-{
-    pf_i64 v = graph_index();
-    if (v >= n || !far[v])
-        return;
-    pf_i64 d = dist[v];
-    if (d < bound) {
-        far[v] = 0;
-        out[PF_COUNTER_NEXT(&counters[0])] = (pf_i32)v;
-        PF_COUNTER_ADD(&counters[3], first[v + 1] - first[v]);
-    } else {
-        PF_COUNTER_ADD(&counters[1], 1);
-        pf_atomic_min_i64(&counters[2], d);
-    }
-}
-
-__global__ void __launch_bounds__(PF_CUDA_BLOCK)
-    pf_k_intersect(pf_i64 n, const pf_i64 *first, const pf_i32 *head, pf_i64 *counters)
-{
-    pf_i64 i = graph_index();
-    if (i >= n * LANES)
-        return;
-    pf_i64 found = pf_body_intersect((pf_i32)(i / LANES), (pf_i32)(i % LANES), LANES, first,
-                                     head);
-    if (found)
-        PF_COUNTER_ADD(&counters[0], found);
-}
-
 /* ---- host side --------------------------------------------------------- */
 
 /* One thread per arc pays where a frontier's mean degree passes this many
@@ -181,10 +47,10 @@ __global__ void __launch_bounds__(PF_CUDA_BLOCK)
 
 static int balance_arcs(int64_t count, int64_t in_arcs)
 {
-    const char *force = getenv("PORTAFLOW_GRAPH_BALANCE");
-    if (in_arcs <= 0 || in_arcs >= INT32_MAX || (force && *force == '0'))
+    int64_t force = pf_knobs()->graph_balance; /* PF_KNOB_AUTO: choose */
+    if (in_arcs <= 0 || in_arcs >= INT32_MAX || force == 0)
         return 0;
-    return (force && *force == '1') || in_arcs > count * BALANCE_MEAN_DEGREE;
+    return force == 1 || in_arcs > count * BALANCE_MEAN_DEGREE;
 }
 
 /* g->lb_offset = the exclusive scan of the listed vertices' degrees. */
@@ -244,7 +110,7 @@ extern "C" int pf_cuda_bfs_push(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, in
         PF_CUDA_CHECK_LAUNCH(st, "pf_k_bfs_push_arcs");
     } else if (count > 0) {
         pf_k_bfs_push<<<blocks_for(count * LANES), PF_CUDA_BLOCK, 0, dev->stream>>>(
-            pf_cuda_ptr<pf_i32>(in), count, pf_cuda_ptr<pf_i64>(g->first),
+            pf_cuda_ptr<pf_i32>(in), count, LANES, pf_cuda_ptr<pf_i64>(g->first),
             pf_cuda_ptr<pf_i32>(g->head), pf_cuda_ptr<pf_i32>(dist), level,
             pf_cuda_ptr<pf_i32>(out), pf_cuda_ptr<pf_i64>(g->counters));
         PF_CUDA_CHECK_LAUNCH(st, "pf_k_bfs_push");
@@ -300,6 +166,8 @@ extern "C" int pf_cuda_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, 
     const pf_i64 *first = pf_cuda_ptr<pf_i64>(g->first);
     const pf_i32 *head = pf_cuda_ptr<pf_i32>(g->head);
     int by_arc = count > 0 && balance_arcs(count, in_arcs);
+    pf_i64 bound_bits; /* real bounds travel as their bits (pf_kernel_table.h) */
+    memcpy(&bound_bits, &bound_f, sizeof bound_bits);
     if (by_arc && (rc = frontier_offsets(dev, g, in, count, st)))
         return rc;
     const pf_i32 *offset = pf_cuda_ptr<pf_i32>(g->lb_offset);
@@ -307,7 +175,7 @@ extern "C" int pf_cuda_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, 
         pf_k_relax_arcs_f64<<<blocks_for(in_arcs), PF_CUDA_BLOCK, 0, dev->stream>>>(
             pf_cuda_ptr<pf_i32>(in), offset, count, in_arcs, first, head,
             pf_cuda_ptr<double>(g->weight), pf_cuda_ptr<double>(dist), pf_cuda_ptr<pf_i32>(claim),
-            step, pf_cuda_ptr<pf_i32>(near), pf_cuda_ptr<pf_i32>(far), bound_f,
+            step, pf_cuda_ptr<pf_i32>(near), pf_cuda_ptr<pf_i32>(far), bound_bits,
             pf_cuda_ptr<pf_i64>(g->counters));
         PF_CUDA_CHECK_LAUNCH(st, "pf_k_relax_arcs_f64");
     } else if (by_arc) {
@@ -320,15 +188,15 @@ extern "C" int pf_cuda_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, 
         PF_CUDA_CHECK_LAUNCH(st, "pf_k_relax_arcs_i64");
     } else if (count > 0 && g->weights == 2) {
         pf_k_relax_f64<<<blocks, PF_CUDA_BLOCK, 0, dev->stream>>>(
-            pf_cuda_ptr<pf_i32>(in), count, first, head, pf_cuda_ptr<double>(g->weight),
+            pf_cuda_ptr<pf_i32>(in), count, LANES, first, head, pf_cuda_ptr<double>(g->weight),
             pf_cuda_ptr<double>(dist), pf_cuda_ptr<pf_i32>(claim), step,
-            pf_cuda_ptr<pf_i32>(near), pf_cuda_ptr<pf_i32>(far), bound_f,
+            pf_cuda_ptr<pf_i32>(near), pf_cuda_ptr<pf_i32>(far), bound_bits,
             pf_cuda_ptr<pf_i64>(g->counters));
         PF_CUDA_CHECK_LAUNCH(st, "pf_k_relax_f64");
     } else if (count > 0) {
         const pf_i64 *weight = g->weight ? pf_cuda_ptr<pf_i64>(g->weight) : first;
         pf_k_relax_i64<<<blocks, PF_CUDA_BLOCK, 0, dev->stream>>>(
-            pf_cuda_ptr<pf_i32>(in), count, first, head, weight, g->weight != NULL,
+            pf_cuda_ptr<pf_i32>(in), count, LANES, first, head, weight, g->weight != NULL,
             pf_cuda_ptr<pf_i64>(dist), pf_cuda_ptr<pf_i32>(claim), step,
             pf_cuda_ptr<pf_i32>(near), pf_cuda_ptr<pf_i32>(far), bound_i,
             pf_cuda_ptr<pf_i64>(g->counters));
@@ -376,7 +244,7 @@ extern "C" int pf_cuda_intersect_count(pf_dev *dev, const pf_dev_csr *g, int64_t
         return rc;
     if (g->n > 0) {
         pf_k_intersect<<<blocks_for(g->n * LANES), PF_CUDA_BLOCK, 0, dev->stream>>>(
-            g->n, pf_cuda_ptr<pf_i64>(g->first), pf_cuda_ptr<pf_i32>(g->head),
+            g->n, LANES, pf_cuda_ptr<pf_i64>(g->first), pf_cuda_ptr<pf_i32>(g->head),
             pf_cuda_ptr<pf_i64>(g->counters));
         PF_CUDA_CHECK_LAUNCH(st, "pf_k_intersect");
     }

@@ -11,6 +11,7 @@
  * aside): give their declarations C linkage here. */
 extern "C" {
 #include "common/hostcopy.h"
+#include "common/knobs.h"
 #include "common/status.h"
 #include "device/device.h"
 }
@@ -40,11 +41,6 @@ struct pf_dev {
     int64_t *scratch;     /* device, PF_CUDA_SLOTS */
     void *cub_temp;       /* CUB temporary storage, grown on demand */
     size_t cub_temp_bytes;
-    /* scan/filter through this backend's own kernels instead of CUB
-     * (PF_CUDA_SCAN=simple), to compare the two; tile sums grown on demand. */
-    int simple_scan;
-    int64_t *tile_sums;
-    size_t tile_sums_cap; /* elements */
     /* Floyd-Warshall limits, queried at first use (cuda_apsp.cu), 0 until
      * then: the shared memory one block may opt into, and per distance
      * kind and paths off/on the most threads the phase 1/2 kernel runs in
@@ -77,8 +73,6 @@ int pf_cuda_fail(pf_status *st, const char *call, cudaError_t err);
  * the current device per thread and streams belong to one device. */
 int pf_cuda_enter(pf_dev *dev, pf_status *st);
 
-/* PF_CUDA_FW_VARIANT (0..3, cuda_apsp.cu's FW_P3_*), else the default. */
-int pf_cuda_fw_variant(void);
 
 /* Returns through pf_cuda_fail when a runtime call fails. */
 #define PF_CUDA_TRY(st, call_text, expr)                     \
@@ -111,12 +105,5 @@ int pf_cuda_stage(pf_dev *dev, int slot, const void *device_src, size_t bytes,
                   pf_status *st);
 /* Waits for everything queued on dev's stream. */
 int pf_cuda_wait(pf_dev *dev, pf_status *st);
-
-/* cuda_scan_simple.cu: scan_i32 / filter_i32 without CUB (same contract;
- * the caller has checked the buffers and made the device current). */
-int pf_cuda_simple_scan_i32(pf_dev *dev, const int32_t *in, int32_t *out, int64_t count,
-                            int64_t *total, pf_status *st);
-int pf_cuda_simple_filter_i32(pf_dev *dev, const int32_t *flags, int32_t *out, int64_t count,
-                              int64_t *selected, pf_status *st);
 
 #endif

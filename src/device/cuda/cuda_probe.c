@@ -16,6 +16,7 @@
  * threads, or where neither can be done, queries in-process. */
 #define _GNU_SOURCE /* dladdr */
 #include "cuda_api.h"
+#include "common/knobs.h"
 #include "cuda_probe_report.h"
 
 #include <stdio.h>
@@ -150,8 +151,8 @@ static int sibling_path(const char *file, const char *name, char *out, size_t ou
  * the running program, then the install and build locations. */
 static int find_helper(char *path, size_t path_len)
 {
-    const char *env = getenv("PORTAFLOW_CUDA_PROBE");
-    if (env && *env) {
+    const char *env = pf_knobs()->cuda_probe;
+    if (*env) {
         snprintf(path, path_len, "%s", env);
         return is_executable(path) ? 0 : -1;
     }

@@ -1,7 +1,6 @@
 /* CUDA backend: scan and stream compaction through CUB (shipped with the
  * toolkit). CUB's temporary storage is one device allocation per pf_dev,
- * grown when a call needs more, so the hot loop allocates nothing.
- * PF_CUDA_SCAN=simple routes both to cuda_scan_simple.cu instead. */
+ * grown when a call needs more, so the hot loop allocates nothing. */
 #include "cuda_internal.h"
 
 #include <string.h>
@@ -91,8 +90,6 @@ int pf_cuda_scan_i32(pf_dev *dev, pf_buf *in, pf_buf *out, int64_t count, int64_
     }
     const int32_t *src = pf_cuda_ptr<const int32_t>(in);
     int32_t *dst = pf_cuda_ptr<int32_t>(out);
-    if (dev->simple_scan)
-        return pf_cuda_simple_scan_i32(dev, src, dst, count, total, st);
     /* total = out[last] + in[last]; in[last] is staged before the scan in
      * case in and out are the same buffer. */
     if (total && (rc = pf_cuda_stage(dev, PF_CUDA_SLOT_A, src + count - 1, sizeof(int32_t),
@@ -140,9 +137,6 @@ int pf_cuda_filter_i32(pf_dev *dev, pf_buf *flags, pf_buf *out, int64_t count,
     }
     const int32_t *flag_ptr = pf_cuda_ptr<const int32_t>(flags);
     int32_t *dst = pf_cuda_ptr<int32_t>(out);
-    if (dev->simple_scan)
-        return pf_cuda_simple_filter_i32(dev, flag_ptr, dst, count, selected, st);
-
     /* Select the indices 0..count-1 whose flag is nonzero, in order. */
     thrust::counting_iterator<int32_t> indices(0);
     int64_t *num_selected = &dev->scratch[PF_CUDA_SLOT_A];

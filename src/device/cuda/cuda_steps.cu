@@ -1,136 +1,43 @@
-/* CUDA backend: the max-flow steps. Each __global__ kernel maps one
- * thread to one index and calls the body shared with OpenCL and OpenMP
- * (src/device/shared/pf_kernels.h); the algorithm lives there only. */
+/* CUDA backend: the max-flow steps. The kernels and the bodies they call
+ * are shared with OpenCL (and the bodies with OpenMP): the end of
+ * src/device/shared/pf_kernels.h, with their parameters in
+ * pf_kernel_table.h; this file compiles them once per width of residuals
+ * and excess and launches them. */
 #include "cuda_internal.h"
 
 #include "device/shared/pf_vendor.h"
+#include "device/shared/pf_kernel_table.h"
 
-/* The shared bodies once per width of residuals and excess: each struct
- * holds them as static members with its own pf_cap (pf_vendor.h), and a
- * kernel template takes the struct. pf_cap32 runs graphs the driver
- * proved 32 bits enough for (pf_dev_graph.cap_bits). */
-struct pf_cap64 {
-    typedef pf_i64 pf_cap;
-#include "device/shared/pf_kernels.h"
-};
-struct pf_cap32 {
-    typedef pf_i32 pf_cap;
-#include "device/shared/pf_kernels.h"
-};
+/* The slot of the relabel work counter, which the kernels name. */
+#define PF_CTR_WORK_SLOT PF_CTR_WORK
 
-/* Runs the statement with K = the body struct of the graph's width. */
+/* The bodies and kernels once per width: each namespace holds them with
+ * its own pf_cap (pf_vendor.h). pf_cap32 runs graphs the driver proved
+ * 32 bits enough for (pf_dev_graph.cap_bits). */
+namespace pf_cap64 {
+typedef pf_i64 pf_cap;
+#include "device/shared/pf_kernels.h"
+} // namespace pf_cap64
+namespace pf_cap32 {
+typedef pf_i32 pf_cap;
+#include "device/shared/pf_kernels.h"
+} // namespace pf_cap32
+
+/* Runs the statement with K = the namespace of the graph's width. */
 #define PF_BY_WIDTH(bits, ...)        \
     do {                              \
         if ((bits) == 32) {           \
-            typedef pf_cap32 K;       \
+            namespace K = pf_cap32;   \
             __VA_ARGS__;              \
         } else {                      \
-            typedef pf_cap64 K;       \
+            namespace K = pf_cap64;   \
             __VA_ARGS__;              \
         }                             \
     } while (0)
 
-/* One index per thread over a 1-D grid (gridDim.x allows 2^31-1 blocks,
- * so any int32 count fits without a grid-stride loop). */
-static __device__ __forceinline__ pf_i64 thread_index(void)
-{
-    return (pf_i64)blockIdx.x * blockDim.x + threadIdx.x;
-}
-
-template <class K>
-__global__ void __launch_bounds__(PF_CUDA_BLOCK)
-    pf_k_mark_active(const typename K::pf_cap *excess, const pf_i32 *height, pf_i32 *flags,
-                     pf_i32 n, pf_i32 source, pf_i32 sink)
-{
-    pf_i64 u = thread_index();
-    if (u < n)
-        K::pf_body_mark_active((pf_i32)u, excess, height, flags, n, source, sink);
-}
-
-/* Grid-stride over x's arcs: the host does not know x's degree without a
- * readback, so a fixed grid walks first[x]..first[x+1]. */
-template <class K>
-__global__ void __launch_bounds__(PF_CUDA_BLOCK)
-    pf_k_saturate_from(pf_i32 x, const pf_i64 *first, const pf_i32 *head, const pf_i32 *rev,
-                       typename K::pf_cap *res, typename K::pf_cap *excess, const pf_i32 *height,
-                       pf_i32 n)
-{
-    pf_i64 end = first[x + 1];
-    pf_i64 stride = (pf_i64)gridDim.x * blockDim.x;
-    for (pf_i64 a = first[x] + thread_index(); a < end; a += stride)
-        K::pf_body_saturate_arc(a, x, first, head, rev, res, excess, height, n);
-}
-
-template <class K>
-__global__ void __launch_bounds__(PF_CUDA_BLOCK)
-    pf_k_push_relabel(const pf_i32 *list, pf_i32 count, const pf_i64 *first, const pf_i32 *head,
-                      const pf_i32 *rev, typename K::pf_cap *res, typename K::pf_cap *excess,
-                      pf_i32 *height, pf_i32 *owner, pf_i32 n, pf_i32 source, pf_i32 sink,
-                      pf_i32 follow, pf_i32 cycles, pf_i64 *work_counter)
-{
-    pf_i64 i = thread_index();
-    if (i >= count)
-        return;
-    pf_i64 work =
-        follow ? K::pf_body_push_relabel_follow(list[i], first, head, rev, res, excess, height,
-                                                owner, n, source, sink, cycles)
-               : K::pf_body_push_relabel(list[i], first, head, rev, res, excess, height, n, cycles);
-    if (work != 0)
-        PF_COUNTER_ADD(work_counter, work);
-}
-
-/* pf_body_push_relabel_lanes: LANES threads of a warp per listed vertex.
- * LANES is a template argument so that, with the body inlined, the group's
- * width, strides and shuffle widths are constants (a run-time width cost
- * 10-25% of the push time on the H100: bench/NOTES.md 13). */
-template <class K, int LANES>
-__global__ void __launch_bounds__(PF_CUDA_BLOCK)
-    pf_k_push_relabel_lanes(const pf_i32 *list, pf_i32 count, const pf_i64 *first,
-                            const pf_i32 *head, const pf_i32 *rev, typename K::pf_cap *res,
-                            typename K::pf_cap *excess, pf_i32 *height, pf_i32 *owner, pf_i32 n,
-                            pf_i32 source, pf_i32 sink, pf_i32 follow, pf_i32 cycles,
-                            pf_i64 *work_counter)
-{
-    pf_i64 i = thread_index() / LANES; /* the same for the whole group */
-    if (i >= count)
-        return;
-    unsigned warp_lane = threadIdx.x % 32;
-    pf_lanes grp;
-    grp.lanes = LANES;
-    grp.lane = (int)(warp_lane % LANES);
-    grp.mask = (LANES == 32 ? 0xffffffffu : ((1u << LANES) - 1u)) << (warp_lane - grp.lane);
-    pf_i64 work = K::pf_body_push_relabel_lanes(&grp, list[i], first, head, rev, res, excess,
-                                                height, owner, n, source, sink, follow, cycles);
-    if (work != 0)
-        PF_COUNTER_ADD(work_counter, work);
-}
-
-template <class K>
-__global__ void __launch_bounds__(PF_CUDA_BLOCK)
-    pf_k_cancel_violations(const pf_i32 *list, pf_i32 count, const pf_i64 *first,
-                           const pf_i32 *head, const pf_i32 *rev, typename K::pf_cap *res,
-                           typename K::pf_cap *excess, const pf_i32 *height)
-{
-    pf_i64 i = thread_index();
-    if (i < count)
-        K::pf_body_cancel_violations(list[i], first, head, rev, res, excess, height);
-}
-
 /* Work-items per frontier vertex in a BFS level (see pf_body_bfs_vertex):
- * 8 covers the typical residual degree of the benchmark families. */
+ * 8 covers the residual degree of typical sparse networks. */
 #define PF_CUDA_BFS_LANES 8
-
-template <class K>
-__global__ void __launch_bounds__(PF_CUDA_BLOCK)
-    pf_k_bfs_level(const pf_i32 *in, const pf_i64 *first, const pf_i32 *head, const pf_i32 *rev,
-                   const typename K::pf_cap *res, pf_i32 *height, pf_i32 *out, pf_i64 *counts,
-                   pf_i32 in_slot, pf_i32 out_slot, pf_i32 clear_slot, pf_i32 n, pf_i32 level,
-                   pf_i32 excluded)
-{
-    K::pf_body_bfs_level_strided(thread_index(), (pf_i64)gridDim.x * blockDim.x, PF_CUDA_BFS_LANES,
-                                 in, first, head, rev, res, height, out, counts, in_slot, out_slot,
-                                 clear_slot, n, level, excluded);
-}
 
 /* ---- host side ----------------------------------------------------------- */
 
@@ -207,7 +114,7 @@ int pf_cuda_mark_active(pf_dev *dev, const pf_dev_graph *g, pf_buf *flags, pf_st
     if (rc != PF_OK)
         return rc;
     PF_BY_WIDTH(g->cap_bits,
-                pf_k_mark_active<K><<<pf_cuda_blocks(p.n), PF_CUDA_BLOCK, 0, dev->stream>>>(
+                K::pf_k_mark_active<<<pf_cuda_blocks(p.n), PF_CUDA_BLOCK, 0, dev->stream>>>(
                     (const K::pf_cap *)p.excess, p.height, pf_cuda_ptr<pf_i32>(flags), p.n,
                     g->source, g->sink));
     PF_CUDA_CHECK_LAUNCH(st, "pf_k_mark_active");
@@ -225,7 +132,7 @@ int pf_cuda_saturate_from(pf_dev *dev, const pf_dev_graph *g, int32_t x, pf_stat
     /* A few blocks per multiprocessor cover the largest degree in a few
      * strides; this step runs a handful of times per solve. */
     unsigned blocks = (unsigned)dev->sm_count * 4u;
-    PF_BY_WIDTH(g->cap_bits, pf_k_saturate_from<K><<<blocks, PF_CUDA_BLOCK, 0, dev->stream>>>(
+    PF_BY_WIDTH(g->cap_bits, K::pf_k_saturate_from<<<blocks, PF_CUDA_BLOCK, 0, dev->stream>>>(
                                  x, p.first, p.head, p.rev, (K::pf_cap *)p.res,
                                  (K::pf_cap *)p.excess, p.height, p.n));
     PF_CUDA_CHECK_LAUNCH(st, "pf_k_saturate_from");
@@ -244,23 +151,32 @@ int pf_cuda_push_relabel(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64
     if (count > 0 && cycles > 0) {
         const pf_i32 *vertices = pf_cuda_ptr<const pf_i32>(list);
         pf_i32 *owner = pf_cuda_ptr<pf_i32>(g->owner);
-        pf_i64 *work_counter = &p.counters[PF_CTR_WORK];
         int lanes = dev->push_lanes;
 /* The kernel is the variadic part: its template arguments hold a comma. */
-#define PF_PUSH_LAUNCH(width, ...)                                                            \
+#define PF_PUSH_LANES(width, ...)                                                             \
     __VA_ARGS__<<<pf_cuda_blocks(count * (width)), PF_CUDA_BLOCK, 0, dev->stream>>>(          \
-        vertices, (pf_i32)count, p.first, p.head, p.rev, (K::pf_cap *)p.res,                 \
-        (K::pf_cap *)p.excess, p.height, owner, p.n, g->source, g->sink, g->follow_excess,   \
-        cycles, work_counter)
+        vertices, count, p.first, p.head, p.rev, (K::pf_cap *)p.res, (K::pf_cap *)p.excess,  \
+        p.height, owner, p.n, g->source, g->sink, g->follow_excess, cycles, p.counters)
         PF_BY_WIDTH(g->cap_bits, switch (lanes) {
-            case 32: PF_PUSH_LAUNCH(32, pf_k_push_relabel_lanes<K, 32>); break;
-            case 16: PF_PUSH_LAUNCH(16, pf_k_push_relabel_lanes<K, 16>); break;
-            case 8: PF_PUSH_LAUNCH(8, pf_k_push_relabel_lanes<K, 8>); break;
-            case 4: PF_PUSH_LAUNCH(4, pf_k_push_relabel_lanes<K, 4>); break;
-            case 2: PF_PUSH_LAUNCH(2, pf_k_push_relabel_lanes<K, 2>); break;
-            default: PF_PUSH_LAUNCH(1, pf_k_push_relabel<K>);
+            case 32: PF_PUSH_LANES(32, K::pf_k_push_relabel_group<32>); break;
+            case 16: PF_PUSH_LANES(16, K::pf_k_push_relabel_group<16>); break;
+            case 8: PF_PUSH_LANES(8, K::pf_k_push_relabel_group<8>); break;
+            case 4: PF_PUSH_LANES(4, K::pf_k_push_relabel_group<4>); break;
+            case 2: PF_PUSH_LANES(2, K::pf_k_push_relabel_group<2>); break;
+            default:
+                if (g->follow_excess)
+                    K::pf_k_push_relabel_follow<<<pf_cuda_blocks(count), PF_CUDA_BLOCK, 0,
+                                                  dev->stream>>>(
+                        vertices, count, p.first, p.head, p.rev, (K::pf_cap *)p.res,
+                        (K::pf_cap *)p.excess, p.height, owner, p.n, g->source, g->sink, cycles,
+                        p.counters);
+                else
+                    K::pf_k_push_relabel<<<pf_cuda_blocks(count), PF_CUDA_BLOCK, 0,
+                                           dev->stream>>>(
+                        vertices, count, p.first, p.head, p.rev, (K::pf_cap *)p.res,
+                        (K::pf_cap *)p.excess, p.height, p.n, cycles, p.counters);
         });
-#undef PF_PUSH_LAUNCH
+#undef PF_PUSH_LANES
         PF_CUDA_CHECK_LAUNCH(st, "pf_k_push_relabel");
     } else if (work) {
         *work = 0; /* nothing ran: no need to wait for the zeroed counter */
@@ -277,9 +193,9 @@ int pf_cuda_cancel_violations(pf_dev *dev, const pf_dev_graph *g, pf_buf *list,
     if (rc != PF_OK || count == 0)
         return rc;
     PF_BY_WIDTH(g->cap_bits,
-                pf_k_cancel_violations<K><<<pf_cuda_blocks(count), PF_CUDA_BLOCK, 0,
+                K::pf_k_cancel_violations<<<pf_cuda_blocks(count), PF_CUDA_BLOCK, 0,
                                             dev->stream>>>(
-                    pf_cuda_ptr<const pf_i32>(list), (pf_i32)count, p.first, p.head, p.rev,
+                    pf_cuda_ptr<const pf_i32>(list), count, p.first, p.head, p.rev,
                     (K::pf_cap *)p.res, (K::pf_cap *)p.excess, p.height));
     PF_CUDA_CHECK_LAUNCH(st, "pf_k_cancel_violations");
     return PF_OK;
@@ -306,12 +222,12 @@ int pf_cuda_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontie
         blocks = 2LL * dev->sm_count; /* frontiers are small: launch cost rules */
     for (int32_t k = 0; k < levels; k++) {
         PF_BY_WIDTH(g->cap_bits,
-                    pf_k_bfs_level<K><<<(unsigned)blocks, PF_CUDA_BLOCK, 0, dev->stream>>>(
+                    K::pf_k_bfs_level<<<(unsigned)blocks, PF_CUDA_BLOCK, 0, dev->stream>>>(
                         pf_cuda_ptr<const pf_i32>(frontier[k % 2]), p.first, p.head, p.rev,
                         (const K::pf_cap *)p.res, p.height,
                         pf_cuda_ptr<pf_i32>(frontier[(k + 1) % 2]), p.counters,
                         PF_CTR_BFS + k % 3, PF_CTR_BFS + (k + 1) % 3, PF_CTR_BFS + (k + 2) % 3,
-                        p.n, level + k, excluded));
+                        p.n, level + k, excluded, PF_CUDA_BFS_LANES));
         PF_CUDA_CHECK_LAUNCH(st, "pf_k_bfs_level");
     }
     return read_counter(dev, &p, PF_CTR_BFS + levels % 3, count, st);

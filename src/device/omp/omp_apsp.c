@@ -27,7 +27,7 @@ enum {
     FW_TILE_MIN = 64,
     /* Phase 1 runs on one thread (n * tile^2 updates in all) and in-order
      * phase 2 does 2 * tile / n of the work at half speed; phase 3 gains
-     * little past 256 (measured: 32e9 at 128, 34e9 at 256 per core). */
+     * little past 256 (updates per second per core barely grow from 128). */
     FW_TILE_MAX = 256,
     FW_STRIP = 16,        /* phase 2 item: columns (row tiles) or rows (column tiles) */
     FW_L1_GUESS = 32 * 1024,

@@ -1,18 +1,16 @@
 /* The OpenMP backend's reverse BFS levels for the global relabel.
  *
  * Deep graphs have thousands of levels of a few hundred to a few thousand
- * vertices each (RLG 1024x1536: ~1600 levels of ~1000 vertices in every
- * global relabel). Forking a team per level cost more than such a level's
- * work, so those levels used to run on one thread (~59 us a level): the
- * whole relabel was serial however many cores there were, 1.0-1.4 s of
- * omp's solve on 16 cores against 2.1 s for all of seq's.
+ * vertices each in every global relabel. Forking a team per level costs
+ * more than such a level's work, and running those levels on one thread
+ * makes the whole relabel serial however many cores there are.
  *
  * Here one team runs level after level with one barrier between them. Each
  * thread appends what it finds to its own piece, and the next level reads
  * the pieces where they lie, in piece order, so there is no merge copy and
  * no second barrier; each thread works out the pieces' offsets itself.
- * Frontiers too small to share (AK's chain: one or two vertices a level for
- * 20000 levels) run on the calling thread, without a team. */
+ * Frontiers too small to share (a long chain: one or two vertices a level
+ * for thousands of levels) run on the calling thread, without a team. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +22,6 @@
 #include "omp_internal.h"
 
 enum {
-    TEAM_MIN_FRONTIER = 256, /* a frontier this large starts a team */
     TEAM_KEEP_FRONTIER = 64, /* the team runs on while frontiers are this large */
 };
 
@@ -160,7 +157,7 @@ static int64_t level_serial(const pf_dev_graph *g, const int32_t *frontier, int6
 int ompb_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[2], int32_t level,
                     int32_t levels, int32_t excluded, int64_t *count, pf_status *st)
 {
-    const int64_t team_min = ompb_env_at_least("PORTAFLOW_OMP_BFS_TEAM", 1, TEAM_MIN_FRONTIER);
+    const int64_t team_min = pf_knobs()->omp_bfs_team;
     for (int32_t k = 0; k < levels && *count > 0;) {
         pf_buf *in = frontier[k % 2];
         if (*count < team_min || dev->threads == 1) {

@@ -3,9 +3,9 @@
  *
  * Why not the GPU's rounds: on a CPU a round's barrier and its pass over
  * the active list buy nothing, and processing vertices in list order does
- * far more work than highest-label order on deep graphs (RLG 512x1024 on
- * 2 cores: 1.86 s of rounds against 0.24 s for the sequential engine,
- * which does the same pushes highest vertex first). Here each thread owns
+ * far more work than highest-label order on deep graphs, where the
+ * sequential engine's highest-vertex-first order moves the same excess
+ * with several times fewer pushes and relabels. Here each thread owns
  * blocks of vertices and discharges its own active vertices, highest
  * first from a heap (with sweeps, see run_worker), until the budget of
  * relabel work is spent or no vertex is active anywhere.
@@ -16,11 +16,12 @@
  * arc, the amount) to the owner through a ring from it to that owner; the
  * owner adds them and queues the vertex when it next looks. Nothing in a
  * push is atomic, and of another thread's vertex only the height is read.
- * Until then, pushes were Hong's locked adds on the far side's excess and
- * reverse arc, a claim flag and a locked inbox: up to five lines another
- * core had written. On 16 threads a busy thread then ran at under half a
- * lone thread's rate, and small blocks, which spread RLG's wave of excess,
- * cost more in such pushes than they saved in idle time (NOTES 26, 28).
+ * Why: a push that added to the far side's excess and reverse arc itself
+ * (Hong's locked adds, as the GPU bodies do) would touch several cache
+ * lines another core writes, and with many threads that traffic, not the
+ * pushes, would bound a busy thread's rate; it would also make small
+ * ownership blocks, which spread a wave of excess over the threads, cost
+ * more than they save in idle time.
  * While flow is in a ring, its receiver does not see the residual arc back
  * to the pusher, and a relabel may lift it higher than that arc allows;
  * heights are only a guide within a step (as under Hong's concurrent
@@ -39,13 +40,11 @@
 #include "../device.h"
 #include "../shared/pf_vendor.h"
 #include "../shared/pf_kernels.h"
+#include "../shared/pf_work.h"
 #include "omp_internal.h"
 
 enum {
-    BLOCKS_PER_THREAD = 8, /* ownership blocks per thread: spreads a wave of
-                              excess (RLG moves frame by frame) over all */
     MIN_BLOCK_SHIFT = 8,   /* blocks of at least 256 vertices */
-    RELABEL_COST = 12,     /* work of a relabel besides its arcs, as seq */
     HL_SHARE_MAX = 8,      /* highest-label discharges per sweep step: */
     HL_SHARE_SCALE = 32,   /* HL_SHARE_SCALE / threads^2 of them, 1 to
                               HL_SHARE_MAX (see run_worker) */
@@ -259,8 +258,8 @@ static int messages_waiting(const discharge_ctx *c, const omp_worker *me)
 /* Waits a little, longer each time: an idle thread polls its rings and the
  * others' states, and every poll of a line written since costs its writer
  * a miss. Past IDLE_SPINS polls it also yields its core, and keeps pausing
- * between polls: on 16 threads, polling after every yield made 35M polls
- * in a 2.8 s step (RLG 1024x1536, H100 host), more polls than discharges. */
+ * between polls: polling after every yield makes more polls than there are
+ * discharges when many threads idle. */
 static void idle_pause(int *spins)
 {
     int shift = *spins < IDLE_SPINS ? *spins / 32 : IDLE_SPINS / 32;
@@ -360,7 +359,7 @@ static int32_t relabel(discharge_ctx *c, omp_worker *me, int32_t u, int32_t hu, 
                 best = a;
             }
         }
-    add_work(c, me, RELABEL_COST + end - begin);
+    add_work(c, me, PF_RELABEL_COST + end - begin);
     me->relabels++;
     *arc = best;
     if (best_h < hu) /* a lower neighbour appeared meanwhile: push there */
@@ -498,15 +497,13 @@ static void run_worker(discharge_ctx *c, int t)
     /* Highest-label order with sweeps, like the sequential engine: after
      * hl_share * owned discharges in highest-label order, `owned` more in
      * passes from the top down that leave newly queued higher vertices to
-     * the next pass. Pure highest-label order walks each unit of AK's
-     * trickle down its whole chain alone (quadratic); a pass lets them
-     * gather. How often to sweep depends on the threads (H100 host, NOTES
-     * 27): on one or two, passes cost RLG dearly (a pass holds back the
-     * excess a relabelled vertex sends back; 1024x1536 on 2 threads: 6.4 s
-     * at share 2, 4.5 s at 8); on many they pay (RMFGEN 128x128 on 4
-     * threads: 10.5 s at share 2, 12.6 s at 8; on 16: 3.7 s at 1, 4.4 s at
-     * 2), and the trace shows threads idle half as long, though why is
-     * not settled. */
+     * the next pass. Pure highest-label order walks each unit of a long
+     * chain's trickle of excess down the whole chain alone (quadratic); a
+     * pass lets them gather. How often to sweep depends on the threads: on
+     * one or two, passes cost deep layered graphs dearly (a pass holds back
+     * the excess a relabelled vertex sends back), so they come rarely; on
+     * many they pay, and threads idle less, so they come often
+     * (hl_share: HL_SHARE_SCALE / threads^2). */
     const int64_t owned = me->capacity ? me->capacity : 1;
     const int64_t hl_stretch = c->hl_share * owned, period = hl_stretch + owned;
     if (me->sweep_below >= 0)
@@ -573,7 +570,7 @@ static void run_worker(discharge_ctx *c, int t)
 /* Worker state for n vertices on dev->threads threads, kept across steps:
  * each thread's heap and deferred list share its slice of one n-entry
  * array (a thread's queue never holds more than the vertices it owns;
- * one array, not two, keeps omp within issue 6's 48 bytes per vertex).
+ * one array, not two, keeps the backend's memory per vertex small).
  * The rings' slots live in the list buffer (4n bytes: device.h lets the
  * step use it as scratch, and every ring is empty when a step ends): as
  * many as fit, up to RING_SLOTS_MAX a ring, a power of two so that an
@@ -637,8 +634,7 @@ static int prepare_workers(pf_dev *dev, int64_t n, int block_shift, pf_status *s
  * threads shared it. */
 static void trace_workers(const pf_dev *dev)
 {
-    const char *trace = getenv("PORTAFLOW_TRACE");
-    if (!trace || strcmp(trace, "0") == 0)
+    if (!pf_knobs()->trace)
         return;
     int64_t sum[5] = {0}, least = INT64_MAX, most = 0;
     double idle_s = 0;
@@ -693,7 +689,7 @@ int ompb_discharge(pf_dev *dev, const pf_dev_graph *g, int64_t budget, int64_t *
 {
     *ran = 0;
     int shift = MIN_BLOCK_SHIFT;
-    int64_t blocks_per_thread = ompb_env_at_least("PORTAFLOW_OMP_BLOCKS", 1, BLOCKS_PER_THREAD);
+    int64_t blocks_per_thread = pf_knobs()->omp_blocks;
     int64_t hl_share = HL_SHARE_SCALE / ((int64_t)dev->threads * dev->threads);
     hl_share = hl_share < 1 ? 1 : hl_share > HL_SHARE_MAX ? HL_SHARE_MAX : hl_share;
     while (((int64_t)1 << shift) * dev->threads * blocks_per_thread < g->n)
@@ -716,7 +712,7 @@ int ompb_discharge(pf_dev *dev, const pf_dev_graph *g, int64_t budget, int64_t *
         .source = g->source,
         .sink = g->sink,
         .block_shift = shift,
-        .hl_share = ompb_env_at_least("PORTAFLOW_OMP_HL_SHARE", 0, hl_share),
+        .hl_share = pf_knobs()->omp_hl_share == PF_KNOB_AUTO ? hl_share : pf_knobs()->omp_hl_share,
         .threads = dev->threads,
         .workers = dev->workers,
         .slots = dev->ring_slots ? dev->ring_slots : BUF(g->list_a, omp_message),

@@ -4,7 +4,7 @@
  * of the build stays at the baseline ISA and runs anywhere); the plain C
  * variant serves other CPUs and other architectures. Choosing at run time
  * (omp_fw_best_isa) rather than at build time lets the one binary run on
- * the 2-core AVX2 CI machine and use AVX-512 on a Xeon.
+ * an AVX2-only CPU and use AVX-512 where the CPU has it.
  *
  * Register blocks (rows x columns of C held in registers, see the
  * template): the columns are one 64-byte line or less, so they divide any

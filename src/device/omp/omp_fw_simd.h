@@ -1,8 +1,8 @@
 /* The OpenMP backend's Floyd-Warshall inner kernels, one table per
  * (instruction set, distance kind). omp_fw_simd.c compiles the same
  * template (omp_fw_template.h) for AVX-512F, AVX2 and plain C and picks the
- * best the running CPU has, so one binary serves the CI machine and the
- * benchmark host. All pointers are element pointers into row-major
+ * best the running CPU has, so one binary serves CPUs with and without
+ * AVX-512. All pointers are element pointers into row-major
  * matrices with leading dimension ld, or into the packed panels described
  * below; every kernel is single-threaded (the caller parallelises). */
 #ifndef PF_OMP_FW_SIMD_H

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "../../common/knobs.h"
 #include "../device.h"
 
 struct pf_buf {
@@ -66,15 +67,5 @@ void ompb_discharge_release(pf_dev *dev);
 int ompb_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[2], int32_t level,
                     int32_t levels, int32_t excluded, int64_t *count, pf_status *st);
 uint64_t ompb_discharge_bytes(pf_dev *dev);
-
-/* A tuning knob from the environment (PORTAFLOW_OMP_*): its value if an
- * integer >= least, else fallback. */
-static inline int64_t ompb_env_at_least(const char *name, int64_t least, int64_t fallback)
-{
-    const char *text = getenv(name);
-    char *end;
-    long long value = text ? strtoll(text, &end, 10) : 0;
-    return text && *text && !*end && value >= least ? value : fallback;
-}
 
 #endif

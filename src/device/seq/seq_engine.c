@@ -26,18 +26,19 @@
 #include "seq_engine.h"
 
 #include "../../common/progress.h"
+#include "../../common/knobs.h"
+#include "../shared/pf_work.h"
 #include "../../common/status.h"
 #include "../../common/timer.h"
 
 /* Global relabel frequency: a new BFS once the relabel work (a fixed cost
  * per relabel plus the arcs it scans) exceeds GR_ALPHA * n + arcs / GR_ARC_DIV. */
 #ifndef GR_ALPHA /* overridable for tuning runs */
-#define GR_ALPHA 6
+#define GR_ALPHA PF_GR_ALPHA
 #endif
 #ifndef GR_ARC_DIV
 #define GR_ARC_DIV 2
 #endif
-#define RELABEL_COST 12
 /* Phase 1 asks whether a status line is due once per this many steps + 1. */
 #define PROGRESS_EVERY 0xffff
 #ifndef BFS_AHEAD
@@ -253,7 +254,7 @@ static void discharge(seq *S, int32_t v)
             min_arc = lower ? b : min_arc;
             min_label = lower ? candidate : min_label;
         }
-        S->work += RELABEL_COST + (end - start);
+        S->work += PF_RELABEL_COST + (end - start);
         if (min_label >= n - 1) {
             label[v] = n;
             break;
@@ -342,10 +343,10 @@ static void seq_resume_init(seq *S, const pf_residual *g, const int64_t *excess)
  * labels and takes the active vertices it meets, so excess lifted above
  * the cursor waits for the next sweep instead of being chased at once.
  * Pure highest-label sends excess that trickles into a long path down it
- * one unit at a time (AK: k^2/2 pushes for k units); the waiting units
- * gather and go down together (AK 20000: 200M -> 0.9M pushes). Sweeps
- * alone lose 2-4x on RMFGEN and RLG, where the mix changes nothing. The
- * idea of alternating the two orders comes from LEMON's Preflow. */
+ * one unit at a time (k^2/2 pushes for k units); the waiting units
+ * gather and go down together (linear instead). Sweeps alone lose several
+ * times on layered graphs, where the mix changes nothing (bench/NOTES.md).
+ * The idea of alternating the two orders comes from LEMON's Preflow. */
 #ifndef HL_SHARE
 #define HL_SHARE 20
 #endif

@@ -9,6 +9,9 @@
  * bumped per vertex by 16 threads costs more than the work), around the
  * same per-arc decisions.
  *
+ * The kernels (OpenCL and CUDA) close the file, after the bodies, with
+ * their parameters from pf_kernel_table.h (PF_GRAPH_KERNELS).
+ *
  * The atomics these need beyond pf_vendor.h's: exchange of an int32 and
  * the minimum of an int64 or a double, each a compare-and-swap loop where
  * the dialect has no such instruction (OpenCL 1.2 base atomics, doubles
@@ -48,6 +51,7 @@ PF_FN int pf_atomic_min_f64(__global double *p, double v)
 #define PF_LOAD_F64(p) (*(volatile __global double *)(p))
 typedef double pf_f64;
 #define PF_F64_INF INFINITY
+#define PF_F64_FROM_BITS(b) as_double(b)
 #endif
 
 #elif defined(__CUDACC__)
@@ -72,6 +76,7 @@ static __device__ __forceinline__ int pf_atomic_min_f64(double *p, double v)
 #define PF_LOAD_F64(p) (*(volatile const double *)(p))
 typedef double pf_f64;
 #define PF_F64_INF (__longlong_as_double(0x7ff0000000000000LL))
+#define PF_F64_FROM_BITS(b) __longlong_as_double(b)
 
 #else /* host C */
 #define PF_HAVE_F64 1
@@ -354,5 +359,120 @@ PF_FN pf_i64 pf_body_intersect(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL co
     }
     return count;
 }
+
+#ifdef PF_KERNEL
+/* ---- the kernels (OpenCL and CUDA) ------------------------------------
+ * One wrapper per step in the neutral dialect of pf_vendor.h, parameters
+ * from pf_kernel_table.h (PF_GRAPH_KERNELS). Frontier kernels give `lanes`
+ * work-items to each listed vertex (a grid of count * lanes), the *_arcs
+ * ones one work-item per arc of the frontier's rows. Counters: [0]
+ * appended vertices, [1] their out-degrees or the far vertices left, [2]
+ * the smallest far distance's bits, [3] the far vertices taken's
+ * out-degrees. */
+
+PF_KERNEL(bfs_push)
+{
+    pf_i64 i = PF_GLOBAL_ID();
+    if (i < count * lanes)
+        pf_body_bfs_push(in[i / lanes], (pf_i32)(i % lanes), lanes, first, head, dist, level, out,
+                         counters);
+}
+
+PF_KERNEL(bfs_pull)
+{
+    pf_i64 v = PF_GLOBAL_ID();
+    if (v >= n)
+        return;
+    int took = pf_body_bfs_pull((pf_i32)v, rfirst, rhead, dist, level);
+    flags[v] = took;
+    if (took) {
+        PF_COUNTER_ADD(&counters[0], 1);
+        PF_COUNTER_ADD(&counters[1], PF_ROW_END(first, v) - first[v]);
+    }
+}
+
+PF_KERNEL(bfs_parents)
+{
+    pf_i64 v = PF_GLOBAL_ID();
+    if (v < n)
+        parent[v] = pf_body_bfs_parent((pf_i32)v, rfirst, rhead, dist, source);
+}
+
+PF_KERNEL(relax_i64)
+{
+    pf_i64 i = PF_GLOBAL_ID();
+    if (i < count * lanes)
+        pf_body_relax_i64(in[i / lanes], (pf_i32)(i % lanes), lanes, first, head, weight,
+                          has_weight, dist, claim, step, near, far, bound, counters);
+}
+
+/* The far pile: integer distances, or the bits of non-negative doubles,
+ * which order as those integers do (no doubles needed). */
+PF_KERNEL(far)
+{
+    pf_i64 v = PF_GLOBAL_ID();
+    if (v >= n || !far[v])
+        return;
+    pf_i64 d = dist[v];
+    if (d < bound) {
+        far[v] = 0;
+        out[PF_COUNTER_NEXT(&counters[0])] = (pf_i32)v;
+        PF_COUNTER_ADD(&counters[3], PF_ROW_END(first, v) - first[v]);
+    } else {
+        PF_COUNTER_ADD(&counters[1], 1);
+        pf_atomic_min_i64(&counters[2], d);
+    }
+}
+
+PF_KERNEL(intersect)
+{
+    pf_i64 i = PF_GLOBAL_ID();
+    if (i >= n * lanes)
+        return;
+    pf_i64 found = pf_body_intersect((pf_i32)(i / lanes), (pf_i32)(i % lanes), lanes, first, head);
+    if (found)
+        PF_COUNTER_ADD(&counters[0], found);
+}
+
+PF_KERNEL(frontier_degree)
+{
+    pf_i64 i = PF_GLOBAL_ID();
+    if (i < count)
+        pf_body_frontier_degree(i, in, first, degree);
+}
+
+PF_KERNEL(bfs_push_arcs)
+{
+    pf_i64 j = PF_GLOBAL_ID();
+    if (j < arcs)
+        pf_body_bfs_push_arc(j, in, offset, count, first, head, dist, level, out, counters);
+}
+
+PF_KERNEL(relax_arcs_i64)
+{
+    pf_i64 j = PF_GLOBAL_ID();
+    if (j < arcs)
+        pf_body_relax_arc_i64(j, in, offset, count, first, head, weight, has_weight, dist, claim,
+                              step, near, far, bound, counters);
+}
+
+#ifdef PF_HAVE_F64
+PF_KERNEL(relax_f64)
+{
+    pf_i64 i = PF_GLOBAL_ID();
+    if (i < count * lanes)
+        pf_body_relax_f64(in[i / lanes], (pf_i32)(i % lanes), lanes, first, head, weight, dist,
+                          claim, step, near, far, PF_F64_FROM_BITS(bound_bits), counters);
+}
+
+PF_KERNEL(relax_arcs_f64)
+{
+    pf_i64 j = PF_GLOBAL_ID();
+    if (j < arcs)
+        pf_body_relax_arc_f64(j, in, offset, count, first, head, weight, dist, claim, step, near,
+                              far, PF_F64_FROM_BITS(bound_bits), counters);
+}
+#endif
+#endif
 
 #endif

@@ -1,11 +1,14 @@
-/* Kernel bodies of the max-flow steps, written once for every backend.
+/* Kernel bodies of the max-flow steps, written once for every backend,
+ * and the GPU kernels that wrap them (the last section).
  * Each body does the work of one index (one listed vertex, one vertex, one
- * arc); a backend wraps it in a __kernel, a __global__ or an OpenMP loop.
- * Semantics of each step: src/device/device.h. Include pf_vendor.h first.
+ * arc); the kernels map a work-item to its index and call the body, and
+ * the OpenMP backend calls the bodies in loops. Semantics of each step:
+ * src/device/device.h. Include pf_vendor.h first (and pf_kernel_table.h
+ * where the dialect defines PF_KERNEL).
  *
  * Residuals and excess are pf_cap (pf_vendor.h): the same bodies run in 64
  * or 32 bits. No include guard: CUDA includes this file once per width,
- * each time inside a struct that defines pf_cap (cuda_steps.cu).
+ * each time inside a namespace that defines pf_cap (cuda_steps.cu).
  *
  * Why 32 bits cannot overflow where the driver chooses them
  * (driver.c: cap_bits_needed): every push moves d <= the pusher's excess
@@ -178,7 +181,7 @@ PF_FN pf_i64 pf_body_push_relabel_follow(pf_i32 start, PF_GLOBAL const pf_i64 *f
  * vertex: the lanes split the lowest-neighbour search, lane 0 does the
  * rest, in the same order. A vertex's neighbour heights then load in
  * parallel instead of one after another; rounds are latency-bound, so this
- * pays even on sparse graphs (bench/NOTES.md 13, 16). Every decision comes
+ * pays even on sparse graphs. Every decision comes
  * through pf_lanes_bcast / pf_lanes_lowest, so the whole group takes the
  * same path. Returns the relabel work on lane 0, 0 on the others. */
 PF_FN pf_i64 pf_body_push_relabel_lanes(pf_lanes *grp, pf_i32 u, PF_GLOBAL const pf_i64 *first,
@@ -294,14 +297,98 @@ PF_FN void pf_body_bfs_level_strided(pf_i64 worker, pf_i64 workers, pf_i32 lanes
 {
     pf_i64 frontier = counts[in_slot];
     /* A short frontier gets every worker: level 0 is the target alone, and
-     * on the vision grids it has an arc to every pixel (one vertex of
-     * degree ~n crawled by `lanes` workers took ~35 ms a level on an H100). */
+     * in a segmentation grid it has an arc to every pixel (one vertex of
+     * degree ~n crawled by `lanes` workers would hold the level for
+     * milliseconds). */
     pf_i64 spread = frontier > 0 ? workers / frontier : 1;
     pf_i64 width = spread > lanes ? spread : lanes;
     pf_i64 count = frontier * width;
     if (worker == 0)
         counts[clear_slot] = 0;
+    /* i >= 0 and width >= 1: the unsigned division, the cheaper one. */
     for (pf_i64 i = worker; i < count; i += workers)
-        pf_body_bfs_vertex(in[i / width], (pf_i32)(i % width), (pf_i32)width, first, head, rev,
-                           res, height, out, &counts[out_slot], n, level, excluded);
+        pf_body_bfs_vertex(in[(pf_u64)i / (pf_u64)width], (pf_i32)((pf_u64)i % (pf_u64)width),
+                           (pf_i32)width, first, head, rev, res, height, out, &counts[out_slot],
+                           n, level, excluded);
 }
+
+#ifdef PF_KERNEL
+/* ---- the kernels (OpenCL and CUDA) ------------------------------------
+ * One wrapper per step, written once in the neutral dialect of
+ * pf_vendor.h: PF_KERNEL(name) opens kernel pf_k_name with the parameters
+ * its line in pf_kernel_table.h lists (adding a step: see there).
+ * PF_CTR_WORK_SLOT is device.h's PF_CTR_WORK (OpenCL: a build option). */
+
+PF_KERNEL(mark_active)
+{
+    pf_i64 u = PF_GLOBAL_ID();
+    if (u < n)
+        pf_body_mark_active((pf_i32)u, excess, height, flags, n, source, sink);
+}
+
+/* Grid-stride over x's arcs: the host does not know x's degree without a
+ * read-back, so a fixed number of work-items walks first[x]..first[x+1]. */
+PF_KERNEL(saturate_from)
+{
+    pf_i64 end = first[x + 1];
+    pf_i64 stride = PF_GLOBAL_SIZE();
+    for (pf_i64 a = first[x] + PF_GLOBAL_ID(); a < end; a += stride)
+        pf_body_saturate_arc(a, x, first, head, rev, res, excess, height, n);
+}
+
+/* One listed vertex per work-item. PF_ADD_WORK adds the relabel work to
+ * the counter (OpenCL sums it per work-group first, so every work-item
+ * must reach it). */
+PF_KERNEL(push_relabel)
+{
+    pf_i64 i = PF_GLOBAL_ID();
+    pf_i64 work = 0;
+    if (i < count)
+        work = pf_body_push_relabel(list[i], first, head, rev, res, excess, height, n, cycles);
+    PF_ADD_WORK(&counters[PF_CTR_WORK_SLOT], work, scratch);
+}
+
+/* The same with the worker following its excess into unowned neighbours
+ * (pf_body_push_relabel_follow); `budget` operations per worker. Every
+ * claim in owner[] is released before the kernel ends. */
+PF_KERNEL(push_relabel_follow)
+{
+    pf_i64 i = PF_GLOBAL_ID();
+    pf_i64 work = 0;
+    if (i < count)
+        work = pf_body_push_relabel_follow(list[i], first, head, rev, res, excess, height,
+                                           owner, n, source, sink, budget);
+    PF_ADD_WORK(&counters[PF_CTR_WORK_SLOT], work, scratch);
+}
+
+/* pf_body_push_relabel_lanes with a group of workers per listed vertex
+ * (pf_lanes: an OpenCL work-group, or CUDA's LANES threads of a warp;
+ * GPUs, the host picks it). */
+PF_KERNEL_LANES(push_relabel_group)
+{
+    pf_i64 i = PF_LANES_VERTEX();
+    if (i >= count)
+        return; /* the whole group */
+    pf_lanes grp = PF_LANES_INIT(lane_h, lane_arc, word);
+    pf_i64 work = pf_body_push_relabel_lanes(&grp, list[i], first, head, rev, res, excess,
+                                             height, owner, n, source, sink, follow, cycles);
+    if (work != 0)
+        PF_COUNTER_ADD(&counters[PF_CTR_WORK_SLOT], work);
+}
+
+PF_KERNEL(cancel_violations)
+{
+    pf_i64 i = PF_GLOBAL_ID();
+    if (i < count)
+        pf_body_cancel_violations(list[i], first, head, rev, res, excess, height);
+}
+
+/* One level of a bfs_levels batch over a fixed grid: the frontier size is
+ * only known on the device (counts[in_slot]). */
+PF_KERNEL(bfs_level)
+{
+    pf_body_bfs_level_strided(PF_GLOBAL_ID(), PF_GLOBAL_SIZE(), lanes, in, first, head, rev,
+                              res, height, out, counts, in_slot, out_slot, clear_slot, n, level,
+                              excluded);
+}
+#endif

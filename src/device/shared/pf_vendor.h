@@ -5,7 +5,7 @@
  * Residuals and excess have the type pf_cap: int64, or int32 where the
  * driver proved 32 bits enough (driver.c: cap_bits_needed). OpenCL builds
  * its program once per width with -DPF_CAP_BITS=32|64; CUDA includes
- * pf_kernels.h once per width inside a struct that defines pf_cap
+ * pf_kernels.h once per width inside a namespace that defines pf_cap
  * (cuda_steps.cu); the OpenMP backend uses 64 bits. PF_LOAD_CAP and
  * PF_ATOMIC_ADD_CAP act on pf_cap.
  *
@@ -19,7 +19,13 @@
  * Loads of data other workers update (residuals, excess, heights) go
  * through PF_LOAD_*: on GPUs a plain load may be served from a non-coherent
  * L1 line that predates this worker's own atomic update, which would let a
- * vertex push the same residual twice. */
+ * vertex push the same residual twice.
+ *
+ * The kernels (the wrappers at the end of pf_kernels.h) are written once
+ * with PF_KERNEL(name), which takes the parameters from pf_kernel_table.h,
+ * PF_GLOBAL_ID / PF_GLOBAL_SIZE (a 1-D grid), PF_ADD_WORK (the relabel
+ * work into its counter) and, for a group of workers per vertex,
+ * PF_KERNEL_LANES, PF_LANES_VERTEX and PF_LANES_INIT. */
 #ifndef PF_VENDOR_H
 #define PF_VENDOR_H
 
@@ -27,10 +33,15 @@
 #ifndef PF_CAP_BITS
 #define PF_CAP_BITS 64
 #endif
-#ifndef PF_ATOM64
+#ifndef PF_ATOM64 /* the max-flow program sets it; the others follow the device */
+#ifdef cl_khr_int64_base_atomics
 #define PF_ATOM64 1
+#else
+#define PF_ATOM64 0
+#endif
 #endif
 typedef long pf_i64;
+typedef ulong pf_u64;
 typedef int pf_i32;
 #define PF_GLOBAL __global
 #define PF_FN static inline
@@ -117,8 +128,28 @@ PF_FN void pf_lanes_lowest(pf_lanes *g, int *h, long *arc)
     *arc = g->lane_arc[0];
 }
 
+/* Kernels: a __kernel per step; local buffers are kernel arguments. The
+ * relabel work is summed per work-group first, so the counter sees one
+ * atomic per group (pf_group_add_work, kernels/pf_group.cl). */
+#define PF_LOCAL_ARG(type, name) , __local type *name
+#define PF_KERNEL(name) __kernel void pf_k_##name(PF_PARAMS(name))
+/* With attributes (reqd_work_group_size) before the return type. */
+#define PF_KERNEL_ATTR(name, attr) __kernel attr void pf_k_##name(PF_PARAMS(name))
+#define PF_GLOBAL_ID() ((pf_i64)get_global_id(0))
+#define PF_GLOBAL_SIZE() ((pf_i64)get_global_size(0))
+#define PF_ADD_WORK(counter, work, scratch) pf_group_add_work((counter), (work), (scratch))
+/* A work-group per listed vertex, sized by the host (a power of two). */
+#define PF_KERNEL_LANES(name) PF_KERNEL(name)
+#define PF_LANES_VERTEX() ((pf_i64)get_group_id(0))
+#define PF_LANES_INIT(h, arc, w)                                                          \
+    {                                                                                     \
+        .lane = (int)get_local_id(0), .lanes = (int)get_local_size(0), .word = (w),      \
+        .lane_h = (h), .lane_arc = (arc)                                                  \
+    }
+
 #elif defined(__CUDACC__)
 typedef long long pf_i64;
+typedef unsigned long long pf_u64;
 typedef int pf_i32;
 #define PF_GLOBAL
 #define PF_FN static __device__ __forceinline__
@@ -130,8 +161,8 @@ typedef int pf_i32;
 #define PF_COUNTER_ADD(p, v) \
     ((void)atomicAdd((unsigned long long *)(p), (unsigned long long)(pf_i64)(v)))
 #define PF_COUNTER_NEXT(p) ((pf_i64)atomicAdd((unsigned long long *)(p), 1ull))
-/* pf_cap is a member typedef of the struct that includes pf_kernels.h;
- * the overloads pick the atomic by its width. */
+/* pf_cap is a typedef of the namespace that includes pf_kernels.h
+ * (cuda_steps.cu); the overloads pick the atomic by its width. */
 static __device__ __forceinline__ pf_i32 pf_atomic_add_cap(pf_i32 *p, pf_i32 v)
 {
     return atomicAdd(p, v);
@@ -171,9 +202,41 @@ static __device__ __forceinline__ void pf_lanes_lowest(pf_lanes *g, pf_i32 *h, p
     }
 }
 
+/* The group of LANES consecutive threads of a warp that this thread is in. */
+template <int LANES> static __device__ __forceinline__ pf_lanes pf_lanes_in_warp(void)
+{
+    unsigned warp_lane = threadIdx.x % 32;
+    pf_lanes grp;
+    grp.lanes = LANES;
+    grp.lane = (int)(warp_lane % LANES);
+    grp.mask = (LANES == 32 ? 0xffffffffu : ((1u << LANES) - 1u)) << (warp_lane - grp.lane);
+    return grp;
+}
+
+/* Kernels: a __global__ function per step, PF_CUDA_BLOCK threads a block
+ * (cuda_internal.h). Shared memory is not passed as an argument: local
+ * buffers of the table vanish from the parameter list, and PF_ADD_WORK
+ * and PF_LANES_INIT never name them. PF_KERNEL_LANES is a template over
+ * LANES, so that with the body inlined the group's width, strides and
+ * shuffle widths are constants. */
+#define PF_LOCAL_ARG(type, name)
+#define PF_KERNEL(name) \
+    __global__ void __launch_bounds__(PF_CUDA_BLOCK) pf_k_##name(PF_PARAMS(name))
+#define PF_GLOBAL_ID() ((pf_i64)blockIdx.x * blockDim.x + threadIdx.x)
+#define PF_GLOBAL_SIZE() ((pf_i64)gridDim.x * blockDim.x)
+#define PF_ADD_WORK(counter, work, scratch)       \
+    do {                                          \
+        if ((work) != 0)                          \
+            PF_COUNTER_ADD((counter), (work));    \
+    } while (0)
+#define PF_KERNEL_LANES(name) template <int LANES> PF_KERNEL(name)
+#define PF_LANES_VERTEX() (PF_GLOBAL_ID() / LANES) /* the same for the whole group */
+#define PF_LANES_INIT(h, arc, w) pf_lanes_in_warp<LANES>()
+
 #else /* host C: the OpenMP backend */
 #include <stdint.h>
 typedef int64_t pf_i64;
+typedef uint64_t pf_u64;
 typedef int32_t pf_i32;
 #define PF_GLOBAL
 #define PF_FN static inline
@@ -195,7 +258,7 @@ static inline pf_i32 pf_atomic_cas_i32(pf_i32 *p, pf_i32 expect, pf_i32 v)
 #define PF_FENCE() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 /* The OpenMP backend asks for absolute reverse-arc indices (its ops set
  * rev_absolute): a push then skips the load of first[v], one cache miss in
- * a handful on a CPU (NOTES 27). `first` and `v` go unused. */
+ * a handful on a CPU. `first` and `v` go unused. */
 #define PF_REV_ARC(first, rev, a, v) ((void)(first), (void)(v), (pf_i64)(uint32_t)(rev)[a])
 #endif
 

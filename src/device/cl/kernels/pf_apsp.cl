@@ -15,7 +15,11 @@
  *   PF_FW_P       pf_k_fw_pivot: a work-item owns a P x P block (P even)
  *
  * The host keeps finite distances within (-INF/2, INF/2), so a plain sum
- * never overflows and min(d, a + b) needs no INF test. */
+ * never overflows and min(d, a + b) needs no INF test. The kernels'
+ * parameters: pf_kernel_table.h (PF_FW_KERNELS). */
+
+#include "pf_vendor.h"
+#include "pf_kernel_table.h"
 
 #define FW_CAT_(a, b) a##b
 #define FW_CAT(a, b) FW_CAT_(a, b)
@@ -80,8 +84,7 @@ typedef FW_CAT(PF_FW_T, PF_FW_P) fw_mpv;
  *            the diagonal tile's; else tile (i, r), the converse. */
 #define FW_DX (FW_TILE / PF_FW_P)
 
-__kernel __attribute__((reqd_work_group_size(FW_DX, FW_DX, 1)))
-void pf_k_fw_pivot(__global fw_t *dist, __global int *next, int n, int round, int phase)
+PF_KERNEL_ATTR(fw_pivot, __attribute__((reqd_work_group_size(FW_DX, FW_DX, 1))))
 {
     __local fw_pv pivot_row[2][FW_DX];
     __local fw_t pivot_col[2][FW_TILE];
@@ -194,8 +197,7 @@ void pf_k_fw_pivot(__global fw_t *dist, __global int *next, int n, int round, in
 #define FW_LDA (PF_FW_KC + 1)
 #define FW_GROUP (FW_TX * FW_TY)
 
-__kernel __attribute__((reqd_work_group_size(FW_TX, FW_TY, 1)))
-void pf_k_fw_rest(__global fw_t *dist, __global int *next, int n, int round)
+PF_KERNEL_ATTR(fw_rest, __attribute__((reqd_work_group_size(FW_TX, FW_TY, 1))))
 {
     __local fw_t a_chunk[FW_TILE * FW_LDA];
     __local fw_v b_chunk[PF_FW_KC * FW_TV];

@@ -10,7 +10,12 @@
  * Row k and column k do not change in step k, so every element updates
  * at once; the host keeps finite sums away from overflow (device.h). */
 
+#include "pf_vendor.h"
+#include "pf_kernel_table.h"
+
 #define PERK_EDGE 32
+
+typedef PF_FW_T fw_t; /* the table's element type */
 
 #if PF_FW_FLOAT
 #define PERK_MIN(a, b) fmin((a), (b)) /* OpenCL's min is undefined on inf */
@@ -18,8 +23,7 @@
 #define PERK_MIN(a, b) min((a), (b))
 #endif
 
-__kernel __attribute__((reqd_work_group_size(PERK_EDGE, PF_PERK_LY, 1)))
-void pf_k_fw_per_k(__global PF_FW_T *dist, __global int *next, int n, int k)
+PF_KERNEL_ATTR(fw_per_k, __attribute__((reqd_work_group_size(PERK_EDGE, PF_PERK_LY, 1))))
 {
     __local PF_FW_T row_k[PERK_EDGE]; /* d(k, j) of the block's columns */
     __local PF_FW_T col_k[PERK_EDGE]; /* d(i, k) of its rows */

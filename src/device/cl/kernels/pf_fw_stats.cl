@@ -10,12 +10,15 @@
  *   PF_FW_INF_HALF  the largest finite entry (PF_FW_INF_* / 2)
  *   PF_STATS_ITEMS  work-items of a group (a power of two) */
 
+#include "pf_vendor.h"
+#include "pf_kernel_table.h"
+
 typedef long pf_fw_i64;
 typedef ulong pf_fw_u64;
+typedef PF_FW_T fw_t; /* the table's element type */
 
 /* partial[3 i .. 3 i + 2] = row i's reachable count, sum (as bits), most. */
-__kernel __attribute__((reqd_work_group_size(PF_STATS_ITEMS, 1, 1)))
-void pf_k_fw_stats(__global const PF_FW_T *dist, __global long *partial, int n, int ld)
+PF_KERNEL_ATTR(fw_stats, __attribute__((reqd_work_group_size(PF_STATS_ITEMS, 1, 1))))
 {
     __local long counts[PF_STATS_ITEMS];
     __local ulong sums[PF_STATS_ITEMS];

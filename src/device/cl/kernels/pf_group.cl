@@ -1,7 +1,8 @@
-/* Work-group helpers (sum, exclusive scan) used by pf_steps.cl and
- * pf_scan.cl. They synchronise with barrier(), so every work-item of the
- * group must call them the same number of times; they never wait on
- * another work-group. Work-group sizes are powers of two. */
+/* Work-group helpers (sum, exclusive scan, work counter) used by the
+ * kernels of pf_kernels.h and pf_scan.cl. They synchronise with barrier(),
+ * so every work-item of the group must call them the same number of
+ * times; they never wait on another work-group. Work-group sizes are
+ * powers of two. */
 #include "pf_vendor.h"
 
 /* Sums one int64 per work-item over the work-group; every work-item gets
@@ -41,4 +42,14 @@ PF_FN long pf_group_exclusive_scan(long v, __local long *scratch, long *total)
     *total = src[size - 1];
     barrier(CLK_LOCAL_MEM_FENCE); /* scratch may be reused after return */
     return inclusive - v;
+}
+
+/* Adds each work-item's `work` to *counter, summed over the work-group
+ * first, so the counter sees one atomic per group (PF_ADD_WORK). Every
+ * work-item of the group must call it. */
+PF_FN void pf_group_add_work(__global long *counter, long work, __local long *scratch)
+{
+    long group_work = pf_group_sum(work, scratch);
+    if (get_local_id(0) == 0 && group_work != 0)
+        PF_COUNTER_ADD(counter, group_work);
 }

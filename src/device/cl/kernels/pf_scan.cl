@@ -11,17 +11,17 @@
  * elements. Indices are int64: counts go up to 2^31 - 1 and beyond.
  *
  * The last work-group of a scan writes the grand total to total[0]: the
- * outermost pass runs last on the queue, so its total is the one read. */
+ * outermost pass runs last on the queue, so its total is the one read.
+ * Parameters: pf_kernel_table.h (PF_SCAN_KERNELS). */
 #include "pf_vendor.h"
+#include "pf_kernel_table.h"
 
 PF_FN long pf_tile_base(int rows)
 {
     return (long)get_group_id(0) * (long)get_local_size(0) * rows;
 }
 
-__kernel void pf_k_reduce_i32(__global const int *in, long count, int rows,
-                              int predicate, __global long *sums,
-                              __local long *scratch)
+PF_KERNEL(reduce_i32)
 {
     long size = (long)get_local_size(0);
     long i = pf_tile_base(rows) + (long)get_local_id(0);
@@ -35,8 +35,7 @@ __kernel void pf_k_reduce_i32(__global const int *in, long count, int rows,
         sums[get_group_id(0)] = tile_sum;
 }
 
-__kernel void pf_k_reduce_i64(__global const long *in, long count, int rows,
-                              __global long *sums, __local long *scratch)
+PF_KERNEL(reduce_i64)
 {
     long size = (long)get_local_size(0);
     long i = pf_tile_base(rows) + (long)get_local_id(0);
@@ -52,9 +51,7 @@ __kernel void pf_k_reduce_i64(__global const long *in, long count, int rows,
  * is the same for the whole group, so all work-items meet the same
  * barriers. */
 
-__kernel void pf_k_scan_i32(__global const int *in, __global int *out, long count,
-                            int rows, __global const long *offsets, int use_offsets,
-                            __global long *total, __local long *scratch)
+PF_KERNEL(scan_i32)
 {
     long size = (long)get_local_size(0);
     long row_start = pf_tile_base(rows);
@@ -73,9 +70,7 @@ __kernel void pf_k_scan_i32(__global const int *in, __global int *out, long coun
 }
 
 /* In place: each element is read and written by the same work-item. */
-__kernel void pf_k_scan_i64_inplace(__global long *data, long count, int rows,
-                                    __global const long *offsets, int use_offsets,
-                                    __global long *total, __local long *scratch)
+PF_KERNEL(scan_i64_inplace)
 {
     long size = (long)get_local_size(0);
     long row_start = pf_tile_base(rows);
@@ -96,10 +91,7 @@ __kernel void pf_k_scan_i64_inplace(__global long *data, long count, int rows,
 /* Stream compaction: index i goes to out[number of flagged indices < i],
  * so the output is in increasing order (stable). Writes at or past out_cap
  * are dropped; the host sees the total and reports the overflow. */
-__kernel void pf_k_scatter_i32(__global const int *flags, __global int *out, long count,
-                               long out_cap, int rows, __global const long *offsets,
-                               int use_offsets, __global long *total,
-                               __local long *scratch)
+PF_KERNEL(scatter_i32)
 {
     long size = (long)get_local_size(0);
     long row_start = pf_tile_base(rows);

@@ -1,0 +1,489 @@
+/* The tuning variables' table and their parsing (knobs.h). Each knob is
+ * kept because a measurement in bench/NOTES.md needs it, a test sets it,
+ * or it is a setting users need (the backend, the memory limit, the
+ * OpenCL platform, the cache, the CUDA probe helper). */
+#include "knobs.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hostcopy.h"
+#include "residual.h"
+
+#define VALUE(field) offsetof(pf_knob_values, field)
+#define TEXT(field) offsetof(pf_knob_values, field), sizeof(((pf_knob_values *)0)->field)
+
+static const pf_knob_choice cap_bits_choices[] = {
+    {.name = "32", .value = 32},
+    {.name = "64", .value = 64},
+    {0},
+};
+
+static const pf_knob_choice arc_order_choices[] = {
+    {.name = "forward", .value = PF_ARCS_FORWARD_FIRST},
+    {.name = "rotated", .value = PF_ARCS_FORWARD_ROTATED},
+    {.name = "input", .value = PF_ARCS_INPUT},
+    {.name = "input-reversed", .value = PF_ARCS_INPUT_REVERSED},
+    {0},
+};
+
+enum { INT31 = INT32_MAX };
+
+const pf_knob_info pf_knob_table[PF_KNOB_COUNT] = {
+    [PF_KNOB_BACKEND] = {
+        .name = "PORTAFLOW_BACKEND", .kind = PF_KNOB_TEXT, .offset = TEXT(backend),
+        .auto_text = "auto",
+        .meaning = "the backend 'auto' means (seq, omp, opencl, cuda); read by the registry"},
+    [PF_KNOB_MEMORY_LIMIT] = {
+        .name = "PORTAFLOW_MEMORY_LIMIT", .kind = PF_KNOB_BYTES, .offset = VALUE(memory_limit),
+        .least = 0, .most = INT64_MAX, .auto_text = "the probe's",
+        .meaning = "the memory solve and apsp may count on, instead of the probe"},
+    [PF_KNOB_TRACE] = {
+        .name = "PORTAFLOW_TRACE", .kind = PF_KNOB_FLAG, .offset = VALUE(trace), .fallback = 0,
+        .meaning = "1: where a max-flow solve's time goes, on stderr (residual build, global "
+                   "relabel parts; OpenMP discharge counts)"},
+    [PF_KNOB_CYCLES] = {
+        .name = "PORTAFLOW_CYCLES", .kind = PF_KNOB_INT, .offset = VALUE(cycles), .least = 1,
+        .most = INT31, .fallback = 64,
+        .meaning = "push/relabel operations per worker per round (parallel driver)"},
+    [PF_KNOB_FOLLOW] = {
+        .name = "PORTAFLOW_FOLLOW", .kind = PF_KNOB_FLAG, .offset = VALUE(follow), .fallback = 1,
+        .meaning = "1: a worker follows its excess into the neighbour it drained into; 0: one "
+                   "hop per round"},
+    [PF_KNOB_GR_ALPHA] = {
+        .name = "PORTAFLOW_GR_ALPHA", .kind = PF_KNOB_REAL, .offset = VALUE(gr_alpha),
+        .least = 0, .most = 1000000, .fallback = PF_GR_ALPHA,
+        .meaning = "parallel driver: global relabel after alpha * n + arcs / 2 relabel work"},
+    [PF_KNOB_GR_ROUNDS] = {
+        .name = "PORTAFLOW_GR_ROUNDS", .kind = PF_KNOB_INT, .offset = VALUE(gr_rounds),
+        .least = 1, .most = INT31, .fallback = 256,
+        .meaning = "parallel driver: global relabel after at most this many rounds"},
+    [PF_KNOB_HANDOFF] = {
+        .name = "PORTAFLOW_HANDOFF", .kind = PF_KNOB_INT, .offset = VALUE(handoff), .least = 0,
+        .most = INT31, .fallback = 1024,
+        .meaning = "phase 1 moves to the sequential engine when a batch of rounds reaches the "
+                   "round cap with at most this many active vertices; 0: never"},
+    [PF_KNOB_CAP_BITS] = {
+        .name = "PORTAFLOW_CAP_BITS", .kind = PF_KNOB_CHOICE, .offset = VALUE(cap_bits),
+        .choices = cap_bits_choices, .fallback = PF_KNOB_AUTO,
+        .auto_text = "64 where the device has 64-bit atomics, else 32 where the graph allows",
+        .meaning = "max-flow's residuals and excess on CUDA and OpenCL in 32 or 64 bits "
+                   "(refused with exit 3 where the device or the graph cannot take it)"},
+    [PF_KNOB_ARC_ORDER] = {
+        .name = "PORTAFLOW_ARC_ORDER", .kind = PF_KNOB_CHOICE, .offset = VALUE(arc_order),
+        .choices = arc_order_choices, .fallback = PF_KNOB_AUTO,
+        .auto_text = "forward for the sequential engine, rotated for the parallel driver",
+        .meaning = "every engine's residual arc lists in this order"},
+    [PF_KNOB_ASYNC] = {
+        .name = "PORTAFLOW_ASYNC", .kind = PF_KNOB_FLAG, .offset = VALUE(async), .fallback = 1,
+        .meaning = "0: OpenMP runs synchronous rounds like the GPUs instead of its "
+                   "asynchronous highest-label discharge"},
+    [PF_KNOB_OMP_BLOCKS] = {
+        .name = "PORTAFLOW_OMP_BLOCKS", .kind = PF_KNOB_INT, .offset = VALUE(omp_blocks),
+        .least = 1, .most = INT31, .fallback = 8,
+        .meaning = "OpenMP discharge: ownership blocks per thread (spreads a wave of excess "
+                   "over the threads)"},
+    [PF_KNOB_OMP_HL_SHARE] = {
+        .name = "PORTAFLOW_OMP_HL_SHARE", .kind = PF_KNOB_INT, .offset = VALUE(omp_hl_share),
+        .least = 0, .most = INT31, .fallback = PF_KNOB_AUTO,
+        .auto_text = "32 / threads^2, 1 to 8",
+        .meaning = "OpenMP discharge: highest-label discharges per sweep discharge; 0: sweeps "
+                   "only"},
+    [PF_KNOB_OMP_BFS_TEAM] = {
+        .name = "PORTAFLOW_OMP_BFS_TEAM", .kind = PF_KNOB_INT, .offset = VALUE(omp_bfs_team),
+        .least = 1, .most = INT31, .fallback = 256,
+        .meaning = "OpenMP BFS: a frontier of at least this many vertices starts a team that "
+                   "runs level after level"},
+    [PF_KNOB_PINNED] = {
+        .name = "PORTAFLOW_PINNED", .kind = PF_KNOB_INT, .offset = VALUE(pinned), .least = 0,
+        .most = INT64_MAX, .fallback = (double)PF_STAGE_MIN_DEFAULT,
+        .meaning = "CUDA and OpenCL: transfers of at least this many bytes go through pinned "
+                   "staging buffers; 0: never; when set, also on devices sharing host memory"},
+    [PF_KNOB_CL_PLATFORM] = {
+        .name = "PORTAFLOW_CL_PLATFORM", .kind = PF_KNOB_TEXT, .offset = TEXT(cl_platform),
+        .auto_text = "every platform",
+        .meaning = "OpenCL: only platforms whose name contains this, any case (e.g. rusticl); "
+                   "--device counts within them"},
+    [PF_KNOB_CL_REUSE] = {
+        .name = "PORTAFLOW_CL_REUSE", .kind = PF_KNOB_FLAG, .offset = VALUE(cl_reuse),
+        .fallback = 1,
+        .meaning = "0: a closed OpenCL device is released instead of kept for the process's "
+                   "next solve"},
+    [PF_KNOB_NO_CL_CACHE] = {
+        .name = "PORTAFLOW_NO_CL_CACHE", .kind = PF_KNOB_FLAG, .offset = VALUE(no_cl_cache),
+        .fallback = 0,
+        .meaning = "1: no OpenCL program binary cache in $XDG_CACHE_HOME/portaflow"},
+    [PF_KNOB_CL_GROUP_SIZE] = {
+        .name = "PORTAFLOW_CL_GROUP_SIZE", .kind = PF_KNOB_INT, .offset = VALUE(cl_group_size),
+        .least = 1, .most = 65536, .fallback = PF_KNOB_AUTO, .auto_text = "256",
+        .meaning = "OpenCL: the largest work-group size tried (lowered to what the device and "
+                   "kernels allow, then to a power of two)"},
+    [PF_KNOB_CL_PUSH_LANES] = {
+        .name = "PORTAFLOW_CL_PUSH_LANES", .kind = PF_KNOB_INT, .offset = VALUE(cl_push_lanes),
+        .least = 1, .most = 65536, .fallback = PF_KNOB_AUTO, .auto_text = "32 on GPUs, 1 on CPUs",
+        .meaning = "OpenCL push-relabel: work-items per active vertex (rounded down to a power "
+                   "of two, at most the work-group)"},
+    [PF_KNOB_CL_FW] = {
+        .name = "PORTAFLOW_CL_FW", .kind = PF_KNOB_SHAPE, .offset = VALUE(cl_fw),
+        .auto_text = "fitted to the tile and device",
+        .meaning = "OpenCL Floyd-Warshall shape, e.g. rows=8,cols=8,chunk=32,unroll=16,pivot=4,"
+                   "vec=4 (any subset); show: print the shape built"},
+    [PF_KNOB_CUDA_PROBE] = {
+        .name = "PORTAFLOW_CUDA_PROBE", .kind = PF_KNOB_TEXT, .offset = TEXT(cuda_probe),
+        .auto_text = "next to the library or program, in libexecdir, in the build folder",
+        .meaning = "path of the portaflow-cuda-probe helper that lists CUDA devices in a "
+                   "process of its own"},
+    [PF_KNOB_CUDA_PUSH_LANES] = {
+        .name = "PF_CUDA_PUSH_LANES", .kind = PF_KNOB_INT, .offset = VALUE(cuda_push_lanes),
+        .least = 1, .most = 32, .power_of_two = 1, .fallback = 32,
+        .meaning = "CUDA push-relabel: threads per active vertex"},
+    [PF_KNOB_CUDA_FW_VARIANT] = {
+        .name = "PF_CUDA_FW_VARIANT", .kind = PF_KNOB_INT, .offset = VALUE(cuda_fw_variant),
+        .least = 0, .most = 3, .fallback = 2,
+        .meaning = "CUDA Floyd-Warshall phase 3 without paths: 0 loads the output block first; "
+                   "1-3 merge it at the end after an L2 prefetch at the start (1) or half-way "
+                   "(2); 3 as 2 with streaming stores"},
+    [PF_KNOB_CHECK_ARGS] = {
+        .name = "PORTAFLOW_CHECK_ARGS", .kind = PF_KNOB_FLAG, .offset = VALUE(check_args),
+        .fallback = PF_KNOB_AUTO, .auto_text = "1 in builds without NDEBUG, else 0",
+        .meaning = "1: every call at the device interface has its arguments checked first "
+                   "(src/host/dev_check.h); the test suites set it"},
+    [PF_KNOB_GRAPH_BALANCE] = {
+        .name = "PORTAFLOW_GRAPH_BALANCE", .kind = PF_KNOB_FLAG, .offset = VALUE(graph_balance),
+        .fallback = PF_KNOB_AUTO,
+        .auto_text = "per step, on GPUs, when the frontier's mean degree passes 32",
+        .meaning = "bfs and sssp on CUDA and OpenCL: 1 always, 0 never advance one thread per "
+                   "arc (scanned degrees, a binary search per arc) instead of lanes per vertex"},
+};
+
+/* ---- parsing ----------------------------------------------------------- */
+
+static int64_t *int_at(pf_knob_values *v, const pf_knob_info *k)
+{
+    return (int64_t *)((char *)v + k->offset);
+}
+
+static int parse_int(const pf_knob_info *k, const char *text, int64_t *out, const char **why)
+{
+    char *end;
+    errno = 0;
+    long long value = strtoll(text, &end, 10);
+    if (end == text || *end || errno == ERANGE) {
+        *why = "not a whole number";
+        return -1;
+    }
+    if (value < k->least || value > k->most) {
+        *why = "out of range";
+        return -1;
+    }
+    if (k->power_of_two && (value & (value - 1)) != 0) {
+        *why = "not a power of two";
+        return -1;
+    }
+    *out = value;
+    return 0;
+}
+
+static int parse_real(const pf_knob_info *k, const char *text, double *out, const char **why)
+{
+    char *end;
+    errno = 0;
+    double value = strtod(text, &end);
+    if (end == text || *end || errno == ERANGE || !isfinite(value)) {
+        *why = "not a number";
+        return -1;
+    }
+    if (value < (double)k->least || value > (double)k->most) {
+        *why = "out of range";
+        return -1;
+    }
+    *out = value;
+    return 0;
+}
+
+/* Digits, then optionally one of K, M, G, T (powers of 1024). */
+static int parse_bytes(const pf_knob_info *k, const char *text, int64_t *out, const char **why)
+{
+    char *end;
+    errno = 0;
+    unsigned long long value = strtoull(text, &end, 10);
+    *why = "not a byte count (digits, optionally followed by K, M, G or T)";
+    if (end == text || errno || text[0] == '-' || text[0] == '+' || text[0] == ' ')
+        return -1;
+    static const char suffixes[] = "KMGT";
+    int shift = 0;
+    const char *unit = *end ? strchr(suffixes, *end) : NULL;
+    if (unit) {
+        shift = 10 * (int)(unit - suffixes + 1);
+        end++;
+    }
+    if (*end)
+        return -1;
+    if (value > ((unsigned long long)k->most >> shift)) {
+        *why = "out of range";
+        return -1;
+    }
+    *out = (int64_t)(value << shift);
+    return 0;
+}
+
+static int parse_choice(const pf_knob_info *k, const char *text, int64_t *out,
+                        const char **why)
+{
+    for (const pf_knob_choice *c = k->choices; c->name; c++)
+        if (!strcmp(text, c->name)) {
+            *out = c->value;
+            return 0;
+        }
+    *why = "not one of the choices";
+    return -1;
+}
+
+static int parse_text(const pf_knob_info *k, const char *text, char *out, const char **why)
+{
+    size_t len = strlen(text);
+    if (len >= k->size) {
+        *why = "too long";
+        return -1;
+    }
+    memcpy(out, text, len + 1);
+    return 0;
+}
+
+/* "show" and key=value pairs separated by commas; keys vec, rows, cols,
+ * chunk, unroll, pivot; values 1..1024. */
+static int parse_shape(const char *text, pf_cl_fw_tuning *out, const char **why)
+{
+    static const struct {
+        const char *key;
+        size_t offset;
+    } keys[] = {
+        {.key = "vec", .offset = offsetof(pf_cl_fw_tuning, vec)},
+        {.key = "rows", .offset = offsetof(pf_cl_fw_tuning, rows)},
+        {.key = "cols", .offset = offsetof(pf_cl_fw_tuning, cols)},
+        {.key = "chunk", .offset = offsetof(pf_cl_fw_tuning, chunk)},
+        {.key = "unroll", .offset = offsetof(pf_cl_fw_tuning, unroll)},
+        {.key = "pivot", .offset = offsetof(pf_cl_fw_tuning, pivot)},
+    };
+    pf_cl_fw_tuning shape = {0};
+    *why = "expected show and key=value pairs (vec, rows, cols, chunk, unroll, pivot; 1..1024)";
+    for (const char *p = text; *p;) {
+        size_t len = strcspn(p, "=,");
+        int found = 0;
+        if (len == 4 && !strncmp(p, "show", 4) && (p[4] == ',' || !p[4])) {
+            shape.show = 1;
+            p += p[4] ? 5 : 4;
+            continue;
+        }
+        for (size_t i = 0; i < sizeof keys / sizeof *keys && !found; i++) {
+            if (strlen(keys[i].key) != len || strncmp(p, keys[i].key, len) || p[len] != '=')
+                continue;
+            char *end;
+            long value = strtol(p + len + 1, &end, 10);
+            if (end == p + len + 1 || (*end && *end != ',') || value < 1 || value > 1024)
+                return -1;
+            *(int *)((char *)&shape + keys[i].offset) = (int)value;
+            p = *end ? end + 1 : end;
+            found = 1;
+        }
+        if (!found)
+            return -1;
+    }
+    *out = shape;
+    return 0;
+}
+
+int pf_knob_parse(pf_knob_id id, const char *text, pf_knob_values *v, const char **why)
+{
+    const pf_knob_info *k = &pf_knob_table[id];
+    char *at = (char *)v + k->offset;
+    switch (k->kind) {
+    case PF_KNOB_FLAG:
+        if (strcmp(text, "0") && strcmp(text, "1")) {
+            *why = "not 0 or 1";
+            return -1;
+        }
+        *int_at(v, k) = text[0] == '1';
+        return 0;
+    case PF_KNOB_INT:
+        return parse_int(k, text, int_at(v, k), why);
+    case PF_KNOB_REAL:
+        return parse_real(k, text, (double *)at, why);
+    case PF_KNOB_BYTES:
+        return parse_bytes(k, text, int_at(v, k), why);
+    case PF_KNOB_CHOICE:
+        return parse_choice(k, text, int_at(v, k), why);
+    case PF_KNOB_TEXT:
+        return parse_text(k, text, at, why);
+    case PF_KNOB_SHAPE:
+        return parse_shape(text, (pf_cl_fw_tuning *)at, why);
+    }
+    *why = "unknown kind";
+    return -1;
+}
+
+void pf_knobs_defaults(pf_knob_values *v)
+{
+    memset(v, 0, sizeof *v);
+    for (int id = 0; id < PF_KNOB_COUNT; id++) {
+        const pf_knob_info *k = &pf_knob_table[id];
+        if (k->kind == PF_KNOB_REAL)
+            *(double *)((char *)v + k->offset) = k->fallback;
+        else if (k->kind != PF_KNOB_TEXT && k->kind != PF_KNOB_SHAPE)
+            *int_at(v, k) = (int64_t)k->fallback;
+    }
+}
+
+static void read_environment(pf_knob_values *v)
+{
+    pf_knobs_defaults(v);
+    for (int id = 0; id < PF_KNOB_COUNT; id++) {
+        const char *text = getenv(pf_knob_table[id].name);
+        if (!text || !*text)
+            continue;
+        pf_knob_values parsed = *v;
+        const char *why = NULL;
+        if (pf_knob_parse((pf_knob_id)id, text, &parsed, &why) == 0) {
+            *v = parsed;
+            v->set[id] = 1;
+        } else {
+            v->bad[id] = 1;
+            v->bad_why[id] = why;
+            snprintf(v->bad_text[id], sizeof v->bad_text[id], "%s", text);
+        }
+    }
+}
+
+static pf_knob_values knobs;
+static pthread_once_t knobs_once = PTHREAD_ONCE_INIT;
+
+static void read_once(void)
+{
+    read_environment(&knobs);
+}
+
+const pf_knob_values *pf_knobs(void)
+{
+    pthread_once(&knobs_once, read_once);
+    return &knobs;
+}
+
+void pf_knobs_reload(void)
+{
+    pthread_once(&knobs_once, read_once);
+    read_environment(&knobs);
+}
+
+/* ---- text for listings ---------------------------------------------------- */
+
+void pf_knob_default_text(pf_knob_id id, char *out, size_t len)
+{
+    const pf_knob_info *k = &pf_knob_table[id];
+    if (k->auto_text && (k->kind == PF_KNOB_TEXT || k->kind == PF_KNOB_SHAPE ||
+                         k->kind == PF_KNOB_BYTES || k->fallback == PF_KNOB_AUTO))
+        snprintf(out, len, "%s", k->auto_text);
+    else if (k->kind == PF_KNOB_REAL)
+        snprintf(out, len, "%g", k->fallback);
+    else
+        snprintf(out, len, "%lld", (long long)k->fallback);
+}
+
+void pf_knob_range_text(pf_knob_id id, char *out, size_t len)
+{
+    const pf_knob_info *k = &pf_knob_table[id];
+    size_t used = 0;
+    switch (k->kind) {
+    case PF_KNOB_FLAG:
+        snprintf(out, len, "0|1");
+        return;
+    case PF_KNOB_INT:
+    case PF_KNOB_REAL:
+        if (k->most == INT64_MAX)
+            snprintf(out, len, "%lld..", (long long)k->least);
+        else
+            snprintf(out, len, "%lld..%lld%s", (long long)k->least, (long long)k->most,
+                     k->power_of_two ? ", a power of two" : "");
+        return;
+    case PF_KNOB_BYTES:
+        snprintf(out, len, "bytes, e.g. 512M, 3G");
+        return;
+    case PF_KNOB_CHOICE:
+        if (len)
+            out[0] = '\0';
+        for (const pf_knob_choice *c = k->choices; c->name && used < len; c++) {
+            int n = snprintf(out + used, len - used, "%s%s", c == k->choices ? "" : "|",
+                             c->name);
+            used += n > 0 ? (size_t)n : 0;
+        }
+        return;
+    case PF_KNOB_TEXT:
+        snprintf(out, len, "text");
+        return;
+    case PF_KNOB_SHAPE:
+        snprintf(out, len, "show, vec|rows|cols|chunk|unroll|pivot=1..1024");
+        return;
+    }
+}
+
+static void shape_text(const pf_cl_fw_tuning *s, char *out, size_t len)
+{
+    const int values[] = {s->vec, s->rows, s->cols, s->chunk, s->unroll, s->pivot};
+    static const char *const keys[] = {"vec", "rows", "cols", "chunk", "unroll", "pivot"};
+    size_t used = 0;
+    if (len)
+        out[0] = '\0';
+    if (s->show && used < len)
+        used += (size_t)snprintf(out, len, "show");
+    for (int i = 0; i < 6 && used < len; i++)
+        if (values[i]) {
+            int n = snprintf(out + used, len - used, "%s%s=%d", used ? "," : "", keys[i],
+                             values[i]);
+            used += n > 0 ? (size_t)n : 0;
+        }
+}
+
+void pf_knob_value_text(const pf_knob_values *v, pf_knob_id id, char *out, size_t len)
+{
+    const pf_knob_info *k = &pf_knob_table[id];
+    const char *at = (const char *)v + k->offset;
+    if (!v->set[id]) {
+        pf_knob_default_text(id, out, len);
+        return;
+    }
+    switch (k->kind) {
+    case PF_KNOB_REAL:
+        snprintf(out, len, "%g", *(const double *)at);
+        return;
+    case PF_KNOB_TEXT:
+        snprintf(out, len, "%s", at);
+        return;
+    case PF_KNOB_SHAPE:
+        shape_text((const pf_cl_fw_tuning *)at, out, len);
+        return;
+    case PF_KNOB_CHOICE:
+        for (const pf_knob_choice *c = k->choices; c->name; c++)
+            if (c->value == *(const int64_t *)at) {
+                snprintf(out, len, "%s", c->name);
+                return;
+            }
+        break;
+    default:
+        break;
+    }
+    snprintf(out, len, "%lld", (long long)*(const int64_t *)at);
+}
+
+int pf_knob_problem(const pf_knob_values *v, pf_knob_id id, char *out, size_t len)
+{
+    if (!v->bad[id])
+        return 0;
+    char range[128], fallback[128];
+    pf_knob_range_text(id, range, sizeof range);
+    pf_knob_default_text(id, fallback, sizeof fallback);
+    snprintf(out, len, "%s='%s': %s (%s); the default (%s) is used", pf_knob_table[id].name,
+             v->bad_text[id], v->bad_why[id], range, fallback);
+    return 1;
+}
