@@ -19,7 +19,10 @@
 #include "../shared/pf_graph_kernels.h"
 #include "omp_internal.h"
 
-enum { CHUNK_FRONTIER = 64, CHUNK_VERTICES = 1024 };
+/* Frontiers with fewer out-arcs than this run on the calling thread: a
+ * team's start and barrier cost more than such a step's work (lattices
+ * and roads have thousands of steps of a few hundred arcs). */
+enum { CHUNK_FRONTIER = 64, CHUNK_VERTICES = 1024, TEAM_MIN_ARCS = 4096 };
 
 static inline int piece_push(omp_frontier_piece *piece, int32_t v)
 {
@@ -67,13 +70,16 @@ int ompb_bfs_push(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count, i
                   pf_buf *dist, int32_t level, pf_buf *out, int64_t *out_count,
                   int64_t *out_arcs, pf_status *st)
 {
-    (void)in_arcs; /* dynamic chunks of vertices balance well enough on CPUs */
+    /* in_arcs: dynamic chunks of vertices balance well enough on CPUs; it
+     * only says whether a team pays. */
+    const int team = in_arcs < 0 || in_arcs >= TEAM_MIN_ARCS;
     const int64_t *first = BUF(g->first, int64_t);
     const int32_t *head = BUF(g->head, int32_t), *list = BUF(in, int32_t);
     int32_t *d = BUF(dist, int32_t);
     int64_t arcs = 0, total = 0;
     int failed = 0;
-#pragma omp parallel num_threads(dev->threads) reduction(+ : arcs) reduction(| : failed)
+#pragma omp parallel num_threads(dev->threads) if (team) reduction(+ : arcs) \
+    reduction(| : failed)
     {
         omp_frontier_piece *mine = &dev->pieces[omp_get_thread_num()];
         mine->count = 0;
@@ -209,13 +215,14 @@ int ompb_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count,
                     pf_buf *far, int64_t bound_i, double bound_f, int64_t *near_count,
                     int64_t *near_arcs, pf_status *st)
 {
-    (void)in_arcs;
+    const int team = in_arcs < 0 || in_arcs >= TEAM_MIN_ARCS;
     const int32_t *list = BUF(in, int32_t);
     int32_t *claims = BUF(claim, int32_t), *far_flags = BUF(far, int32_t);
     void *d = BUF(dist, void);
     int failed = 0;
     int64_t total = 0, arcs = 0;
-#pragma omp parallel num_threads(dev->threads) reduction(| : failed) reduction(+ : arcs)
+#pragma omp parallel num_threads(dev->threads) if (team) reduction(| : failed) \
+    reduction(+ : arcs)
     {
         omp_frontier_piece *mine = &dev->pieces[omp_get_thread_num()];
         mine->count = 0;
