@@ -543,7 +543,7 @@ START_TEST(readme_and_help_agree)
     if (end)
         *end = '\0';
     static const char *const commands[] = {"solve", "compare", "demo", "check",
-                                           "gen", "apsp", "backends"};
+                                           "gen", "apsp", "backends", "bfs", "sssp", "tc"};
     char all_help[65536] = "";
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
         char *out, *err;

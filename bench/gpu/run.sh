@@ -60,6 +60,15 @@
 #       ..."): bench/hybrid.sh's table with the switches per instance
 #       (hybrid_SET.md) and a trace + --json per instance for
 #       bench/hybrid_plot.py (run here afterwards: SVG).
+#   bench/gpu/run.sh graph [GRAPHS [BACKENDS [REPS [ALGS]]]]
+#       the analytics anchors (bench/graph_anchors.sh): portaflow bfs, sssp
+#       and tc on BACKENDS (default "cuda opencl omp", 16 threads) against
+#       GAPBS (16 threads, built from the carried .peers/gapbs) on GRAPHS
+#       (default "kron:22 grid:4096"; "kron:24" in a call of its own: each
+#       graph is generated once per warm machine, in /tmp/pf_graph_anchors);
+#       table and per-level JSON in $OUT/graph/ (graph_anchors.csv keeps the
+#       rows of earlier calls). ALGS: "bfs sssp tc" (default) or a part, to
+#       split a big graph over calls. Plot here: bench/graph_plot.py.
 # Logs and tables go to $OUT (the device tool brings them back) or ./bench/out.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -69,6 +78,34 @@ bash bench/gpu/setup.sh 2>&1 | tee "$out/setup.log" | tail -n 25
 bin=build-gpu/portaflow
 stage=$1; shift
 case $stage in
+graph)
+  mkdir -p "$out/graph"
+  # On the first call of a warm machine: the suite and compute-sanitizer
+  # on the analytics kernels (small graphs, each command verified).
+  if [ ! -f /tmp/pf_graph_anchors/graph_anchors.csv ]; then
+  small=$(mktemp -d)
+  "$bin" gen kron 12 --weights 1:255 --format bin -o "$small/k.bin"
+  "$bin" gen random 3000 20000 --weights 1:50 -o "$small/r.gr"
+  "$bin" gen road 60 40 --format dimacs -o "$small/road.gr"
+  sed 's/^a \([0-9]*\) \([0-9]*\) \([0-9]*\)$/a \1 \2 \3.5/' "$small/r.gr" > "$small/real.gr"
+  for f in k.bin r.gr road.gr real.gr; do
+    for cmd in "bfs --parents" sssp tc; do
+      compute-sanitizer --tool memcheck --error-exitcode 9 "$bin" $cmd --verify -b cuda "$small/$f" \
+        > "$out/graph/sanitizer_${cmd%% *}_$f.log" 2>&1
+      echo "compute-sanitizer $cmd $f: exit $?, $(grep 'ERROR SUMMARY' "$out/graph/sanitizer_${cmd%% *}_$f.log" | tail -n 1)"
+    done
+  done
+  for backend in cuda opencl; do
+    build-gpu/tests/test_graph $backend > "$out/graph/test_graph_$backend.log" 2>&1
+    echo "test_graph $backend: exit $?, $(grep -E 'Checks' "$out/graph/test_graph_$backend.log")"
+  done
+  fi
+  [ -f /tmp/pf_graph_anchors/graph_anchors.csv ] && cp /tmp/pf_graph_anchors/graph_anchors.csv "$out/graph/"
+  bash bench/graph_anchors.sh --bin "$bin" --graphs "${1:-kron:22 grid:4096}" \
+    --backends "${2:-cuda opencl omp}" --reps "${3:-3}" --algs "${4:-bfs sssp tc}" \
+    --threads 16 --out "$out/graph"
+  cp "$out/graph/graph_anchors.csv" /tmp/pf_graph_anchors/
+  ;;
 tests)
   meson test -C build-gpu --print-errorlogs --num-processes 4 2>&1 | tee "$out/tests.log" | grep -E "^ *[0-9]+/|Ok:|Fail:|Skipped:"
   small=$(mktemp --suffix=.max)

@@ -191,6 +191,12 @@ const pf_knob_info pf_knob_table[PF_KNOB_COUNT] = {
         .fallback = PF_KNOB_AUTO, .auto_text = "1 in builds without NDEBUG, else 0",
         .meaning = "1: every call at the device interface has its arguments checked first "
                    "(src/host/dev_check.h); the test suites set it"},
+    [PF_KNOB_GRAPH_BALANCE] = {
+        .name = "PORTAFLOW_GRAPH_BALANCE", .kind = PF_KNOB_FLAG, .offset = VALUE(graph_balance),
+        .fallback = PF_KNOB_AUTO,
+        .auto_text = "per step, on GPUs, when the frontier's mean degree passes 32",
+        .meaning = "bfs and sssp on CUDA and OpenCL: 1 always, 0 never advance one thread per "
+                   "arc (scanned degrees, a binary search per arc) instead of lanes per vertex"},
 };
 
 /* ---- parsing ----------------------------------------------------------- */

@@ -21,6 +21,11 @@ struct pf_wgraph {
 /* Reserves room for `arcs` arcs up front (readers that know M). */
 int pf_wgraph_reserve(pf_wgraph *g, int64_t arcs, pf_status *st);
 
+/* pf_wgraph_read's formats, from text already loaded (NUL-terminated,
+ * len bytes); name for messages. */
+#include <stddef.h>
+pf_wgraph *pf_wgraph_parse(const char *text, size_t len, const char *name, pf_status *st);
+
 /* Largest |integer weight| the readers accept. The APSP solver then picks
  * a distance type wide enough for (n-1) * max|w|, or refuses the graph. */
 #define PF_WEIGHT_MAX ((int64_t)1 << 62)

@@ -438,6 +438,20 @@ static int looks_like_matrix_market(const char *text)
     return *p == '%';
 }
 
+pf_wgraph *pf_wgraph_parse(const char *text, size_t len, const char *name, pf_status *st)
+{
+    pf_wgraph *g;
+    if (looks_like_matrix_market(text))
+        g = parse_mm(text, len, name, st);
+    else if (looks_like_matrix(text))
+        g = parse_matrix(text, name, st);
+    else
+        g = parse_sp(text, len, name, st);
+    if (g)
+        pf_status_ok(st);
+    return g;
+}
+
 pf_wgraph *pf_wgraph_read(const char *path, pf_status *st)
 {
     const char *name;
@@ -446,15 +460,7 @@ pf_wgraph *pf_wgraph_read(const char *path, pf_status *st)
     char *text = pf_io_load(path, &name, &len, &mapped, st);
     if (!text)
         return NULL;
-    pf_wgraph *g;
-    if (looks_like_matrix_market(text))
-        g = parse_mm(text, len, name, st);
-    else if (looks_like_matrix(text))
-        g = parse_matrix(text, name, st);
-    else
-        g = parse_sp(text, len, name, st);
+    pf_wgraph *g = pf_wgraph_parse(text, len, name, st);
     pf_io_unload(text, len, mapped);
-    if (g)
-        pf_status_ok(st);
     return g;
 }

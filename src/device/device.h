@@ -101,6 +101,33 @@ typedef struct pf_fw_stats {
                           when reachable is 0 */
 } pf_fw_stats;
 
+/* The analytics digraph on the device (host side: src/common/graph_csr.h):
+ * rows sorted by head. */
+typedef struct pf_dev_csr {
+    int64_t n, m;
+    pf_buf *first;          /* int64[n+1] */
+    pf_buf *head;           /* int32[m] */
+    pf_buf *weight;         /* int64[m] or double[m] by `weights`; NULL: none */
+    int32_t weights;        /* 0 none, 1 int64, 2 double (enum pf_csr_weights) */
+    pf_buf *rfirst, *rhead; /* the reverse graph (pull steps, parents); the same
+                               buffers as first/head for an undirected graph;
+                               NULL where not needed */
+    pf_buf *counters;       /* int64[PF_GCTR_COUNT] scratch for the steps */
+    pf_buf *lb_degree, *lb_offset; /* int32[n] scratch: a frontier's degrees and
+                               their prefix sums (load-balanced advance) */
+} pf_dev_csr;
+
+enum { PF_GCTR_COUNT = 8 };
+
+/* What sssp_far hands back. */
+typedef struct pf_sssp_far_out {
+    int64_t count;      /* vertices moved to out */
+    int64_t arcs;       /* their out-degree sum */
+    int64_t rest;       /* far vertices left */
+    int64_t rest_min_i; /* their smallest distance (INT64_MAX: none) */
+    double rest_min_f;  /* the same for real weights (+inf: none) */
+} pf_sssp_far_out;
+
 typedef struct pf_open_params {
     int device_index;  /* index among this backend's devices; -1 = best */
     int threads;       /* CPU backends: worker threads, 0 = default */
@@ -290,6 +317,58 @@ typedef struct pf_device_ops {
      * stays as it is. Lets `apsp --stats` skip downloading the matrix. */
     int (*fw_stats)(pf_dev *dev, const pf_dev_apsp *a, int32_t n, pf_fw_stats *out,
                     pf_status *st);
+
+    /* ---- graph analytics (BFS, SSSP, triangles): pf_dev_csr above ----
+     * Optional as a group: a backend without them leaves bfs_push NULL.
+     * Each step is one of the Gunrock-style operators: advance (push or
+     * pull), filter (filter_i32 above), compute (a map over vertices or a
+     * frontier) and segmented intersection. Bodies: shared/pf_graph_kernels.h. */
+    /* advance, push (top-down BFS): for every u in in[0..count) and arc
+     * (u,v) with dist[v] == -1: dist[v] = level + 1, exactly once
+     * (atomically), v appended to out. *out_count = vertices appended,
+     * *out_arcs = the sum of their out-degrees. Order in out unspecified.
+     * in_arcs: the frontier's own out-degree sum (the last step's
+     * *out_arcs), with which a backend picks between a worker group per
+     * vertex and an advance balanced over arcs (a scan of the degrees and a
+     * binary search per arc: hubs of power-law graphs). */
+    int (*bfs_push)(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count, int64_t in_arcs,
+                    pf_buf *dist, int32_t level, pf_buf *out, int64_t *out_count,
+                    int64_t *out_arcs, pf_status *st);
+    /* advance, pull (bottom-up BFS): every v with dist[v] == -1 scans its
+     * in-arcs (g->rfirst, g->rhead) for a u with dist[u] == level and stops
+     * at the first; then dist[v] = level + 1 and flags[v] = 1; every other
+     * flags[v] = 0. *found, *found_arcs as bfs_push's counts. */
+    int (*bfs_pull)(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t level, pf_buf *flags,
+                    int64_t *found, int64_t *found_arcs, pf_status *st);
+    /* compute: parent[v] = the smallest u with an arc (u,v) and dist[u] ==
+     * dist[v] - 1 (the first in v's in-arcs, which are sorted), for every
+     * reached v but the source; parent[source] = source; -1 elsewhere.
+     * Needs g->rfirst. */
+    int (*bfs_parents)(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t source,
+                       pf_buf *parent, pf_status *st);
+    /* advance with relaxation (near-far SSSP): for every u in in[0..count)
+     * and arc (u,v), d = dist[u] + w (w = 1 without weights); where d <
+     * dist[v], dist[v] = d by an atomic minimum, and the worker that lowered
+     * it appends v to near if d < bound (once per step: claim[v] is
+     * exchanged for `step`, and only the worker that saw another value
+     * appends), else sets far[v] = 1. dist is int64 (no weights, integer
+     * weights; "none" INT64_MAX) or double (real; +inf); bound likewise
+     * (bound_i / bound_f). *near_count = vertices appended, *near_arcs =
+     * their out-degree sum; in_arcs as bfs_push's. */
+    int (*sssp_relax)(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count,
+                      int64_t in_arcs, pf_buf *dist, pf_buf *claim, int32_t step, pf_buf *near,
+                      pf_buf *far, int64_t bound_i, double bound_f, int64_t *near_count,
+                      int64_t *near_arcs, pf_status *st);
+    /* compute + filter (near-far's far pile): every v with far[v] = 1 and
+     * dist[v] < bound goes to out (far[v] = 0); of those left with far[v]
+     * = 1, out->rest counts them and rest_min_i / rest_min_f is their
+     * smallest distance. */
+    int (*sssp_far)(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, pf_buf *far, int64_t bound_i,
+                    double bound_f, pf_buf *out, pf_sssp_far_out *res, pf_status *st);
+    /* segmented intersection (triangles): g holds each undirected edge once,
+     * oriented from lower to higher rank, rows sorted by head; *total = the
+     * sum over its arcs (u,v) of |N(u) n N(v)|. */
+    int (*intersect_count)(pf_dev *dev, const pf_dev_csr *g, int64_t *total, pf_status *st);
 } pf_device_ops;
 
 /* The compiled-in backends (each defined in its own folder). */

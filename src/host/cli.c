@@ -1,6 +1,7 @@
 /* portaflow: entry point and subcommand dispatch. */
 #include "cli.h"
 #include "cli_opts.h"
+#include "graph.h"
 #include "../common/progress.h"
 #include "apsp.h"
 #include "registry.h"
@@ -19,9 +20,12 @@ static const char usage_text[] =
     "  demo      compare on a built-in instance (RLG 256x256, seed 1)\n"
     "  check     verify a solution file against its network\n"
     "  gen       write a benchmark instance (rmf, rlg, ac, ak, grid2d, grid3d,\n"
-    "            random; sp for shortest paths)\n"
+    "            random; sp for shortest paths; kron, road for bfs/sssp/tc)\n"
     "  apsp      all-pairs shortest paths (blocked Floyd-Warshall)\n"
     "  path      shortest paths between given vertex pairs, from one APSP solve\n"
+    "  bfs       hop distances (and parents) from one source\n"
+    "  sssp      shortest-path distances from one source\n"
+    "  tc        triangles of the undirected graph\n"
     "  backends  list every backend and device found, or why none was\n"
     "  --help, --version\n"
     "\n"
@@ -149,7 +153,7 @@ typedef struct auto_choice {
     char why[1024];
 } auto_choice;
 
-enum { AUTO_COMMANDS = 2 };
+enum { AUTO_COMMANDS = 3 };
 
 static void explain_auto(auto_choice choices[AUTO_COMMANDS], int threads)
 {
@@ -161,6 +165,9 @@ static void explain_auto(auto_choice choices[AUTO_COMMANDS], int threads)
     choices[1].command = "apsp";
     pf_backend_auto_explain(PF_WORK_APSP, threads, pf_apsp_walk_runs, &apsp, choices[1].order,
                             sizeof choices[1].order, choices[1].why, sizeof choices[1].why);
+    choices[2].command = "bfs"; /* and sssp, tc */
+    pf_backend_auto_explain(PF_WORK_GRAPH, threads, pf_graph_runs, NULL, choices[2].order,
+                            sizeof choices[2].order, choices[2].why, sizeof choices[2].why);
 }
 
 static void print_auto_table(auto_choice choices[AUTO_COMMANDS])
@@ -266,6 +273,7 @@ int main(int argc, char **argv)
         {"check", pf_cli_check}, {"gen", pf_cli_gen},         {"backends", pf_cli_backends},
         {"apsp", pf_cli_apsp},
         {"path", pf_cli_path},
+        {"bfs", pf_cli_bfs},     {"sssp", pf_cli_sssp},       {"tc", pf_cli_tc},
     };
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         if (!strcmp(cmd, commands[i].name)) {

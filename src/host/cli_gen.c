@@ -1,5 +1,7 @@
 /* `portaflow gen FAMILY ...`: writes a benchmark-family instance in DIMACS:
- * a max-flow network ("p max"), or for sp a weighted digraph ("p sp"). */
+ * a max-flow network ("p max"), or for sp a weighted digraph ("p sp"); or
+ * an analytics graph (kron, road, and grid2d/grid3d/random with --weights
+ * or --format) as `p sp`, an edge list or portaflow's binary form. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,6 +9,7 @@
 #include <string.h>
 
 #include "../common/gen.h"
+#include "../common/graph_gen.h"
 #include "../common/io.h"
 #include "../common/outfile.h"
 #include "../common/status.h"
@@ -21,6 +24,7 @@ typedef struct gen_family {
     int positional;       /* how many size arguments */
     const char *synopsis;
     int weighted;         /* a pf_wgraph (sp), not a pf_network */
+    int analytics;        /* 1: always a pf_csr (graph_gen.h); 2: with --weights/--format */
 } gen_family;
 
 static const gen_family families[] = {
@@ -28,9 +32,15 @@ static const gen_family families[] = {
     {.name = "rlg", .positional = 2, .synopsis = "rlg R C [--cap R]"},
     {.name = "ac", .positional = 1, .synopsis = "ac N [--cap C]"},
     {.name = "ak", .positional = 1, .synopsis = "ak K"},
-    {.name = "grid2d", .positional = 2, .synopsis = "grid2d W H [--conn 4|8] [--cap C]"},
-    {.name = "grid3d", .positional = 3, .synopsis = "grid3d X Y Z [--conn 6|26] [--cap C]"},
-    {.name = "random", .positional = 2, .synopsis = "random N M [--cap C]"},
+    {.name = "grid2d", .positional = 2, .analytics = 2,
+     .synopsis = "grid2d W H [--conn 4|8] [--cap C | --weights MIN:MAX]"},
+    {.name = "grid3d", .positional = 3, .analytics = 2,
+     .synopsis = "grid3d X Y Z [--conn 6|26] [--cap C | --weights MIN:MAX]"},
+    {.name = "random", .positional = 2, .analytics = 2,
+     .synopsis = "random N M [--cap C | --weights MIN:MAX]"},
+    {.name = "kron", .positional = 1, .analytics = 1,
+     .synopsis = "kron SCALE [--edgefactor F] [--weights MIN:MAX]"},
+    {.name = "road", .positional = 2, .analytics = 1, .synopsis = "road W H [--weights MIN:MAX]"},
     {.name = "sp", .positional = 1, .weighted = 1,
      .synopsis = "sp N [--arcs M | --density P] [--min W] [--max W] [--negative] [--real]"},
 };
@@ -40,6 +50,7 @@ static const gen_family families[] = {
 enum {
     OPT_SEED = 1, OPT_C1, OPT_C2, OPT_CAP, OPT_CONN,  /* max-flow families (and seed) */
     OPT_ARCS, OPT_DENSITY, OPT_MIN, OPT_MAX, OPT_NEGATIVE, OPT_REAL, /* sp */
+    OPT_WEIGHTS, OPT_EDGEFACTOR, OPT_FORMAT, /* analytics graphs */
     OPT_COUNT
 };
 
@@ -58,6 +69,11 @@ static const pf_opt gen_options[] = {
     {.id = OPT_NEGATIVE, .name = "negative",
      .help = "sp: negative weights without a negative cycle (potentials)"},
     {.id = OPT_REAL, .name = "real", .help = "sp: real weights"},
+    {.id = OPT_WEIGHTS, .name = "weights", .arg = "MIN:MAX",
+     .help = "kron, road, grid2d, grid3d, random: integer weights in MIN..MAX"},
+    {.id = OPT_EDGEFACTOR, .name = "edgefactor", .arg = "F", .help = "kron: F * 2^SCALE edges (default 16)"},
+    {.id = OPT_FORMAT, .name = "format", .arg = "FMT",
+     .help = "analytics graphs: dimacs ('p sp', default), el (0-based edge list) or bin"},
     {0},
 };
 
@@ -70,12 +86,22 @@ static const pf_cmd_spec gen_spec = {
              "  sp N: a weighted digraph for shortest paths ('p sp'): M distinct random\n"
              "      arcs, no self-loops or parallel arcs, weights uniform in [min, max]\n"
              "      (with --negative: w = c + p(u) - p(v), c in [min, max], potentials p in\n"
-             "      [0, max]: no negative cycle; a negative --min without it may give some).\n",
+             "      [0, max]: no negative cycle; a negative --min without it may give some).\n"
+             "  kron SCALE | road W H, and grid2d, grid3d, random with --weights or --format:\n"
+             "      graphs for bfs, sssp and tc. kron: Graph500's Kronecker graph (A=0.57,\n"
+             "      B=C=0.19), 2^SCALE vertices, ids permuted, undirected, simple; road: a\n"
+             "      jittered planar lattice (3/4 of its edges, every 64th row and column\n"
+             "      whole), weights its lengths; grids undirected, random directed. Written\n"
+             "      as 'p sp' (both arcs of an edge), 'el' (each edge once, 0-based, as GAPBS\n"
+             "      reads .el/.wel; read it back with --zero-based --undirected) or 'bin'.\n",
     .options = gen_options,
     .out_help = "write the instance to FILE (replaced only once it is whole)",
     .shared = PF_OPTS_OUT | PF_OPTS_PROGRESS,
     .max_args = 4,
 };
+
+/* Options of the analytics graphs only. */
+static int analytics_only(int id) { return id >= OPT_WEIGHTS && id <= OPT_FORMAT; }
 
 /* Which options belong to the max-flow families (1) or to sp (0). */
 static int flow_only(int id) { return id >= OPT_C1 && id <= OPT_CONN; }
@@ -94,6 +120,9 @@ typedef struct gen_args {
     const char *density, *min, *max;
     const char *text[OPT_COUNT]; /* each option's value as given (flags: "") */
     int progress;                /* progress.h mode */
+    int analytics;               /* writing a pf_csr (graph_gen.h) */
+    int64_t edgefactor, wmin, wmax; /* kron; --weights (wmax 0: none) */
+    const char *format;          /* --format: dimacs, el, bin */
 } gen_args;
 
 static int on_gen_option(void *ctx, int id, const char *arg)
@@ -111,13 +140,48 @@ static const char *option_name(int id)
     return "?";
 }
 
+/* --weights MIN:MAX (positive integers: BFS ignores weights, SSSP on the
+ * generated families wants no negative cycle) and --format. */
+static int take_analytics_options(gen_args *a)
+{
+    const char *w = a->text[OPT_WEIGHTS];
+    if (w) {
+        char *end;
+        errno = 0;
+        long long lo = strtoll(w, &end, 10), hi = 0;
+        int ok = end != w && *end == ':' && !errno;
+        if (ok) {
+            const char *second = end + 1;
+            hi = strtoll(second, &end, 10);
+            ok = end != second && !*end && !errno;
+        }
+        if (!ok || lo < 1 || hi < lo || hi > ((int64_t)1 << 40))
+            return pf_opts_usage_error(&gen_spec, "--weights takes MIN:MAX, 1 <= MIN <= MAX "
+                                       "<= 2^40, not '%s'", w);
+        a->wmin = lo;
+        a->wmax = hi;
+    }
+    a->format = a->text[OPT_FORMAT] ? a->text[OPT_FORMAT] : "dimacs";
+    if (strcmp(a->format, "dimacs") && strcmp(a->format, "el") && strcmp(a->format, "bin"))
+        return pf_opts_usage_error(&gen_spec, "--format takes dimacs, el or bin, not '%s'",
+                                   a->format);
+    return PF_EXIT_OK;
+}
+
 /* The values of the options the family allows; refuses the others. */
 static int take_options(gen_args *a)
 {
+    a->analytics = a->family->analytics == 1 ||
+                   (a->family->analytics == 2 && (a->text[OPT_WEIGHTS] || a->text[OPT_FORMAT]));
     for (int id = 1; id < OPT_COUNT; id++) {
-        if (!a->text[id])
+        if (!a->text[id] || id == OPT_SEED)
             continue;
-        if (a->family->weighted ? flow_only(id) : sp_only(id))
+        int allowed = a->analytics ? analytics_only(id) || (id == OPT_CONN && a->family->analytics == 2)
+                    : a->family->weighted ? sp_only(id)
+                    : flow_only(id) || (analytics_only(id) && a->family->analytics == 2);
+        if (id == OPT_EDGEFACTOR && strcmp(a->family->name, "kron"))
+            allowed = 0;
+        if (!allowed)
             return pf_opts_usage_error(&gen_spec, "--%s is not an option of %s (usage: gen %s)",
                                        option_name(id), a->family->name, a->family->synopsis);
     }
@@ -133,14 +197,15 @@ static int take_options(gen_args *a)
         int id;
         int64_t *value;
     } numbers[] = {{OPT_C1, &a->c1},     {OPT_C2, &a->c2},     {OPT_CAP, &a->cap},
-                   {OPT_CONN, &a->conn}, {OPT_ARCS, &a->arcs}, {OPT_SEED, (int64_t *)&a->seed}};
+                   {OPT_CONN, &a->conn}, {OPT_ARCS, &a->arcs}, {OPT_SEED, (int64_t *)&a->seed},
+                   {OPT_EDGEFACTOR, &a->edgefactor}};
     for (size_t i = 0; i < COUNT(numbers); i++) {
         int id = numbers[i].id;
         if (a->text[id] &&
             pf_opts_int(&gen_spec, option_name(id), a->text[id], 0, INT64_MAX, numbers[i].value))
             return PF_EXIT_USAGE;
     }
-    return PF_EXIT_OK;
+    return take_analytics_options(a);
 }
 
 static int parse_gen_args(int argc, char **argv, gen_args *a)
@@ -157,7 +222,7 @@ static int parse_gen_args(int argc, char **argv, gen_args *a)
     a->progress = pf_opts_progress_mode(&p.shared);
     if (p.count < 1)
         return pf_opts_usage_error(
-            &gen_spec, "needs a FAMILY (rmf, rlg, ac, ak, grid2d, grid3d, random, sp)");
+            &gen_spec, "needs a FAMILY (rmf, rlg, ac, ak, grid2d, grid3d, random, sp, kron, road)");
     for (size_t i = 0; i < COUNT(families); i++)
         if (!strcmp(p.args[0], families[i].name))
             a->family = &families[i];
@@ -280,6 +345,60 @@ static void sp_comment(const pf_wgen_params *w, const pf_wgraph *g, char *text, 
         snprintf(text + used, len - (size_t)used, "\nweights produced: %s", range);
 }
 
+/* ---- analytics graphs ---------------------------------------------------- */
+
+/* A failed writer's message, as an output error naming the file. */
+static int output_failed(pf_outfile *out, pf_status *st)
+{
+    if (out->fp && ferror(out->fp)) {
+        static const char stream[] = "<output stream>: ";
+        char why[sizeof st->message];
+        int named = !strncmp(st->message, stream, sizeof stream - 1);
+        snprintf(why, sizeof why, "%s", st->message + (named ? sizeof stream - 1 : 0));
+        pf_fail(st, PF_E_OUTPUT, "%s: %s", out->path, why);
+    }
+    pf_outfile_abort(out);
+    return st->code;
+}
+
+static int gen_analytics(const gen_args *a)
+{
+    pf_ggen_params p = {.family = a->family->name, .edgefactor = a->edgefactor,
+                        .conn = (int32_t)a->conn, .wmin = a->wmin, .wmax = a->wmax,
+                        .seed = a->seed};
+    memcpy(p.size, a->size, sizeof p.size);
+    pf_status st;
+    pf_progress_open(a->progress, 1, "gen");
+    pf_progress_step("generating %s", a->family->name);
+    pf_csr *g = pf_ggen(&p, &st);
+    if (!g)
+        return st.code == PF_E_USAGE ? pf_opts_usage_error(&gen_spec, "%s", st.message)
+                                     : pf_cli_error(&st);
+    char comment[256];
+    int used = snprintf(comment, sizeof comment, "portaflow gen %s (seed %llu)", a->family->name,
+                        (unsigned long long)a->seed);
+    for (int i = 0; i < a->family->positional && used > 0 && (size_t)used < sizeof comment; i++)
+        used += snprintf(comment + used, sizeof comment - (size_t)used, " %lld",
+                         (long long)a->size[i]);
+    if (used > 0 && (size_t)used < sizeof comment)
+        snprintf(comment + used, sizeof comment - (size_t)used, "\n%s, %lld vertices, %lld arcs",
+                 g->undirected ? "undirected" : "directed", (long long)g->n, (long long)g->m);
+    pf_progress_step("writing %s", a->out_path && strcmp(a->out_path, "-") ? a->out_path
+                                                                           : "standard output");
+    pf_outfile out;
+    int rc = pf_outfile_open(&out, a->out_path, NULL, &st);
+    if (!rc)
+        rc = !strcmp(a->format, "bin")  ? pf_csr_write_bin(g, out.fp, &st)
+           : !strcmp(a->format, "el")   ? pf_csr_write_el(g, out.fp, comment, &st)
+                                        : pf_csr_write_dimacs(g, out.fp, comment, &st);
+    if (!rc)
+        rc = pf_outfile_commit(&out, &st);
+    else if (out.fp)
+        rc = output_failed(&out, &st);
+    pf_csr_free(g);
+    return rc ? pf_cli_error(&st) : PF_EXIT_OK;
+}
+
 /* ---- the command -------------------------------------------------------- */
 
 int pf_cli_gen(int argc, char **argv)
@@ -295,6 +414,8 @@ int pf_cli_gen(int argc, char **argv)
     char comment[512];
     if (a.family->weighted && (rc = sp_params(&a, &w)) != PF_EXIT_OK)
         return rc;
+    if (a.analytics)
+        return gen_analytics(&a);
     pf_progress_open(a.progress, 1, "gen");
     pf_progress_step("generating %s", a.family->name);
     if (a.family->weighted) {

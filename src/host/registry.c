@@ -161,25 +161,6 @@ int pf_list_devices(pf_device_desc *out, int max, char *why, size_t why_len)
     return count;
 }
 
-/* The hybrid's `auto` (pf_solve_options.hybrid): on where the backend's
- * device is a GPU. Host CPU backends never are; CUDA's devices always are,
- * known without a probe (which would cost a second driver start-up); the
- * others say so in their probe (kept per process). */
-int pf_backend_on_gpu(const pf_device_ops *ops, int device_index)
-{
-    if (ops->caps.host_cpu || !ops->caps.maxflow_steps)
-        return 0;
-#if PF_HAVE_CUDA
-    if (ops == &pf_backend_cuda)
-        return 1;
-#endif
-    pf_device_desc descs[PROBE_MAX];
-    char why[512];
-    int found = pf_backend_probe(ops, descs, PROBE_MAX, why, sizeof why);
-    int i = device_index >= 0 ? device_index : 0;
-    return i < found && strcmp(descs[i].kind, "gpu") == 0;
-}
-
 /* The parallel side of a hybrid on a machine without a GPU: the first
  * parallel host CPU backend that runs the max-flow steps, or NULL. */
 const char *pf_backend_cpu_partner(void)

@@ -50,6 +50,8 @@ void pf_backend_probe_forget(void);
 typedef enum pf_work {
     PF_WORK_MAXFLOW, /* a whole solve (maxflow_solve) or the max-flow steps */
     PF_WORK_APSP,    /* Floyd-Warshall: `runs` says which variant */
+    PF_WORK_GRAPH,   /* bfs, sssp, tc: the analytics steps, or the one-thread
+                        engine (host algorithms, graph_seq.c) */
 } pf_work;
 
 /* `auto` for max-flow puts a parallel CPU backend before the one-thread
@@ -106,9 +108,6 @@ void pf_backend_auto_explain(pf_work work, int threads,
                              const void *runs_ctx, char *order, size_t order_len, char *why,
                              size_t why_len);
 
-/* Whether the backend's device (device_index, -1 = its best) is a GPU:
- * where `--hybrid auto` pairs it with the host engine. */
-int pf_backend_on_gpu(const pf_device_ops *ops, int device_index);
 /* The CPU backend a hybrid pairs with seq where there is no GPU, or NULL. */
 const char *pf_backend_cpu_partner(void);
 

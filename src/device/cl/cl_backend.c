@@ -274,6 +274,7 @@ static void cl_close(pf_dev *dev)
     pf_cl_fw_release(dev);
     pf_cl_fw_perk_release(dev);
     pf_cl_fw_stats_release(dev);
+    pf_cl_graph_release(dev);
     pf_cl_staging_release(dev);
     for (int w = 0; w < PF_CL_WIDTHS; w++) {
         for (int k = 0; k < PF_CLK_COUNT; k++)
@@ -492,4 +493,10 @@ const pf_device_ops pf_backend_opencl = {
     .fw_variants = 1u << PF_FW_PER_K,
     .fw_step = pf_cl_fw_step,
     .fw_stats = pf_cl_fw_stats,
+    .bfs_push = pf_cl_bfs_push,
+    .bfs_pull = pf_cl_bfs_pull,
+    .bfs_parents = pf_cl_bfs_parents,
+    .sssp_relax = pf_cl_sssp_relax,
+    .sssp_far = pf_cl_sssp_far,
+    .intersect_count = pf_cl_intersect_count,
 };

@@ -97,6 +97,7 @@ struct pf_dev {
     struct pf_cl_fw *fw; /* APSP programs, built on first use (cl_apsp.c) */
     struct pf_cl_fw_perk *fw_perk; /* per-k APSP programs (cl_fw_perk.c) */
     struct pf_cl_fw_stats *fw_stats; /* APSP statistics programs (cl_fw_stats.c) */
+    struct pf_cl_graph *graph; /* analytics program, built on first use (cl_graph.c) */
 
     /* Pinned staging for transfers of at least stage_min bytes (0: never;
      * PORTAFLOW_PINNED, common/hostcopy.h; devices that share the host's
@@ -253,5 +254,26 @@ int pf_cl_fw_stats(pf_dev *dev, const pf_dev_apsp *a, int32_t n, pf_fw_stats *ou
                    pf_status *st);
 /* Releases the statistics programs (dev->fw_stats). */
 void pf_cl_fw_stats_release(pf_dev *dev);
+
+/* ---- cl_graph.c: the analytics steps (device.h) ----------------------- */
+
+extern const char pf_cl_graph_source[];
+extern const size_t pf_cl_graph_source_len;
+int pf_cl_bfs_push(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count, int64_t in_arcs,
+                   pf_buf *dist, int32_t level, pf_buf *out, int64_t *out_count,
+                   int64_t *out_arcs, pf_status *st);
+int pf_cl_bfs_pull(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t level, pf_buf *flags,
+                   int64_t *found, int64_t *found_arcs, pf_status *st);
+int pf_cl_bfs_parents(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t source,
+                      pf_buf *parent, pf_status *st);
+int pf_cl_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count,
+                     int64_t in_arcs, pf_buf *dist, pf_buf *claim, int32_t step, pf_buf *near,
+                     pf_buf *far, int64_t bound_i, double bound_f, int64_t *near_count,
+                     int64_t *near_arcs, pf_status *st);
+int pf_cl_sssp_far(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, pf_buf *far, int64_t bound_i,
+                   double bound_f, pf_buf *out, pf_sssp_far_out *res, pf_status *st);
+int pf_cl_intersect_count(pf_dev *dev, const pf_dev_csr *g, int64_t *total, pf_status *st);
+/* Releases the analytics program (dev->graph). */
+void pf_cl_graph_release(pf_dev *dev);
 
 #endif

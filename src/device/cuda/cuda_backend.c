@@ -28,4 +28,10 @@ const pf_device_ops pf_backend_cuda = {
     .fw_variants = 1u << PF_FW_PER_K,
     .fw_step = pf_cuda_fw_step,
     .fw_stats = pf_cuda_fw_stats,
+    .bfs_push = pf_cuda_bfs_push,
+    .bfs_pull = pf_cuda_bfs_pull,
+    .bfs_parents = pf_cuda_bfs_parents,
+    .sssp_relax = pf_cuda_sssp_relax,
+    .sssp_far = pf_cuda_sssp_far,
+    .intersect_count = pf_cuda_intersect_count,
 };

@@ -10,6 +10,7 @@
 #include "../device.h"
 #include "../shared/pf_vendor.h"
 #include "../shared/pf_kernels.h"
+#include "omp_graph.h"
 #include "omp_internal.h"
 
 /* Below this many items a step runs on the calling thread: waking a team
@@ -320,4 +321,10 @@ const pf_device_ops pf_backend_omp = {
     .fw_variants = 1u << PF_FW_PLAIN | 1u << PF_FW_SIMD,
     .fw_step = ompb_fw_step,
     .fw_simd = ompb_fw_simd,
+    .bfs_push = ompb_bfs_push,
+    .bfs_pull = ompb_bfs_pull,
+    .bfs_parents = ompb_bfs_parents,
+    .sssp_relax = ompb_sssp_relax,
+    .sssp_far = ompb_sssp_far,
+    .intersect_count = ompb_intersect_count,
 };

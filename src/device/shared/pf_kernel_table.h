@@ -120,6 +120,68 @@
 #define PF_FW_PERK_KERNELS(X) X(FW_PER_K, fw_per_k)
 #define PF_FW_STATS_KERNELS(X) X(FW_STATS, fw_stats)
 
+/* ---- graph analytics: bfs, sssp, tc (pf_graph_kernels.h) -------------
+ * A program of their own on OpenCL (cl_graph.c), every GPU dialect. The
+ * double kernels come last: a device without doubles builds the others;
+ * their bound travels as the double's bits (values are pf_i32 or pf_i64). */
+
+#define PF_ARGS_bfs_push(G, V, L)                                                          \
+    G(const pf_i32, in) V(pf_i64, count) V(pf_i32, lanes) G(const pf_i64, first)           \
+    G(const pf_i32, head) G(pf_i32, dist) V(pf_i32, level) G(pf_i32, out)                  \
+    G(pf_i64, counters)
+#define PF_ARGS_bfs_pull(G, V, L)                                                          \
+    V(pf_i64, n) G(const pf_i64, rfirst) G(const pf_i32, rhead) G(const pf_i64, first)     \
+    G(pf_i32, dist) V(pf_i32, level) G(pf_i32, flags) G(pf_i64, counters)
+#define PF_ARGS_bfs_parents(G, V, L)                                                       \
+    V(pf_i64, n) G(const pf_i64, rfirst) G(const pf_i32, rhead) G(const pf_i32, dist)      \
+    V(pf_i32, source) G(pf_i32, parent)
+#define PF_ARGS_relax_i64(G, V, L)                                                         \
+    G(const pf_i32, in) V(pf_i64, count) V(pf_i32, lanes) G(const pf_i64, first)           \
+    G(const pf_i32, head) G(const pf_i64, weight) V(pf_i32, has_weight) G(pf_i64, dist)    \
+    G(pf_i32, claim) V(pf_i32, step) G(pf_i32, near) G(pf_i32, far) V(pf_i64, bound)       \
+    G(pf_i64, counters)
+#define PF_ARGS_far(G, V, L)                                                               \
+    V(pf_i64, n) G(const pf_i64, first) G(const pf_i64, dist) G(pf_i32, far)               \
+    V(pf_i64, bound) G(pf_i32, out) G(pf_i64, counters)
+#define PF_ARGS_intersect(G, V, L)                                                         \
+    V(pf_i64, n) V(pf_i32, lanes) G(const pf_i64, first) G(const pf_i32, head)             \
+    G(pf_i64, counters)
+#define PF_ARGS_frontier_degree(G, V, L)                                                   \
+    G(const pf_i32, in) V(pf_i64, count) G(const pf_i64, first) G(pf_i32, degree)
+#define PF_ARGS_bfs_push_arcs(G, V, L)                                                     \
+    G(const pf_i32, in) G(const pf_i32, offset) V(pf_i64, count) V(pf_i64, arcs)           \
+    G(const pf_i64, first) G(const pf_i32, head) G(pf_i32, dist) V(pf_i32, level)          \
+    G(pf_i32, out) G(pf_i64, counters)
+#define PF_ARGS_relax_arcs_i64(G, V, L)                                                    \
+    G(const pf_i32, in) G(const pf_i32, offset) V(pf_i64, count) V(pf_i64, arcs)           \
+    G(const pf_i64, first) G(const pf_i32, head) G(const pf_i64, weight)                   \
+    V(pf_i32, has_weight) G(pf_i64, dist) G(pf_i32, claim) V(pf_i32, step)                 \
+    G(pf_i32, near) G(pf_i32, far) V(pf_i64, bound) G(pf_i64, counters)
+#define PF_ARGS_relax_f64(G, V, L)                                                         \
+    G(const pf_i32, in) V(pf_i64, count) V(pf_i32, lanes) G(const pf_i64, first)           \
+    G(const pf_i32, head) G(const pf_f64, weight) G(pf_f64, dist) G(pf_i32, claim)         \
+    V(pf_i32, step) G(pf_i32, near) G(pf_i32, far) V(pf_i64, bound_bits)                   \
+    G(pf_i64, counters)
+#define PF_ARGS_relax_arcs_f64(G, V, L)                                                    \
+    G(const pf_i32, in) G(const pf_i32, offset) V(pf_i64, count) V(pf_i64, arcs)           \
+    G(const pf_i64, first) G(const pf_i32, head) G(const pf_f64, weight) G(pf_f64, dist)   \
+    G(pf_i32, claim) V(pf_i32, step) G(pf_i32, near) G(pf_i32, far)                        \
+    V(pf_i64, bound_bits) G(pf_i64, counters)
+
+#define PF_GRAPH_KERNELS(X)                                                                \
+    X(BFS_PUSH, bfs_push)                                                                  \
+    X(BFS_PULL, bfs_pull)                                                                  \
+    X(BFS_PARENTS, bfs_parents)                                                            \
+    X(RELAX_I64, relax_i64)                                                                \
+    X(FAR, far)                                                                            \
+    X(INTERSECT, intersect)                                                                \
+    X(FRONTIER_DEGREE, frontier_degree)                                                    \
+    X(BFS_PUSH_ARCS, bfs_push_arcs)                                                        \
+    X(RELAX_ARCS_I64, relax_arcs_i64)
+#define PF_GRAPH_F64_KERNELS(X)                                                            \
+    X(RELAX_F64, relax_f64)                                                                \
+    X(RELAX_ARCS_F64, relax_arcs_f64)
+
 /* ---- turning a list into a parameter list ---------------------------- */
 
 /* The parameters of kernel `name` in the dialect that includes this.

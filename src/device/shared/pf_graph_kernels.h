@@ -1,0 +1,478 @@
+/* Kernel bodies of the graph analytics steps (device.h: bfs_push ..
+ * intersect_count), written once for OpenCL C, CUDA and host C as
+ * pf_kernels.h is. Include pf_vendor.h first.
+ *
+ * Two layers: per-arc decisions (claim a vertex for a BFS level, lower a
+ * distance), which every backend calls, and per-vertex bodies that append
+ * to a shared list through a device counter (the GPU kernels' form). The
+ * OpenMP backend appends to per-thread lists instead (a shared counter
+ * bumped per vertex by 16 threads costs more than the work), around the
+ * same per-arc decisions.
+ *
+ * The kernels (OpenCL and CUDA) close the file, after the bodies, with
+ * their parameters from pf_kernel_table.h (PF_GRAPH_KERNELS).
+ *
+ * The atomics these need beyond pf_vendor.h's: exchange of an int32 and
+ * the minimum of an int64 or a double, each a compare-and-swap loop where
+ * the dialect has no such instruction (OpenCL 1.2 base atomics, doubles
+ * everywhere). The minimum returns 1 when this worker lowered the value. */
+#ifndef PF_GRAPH_KERNELS_H
+#define PF_GRAPH_KERNELS_H
+
+#if defined(__OPENCL_VERSION__)
+#define PF_ATOMIC_XCHG_I32(p, v) atomic_xchg((volatile __global int *)(p), (v))
+PF_FN int pf_atomic_min_i64(__global long *p, long v)
+{
+    long old = PF_LOAD_I64(p);
+    while (v < old) {
+        long seen = atom_cmpxchg((volatile __global long *)p, old, v);
+        if (seen == old)
+            return 1;
+        old = seen;
+    }
+    return 0;
+}
+/* Doubles where the device has them (the host builds with PF_GRAPH_F64). */
+#if PF_GRAPH_F64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define PF_HAVE_F64 1
+PF_FN int pf_atomic_min_f64(__global double *p, double v)
+{
+    volatile __global long *bits = (volatile __global long *)p;
+    long old = *bits;
+    while (v < as_double(old)) {
+        long seen = atom_cmpxchg(bits, old, as_long(v));
+        if (seen == old)
+            return 1;
+        old = seen;
+    }
+    return 0;
+}
+#define PF_LOAD_F64(p) (*(volatile __global double *)(p))
+typedef double pf_f64;
+#define PF_F64_INF INFINITY
+#define PF_F64_FROM_BITS(b) as_double(b)
+#endif
+
+#elif defined(__CUDACC__)
+#define PF_HAVE_F64 1
+#define PF_ATOMIC_XCHG_I32(p, v) atomicExch((int *)(p), (v))
+static __device__ __forceinline__ int pf_atomic_min_i64(pf_i64 *p, pf_i64 v)
+{
+    return (pf_i64)atomicMin((long long *)p, (long long)v) > v;
+}
+static __device__ __forceinline__ int pf_atomic_min_f64(double *p, double v)
+{
+    unsigned long long *bits = (unsigned long long *)p;
+    unsigned long long old = *(volatile unsigned long long *)bits;
+    while (v < __longlong_as_double((long long)old)) {
+        unsigned long long seen = atomicCAS(bits, old, (unsigned long long)__double_as_longlong(v));
+        if (seen == old)
+            return 1;
+        old = seen;
+    }
+    return 0;
+}
+#define PF_LOAD_F64(p) (*(volatile const double *)(p))
+typedef double pf_f64;
+#define PF_F64_INF (__longlong_as_double(0x7ff0000000000000LL))
+#define PF_F64_FROM_BITS(b) __longlong_as_double(b)
+
+#else /* host C */
+#define PF_HAVE_F64 1
+#include <math.h>
+#include <string.h>
+#define PF_ATOMIC_XCHG_I32(p, v) __atomic_exchange_n((p), (v), __ATOMIC_RELAXED)
+static inline int pf_atomic_min_i64(pf_i64 *p, pf_i64 v)
+{
+    pf_i64 old = __atomic_load_n(p, __ATOMIC_RELAXED);
+    while (v < old)
+        if (__atomic_compare_exchange_n(p, &old, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            return 1;
+    return 0;
+}
+static inline double pf_bits_f64(uint64_t bits)
+{
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+}
+static inline int pf_atomic_min_f64(double *p, double v)
+{
+    uint64_t *bits = (uint64_t *)(void *)p, want;
+    memcpy(&want, &v, sizeof want);
+    uint64_t old = __atomic_load_n(bits, __ATOMIC_RELAXED);
+    while (v < pf_bits_f64(old))
+        if (__atomic_compare_exchange_n(bits, &old, want, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            return 1;
+    return 0;
+}
+static inline double pf_load_f64(const double *p)
+{
+    uint64_t bits = __atomic_load_n((const uint64_t *)(const void *)p, __ATOMIC_RELAXED);
+    return pf_bits_f64(bits);
+}
+#define PF_LOAD_F64(p) pf_load_f64(p)
+typedef double pf_f64;
+#define PF_F64_INF INFINITY
+#endif
+
+#define PF_DIST_NONE_I64 ((pf_i64)0x7fffffffffffffffLL)
+
+/* Where row u ends. Every body reads a row as [first[u], PF_ROW_END): a
+ * CSR view with room left after each row (issue 20's dynamic graph,
+ * patched in place) defines this to read its row ends instead. */
+#ifndef PF_ROW_END
+#define PF_ROW_END(first, u) ((first)[(u) + 1])
+#endif
+
+/* ---- BFS ---------------------------------------------------------------- */
+
+/* v joins level + 1 if nobody has it yet: 1 for the one worker that
+ * claimed it. A plain load first: most arcs lead to visited vertices. */
+PF_FN int pf_bfs_claim(PF_GLOBAL pf_i32 *dist, pf_i32 v, pf_i32 level)
+{
+    return PF_LOAD_I32(&dist[v]) == -1 && PF_ATOMIC_CAS_I32(&dist[v], -1, level + 1) == -1;
+}
+
+/* bfs_push on frontier vertex u, or `lane` of `lanes` workers sharing its
+ * arcs, appending through counters[0] (vertices) and counters[1] (their
+ * out-degrees). */
+PF_FN void pf_body_bfs_push(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL const pf_i64 *first,
+                            PF_GLOBAL const pf_i32 *head, PF_GLOBAL pf_i32 *dist, pf_i32 level,
+                            PF_GLOBAL pf_i32 *out, PF_GLOBAL pf_i64 *counters)
+{
+    for (pf_i64 a = first[u] + lane; a < PF_ROW_END(first, u); a += lanes) {
+        pf_i32 v = head[a];
+        if (pf_bfs_claim(dist, v, level)) {
+            out[PF_COUNTER_NEXT(&counters[0])] = v;
+            PF_COUNTER_ADD(&counters[1], PF_ROW_END(first, v) - first[v]);
+        }
+    }
+}
+
+/* bfs_pull on vertex v: 1 if it joined level + 1. Only unvisited v write
+ * their own dist, and what they write (level + 1) is no other vertex's
+ * test value (level), so no atomics are needed. */
+PF_FN int pf_body_bfs_pull(pf_i32 v, PF_GLOBAL const pf_i64 *rfirst, PF_GLOBAL const pf_i32 *rhead,
+                           PF_GLOBAL pf_i32 *dist, pf_i32 level)
+{
+    if (dist[v] != -1)
+        return 0;
+    for (pf_i64 a = rfirst[v]; a < PF_ROW_END(rfirst, v); a++)
+        if (PF_LOAD_I32(&dist[rhead[a]]) == level) {
+            dist[v] = level + 1;
+            return 1;
+        }
+    return 0;
+}
+
+/* The parent of v by the smallest-id rule (device.h bfs_parents). */
+PF_FN pf_i32 pf_body_bfs_parent(pf_i32 v, PF_GLOBAL const pf_i64 *rfirst,
+                                PF_GLOBAL const pf_i32 *rhead, PF_GLOBAL const pf_i32 *dist,
+                                pf_i32 source)
+{
+    pf_i32 d = dist[v];
+    if (v == source)
+        return source;
+    if (d <= 0)
+        return -1;
+    for (pf_i64 a = rfirst[v]; a < PF_ROW_END(rfirst, v); a++)
+        if (dist[rhead[a]] == d - 1)
+            return rhead[a];
+    return -1; /* cannot happen after a BFS */
+}
+
+/* ---- SSSP: near-far relaxation --------------------------------------------- */
+
+/* Whether this worker, having lowered v's distance to d, appends v to the
+ * near list (1), marks it far (0: done here), or leaves it (another worker
+ * of this step appended it already: -1). */
+PF_FN int pf_relax_route(PF_GLOBAL pf_i32 *claim, PF_GLOBAL pf_i32 *far, pf_i32 v, pf_i32 step,
+                         int is_near)
+{
+    if (!is_near) {
+        far[v] = 1;
+        return 0;
+    }
+    /* A plain load first: a vertex lowered again in the same step is
+     * listed already, and the exchange would only fight over its line. */
+    if (PF_LOAD_I32(&claim[v]) == step)
+        return -1;
+    return PF_ATOMIC_XCHG_I32(&claim[v], step) != step ? 1 : -1;
+}
+
+/* sssp_relax on frontier vertex u (lane of lanes, as above), integer
+ * distances; has_weight = 0: every arc weighs 1 (weight is not read).
+ * Appends through counters[0], their out-degrees into counters[1]. */
+PF_FN void pf_body_relax_i64(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL const pf_i64 *first,
+                             PF_GLOBAL const pf_i32 *head,
+                             PF_GLOBAL const pf_i64 *weight, int has_weight,
+                             PF_GLOBAL pf_i64 *dist, PF_GLOBAL pf_i32 *claim, pf_i32 step,
+                             PF_GLOBAL pf_i32 *near, PF_GLOBAL pf_i32 *far, pf_i64 bound,
+                             PF_GLOBAL pf_i64 *counters)
+{
+    pf_i64 du = PF_LOAD_I64(&dist[u]);
+    for (pf_i64 a = first[u] + lane; a < PF_ROW_END(first, u); a += lanes) {
+        pf_i32 v = head[a];
+        pf_i64 d = du + (has_weight ? weight[a] : 1);
+        if (d < PF_LOAD_I64(&dist[v]) && pf_atomic_min_i64(&dist[v], d) &&
+            pf_relax_route(claim, far, v, step, d < bound) == 1) {
+            near[PF_COUNTER_NEXT(&counters[0])] = v;
+            PF_COUNTER_ADD(&counters[1], PF_ROW_END(first, v) - first[v]);
+        }
+    }
+}
+
+#ifdef PF_HAVE_F64
+/* The same for real weights. */
+PF_FN void pf_body_relax_f64(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL const pf_i64 *first,
+                             PF_GLOBAL const pf_i32 *head,
+                             PF_GLOBAL const pf_f64 *weight, PF_GLOBAL pf_f64 *dist,
+                             PF_GLOBAL pf_i32 *claim, pf_i32 step, PF_GLOBAL pf_i32 *near,
+                             PF_GLOBAL pf_i32 *far, pf_f64 bound, PF_GLOBAL pf_i64 *counters)
+{
+    pf_f64 du = PF_LOAD_F64(&dist[u]);
+    for (pf_i64 a = first[u] + lane; a < PF_ROW_END(first, u); a += lanes) {
+        pf_i32 v = head[a];
+        pf_f64 d = du + weight[a];
+        if (d < PF_LOAD_F64(&dist[v]) && pf_atomic_min_f64(&dist[v], d) &&
+            pf_relax_route(claim, far, v, step, d < bound) == 1) {
+            near[PF_COUNTER_NEXT(&counters[0])] = v;
+            PF_COUNTER_ADD(&counters[1], PF_ROW_END(first, v) - first[v]);
+        }
+    }
+}
+#endif
+
+/* ---- load-balanced advance ------------------------------------------------
+ * A frontier whose degrees differ by orders of magnitude (a hub beside
+ * thousands of leaves) gets one worker per arc instead of a group per
+ * vertex: degree[i] of each listed vertex, offset = its exclusive scan
+ * (scan_i32), then worker j finds its vertex by a binary search. */
+
+PF_FN void pf_body_frontier_degree(pf_i64 i, PF_GLOBAL const pf_i32 *in,
+                                   PF_GLOBAL const pf_i64 *first, PF_GLOBAL pf_i32 *degree)
+{
+    pf_i32 u = in[i];
+    degree[i] = (pf_i32)(PF_ROW_END(first, u) - first[u]);
+}
+
+/* The list position of arc j of the concatenated rows: the last i with
+ * offset[i] <= j. */
+PF_FN pf_i64 pf_lb_find(PF_GLOBAL const pf_i32 *offset, pf_i64 count, pf_i64 j)
+{
+    pf_i64 lo = 0, hi = count - 1;
+    while (lo < hi) {
+        pf_i64 mid = (lo + hi + 1) / 2;
+        if (offset[mid] <= j)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+/* Arc j of the frontier's rows: its index in head[], and its tail in *u. */
+PF_FN pf_i64 pf_lb_arc(PF_GLOBAL const pf_i32 *in, PF_GLOBAL const pf_i32 *offset, pf_i64 count,
+                       PF_GLOBAL const pf_i64 *first, pf_i64 j, pf_i32 *u)
+{
+    pf_i64 i = pf_lb_find(offset, count, j);
+    *u = in[i];
+    return first[*u] + (j - offset[i]);
+}
+
+/* bfs_push's work for arc j (counters as pf_body_bfs_push's). */
+PF_FN void pf_body_bfs_push_arc(pf_i64 j, PF_GLOBAL const pf_i32 *in, PF_GLOBAL const pf_i32 *offset,
+                                pf_i64 count, PF_GLOBAL const pf_i64 *first,
+                                PF_GLOBAL const pf_i32 *head, PF_GLOBAL pf_i32 *dist,
+                                pf_i32 level, PF_GLOBAL pf_i32 *out, PF_GLOBAL pf_i64 *counters)
+{
+    pf_i32 u;
+    pf_i32 v = head[pf_lb_arc(in, offset, count, first, j, &u)];
+    if (pf_bfs_claim(dist, v, level)) {
+        out[PF_COUNTER_NEXT(&counters[0])] = v;
+        PF_COUNTER_ADD(&counters[1], PF_ROW_END(first, v) - first[v]);
+    }
+}
+
+/* sssp_relax's work for arc j, integer distances. */
+PF_FN void pf_body_relax_arc_i64(pf_i64 j, PF_GLOBAL const pf_i32 *in,
+                                 PF_GLOBAL const pf_i32 *offset, pf_i64 count,
+                                 PF_GLOBAL const pf_i64 *first, PF_GLOBAL const pf_i32 *head,
+                                 PF_GLOBAL const pf_i64 *weight, int has_weight,
+                                 PF_GLOBAL pf_i64 *dist, PF_GLOBAL pf_i32 *claim, pf_i32 step,
+                                 PF_GLOBAL pf_i32 *near, PF_GLOBAL pf_i32 *far, pf_i64 bound,
+                                 PF_GLOBAL pf_i64 *counters)
+{
+    pf_i32 u;
+    pf_i64 a = pf_lb_arc(in, offset, count, first, j, &u);
+    pf_i32 v = head[a];
+    pf_i64 d = PF_LOAD_I64(&dist[u]) + (has_weight ? weight[a] : 1);
+    if (d < PF_LOAD_I64(&dist[v]) && pf_atomic_min_i64(&dist[v], d) &&
+        pf_relax_route(claim, far, v, step, d < bound) == 1) {
+        near[PF_COUNTER_NEXT(&counters[0])] = v;
+        PF_COUNTER_ADD(&counters[1], PF_ROW_END(first, v) - first[v]);
+    }
+}
+
+#ifdef PF_HAVE_F64
+/* The same for real weights. */
+PF_FN void pf_body_relax_arc_f64(pf_i64 j, PF_GLOBAL const pf_i32 *in,
+                                 PF_GLOBAL const pf_i32 *offset, pf_i64 count,
+                                 PF_GLOBAL const pf_i64 *first, PF_GLOBAL const pf_i32 *head,
+                                 PF_GLOBAL const pf_f64 *weight, PF_GLOBAL pf_f64 *dist,
+                                 PF_GLOBAL pf_i32 *claim, pf_i32 step, PF_GLOBAL pf_i32 *near,
+                                 PF_GLOBAL pf_i32 *far, pf_f64 bound, PF_GLOBAL pf_i64 *counters)
+{
+    pf_i32 u;
+    pf_i64 a = pf_lb_arc(in, offset, count, first, j, &u);
+    pf_i32 v = head[a];
+    pf_f64 d = PF_LOAD_F64(&dist[u]) + weight[a];
+    if (d < PF_LOAD_F64(&dist[v]) && pf_atomic_min_f64(&dist[v], d) &&
+        pf_relax_route(claim, far, v, step, d < bound) == 1) {
+        near[PF_COUNTER_NEXT(&counters[0])] = v;
+        PF_COUNTER_ADD(&counters[1], PF_ROW_END(first, v) - first[v]);
+    }
+}
+#endif
+
+/* ---- triangles: segmented intersection --------------------------------------- */
+
+/* The triangles closed by u's arcs in the rank-ordered graph whose ids are
+ * the ranks (every arc goes up, rows sorted): for each arc (u,v) (lane of
+ * lanes: every lanes-th), the heads common to u's row after v and v's
+ * row, by a merge. */
+PF_FN pf_i64 pf_body_intersect(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL const pf_i64 *first,
+                               PF_GLOBAL const pf_i32 *head)
+{
+    pf_i64 count = 0, end_u = PF_ROW_END(first, u);
+    for (pf_i64 a = first[u] + lane; a < end_u; a += lanes) {
+        pf_i32 v = head[a];
+        pf_i64 i = a + 1, j = first[v], end_v = PF_ROW_END(first, v);
+        while (i < end_u && j < end_v) {
+            pf_i32 x = head[i], y = head[j];
+            count += x == y;
+            i += x <= y;
+            j += y <= x;
+        }
+    }
+    return count;
+}
+
+#ifdef PF_KERNEL
+/* ---- the kernels (OpenCL and CUDA) ------------------------------------
+ * One wrapper per step in the neutral dialect of pf_vendor.h, parameters
+ * from pf_kernel_table.h (PF_GRAPH_KERNELS). Frontier kernels give `lanes`
+ * work-items to each listed vertex (a grid of count * lanes), the *_arcs
+ * ones one work-item per arc of the frontier's rows. Counters: [0]
+ * appended vertices, [1] their out-degrees or the far vertices left, [2]
+ * the smallest far distance's bits, [3] the far vertices taken's
+ * out-degrees. */
+
+PF_KERNEL(bfs_push)
+{
+    pf_i64 i = PF_GLOBAL_ID();
+    if (i < count * lanes)
+        pf_body_bfs_push(in[i / lanes], (pf_i32)(i % lanes), lanes, first, head, dist, level, out,
+                         counters);
+}
+
+PF_KERNEL(bfs_pull)
+{
+    pf_i64 v = PF_GLOBAL_ID();
+    if (v >= n)
+        return;
+    int took = pf_body_bfs_pull((pf_i32)v, rfirst, rhead, dist, level);
+    flags[v] = took;
+    if (took) {
+        PF_COUNTER_ADD(&counters[0], 1);
+        PF_COUNTER_ADD(&counters[1], PF_ROW_END(first, v) - first[v]);
+    }
+}
+
+PF_KERNEL(bfs_parents)
+{
+    pf_i64 v = PF_GLOBAL_ID();
+    if (v < n)
+        parent[v] = pf_body_bfs_parent((pf_i32)v, rfirst, rhead, dist, source);
+}
+
+PF_KERNEL(relax_i64)
+{
+    pf_i64 i = PF_GLOBAL_ID();
+    if (i < count * lanes)
+        pf_body_relax_i64(in[i / lanes], (pf_i32)(i % lanes), lanes, first, head, weight,
+                          has_weight, dist, claim, step, near, far, bound, counters);
+}
+
+/* The far pile: integer distances, or the bits of non-negative doubles,
+ * which order as those integers do (no doubles needed). */
+PF_KERNEL(far)
+{
+    pf_i64 v = PF_GLOBAL_ID();
+    if (v >= n || !far[v])
+        return;
+    pf_i64 d = dist[v];
+    if (d < bound) {
+        far[v] = 0;
+        out[PF_COUNTER_NEXT(&counters[0])] = (pf_i32)v;
+        PF_COUNTER_ADD(&counters[3], PF_ROW_END(first, v) - first[v]);
+    } else {
+        PF_COUNTER_ADD(&counters[1], 1);
+        pf_atomic_min_i64(&counters[2], d);
+    }
+}
+
+PF_KERNEL(intersect)
+{
+    pf_i64 i = PF_GLOBAL_ID();
+    if (i >= n * lanes)
+        return;
+    pf_i64 found = pf_body_intersect((pf_i32)(i / lanes), (pf_i32)(i % lanes), lanes, first, head);
+    if (found)
+        PF_COUNTER_ADD(&counters[0], found);
+}
+
+PF_KERNEL(frontier_degree)
+{
+    pf_i64 i = PF_GLOBAL_ID();
+    if (i < count)
+        pf_body_frontier_degree(i, in, first, degree);
+}
+
+PF_KERNEL(bfs_push_arcs)
+{
+    pf_i64 j = PF_GLOBAL_ID();
+    if (j < arcs)
+        pf_body_bfs_push_arc(j, in, offset, count, first, head, dist, level, out, counters);
+}
+
+PF_KERNEL(relax_arcs_i64)
+{
+    pf_i64 j = PF_GLOBAL_ID();
+    if (j < arcs)
+        pf_body_relax_arc_i64(j, in, offset, count, first, head, weight, has_weight, dist, claim,
+                              step, near, far, bound, counters);
+}
+
+#ifdef PF_HAVE_F64
+PF_KERNEL(relax_f64)
+{
+    pf_i64 i = PF_GLOBAL_ID();
+    if (i < count * lanes)
+        pf_body_relax_f64(in[i / lanes], (pf_i32)(i % lanes), lanes, first, head, weight, dist,
+                          claim, step, near, far, PF_F64_FROM_BITS(bound_bits), counters);
+}
+
+PF_KERNEL(relax_arcs_f64)
+{
+    pf_i64 j = PF_GLOBAL_ID();
+    if (j < arcs)
+        pf_body_relax_arc_f64(j, in, offset, count, first, head, weight, dist, claim, step, near,
+                              far, PF_F64_FROM_BITS(bound_bits), counters);
+}
+#endif
+#endif
+
+#endif

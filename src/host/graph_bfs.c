@@ -1,0 +1,204 @@
+/* BFS on a device backend, direction-optimising as Beamer et al. do:
+ * top-down (bfs_push) while the frontier's out-arcs m_f are few against
+ * the arcs left to explore m_u, bottom-up (bfs_pull) once m_f > m_u / 15,
+ * and back to top-down once the frontier shrinks below n / 18 vertices.
+ * Pulling needs the reverse graph: the graph itself when undirected, else
+ * its transpose, built on the host (also what the parents step reads).
+ * One host round trip per level (the frontier size decides the next
+ * step); the levels' sizes and times are kept for --stats. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/status.h"
+#include "../common/timer.h"
+#include "graph.h"
+
+enum { DO_ALPHA = 15, DO_BETA = 18 };
+
+typedef struct bfs_state {
+    pf_graph_engine *e;
+    pf_dev_csr d;
+    pf_buf *dist, *list[2], *flags, *parent;
+} bfs_state;
+
+static int add_level(pf_bfs_result *res, int64_t vertices, int64_t arcs, double seconds,
+                     int pull, pf_status *st)
+{
+    if ((res->level_count & (res->level_count - 1)) == 0) { /* 0, 1, 2, 4, ...: grow */
+        int32_t cap = res->level_count ? 2 * res->level_count : 1;
+        pf_bfs_level *grown = realloc(res->levels, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return pf_fail(st, PF_E_NOMEM, "out of host memory for BFS level statistics");
+        res->levels = grown;
+    }
+    res->levels[res->level_count++] =
+        (pf_bfs_level){.vertices = vertices, .arcs = arcs, .seconds = seconds, .pull = pull};
+    return PF_OK;
+}
+
+static int alloc_state(bfs_state *s, const pf_csr *g, int parents, pf_status *st)
+{
+    size_t vbytes = (size_t)g->n * sizeof(int32_t);
+    int rc = pf_graph_buf(s->e, vbytes, &s->dist, st);
+    for (int i = 0; !rc && i < 2; i++)
+        rc = pf_graph_buf(s->e, vbytes, &s->list[i], st);
+    if (!rc && s->d.rfirst)
+        rc = pf_graph_buf(s->e, vbytes, &s->flags, st);
+    if (!rc && parents)
+        rc = pf_graph_buf(s->e, vbytes, &s->parent, st);
+    return rc;
+}
+
+static void free_state(bfs_state *s)
+{
+    pf_buf *bufs[] = {s->dist, s->list[0], s->list[1], s->flags, s->parent};
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
+        if (bufs[i])
+            s->e->ops->release(s->e->dev, bufs[i]);
+    if (s->d.first)
+        pf_graph_release(s->e, &s->d);
+}
+
+/* The levels, from the source alone at level 0. */
+static int run_levels(bfs_state *s, const pf_csr *g, int32_t source, int push_only,
+                      pf_bfs_result *res, pf_status *st)
+{
+    const pf_device_ops *ops = s->e->ops;
+    pf_dev *dev = s->e->dev;
+    int32_t zero = 0;
+    int rc = ops->fill_i32(dev, s->dist, -1, g->n, st);
+    if (!rc)
+        rc = ops->upload(dev, s->dist, (size_t)source * 4, &zero, 4, st);
+    if (!rc)
+        rc = ops->upload(dev, s->list[0], 0, &source, 4, st);
+    int64_t count = 1, m_f = g->first[source + 1] - g->first[source];
+    int64_t m_u = g->m - m_f;
+    int pull = 0, cur = 0, can_pull = s->d.rfirst != NULL && !push_only;
+    for (int32_t level = 0; !rc && count > 0; level++) {
+        double t0 = pf_now();
+        int64_t next = 0, arcs = 0;
+        if (!pull && can_pull && m_f > m_u / DO_ALPHA)
+            pull = 1;
+        int pulled = pull;
+        if (pull) {
+            rc = ops->bfs_pull(dev, &s->d, s->dist, level, s->flags, &next, &arcs, st);
+            if (!rc && next > 0 && next < g->n / DO_BETA && next < count) {
+                int64_t listed = 0; /* back to top-down: the frontier as a list */
+                rc = ops->filter_i32(dev, s->flags, s->list[cur], g->n, &listed, st);
+                pull = 0;
+            }
+        } else {
+            rc = ops->bfs_push(dev, &s->d, s->list[cur], count, m_f, s->dist, level,
+                               s->list[1 - cur], &next, &arcs, st);
+            cur = 1 - cur;
+        }
+        m_u -= arcs;
+        m_f = arcs;
+        count = next;
+        if (!rc && count > 0)
+            rc = add_level(res, count, arcs, pf_now() - t0, pulled, st);
+    }
+    return rc;
+}
+
+/* reached, depth, checksum and the arcs out of reached vertices. */
+static void bfs_summary(const pf_csr *g, pf_bfs_result *res)
+{
+    res->reached = 0;
+    res->depth = 0;
+    res->checksum = 0;
+    res->arcs_traversed = 0;
+    for (int64_t v = 0; v < g->n; v++) {
+        int32_t d = res->dist[v];
+        if (d < 0)
+            continue;
+        res->reached++;
+        res->checksum += d;
+        res->depth = d > res->depth ? d : res->depth;
+        res->arcs_traversed += g->first[v + 1] - g->first[v];
+    }
+}
+
+static int device_bfs(pf_graph_engine *e, const pf_csr *g, int32_t source,
+                      const pf_graph_options *opt, pf_bfs_result *res, pf_status *st)
+{
+    bfs_state s = {.e = e};
+    double t0 = pf_now();
+    pf_csr *transposed = NULL;
+    const pf_csr *rev = g;
+    if (!g->undirected && (opt->parents || !opt->push_only)) {
+        transposed = pf_csr_transpose(g, st);
+        if (!transposed)
+            return st->code;
+        rev = transposed;
+    } else if (!g->undirected) {
+        rev = NULL;
+    }
+    double t1 = pf_now();
+    res->t.prepare_s = t1 - t0;
+    int rc = pf_graph_upload(e, g, rev, 0, &s.d, st);
+    pf_csr_free(transposed);
+    if (!rc)
+        rc = alloc_state(&s, g, opt->parents, st);
+    if (!rc)
+        rc = e->ops->sync(e->dev, st);
+    double t2 = pf_now();
+    res->t.upload_s = t2 - t1;
+    if (!rc)
+        rc = run_levels(&s, g, source, opt->push_only, res, st);
+    if (!rc && opt->parents)
+        rc = e->ops->bfs_parents(e->dev, &s.d, s.dist, source, s.parent, st);
+    if (!rc)
+        rc = e->ops->sync(e->dev, st);
+    double t3 = pf_now();
+    res->t.kernel_s = t3 - t2;
+    size_t vbytes = (size_t)g->n * sizeof(int32_t);
+    res->dist = rc ? NULL : pf_alloc((size_t)g->n, sizeof *res->dist, st);
+    res->parent = rc || !opt->parents ? NULL : pf_alloc((size_t)g->n, sizeof *res->parent, st);
+    if (!rc && (!res->dist || (opt->parents && !res->parent)))
+        rc = PF_E_NOMEM;
+    if (!rc)
+        rc = e->ops->download(e->dev, s.dist, 0, res->dist, vbytes, st);
+    if (!rc && opt->parents)
+        rc = e->ops->download(e->dev, s.parent, 0, res->parent, vbytes, st);
+    res->t.download_s = pf_now() - t3;
+    free_state(&s);
+    return rc;
+}
+
+int pf_graph_bfs(const pf_csr *g, int32_t source, const pf_graph_options *opt,
+                 pf_bfs_result *res, pf_status *st)
+{
+    memset(res, 0, sizeof *res);
+    if (source < 0 || source >= g->n)
+        return pf_fail(st, PF_E_USAGE, "source %lld is outside 1..%lld", (long long)source + 1,
+                       (long long)g->n);
+    pf_graph_engine e;
+    double t0 = pf_now();
+    int rc = pf_graph_engine_open(opt, &e, st);
+    res->t.open_s = pf_now() - t0;
+    if (rc)
+        return rc;
+    snprintf(res->backend, sizeof res->backend, "%s", e.name);
+    rc = e.ops ? device_bfs(&e, g, source, opt, res, st)
+               : pf_graph_seq_bfs(g, source, opt->parents, res, st);
+    pf_graph_engine_close(&e);
+    if (!rc)
+        bfs_summary(g, res);
+    if (!rc)
+        pf_status_ok(st);
+    else
+        pf_bfs_result_free(res);
+    return rc;
+}
+
+void pf_bfs_result_free(pf_bfs_result *res)
+{
+    free(res->dist);
+    free(res->parent);
+    free(res->levels);
+    res->dist = res->parent = NULL;
+    res->levels = NULL;
+    res->level_count = 0;
+}

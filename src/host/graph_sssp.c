@@ -1,0 +1,293 @@
+/* SSSP on a device backend: near-far (Davidson et al.'s two-bucket
+ * delta-stepping). A step relaxes the near frontier; a vertex lowered below
+ * the bound joins the next near frontier, one lowered past it is marked
+ * far. When the near frontier runs dry the bound moves up by delta (or
+ * jumps to the nearest far distance) and the far vertices below it become
+ * the frontier; a chosen delta doubles while buckets stay small. Label-correcting, so order never changes the answer, only
+ * the work. Negative weights: one bucket (bound +inf), which is Bellman-Ford
+ * with frontiers; a frontier still non-empty after n steps proves a
+ * negative cycle, which the host's Bellman-Ford then finds to report it.
+ * seq runs Dijkstra (graph_seq.c). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/graph_verify.h"
+#include "../common/status.h"
+#include "../common/timer.h"
+#include "../common/wgraph.h"
+#include "graph.h"
+
+/* Returned by the device loop when its n-th step still improved: the host
+ * then finds the cycle. */
+#define NEGATIVE_CYCLE (-100)
+
+typedef struct sssp_state {
+    pf_graph_engine *e;
+    pf_dev_csr d;
+    pf_buf *dist, *claim, *far, *list[2];
+    int real, negative;
+    int64_t bound_i, delta_i;
+    double bound_f, delta_f;
+    int delta_fixed; /* --delta given: never widened */
+} sssp_state;
+
+static int64_t add_sat(int64_t a, int64_t b)
+{
+    int64_t s;
+    return __builtin_add_overflow(a, b, &s) ? INT64_MAX : s;
+}
+
+/* The bucket width: the mean weight times 32 over the mean out-degree, as
+ * near-far's authors suggest (a warp's worth of work per vertex). */
+static void choose_delta(const pf_csr *g, const pf_graph_options *opt, sssp_state *s)
+{
+    double sum = 0;
+    for (int64_t a = 0; a < g->m; a++)
+        sum += pf_csr_weight_f(g, a);
+    double mean_w = g->m ? sum / (double)g->m : 1, mean_deg = g->m ? (double)g->m / g->n : 1;
+    double delta = 32 * mean_w / (mean_deg > 1 ? mean_deg : 1);
+    s->delta_f = opt->delta_f > 0 ? opt->delta_f : delta;
+    s->delta_i = opt->delta_i > 0 ? opt->delta_i : (delta >= 1 ? (int64_t)delta : 1);
+    s->delta_fixed = opt->delta_f > 0 || opt->delta_i > 0;
+}
+
+static int alloc_state(sssp_state *s, int64_t n, pf_status *st)
+{
+    pf_graph_engine *e = s->e;
+    int rc = pf_graph_buf(e, (size_t)n * 8, &s->dist, st);
+    if (!rc)
+        rc = pf_graph_buf(e, (size_t)n * 4, &s->claim, st);
+    if (!rc)
+        rc = pf_graph_buf(e, (size_t)n * 4, &s->far, st);
+    for (int i = 0; !rc && i < 2; i++)
+        rc = pf_graph_buf(e, (size_t)n * 4, &s->list[i], st);
+    if (!rc)
+        rc = e->ops->fill_i32(e->dev, s->claim, -1, n, st);
+    if (!rc)
+        rc = e->ops->fill_i32(e->dev, s->far, 0, n, st);
+    return rc;
+}
+
+static void free_state(sssp_state *s)
+{
+    pf_buf *bufs[] = {s->dist, s->claim, s->far, s->list[0], s->list[1]};
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
+        if (bufs[i])
+            s->e->ops->release(s->e->dev, bufs[i]);
+    if (s->d.first)
+        pf_graph_release(s->e, &s->d);
+}
+
+/* The far vertices below the next bound become the frontier in `out`. */
+static int next_bucket(sssp_state *s, pf_buf *out, int64_t *count, int64_t *arcs, pf_status *st)
+{
+    const pf_device_ops *ops = s->e->ops;
+    pf_sssp_far_out far = {0};
+    s->bound_i = add_sat(s->bound_i, s->delta_i);
+    s->bound_f += s->delta_f;
+    int rc = ops->sssp_far(s->e->dev, &s->d, s->dist, s->far, s->bound_i, s->bound_f, out, &far,
+                           st);
+    if (!rc && far.count == 0 && far.rest > 0) { /* skip empty buckets */
+        s->bound_i = add_sat(far.rest_min_i, s->delta_i);
+        s->bound_f = far.rest_min_f + s->delta_f;
+        rc = ops->sssp_far(s->e->dev, &s->d, s->dist, s->far, s->bound_i, s->bound_f, out, &far,
+                           st);
+    }
+    *count = far.count;
+    *arcs = far.arcs;
+    /* Every bucket costs a pass over all n far flags: where buckets come
+     * out far smaller than n / 64 (lattices, roads: a thin wavefront), the
+     * chosen width doubles, so the passes stay few whatever the diameter. */
+    if (!rc && !s->delta_fixed && far.count > 0 && far.count < s->d.n / 64) {
+        s->delta_i = add_sat(s->delta_i, s->delta_i);
+        s->delta_f *= 2;
+    }
+    return rc;
+}
+
+static int run_steps(sssp_state *s, const pf_csr *g, int32_t source, pf_sssp_result *res,
+                     pf_status *st)
+{
+    int64_t n = g->n, arcs = g->first[source + 1] - g->first[source];
+    const pf_device_ops *ops = s->e->ops;
+    pf_dev *dev = s->e->dev;
+    int64_t none = INT64_MAX;
+    if (s->real) {
+        double inf = INFINITY;
+        memcpy(&none, &inf, sizeof none);
+    }
+    int64_t zero = 0; /* 0 and 0.0 have the same bits */
+    int rc = ops->fill_i64(dev, s->dist, none, n, st);
+    if (!rc)
+        rc = ops->upload(dev, s->dist, (size_t)source * 8, &zero, 8, st);
+    if (!rc)
+        rc = ops->upload(dev, s->list[0], 0, &source, 4, st);
+    s->bound_i = s->negative ? INT64_MAX : s->delta_i;
+    s->bound_f = s->negative ? INFINITY : s->delta_f;
+    int64_t count = 1;
+    int cur = 0;
+    int32_t step = 0;
+    while (!rc) {
+        while (!rc && count > 0) {
+            int64_t next = 0;
+            rc = ops->sssp_relax(dev, &s->d, s->list[cur], count, arcs, s->dist, s->claim, step,
+                                 s->list[1 - cur], s->far, s->bound_i, s->bound_f, &next, &arcs,
+                                 st);
+            cur = 1 - cur;
+            count = next;
+            step++;
+            if (!rc && s->negative && step >= n && count > 0)
+                rc = NEGATIVE_CYCLE;
+        }
+        if (rc || s->negative)
+            break;
+        rc = next_bucket(s, s->list[cur], &count, &arcs, st);
+        if (!rc && count == 0)
+            break;
+    }
+    res->steps = step;
+    return rc;
+}
+
+static int device_sssp(pf_graph_engine *e, const pf_csr *g, int32_t source,
+                       const pf_graph_options *opt, pf_sssp_result *res, pf_status *st)
+{
+    sssp_state s = {.e = e, .real = g->weights == PF_CSR_W_F64,
+                    .negative = pf_csr_has_negative(g)};
+    double t0 = pf_now();
+    choose_delta(g, opt, &s);
+    double t1 = pf_now();
+    res->t.prepare_s = t1 - t0;
+    int rc = pf_graph_upload(e, g, NULL, 1, &s.d, st);
+    if (!rc)
+        rc = alloc_state(&s, g->n, st);
+    if (!rc)
+        rc = e->ops->sync(e->dev, st);
+    double t2 = pf_now();
+    res->t.upload_s = t2 - t1;
+    if (!rc)
+        rc = run_steps(&s, g, source, res, st);
+    if (!rc)
+        rc = e->ops->sync(e->dev, st);
+    double t3 = pf_now();
+    res->t.kernel_s = t3 - t2;
+    if (!rc)
+        rc = e->ops->download(e->dev, s.dist, 0, s.real ? (void *)res->dist_f
+                                                        : (void *)res->dist_i,
+                              (size_t)g->n * 8, st);
+    res->t.download_s = pf_now() - t3;
+    free_state(&s);
+    return rc;
+}
+
+/* Integer distances must stay within int64: (n - 1) * max|w| < 2^62. */
+static int check_range(const pf_csr *g, pf_status *st)
+{
+    if (!g->int_weight)
+        return PF_OK;
+    int64_t most = 0;
+    for (int64_t a = 0; a < g->m; a++) {
+        int64_t w = g->int_weight[a] < 0 ? -g->int_weight[a] : g->int_weight[a];
+        most = w > most ? w : most;
+    }
+    if (most > 0 && g->n - 1 > PF_WEIGHT_MAX / most)
+        return pf_fail(st, PF_E_INPUT, "weights up to %lld on %lld vertices: a distance could "
+                       "pass 2^62", (long long)most, (long long)g->n);
+    return PF_OK;
+}
+
+static void sssp_summary(const pf_csr *g, pf_sssp_result *res)
+{
+    res->reached = 0;
+    res->max_i = 0;
+    res->max_f = 0;
+    res->sum_i = 0;
+    res->sum_f = 0;
+    res->arcs_traversed = 0;
+    for (int64_t v = 0; v < g->n; v++) {
+        int reached = res->dist_f ? !isinf(res->dist_f[v]) : res->dist_i[v] != PF_SSSP_NONE_I64;
+        if (!reached)
+            continue;
+        res->reached++;
+        res->arcs_traversed += g->first[v + 1] - g->first[v];
+        if (res->dist_f) {
+            res->sum_f += res->dist_f[v];
+            res->max_f = res->reached == 1 || res->dist_f[v] > res->max_f ? res->dist_f[v]
+                                                                          : res->max_f;
+        } else {
+            res->sum_i += res->dist_i[v];
+            res->max_i = res->reached == 1 || res->dist_i[v] > res->max_i ? res->dist_i[v]
+                                                                          : res->max_i;
+        }
+    }
+}
+
+static int alloc_dist(const pf_csr *g, int32_t source, pf_sssp_result *res, pf_status *st)
+{
+    if (g->weights == PF_CSR_W_F64) {
+        res->dist_f = pf_alloc((size_t)g->n, sizeof *res->dist_f, st);
+        for (int64_t v = 0; res->dist_f && v < g->n; v++)
+            res->dist_f[v] = INFINITY;
+        if (res->dist_f)
+            res->dist_f[source] = 0;
+        return res->dist_f ? PF_OK : PF_E_NOMEM;
+    }
+    res->dist_i = pf_alloc((size_t)g->n, sizeof *res->dist_i, st);
+    for (int64_t v = 0; res->dist_i && v < g->n; v++)
+        res->dist_i[v] = PF_SSSP_NONE_I64;
+    if (res->dist_i)
+        res->dist_i[source] = 0;
+    return res->dist_i ? PF_OK : PF_E_NOMEM;
+}
+
+int pf_graph_sssp(const pf_csr *g, int32_t source, const pf_graph_options *opt,
+                  pf_sssp_result *res, pf_status *st)
+{
+    memset(res, 0, sizeof *res);
+    if (source < 0 || source >= g->n)
+        return pf_fail(st, PF_E_USAGE, "source %lld is outside 1..%lld", (long long)source + 1,
+                       (long long)g->n);
+    int rc = check_range(g, st);
+    if (!rc)
+        rc = alloc_dist(g, source, res, st);
+    if (rc)
+        return rc;
+    pf_graph_engine e;
+    double t0 = pf_now();
+    rc = pf_graph_engine_open(opt, &e, st);
+    res->t.open_s = pf_now() - t0;
+    if (rc) {
+        pf_sssp_result_free(res);
+        return rc;
+    }
+    snprintf(res->backend, sizeof res->backend, "%s", e.name);
+    rc = e.ops ? device_sssp(&e, g, source, opt, res, st) : pf_graph_seq_sssp(g, source, res, st);
+    pf_graph_engine_close(&e);
+    if (rc == NEGATIVE_CYCLE) { /* the host finds it, from scratch */
+        free(res->dist_i);
+        free(res->dist_f);
+        res->dist_i = NULL;
+        res->dist_f = NULL;
+        rc = alloc_dist(g, source, res, st);
+        if (!rc)
+            rc = pf_graph_seq_bellman_ford(g, source, res, st);
+    }
+    if (!rc) {
+        sssp_summary(g, res);
+        pf_status_ok(st);
+    }
+    return rc;
+}
+
+void pf_sssp_result_free(pf_sssp_result *res)
+{
+    free(res->dist_i);
+    free(res->dist_f);
+    free(res->cycle);
+    res->dist_i = NULL;
+    res->dist_f = NULL;
+    res->cycle = NULL;
+    res->cycle_len = 0;
+}

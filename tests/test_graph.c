@@ -1,0 +1,277 @@
+/* The analytics engines on one backend (the argument; "seq" checks seq
+ * against the verifiers alone): BFS distances and parents, SSSP distances
+ * and TC counts must equal seq's on random graphs of every kind, the
+ * generator families and the corner cases (a single vertex, disconnected
+ * graphs, self-loops, repeated arcs, an isolated source, negative weights
+ * and cycles), and pass the independent checks. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/gen.h"
+#include "common/graph_gen.h"
+#include "common/graph_verify.h"
+#include "host/graph.h"
+#include "host/registry.h"
+#include "support.h"
+
+static const char *backend = "seq";
+
+static pf_graph_options options(const char *name)
+{
+    pf_graph_options opt;
+    pf_graph_options_init(&opt);
+    opt.backend = name;
+    return opt;
+}
+
+/* A random graph: n vertices, m arcs (self-loops and repeats on purpose),
+ * weights none / integer / real / integer with some negative (on a DAG
+ * order, so no cycle is negative). */
+enum weight_kind { W_NONE, W_INT, W_REAL, W_NEGATIVE, W_KINDS };
+
+static pf_csr *random_graph(uint64_t seed, int64_t n, int64_t m, enum weight_kind kind,
+                            int undirected)
+{
+    pf_rng rng;
+    pf_rng_seed(&rng, seed);
+    int32_t *tail = malloc((size_t)m * 4 + 4), *head = malloc((size_t)m * 4 + 4);
+    int64_t *wi = malloc((size_t)m * 8 + 8);
+    double *wf = malloc((size_t)m * 8 + 8);
+    for (int64_t a = 0; a < m; a++) {
+        tail[a] = (int32_t)pf_rng_range(&rng, 0, n - 1);
+        head[a] = (int32_t)pf_rng_range(&rng, 0, n - 1);
+        wi[a] = pf_rng_range(&rng, 1, 100);
+        wf[a] = (double)pf_rng_range(&rng, 1, 1000) / 7.0;
+        if (kind == W_NEGATIVE && tail[a] < head[a] && pf_rng_range(&rng, 0, 3) == 0)
+            wi[a] = -wi[a];
+        if (kind == W_NEGATIVE && tail[a] >= head[a])
+            wi[a] += 100 * n; /* an arc going back outweighs any negative path */
+    }
+    pf_status st;
+    pf_csr *g = pf_csr_from_arcs(n, m, tail, head, kind == W_INT || kind == W_NEGATIVE ? wi : NULL,
+                                 kind == W_REAL ? wf : NULL, undirected && kind != W_NEGATIVE,
+                                 &st);
+    ck_assert_msg(g != NULL, "%s", st.message);
+    free(tail), free(head), free(wi), free(wf);
+    return g;
+}
+
+static void expect_bfs_like_seq(const pf_csr *g, int32_t source, int push_only, const char *what)
+{
+    pf_status st;
+    pf_bfs_result want, got;
+    pf_graph_options seq = options("seq"), dev = options(backend);
+    seq.parents = dev.parents = 1;
+    dev.push_only = push_only;
+    ck_assert_msg(pf_graph_bfs(g, source, &seq, &want, &st) == PF_OK, "%s", st.message);
+    ck_assert_msg(pf_graph_bfs(g, source, &dev, &got, &st) == PF_OK, "%s: %s", what, st.message);
+    ck_assert_msg(pf_bfs_verify(g, source, got.dist, got.parent, 1, &st) == PF_OK, "%s: %s: %s",
+                  what, backend, st.message);
+    for (int64_t v = 0; v < g->n; v++) {
+        PF_EXPECT(got.dist[v] == want.dist[v], "%s: dist[%lld] %d, seq %d", what, (long long)v,
+                  got.dist[v], want.dist[v]);
+        PF_EXPECT(got.parent[v] == want.parent[v], "%s: parent[%lld] %d, seq %d", what,
+                  (long long)v, got.parent[v], want.parent[v]);
+    }
+    ck_assert_int_eq(got.reached, want.reached);
+    ck_assert_int_eq(got.checksum, want.checksum);
+    ck_assert_int_eq(got.depth, want.depth);
+    pf_bfs_result_free(&want);
+    pf_bfs_result_free(&got);
+}
+
+static void expect_sssp_like_seq(const pf_csr *g, int32_t source, const char *what)
+{
+    pf_status st;
+    pf_sssp_result want, got;
+    pf_graph_options seq = options("seq"), dev = options(backend);
+    ck_assert_msg(pf_graph_sssp(g, source, &seq, &want, &st) == PF_OK, "%s", st.message);
+    ck_assert_msg(pf_graph_sssp(g, source, &dev, &got, &st) == PF_OK, "%s: %s", what, st.message);
+    ck_assert_msg(pf_sssp_verify(g, source, got.dist_i, got.dist_f, &st) == PF_OK, "%s: %s",
+                  what, st.message);
+    for (int64_t v = 0; v < g->n; v++) {
+        if (want.dist_f)
+            PF_EXPECT(got.dist_f[v] == want.dist_f[v] ||
+                      (isinf(got.dist_f[v]) && isinf(want.dist_f[v])),
+                      "%s: d(%lld) %.17g, seq %.17g", what, (long long)v, got.dist_f[v],
+                      want.dist_f[v]);
+        else
+            PF_EXPECT(got.dist_i[v] == want.dist_i[v], "%s: d(%lld) %lld, seq %lld", what,
+                      (long long)v, (long long)got.dist_i[v], (long long)want.dist_i[v]);
+    }
+    ck_assert_int_eq(got.reached, want.reached);
+    pf_sssp_result_free(&want);
+    pf_sssp_result_free(&got);
+}
+
+static void expect_tc_like_seq(const pf_csr *g, const char *what)
+{
+    pf_status st;
+    pf_tc_result want, got;
+    pf_graph_options seq = options("seq"), dev = options(backend);
+    ck_assert_msg(pf_graph_tc(g, &seq, &want, &st) == PF_OK, "%s", st.message);
+    ck_assert_msg(pf_graph_tc(g, &dev, &got, &st) == PF_OK, "%s: %s", what, st.message);
+    ck_assert_msg(got.triangles == want.triangles, "%s: %lld triangles, seq %lld", what,
+                  (long long)got.triangles, (long long)want.triangles);
+}
+
+/* Triangles by brute force over vertex triples of the simple graph. */
+static int64_t brute_triangles(const pf_csr *g)
+{
+    int64_t n = g->n, count = 0;
+    uint8_t *adj = calloc((size_t)(n * n), 1);
+    for (int64_t u = 0; u < n; u++)
+        for (int64_t a = g->first[u]; a < g->first[u + 1]; a++)
+            if (g->head[a] != u)
+                adj[u * n + g->head[a]] = adj[g->head[a] * n + u] = 1;
+    for (int64_t a = 0; a < n; a++)
+        for (int64_t b = a + 1; b < n; b++)
+            for (int64_t c = b + 1; adj[a * n + b] && c < n; c++)
+                count += adj[a * n + c] && adj[b * n + c];
+    free(adj);
+    return count;
+}
+
+START_TEST(random_graphs_match_seq)
+{
+    const int64_t sizes[][2] = {{1, 0}, {1, 3}, {2, 1}, {50, 40}, {200, 1600}, {3000, 12000}};
+    int case_index = _i % 6, kind = (_i / 6) % W_KINDS, undirected = _i / (6 * W_KINDS);
+    int64_t n = sizes[case_index][0], m = sizes[case_index][1];
+    pf_csr *g = random_graph(1000 + (uint64_t)_i, n, m, (enum weight_kind)kind, undirected);
+    char what[96];
+    snprintf(what, sizeof what, "random n %lld m %lld kind %d%s", (long long)n, (long long)m,
+             kind, undirected ? " undirected" : "");
+    for (int32_t s = 0; s < n && s < 3; s++) {
+        expect_bfs_like_seq(g, s, 0, what);
+        expect_bfs_like_seq(g, s, 1, what);
+        expect_sssp_like_seq(g, s, what);
+    }
+    expect_tc_like_seq(g, what);
+    if (n <= 200) {
+        pf_tc_result got;
+        pf_status st;
+        pf_graph_options dev = options(backend);
+        ck_assert(pf_graph_tc(g, &dev, &got, &st) == PF_OK);
+        ck_assert_int_eq(got.triangles, brute_triangles(g));
+    }
+    pf_csr_free(g);
+}
+END_TEST
+
+START_TEST(generator_families_match_seq)
+{
+    static const pf_ggen_params families[] = {
+        {.family = "kron", .size = {9}, .edgefactor = 16, .wmin = 1, .wmax = 255, .seed = 3},
+        {.family = "kron", .size = {7}, .edgefactor = 4, .seed = 4},
+        {.family = "grid2d", .size = {40, 30}, .wmin = 1, .wmax = 9, .seed = 5},
+        {.family = "grid2d", .size = {20, 20}, .conn = 8, .seed = 5},
+        {.family = "grid3d", .size = {8, 7, 6}, .wmin = 3, .wmax = 30, .seed = 6},
+        {.family = "grid3d", .size = {5, 5, 5}, .conn = 26, .wmin = 1, .wmax = 2, .seed = 6},
+        {.family = "random", .size = {500, 3000}, .wmin = 1, .wmax = 1000, .seed = 7},
+        {.family = "road", .size = {70, 50}, .seed = 8},
+    };
+    pf_status st;
+    pf_csr *g = pf_ggen(&families[_i], &st);
+    ck_assert_msg(g != NULL, "%s", st.message);
+    expect_bfs_like_seq(g, 0, 0, families[_i].family);
+    expect_sssp_like_seq(g, (int32_t)(g->n / 2), families[_i].family);
+    expect_tc_like_seq(g, families[_i].family);
+    pf_csr_free(g);
+}
+END_TEST
+
+/* Sources with no arc out, and graphs in pieces. */
+START_TEST(isolated_source_and_pieces)
+{
+    /* 0 -> 1 -> 2, 3 alone, 4 -> 5 -> 4, 6 -> 0. */
+    int32_t tail[] = {0, 1, 4, 5, 6}, head[] = {1, 2, 5, 4, 0};
+    int64_t w[] = {5, 7, 1, 1, 2};
+    pf_status st;
+    pf_csr *g = pf_csr_from_arcs(7, 5, tail, head, w, NULL, 0, &st);
+    for (int32_t s = 0; s < 7; s++) {
+        expect_bfs_like_seq(g, s, 0, "pieces");
+        expect_sssp_like_seq(g, s, "pieces");
+    }
+    pf_bfs_result r;
+    pf_graph_options opt = options(backend);
+    ck_assert(pf_graph_bfs(g, 3, &opt, &r, &st) == PF_OK);
+    ck_assert_int_eq(r.reached, 1);
+    ck_assert_int_eq(r.depth, 0);
+    pf_bfs_result_free(&r);
+    pf_csr_free(g);
+}
+END_TEST
+
+/* A negative cycle reachable from the source: PF_E_INPUT and the cycle
+ * (its arcs exist and weigh less than 0); one not reachable: distances. */
+START_TEST(negative_cycle_found)
+{
+    /* 0 -> 1 (2), 1 -> 2 (-3), 2 -> 1 (1), 3 -> 3 (-1) unreachable from 0. */
+    int32_t tail[] = {0, 1, 2, 3}, head[] = {1, 2, 1, 3};
+    int64_t w[] = {2, -3, 1, -1};
+    pf_status st;
+    pf_csr *g = pf_csr_from_arcs(4, 4, tail, head, w, NULL, 0, &st);
+    pf_sssp_result r;
+    pf_graph_options opt = options(backend);
+    ck_assert_int_eq(pf_graph_sssp(g, 0, &opt, &r, &st), PF_E_INPUT);
+    ck_assert_int_eq(r.cycle_len, 2);
+    int64_t weight = 0;
+    for (int64_t k = 0; k < r.cycle_len; k++) {
+        int32_t u = r.cycle[k], v = r.cycle[(k + 1) % r.cycle_len];
+        int64_t best = INT64_MAX;
+        for (int64_t a = g->first[u]; a < g->first[u + 1]; a++)
+            if (g->head[a] == v && g->int_weight[a] < best)
+                best = g->int_weight[a];
+        ck_assert(best != INT64_MAX);
+        weight += best;
+    }
+    ck_assert_int_lt(weight, 0);
+    pf_sssp_result_free(&r);
+    /* From 2 the cycle 1 <-> 2 is reachable too; from 3 its own loop. */
+    ck_assert_int_eq(pf_graph_sssp(g, 3, &opt, &r, &st), PF_E_INPUT);
+    ck_assert_int_eq(r.cycle_len, 1);
+    pf_sssp_result_free(&r);
+    pf_csr_free(g);
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+    backend = argc > 1 ? argv[1] : "seq";
+    if (strcmp(backend, "seq") != 0) {
+        char why[512];
+        const pf_device_ops *ops = pf_backend_find(backend);
+        if (!ops || pf_test_backend_devices(backend, why, sizeof why) == 0) {
+            printf("SKIP: %s\n", ops ? why : "not compiled into this build");
+            return PF_TEST_SKIP;
+        }
+        if (!ops->bfs_push) {
+            printf("SKIP: %s has no graph analytics steps in this build\n", backend);
+            return PF_TEST_SKIP;
+        }
+        pf_device_desc descs[8];
+        if (ops->probe(descs, 8, why, sizeof why) > 0 &&
+            !(descs[0].maxflow_bits & PF_MAXFLOW_64)) {
+            printf("SKIP: %s: %s has no 64-bit atomics (the analytics steps need them)\n",
+                   backend, descs[0].name);
+            return PF_TEST_SKIP;
+        }
+    }
+    Suite *s = suite_create(backend);
+    TCase *tc = tcase_create("graph");
+    tcase_set_timeout(tc, 600);
+    tcase_add_loop_test(tc, random_graphs_match_seq, 0, 6 * W_KINDS * 2);
+    tcase_add_loop_test(tc, generator_families_match_seq, 0, 8);
+    tcase_add_test(tc, isolated_source_and_pieces);
+    tcase_add_test(tc, negative_cycle_found);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
