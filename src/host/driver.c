@@ -546,8 +546,8 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
             rc = download_residuals(&d, out->res, st);
         out->times.download += pf_now() - t0;
     }
-    if (d.dev && ops->held_bytes)
-        out->device_bytes += ops->held_bytes(d.dev);
+    if (d.dev && d.ops->held_bytes)
+        out->device_bytes += d.ops->held_bytes(d.dev);
     driver_close(&d);
     return rc;
 }
