@@ -69,6 +69,11 @@ static void expect_refused(const char *const *args, const char *why)
 {
     char *out = NULL, *err = NULL;
     int rc = pf_test_run_cli(args, NULL, &out, &err);
+    if (rc == 3 && strstr(err, "not compiled into this build")) { /* e.g. the ASan build */
+        free(out);
+        free(err);
+        return;
+    }
     ck_assert_msg(rc == 3, "%s %s: exit %d, stderr: %s", args[0], args[2], rc, err);
     ck_assert_msg(strstr(err, "available") && strstr(err, "needs about"), "%s", err);
     ck_assert_msg(strstr(err, why) != NULL, "expected '%s' in: %s", why, err);

@@ -494,8 +494,13 @@ END_TEST
 #endif
 #endif
 #ifdef PF_UNDER_ASAN
-const char *__asan_default_options(void);
-const char *__asan_default_options(void) { return "allocator_may_return_null=1"; }
+/* Exported: the sanitizer runtime looks the hook up dynamically, and the
+ * build hides symbols by default. */
+__attribute__((visibility("default"))) const char *__asan_default_options(void);
+__attribute__((visibility("default"))) const char *__asan_default_options(void)
+{
+    return "allocator_may_return_null=1";
+}
 #endif
 
 START_TEST(alloc_too_large_fails_cleanly)
