@@ -30,28 +30,7 @@ typedef struct el_parser {
 
 static int el_id(el_parser *ep, const char **pp, const char *what, int64_t *id)
 {
-    const line_ctx *lc = &ep->lc;
-    const char *field;
-    uint64_t v = 0;
-    enum field_kind kind = scan_uint(pp, &field, &v);
-    if (kind == FIELD_MISSING)
-        return pf_io_fail(lc->st, lc->name, lc->line, "missing %s (expected '" EL_USAGE "')",
-                          what);
-    if (kind == FIELD_JUNK)
-        return pf_io_fail(lc->st, lc->name, lc->line, "%s '%.*s' is not a vertex id", what,
-                          field_len(field), field);
-    if (kind != FIELD_NUMBER || v < (uint64_t)ep->base ||
-        v - (uint64_t)ep->base >= (uint64_t)PF_MAX_VERTICES)
-        return pf_io_fail(lc->st, lc->name, lc->line, "%s %.*s outside %lld..%lld%s", what,
-                          field_len(field), field, (long long)ep->base,
-                          (long long)(PF_MAX_VERTICES - 1 + ep->base),
-                          v == 0 && ep->base == 1
-                              ? " (ids start at 1; --zero-based reads 0-based ids)"
-                              : "");
-    *id = (int64_t)v - ep->base;
-    if (*id > ep->top)
-        ep->top = *id;
-    return PF_OK;
+    return scan_list_id(&ep->lc, pp, what, EL_USAGE, ep->base, &ep->top, id);
 }
 
 static int el_arc(el_parser *ep, const char **pp)
@@ -126,19 +105,6 @@ static pf_wgraph *parse_el(const char *text, const char *name, int zero_based, i
     return ep.g;
 }
 
-static int count_fields(const char *p)
-{
-    int fields = 0;
-    for (;;) {
-        p = skip_blanks(p);
-        if (is_eol(*p))
-            return fields;
-        fields++;
-        while (!ends_field(*p))
-            p++;
-    }
-}
-
 /* '#' or '%' (not a Matrix Market banner) first, or a first line of two or
  * three numbers: an edge list. The other formats: pf_wgraph_parse. */
 static int looks_like_edge_list(const char *text)
@@ -154,7 +120,7 @@ static int looks_like_edge_list(const char *text)
         const char *q = skip_blanks(p);
         if (*q == 'c' || is_eol(*q))
             continue;
-        int fields = count_fields(q);
+        int fields = count_line_fields(q);
         return is_digit(*q) && (fields == 2 || fields == 3);
     }
     return 0;

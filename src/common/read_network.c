@@ -22,20 +22,6 @@ void pf_read_options_init(pf_read_options *opt)
 
 enum net_format { NET_DIMACS, NET_MATRIX, NET_EDGELIST, NET_MM };
 
-/* Fields on the line at p. */
-static int fields_on_line(const char *p)
-{
-    int fields = 0;
-    for (;;) {
-        p = skip_blanks(p);
-        if (is_eol(*p))
-            return fields;
-        fields++;
-        while (!ends_field(*p))
-            p++;
-    }
-}
-
 static enum net_format detect_format(const char *text)
 {
     const char *p = text;
@@ -51,7 +37,7 @@ static enum net_format detect_format(const char *text)
             continue;
         if (!is_digit(*q) && !(*q == '-' && is_digit(q[1])))
             return NET_DIMACS;
-        return fields_on_line(q) == 3 ? NET_EDGELIST : NET_MATRIX;
+        return count_line_fields(q) == 3 ? NET_EDGELIST : NET_MATRIX;
     }
     return NET_DIMACS; /* empty: DIMACS says what is missing best */
 }
