@@ -177,14 +177,11 @@ pf_csr *pf_csr_read(const char *path, const pf_csr_read_options *opt, pf_status 
     pf_csr *g = NULL;
     if (try_binary(path, opt, &g, st))
         return g;
-    const char *name;
-    size_t len;
-    int mapped;
-    char *text = pf_io_load(path, &name, &len, &mapped, st);
-    if (!text)
+    pf_io_input in;
+    if (!pf_io_load(path, &in, st))
         return NULL;
-    g = csr_from_text(text, len, name, opt, st);
-    pf_io_unload(text, len, mapped);
+    g = csr_from_text(in.text, in.len, in.name, opt, st);
+    pf_io_unload(&in);
     if (g)
         pf_status_ok(st);
     return g;

@@ -68,12 +68,11 @@ static int64_t terminal_vertices(const pf_read_options *opt)
 
 pf_network *pf_network_read_with(const char *path, const pf_read_options *opt, pf_status *st)
 {
-    const char *name;
-    size_t len;
-    int mapped;
-    char *text = pf_io_load(path, &name, &len, &mapped, st);
-    if (!text)
+    pf_io_input in;
+    if (!pf_io_load(path, &in, st))
         return NULL;
+    const char *text = in.text, *name = in.name;
+    size_t len = in.len;
     enum net_format format = detect_format(text);
     pf_network *net = NULL;
     if (check_terminals_given(format, opt, name, st) == PF_OK) {
@@ -86,7 +85,7 @@ pf_network *pf_network_read_with(const char *path, const pf_read_options *opt, p
         else
             net = pf_parse_dimacs(text, len, name, st);
     }
-    pf_io_unload(text, len, mapped);
+    pf_io_unload(&in);
     return pf_read_finish(net, opt, name, st);
 }
 
