@@ -51,8 +51,9 @@ static int edge_cap(edge_parser *ep, const char **pp, int64_t i)
                       field_len(field), field, (long long)PF_CAP_MAX);
 }
 
-static int parse_edge(edge_parser *ep, const char **pp)
+static int parse_edge(void *ctx, const char **pp)
 {
+    edge_parser *ep = ctx;
     pf_network *net = ep->net;
     if (net->m == net->m_alloc) {
         int rc = pf_network_reserve(net, net->m_alloc * 2 + 1024, ep->lc.st);
@@ -83,18 +84,7 @@ pf_network *pf_parse_edgelist(const char *text, const char *name, int zero_based
     ep.net = pf_network_new(PF_MAX_VERTICES, 0, 1, st);
     if (!ep.net)
         return NULL;
-    const char *p = text;
-    int rc = PF_OK;
-    while (*p && !rc) {
-        ep.lc.line++;
-        p = skip_blanks(p);
-        if (*p == '#' || *p == '%')
-            p = next_line(p);
-        else if (is_eol(*p))
-            p += *p != '\0';
-        else
-            rc = parse_edge(&ep, &p);
-    }
+    int rc = scan_edge_lines(text, &ep.lc, parse_edge, &ep);
     if (!rc && ep.net->m == 0)
         rc = pf_io_fail(st, name, ep.lc.line + 1, "no arcs ('" EDGE_USAGE "' lines)");
     if (rc) {

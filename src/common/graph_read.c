@@ -33,8 +33,9 @@ static int el_id(el_parser *ep, const char **pp, const char *what, int64_t *id)
     return scan_list_id(&ep->lc, pp, what, EL_USAGE, ep->base, &ep->top, id);
 }
 
-static int el_arc(el_parser *ep, const char **pp)
+static int el_arc(void *ctx, const char **pp)
 {
+    el_parser *ep = ctx;
     const line_ctx *lc = &ep->lc;
     int64_t tail = 0, head = 0, integer = 1;
     double real = 0;
@@ -82,18 +83,7 @@ static pf_wgraph *parse_el(const char *text, const char *name, int zero_based, i
     ep.g = pf_wgraph_new(PF_MAX_VERTICES, st);
     if (!ep.g)
         return NULL;
-    const char *p = text;
-    int rc = PF_OK;
-    while (*p && !rc) {
-        ep.lc.line++;
-        p = skip_blanks(p);
-        if (*p == '#' || *p == '%')
-            p = next_line(p);
-        else if (is_eol(*p))
-            p += *p != '\0';
-        else
-            rc = el_arc(&ep, &p);
-    }
+    int rc = scan_edge_lines(text, &ep.lc, el_arc, &ep);
     if (!rc && ep.g->m == 0)
         rc = pf_io_fail(st, name, ep.lc.line + 1, "no arcs ('" EL_USAGE "' lines)");
     if (rc) {

@@ -289,6 +289,27 @@ static inline int id_error(const line_ctx *lc, enum field_kind kind, const char 
                       what, field_len(field), field, (long long)n);
 }
 
+/* Every line of an edge list: '#' and '%' lines and blank lines passed
+ * over, each other line handed to arc(ctx, &p), which moves p past it.
+ * lc->line counts the lines; the first error ends the walk. */
+static inline int scan_edge_lines(const char *text, line_ctx *lc,
+                                  int (*arc)(void *ctx, const char **pp), void *ctx)
+{
+    const char *p = text;
+    int rc = PF_OK;
+    while (*p && !rc) {
+        lc->line++;
+        p = skip_blanks(p);
+        if (*p == '#' || *p == '%')
+            p = next_line(p);
+        else if (is_eol(*p))
+            p += *p != '\0';
+        else
+            rc = arc(ctx, &p);
+    }
+    return rc;
+}
+
 /* How many blank-separated fields the line at p holds. */
 static inline int count_line_fields(const char *p)
 {
