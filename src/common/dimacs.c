@@ -295,15 +295,13 @@ pf_network *pf_parse_matrix(const char *text, const char *name, pf_status *st)
  * choose by content, are in read_network.c. */
 static pf_network *read_network(const char *path, int matrix, pf_status *st)
 {
-    const char *name;
-    size_t len;
-    int mapped;
-    char *text = pf_io_load(path, &name, &len, &mapped, st);
-    if (!text)
+    pf_io_input in;
+    if (!pf_io_load(path, &in, st))
         return NULL;
-    pf_network *net = matrix ? pf_parse_matrix(text, name, st) : pf_parse_dimacs(text, len, name, st);
-    pf_io_unload(text, len, mapped);
-    return pf_read_finish(net, NULL, name, st);
+    pf_network *net = matrix ? pf_parse_matrix(in.text, in.name, st)
+                             : pf_parse_dimacs(in.text, in.len, in.name, st);
+    pf_io_unload(&in);
+    return pf_read_finish(net, NULL, in.name, st);
 }
 
 pf_network *pf_network_read_dimacs(const char *path, pf_status *st)

@@ -21,27 +21,7 @@ typedef struct edge_parser {
 /* One vertex id field, returned 0-based. */
 static int edge_id(edge_parser *ep, const char **pp, const char *what, int64_t *id)
 {
-    const line_ctx *lc = &ep->lc;
-    const char *field;
-    uint64_t v = 0;
-    enum field_kind kind = scan_uint(pp, &field, &v);
-    if (kind == FIELD_MISSING)
-        return pf_io_fail(lc->st, lc->name, lc->line, "missing %s (expected '" EDGE_USAGE "')",
-                          what);
-    if (kind == FIELD_JUNK)
-        return pf_io_fail(lc->st, lc->name, lc->line, "%s '%.*s' is not a vertex id", what,
-                          field_len(field), field);
-    if (kind != FIELD_NUMBER || v < (uint64_t)ep->base ||
-        v - (uint64_t)ep->base >= (uint64_t)PF_MAX_VERTICES)
-        return pf_io_fail(lc->st, lc->name, lc->line, "%s %.*s outside %lld..%lld%s", what,
-                          field_len(field), field, (long long)ep->base,
-                          (long long)(PF_MAX_VERTICES - 1 + ep->base),
-                          v == 0 && ep->base == 1 ? " (ids start at 1; --zero-based reads 0-based ids)"
-                                                  : "");
-    *id = (int64_t)v - ep->base;
-    if (*id > ep->top)
-        ep->top = *id;
-    return PF_OK;
+    return scan_list_id(&ep->lc, pp, what, EDGE_USAGE, ep->base, &ep->top, id);
 }
 
 /* The capacity field of arc i: an integer, or a real. */
@@ -71,8 +51,9 @@ static int edge_cap(edge_parser *ep, const char **pp, int64_t i)
                       field_len(field), field, (long long)PF_CAP_MAX);
 }
 
-static int parse_edge(edge_parser *ep, const char **pp)
+static int parse_edge(void *ctx, const char **pp)
 {
+    edge_parser *ep = ctx;
     pf_network *net = ep->net;
     if (net->m == net->m_alloc) {
         int rc = pf_network_reserve(net, net->m_alloc * 2 + 1024, ep->lc.st);
@@ -103,18 +84,7 @@ pf_network *pf_parse_edgelist(const char *text, const char *name, int zero_based
     ep.net = pf_network_new(PF_MAX_VERTICES, 0, 1, st);
     if (!ep.net)
         return NULL;
-    const char *p = text;
-    int rc = PF_OK;
-    while (*p && !rc) {
-        ep.lc.line++;
-        p = skip_blanks(p);
-        if (*p == '#' || *p == '%')
-            p = next_line(p);
-        else if (is_eol(*p))
-            p += *p != '\0';
-        else
-            rc = parse_edge(&ep, &p);
-    }
+    int rc = scan_edge_lines(text, &ep.lc, parse_edge, &ep);
     if (!rc && ep.net->m == 0)
         rc = pf_io_fail(st, name, ep.lc.line + 1, "no arcs ('" EDGE_USAGE "' lines)");
     if (rc) {

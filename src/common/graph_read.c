@@ -30,32 +30,12 @@ typedef struct el_parser {
 
 static int el_id(el_parser *ep, const char **pp, const char *what, int64_t *id)
 {
-    const line_ctx *lc = &ep->lc;
-    const char *field;
-    uint64_t v = 0;
-    enum field_kind kind = scan_uint(pp, &field, &v);
-    if (kind == FIELD_MISSING)
-        return pf_io_fail(lc->st, lc->name, lc->line, "missing %s (expected '" EL_USAGE "')",
-                          what);
-    if (kind == FIELD_JUNK)
-        return pf_io_fail(lc->st, lc->name, lc->line, "%s '%.*s' is not a vertex id", what,
-                          field_len(field), field);
-    if (kind != FIELD_NUMBER || v < (uint64_t)ep->base ||
-        v - (uint64_t)ep->base >= (uint64_t)PF_MAX_VERTICES)
-        return pf_io_fail(lc->st, lc->name, lc->line, "%s %.*s outside %lld..%lld%s", what,
-                          field_len(field), field, (long long)ep->base,
-                          (long long)(PF_MAX_VERTICES - 1 + ep->base),
-                          v == 0 && ep->base == 1
-                              ? " (ids start at 1; --zero-based reads 0-based ids)"
-                              : "");
-    *id = (int64_t)v - ep->base;
-    if (*id > ep->top)
-        ep->top = *id;
-    return PF_OK;
+    return scan_list_id(&ep->lc, pp, what, EL_USAGE, ep->base, &ep->top, id);
 }
 
-static int el_arc(el_parser *ep, const char **pp)
+static int el_arc(void *ctx, const char **pp)
 {
+    el_parser *ep = ctx;
     const line_ctx *lc = &ep->lc;
     int64_t tail = 0, head = 0, integer = 1;
     double real = 0;
@@ -103,18 +83,7 @@ static pf_wgraph *parse_el(const char *text, const char *name, int zero_based, i
     ep.g = pf_wgraph_new(PF_MAX_VERTICES, st);
     if (!ep.g)
         return NULL;
-    const char *p = text;
-    int rc = PF_OK;
-    while (*p && !rc) {
-        ep.lc.line++;
-        p = skip_blanks(p);
-        if (*p == '#' || *p == '%')
-            p = next_line(p);
-        else if (is_eol(*p))
-            p += *p != '\0';
-        else
-            rc = el_arc(&ep, &p);
-    }
+    int rc = scan_edge_lines(text, &ep.lc, el_arc, &ep);
     if (!rc && ep.g->m == 0)
         rc = pf_io_fail(st, name, ep.lc.line + 1, "no arcs ('" EL_USAGE "' lines)");
     if (rc) {
@@ -124,19 +93,6 @@ static pf_wgraph *parse_el(const char *text, const char *name, int zero_based, i
     ep.g->n = ep.top + 1;
     *weighted = ep.weighted == 1;
     return ep.g;
-}
-
-static int count_fields(const char *p)
-{
-    int fields = 0;
-    for (;;) {
-        p = skip_blanks(p);
-        if (is_eol(*p))
-            return fields;
-        fields++;
-        while (!ends_field(*p))
-            p++;
-    }
 }
 
 /* '#' or '%' (not a Matrix Market banner) first, or a first line of two or
@@ -154,7 +110,7 @@ static int looks_like_edge_list(const char *text)
         const char *q = skip_blanks(p);
         if (*q == 'c' || is_eol(*q))
             continue;
-        int fields = count_fields(q);
+        int fields = count_line_fields(q);
         return is_digit(*q) && (fields == 2 || fields == 3);
     }
     return 0;
@@ -211,14 +167,11 @@ pf_csr *pf_csr_read(const char *path, const pf_csr_read_options *opt, pf_status 
     pf_csr *g = NULL;
     if (try_binary(path, opt, &g, st))
         return g;
-    const char *name;
-    size_t len;
-    int mapped;
-    char *text = pf_io_load(path, &name, &len, &mapped, st);
-    if (!text)
+    pf_io_input in;
+    if (!pf_io_load(path, &in, st))
         return NULL;
-    g = csr_from_text(text, len, name, opt, st);
-    pf_io_unload(text, len, mapped);
+    g = csr_from_text(in.text, in.len, in.name, opt, st);
+    pf_io_unload(&in);
     if (g)
         pf_status_ok(st);
     return g;

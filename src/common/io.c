@@ -140,14 +140,22 @@ static int cr_line_ends(const char *text, size_t len)
     return memchr(text, '\n', len) == NULL && memchr(text, '\r', len) != NULL;
 }
 
+static void release_text(char *text, size_t len, int mapped)
+{
+    if (mapped)
+        munmap(text, len);
+    else
+        free(text);
+}
+
 /* Loads all of PATH (NULL or "-" = standard input) as text followed by a
  * NUL; *name receives the name to put in messages, *mapped how to release
- * the text (pf_io_unload). gzip-compressed input is inflated first. A
+ * the text (release_text). gzip-compressed input is inflated first. A
  * UTF-8 byte order mark at the start is left out. Returns NULL (status set)
  * on open/read errors, for input holding a NUL byte, which would end the
  * scan early, and for lines ended by a carriage return alone. */
-char *pf_io_load(const char *path, const char **name, size_t *len, int *mapped,
-                 pf_status *st)
+static char *load_text(const char *path, const char **name, size_t *len, int *mapped,
+                       pf_status *st)
 {
     int from_stdin = !path || strcmp(path, "-") == 0;
     *name = from_stdin ? "<stdin>" : path;
@@ -178,7 +186,7 @@ char *pf_io_load(const char *path, const char **name, size_t *len, int *mapped,
     if (pf_gz_is_compressed(text, *len)) {
         size_t plain_len = 0;
         char *plain = pf_gz_inflate(text, *len, *name, &plain_len, st);
-        pf_io_unload(text, *len, *mapped);
+        release_text(text, *len, *mapped);
         if (!plain)
             return NULL;
         text = plain;
@@ -198,16 +206,20 @@ char *pf_io_load(const char *path, const char **name, size_t *len, int *mapped,
             pf_io_fail(st, *name, 1,
                        "lines end in a carriage return alone (old Mac line ends); "
                        "convert them to newlines, e.g. tr '\\r' '\\n'");
-        pf_io_unload(text, *len, *mapped);
+        release_text(text, *len, *mapped);
         return NULL;
     }
     return text;
 }
 
-void pf_io_unload(char *text, size_t len, int mapped)
+char *pf_io_load(const char *path, pf_io_input *in, pf_status *st)
 {
-    if (mapped)
-        munmap(text, len);
-    else
-        free(text);
+    in->text = load_text(path, &in->name, &in->len, &in->mapped, st);
+    return in->text;
+}
+
+void pf_io_unload(pf_io_input *in)
+{
+    release_text(in->text, in->len, in->mapped);
+    in->text = NULL;
 }

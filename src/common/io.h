@@ -33,11 +33,18 @@ int pf_network_write_dimacs_stream(const pf_network *net, FILE *out,
                                    const char *comment, pf_status *st);
 
 /* Input loading shared by the readers (io.c): the whole input as one
- * NUL-terminated buffer (regular files mapped, pipes and stdin read);
- * *name is the path or "<stdin>" for messages. Release with pf_io_unload. */
-char *pf_io_load(const char *path, const char **name, size_t *len, int *mapped,
-                 pf_status *st);
-void pf_io_unload(char *text, size_t len, int mapped);
+ * NUL-terminated buffer of len bytes before the NUL (regular files mapped,
+ * pipes and stdin read); name is the path or "<stdin>" for messages. */
+typedef struct pf_io_input {
+    char *text;
+    size_t len;
+    const char *name;
+    int mapped; /* how the text is released */
+} pf_io_input;
+
+/* Fills *in: its text, or NULL with st set. Release with pf_io_unload. */
+char *pf_io_load(const char *path, pf_io_input *in, pf_status *st);
+void pf_io_unload(pf_io_input *in);
 /* gzip input (gz_input.c): does data start with the gzip magic bytes?
  * The whole of data inflated, with a NUL after it (malloc'ed); without
  * zlib, or on corrupt data, NULL and a message. pf_io_load calls both. */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <sys/resource.h>
@@ -236,4 +237,18 @@ int pf_mem_require(uint64_t need, const char *what, pf_status *st)
     return pf_fail(st, PF_E_NOMEM, "%s needs about %s of memory, but only %s are available (%s%s)",
                    what, need_text, human_bytes(available, have_text, sizeof have_text), source,
                    from_env ? "" : "; " LIMIT_VARIABLE "=BYTES overrides");
+}
+
+void pf_mem_prefault(void *p, size_t bytes)
+{
+#ifdef MADV_POPULATE_WRITE
+    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t begin = ((uintptr_t)p + page - 1) & ~(page - 1);
+    uintptr_t end = ((uintptr_t)p + bytes) & ~(page - 1);
+    if (end > begin)
+        madvise((void *)begin, end - begin, MADV_POPULATE_WRITE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
 }

@@ -22,20 +22,6 @@ void pf_read_options_init(pf_read_options *opt)
 
 enum net_format { NET_DIMACS, NET_MATRIX, NET_EDGELIST, NET_MM };
 
-/* Fields on the line at p. */
-static int fields_on_line(const char *p)
-{
-    int fields = 0;
-    for (;;) {
-        p = skip_blanks(p);
-        if (is_eol(*p))
-            return fields;
-        fields++;
-        while (!ends_field(*p))
-            p++;
-    }
-}
-
 static enum net_format detect_format(const char *text)
 {
     const char *p = text;
@@ -51,7 +37,7 @@ static enum net_format detect_format(const char *text)
             continue;
         if (!is_digit(*q) && !(*q == '-' && is_digit(q[1])))
             return NET_DIMACS;
-        return fields_on_line(q) == 3 ? NET_EDGELIST : NET_MATRIX;
+        return count_line_fields(q) == 3 ? NET_EDGELIST : NET_MATRIX;
     }
     return NET_DIMACS; /* empty: DIMACS says what is missing best */
 }
@@ -82,12 +68,11 @@ static int64_t terminal_vertices(const pf_read_options *opt)
 
 pf_network *pf_network_read_with(const char *path, const pf_read_options *opt, pf_status *st)
 {
-    const char *name;
-    size_t len;
-    int mapped;
-    char *text = pf_io_load(path, &name, &len, &mapped, st);
-    if (!text)
+    pf_io_input in;
+    if (!pf_io_load(path, &in, st))
         return NULL;
+    const char *text = in.text, *name = in.name;
+    size_t len = in.len;
     enum net_format format = detect_format(text);
     pf_network *net = NULL;
     if (check_terminals_given(format, opt, name, st) == PF_OK) {
@@ -100,7 +85,7 @@ pf_network *pf_network_read_with(const char *path, const pf_read_options *opt, p
         else
             net = pf_parse_dimacs(text, len, name, st);
     }
-    pf_io_unload(text, len, mapped);
+    pf_io_unload(&in);
     return pf_read_finish(net, opt, name, st);
 }
 

@@ -7,8 +7,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -19,6 +17,7 @@
 #endif
 
 #include "knobs.h"
+#include "memavail.h"
 #include "status.h"
 
 /* threads <= 0 means all of OpenMP's; without OpenMP everything is serial. */
@@ -52,25 +51,6 @@ static void split_range(int64_t len, int t, int count, int64_t *begin, int64_t *
     *end = len * (t + 1) / count;
 }
 
-/* Maps [p, p + bytes) in with one call (Linux 5.14+; elsewhere the first
- * writes fault the pages in one by one). The graph-sized arrays total about
- * 1 GB for 20M arcs, and faulting that in page by page is a large part of
- * the build (bench/NOTES.md). The pages are written right after, so
- * nothing extra is committed. */
-static void prefault(void *p, size_t bytes)
-{
-#ifdef MADV_POPULATE_WRITE
-    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    uintptr_t begin = ((uintptr_t)p + page - 1) & ~(page - 1);
-    uintptr_t end = ((uintptr_t)p + bytes) & ~(page - 1);
-    if (end > begin)
-        madvise((void *)begin, end - begin, MADV_POPULATE_WRITE);
-#else
-    (void)p;
-    (void)bytes;
-#endif
-}
-
 /* first has n + 2 entries, not yet zeroed: the degree of u goes to
  * first[u + 2], so that after the prefix sum first[u + 1] is where u's arcs
  * start and can serve as the cursor of u's out-arcs during the scatter;
@@ -91,9 +71,9 @@ static void count_degrees(const pf_network *net, int64_t *first, int64_t *out_de
         team_position(&t, &count);
         int64_t lo, hi;
         split_range(net->n, t, count, &lo, &hi);
-        prefault(first + lo + 2, (size_t)(hi - lo) * sizeof *first);
+        pf_mem_prefault(first + lo + 2, (size_t)(hi - lo) * sizeof *first);
         memset(first + lo + 2, 0, (size_t)(hi - lo) * sizeof *first);
-        prefault(out_deg + lo, (size_t)(hi - lo) * sizeof *out_deg);
+        pf_mem_prefault(out_deg + lo, (size_t)(hi - lo) * sizeof *out_deg);
         memset(out_deg + lo, 0, (size_t)(hi - lo) * sizeof *out_deg);
         for (int64_t i = 0; lo < hi && i < m; i++) {
             int32_t u = tail[i], v = head[i];
@@ -225,7 +205,7 @@ static int64_t vertex_at_arc(const int64_t *cursor, int64_t n, int64_t arc)
  * the second, the owner of a may read rev[a] while it changes from i to b:
  * both are >= 0, "not a reverse arc to pair", so either is fine, and
  * relaxed atomics make the overlap defined. No m-sized scratch array is
- * needed, whose faulting in would cost about as much (see prefault).
+ * needed, whose faulting in would cost about as much (see pf_mem_prefault).
  * `bounds` has room for threads + 1 entries. */
 static void scatter_parallel(const pf_network *net, pf_residual *g, int64_t *in_cursor,
                              const arc_placer *placer, int threads, int64_t *bounds)
@@ -249,10 +229,10 @@ static void scatter_parallel(const pf_network *net, pf_residual *g, int64_t *in_
         PF_OMP(omp barrier)
         int64_t begin, end;
         split_range(m, t, count, &begin, &end);
-        prefault(g->fwd_of_input + begin, (size_t)(end - begin) * sizeof *g->fwd_of_input);
-        prefault(g->head + arc_lo, (size_t)(arc_hi - arc_lo) * sizeof *g->head);
-        prefault(g->rev + arc_lo, (size_t)(arc_hi - arc_lo) * sizeof *g->rev);
-        prefault(g->cap + arc_lo, (size_t)(arc_hi - arc_lo) * sizeof *g->cap);
+        pf_mem_prefault(g->fwd_of_input + begin, (size_t)(end - begin) * sizeof *g->fwd_of_input);
+        pf_mem_prefault(g->head + arc_lo, (size_t)(arc_hi - arc_lo) * sizeof *g->head);
+        pf_mem_prefault(g->rev + arc_lo, (size_t)(arc_hi - arc_lo) * sizeof *g->rev);
+        pf_mem_prefault(g->cap + arc_lo, (size_t)(arc_hi - arc_lo) * sizeof *g->cap);
 
         for (int64_t i = 0; lo < hi && i < m; i++) {
             int32_t u = tail[i], v = head[i];
@@ -349,10 +329,10 @@ static int build_plain(const pf_network *net, pf_residual *g, pf_arc_order order
     if (threads > 1) {
         scatter_parallel(net, g, in_cursor, &placer, threads, scratch);
     } else {
-        prefault(g->fwd_of_input, (size_t)m * sizeof *g->fwd_of_input);
-        prefault(g->head, (size_t)g->arcs * sizeof *g->head);
-        prefault(g->rev, (size_t)g->arcs * sizeof *g->rev);
-        prefault(g->cap, (size_t)g->arcs * sizeof *g->cap);
+        pf_mem_prefault(g->fwd_of_input, (size_t)m * sizeof *g->fwd_of_input);
+        pf_mem_prefault(g->head, (size_t)g->arcs * sizeof *g->head);
+        pf_mem_prefault(g->rev, (size_t)g->arcs * sizeof *g->rev);
+        pf_mem_prefault(g->cap, (size_t)g->arcs * sizeof *g->cap);
         scatter_serial(net, g, in_cursor, &placer);
     }
     /* The in-arc cursors stopped at the end of each list: the next start. */

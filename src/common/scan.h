@@ -289,6 +289,71 @@ static inline int id_error(const line_ctx *lc, enum field_kind kind, const char 
                       what, field_len(field), field, (long long)n);
 }
 
+/* Every line of an edge list: '#' and '%' lines and blank lines passed
+ * over, each other line handed to arc(ctx, &p), which moves p past it.
+ * lc->line counts the lines; the first error ends the walk. */
+static inline int scan_edge_lines(const char *text, line_ctx *lc,
+                                  int (*arc)(void *ctx, const char **pp), void *ctx)
+{
+    const char *p = text;
+    int rc = PF_OK;
+    while (*p && !rc) {
+        lc->line++;
+        p = skip_blanks(p);
+        if (*p == '#' || *p == '%')
+            p = next_line(p);
+        else if (is_eol(*p))
+            p += *p != '\0';
+        else
+            rc = arc(ctx, &p);
+    }
+    return rc;
+}
+
+/* How many blank-separated fields the line at p holds. */
+static inline int count_line_fields(const char *p)
+{
+    int fields = 0;
+    for (;;) {
+        p = skip_blanks(p);
+        if (is_eol(*p))
+            return fields;
+        fields++;
+        while (!ends_field(*p))
+            p++;
+    }
+}
+
+/* One vertex id of an edge-list line, where the vertex count is not known
+ * yet: base is the first id (1, or 0 with --zero-based), *id gets it
+ * 0-based and *top the largest 0-based id so far; usage is the line's
+ * shape, named when the field is missing. */
+static inline int scan_list_id(const line_ctx *lc, const char **pp, const char *what,
+                               const char *usage, int64_t base, int64_t *top, int64_t *id)
+{
+    const char *field;
+    uint64_t v = 0;
+    enum field_kind kind = scan_uint(pp, &field, &v);
+    if (kind == FIELD_MISSING)
+        return pf_io_fail(lc->st, lc->name, lc->line, "missing %s (expected '%s')", what,
+                          usage);
+    if (kind == FIELD_JUNK)
+        return pf_io_fail(lc->st, lc->name, lc->line, "%s '%.*s' is not a vertex id", what,
+                          field_len(field), field);
+    if (kind != FIELD_NUMBER || v < (uint64_t)base ||
+        v - (uint64_t)base >= (uint64_t)PF_MAX_VERTICES)
+        return pf_io_fail(lc->st, lc->name, lc->line, "%s %.*s outside %lld..%lld%s", what,
+                          field_len(field), field, (long long)base,
+                          (long long)(PF_MAX_VERTICES - 1 + base),
+                          v == 0 && base == 1
+                              ? " (ids start at 1; --zero-based reads 0-based ids)"
+                              : "");
+    *id = (int64_t)v - base;
+    if (*id > *top)
+        *top = *id;
+    return PF_OK;
+}
+
 /* The two 1-based vertex ids in 1..n that open an arc or entry line
  * ("U V", "I J"), named tail_name and head_name in messages; *tail and
  * *head get them 0-based. */

@@ -214,13 +214,12 @@ int pf_solution_read(const char *path, const pf_network *net,
 {
     memset(sol, 0, sizeof *sol);
     solution_parser sp = {.lc = {.st = st}, .net = net, .sol = sol};
-    size_t len;
-    int mapped;
-    char *text = pf_io_load(path, &sp.lc.name, &len, &mapped, st);
-    if (!text)
+    pf_io_input in;
+    if (!pf_io_load(path, &in, st))
         return st ? st->code : PF_E_INPUT;
-    int rc = parse_solution(&sp, text);
-    pf_io_unload(text, len, mapped);
+    sp.lc.name = in.name;
+    int rc = parse_solution(&sp, in.text);
+    pf_io_unload(&in);
     if (rc) {
         pf_solution_file_free(sol);
         return rc;

@@ -454,13 +454,10 @@ pf_wgraph *pf_wgraph_parse(const char *text, size_t len, const char *name, pf_st
 
 pf_wgraph *pf_wgraph_read(const char *path, pf_status *st)
 {
-    const char *name;
-    size_t len;
-    int mapped;
-    char *text = pf_io_load(path, &name, &len, &mapped, st);
-    if (!text)
+    pf_io_input in;
+    if (!pf_io_load(path, &in, st))
         return NULL;
-    pf_wgraph *g = pf_wgraph_parse(text, len, name, st);
-    pf_io_unload(text, len, mapped);
+    pf_wgraph *g = pf_wgraph_parse(in.text, in.len, in.name, st);
+    pf_io_unload(&in);
     return g;
 }

@@ -7,8 +7,6 @@
  * bad row or entry whatever the thread count. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -18,6 +16,7 @@
 #define PF_OMP(directive)
 #endif
 
+#include "../common/memavail.h"
 #include "../common/network.h"
 #include "../common/status.h"
 
@@ -65,23 +64,6 @@ static int thread_count(int64_t work)
 #else
     (void)work;
     return 1;
-#endif
-}
-
-/* Maps [p, p + bytes) in with one call where Linux has it: faulting fresh
- * pages in one by one is most of the cost of filling a graph-sized array
- * (residual.c measured it). The caller writes them all right after. */
-static void populate(void *p, size_t bytes)
-{
-#ifdef MADV_POPULATE_WRITE
-    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    uintptr_t begin = ((uintptr_t)p + page - 1) & ~(page - 1);
-    uintptr_t end = ((uintptr_t)p + bytes) & ~(page - 1);
-    if (end > begin)
-        madvise((void *)begin, end - begin, MADV_POPULATE_WRITE);
-#else
-    (void)p;
-    (void)bytes;
 #endif
 }
 
@@ -157,9 +139,9 @@ static int64_t fill_arcs(const csr_in *a, const void *caps, int cap_size, pf_net
 {
     if (k0 >= k1)
         return k1;
-    populate(net->tail + k0, (size_t)(k1 - k0) * sizeof *net->tail);
-    populate(net->head + k0, (size_t)(k1 - k0) * sizeof *net->head);
-    populate(net->cap + k0, (size_t)(k1 - k0) * sizeof *net->cap);
+    pf_mem_prefault(net->tail + k0, (size_t)(k1 - k0) * sizeof *net->tail);
+    pf_mem_prefault(net->head + k0, (size_t)(k1 - k0) * sizeof *net->head);
+    pf_mem_prefault(net->cap + k0, (size_t)(k1 - k0) * sizeof *net->cap);
     int64_t u = row_of_entry(a, k0);
     int64_t row_end = element(a->indptr, a->index_size, u + 1);
     for (int64_t k = k0; k < k1; k++) {
@@ -291,8 +273,8 @@ static int build_transpose(const csr_in *a, transpose *tr, pf_status *st)
         int64_t slot_lo = lo < hi ? cursor[lo] : 0;
         int64_t slot_hi = lo < hi ? (hi < a->n ? cursor[hi] : a->m) : 0;
         PF_OMP(omp barrier)
-        populate(tr->row + slot_lo, (size_t)(slot_hi - slot_lo) * sizeof *tr->row);
-        populate(tr->entry + slot_lo, (size_t)(slot_hi - slot_lo) * sizeof *tr->entry);
+        pf_mem_prefault(tr->row + slot_lo, (size_t)(slot_hi - slot_lo) * sizeof *tr->row);
+        pf_mem_prefault(tr->entry + slot_lo, (size_t)(slot_hi - slot_lo) * sizeof *tr->entry);
         for (int64_t u = 0, k = 0; lo < hi && u < a->n; u++) {
             int64_t end = element(a->indptr, a->index_size, u + 1);
             for (; k < end; k++) {
@@ -494,7 +476,7 @@ static int alloc_structure(int64_t n, const int64_t *count, pf_csr_matrix *out, 
         sum += count[u];
     }
     set_element(out->indptr, out->index_size, n, sum);
-    populate(out->indices, (size_t)entries * (size_t)out->index_size);
+    pf_mem_prefault(out->indices, (size_t)entries * (size_t)out->index_size);
     return PF_OK;
 }
 
@@ -581,7 +563,7 @@ static int fill_values(const pf_csr_flow_plan *plan, const int64_t *arc_flow, in
     out->values = pf_alloc((size_t)out->entries, (size_t)value_size, st);
     if (!out->values)
         return PF_E_NOMEM;
-    populate(out->values, (size_t)out->entries * (size_t)value_size);
+    pf_mem_prefault(out->values, (size_t)out->entries * (size_t)value_size);
     return merge_rows(&plan->a, &plan->tr, plan->repeats, arc_flow, NULL, out, too_big);
 }
 

@@ -194,22 +194,49 @@ static pf_csr *load(graph_args *a, pf_status *st)
     return pf_csr_read(a->path, &a->read, st);
 }
 
+/* What every command does first: its options, its graph and, for bfs and
+ * sssp, the source. PF_OPTS_GO_ON with run->g read and
+ * *t0 the start, or the status to exit with now (nothing left open). */
+static int start_command(const pf_cmd_spec *spec, int argc, char **argv, graph_args *a,
+                         graph_run *run, pf_csr **g, double *t0, pf_status *st)
+{
+    int rc = parse_args(spec, argc, argv, a);
+    if (rc != PF_OPTS_GO_ON)
+        return rc;
+    *t0 = pf_now();
+    *g = load(a, st);
+    if (!*g)
+        return pf_cli_error(st);
+    *run = (graph_run){.a = a, .g = *g};
+    if (spec != &tc_spec && take_source(a, *g, &run->source, st)) {
+        pf_csr_free(*g);
+        return usage_status(st);
+    }
+    return PF_OPTS_GO_ON;
+}
+
+/* What every command does last: the answer written if all went well
+ * (rc 0), the graph freed, the exit status. */
+static int finish_command(const graph_args *a, void (*write)(FILE *, const void *),
+                          graph_run *run, pf_csr *g, double t0, int rc, pf_status *st)
+{
+    run->total_s = pf_now() - t0;
+    if (!rc)
+        rc = write_output(a, write, run, st);
+    pf_csr_free(g);
+    return rc ? pf_cli_error(st) : PF_EXIT_OK;
+}
+
 int pf_cli_bfs(int argc, char **argv)
 {
     graph_args a;
-    int rc = parse_args(&bfs_spec, argc, argv, &a);
+    graph_run run;
+    pf_csr *g;
+    double t0;
+    pf_status st;
+    int rc = start_command(&bfs_spec, argc, argv, &a, &run, &g, &t0, &st);
     if (rc != PF_OPTS_GO_ON)
         return rc;
-    double t0 = pf_now();
-    pf_status st;
-    pf_csr *g = load(&a, &st);
-    if (!g)
-        return pf_cli_error(&st);
-    graph_run run = {.a = &a, .g = g};
-    if (take_source(&a, g, &run.source, &st)) {
-        pf_csr_free(g);
-        return usage_status(&st);
-    }
     pf_bfs_result res;
     pf_progress_step("bfs");
     rc = pf_graph_bfs(g, run.source, &a.opt, &res, &st);
@@ -218,13 +245,10 @@ int pf_cli_bfs(int argc, char **argv)
         rc = pf_bfs_verify(g, run.source, res.dist, res.parent, 1, &st);
         run.verified = !rc;
     }
-    run.total_s = pf_now() - t0;
     run.res = &res;
-    if (!rc)
-        rc = write_output(&a, a.json ? write_bfs_json : write_bfs_text, &run, &st);
+    rc = finish_command(&a, a.json ? write_bfs_json : write_bfs_text, &run, g, t0, rc, &st);
     pf_bfs_result_free(&res);
-    pf_csr_free(g);
-    return rc ? pf_cli_error(&st) : PF_EXIT_OK;
+    return rc;
 }
 
 /* "portaflow: NAME: negative cycle of K arcs, weight W: 1 -> 3 -> 1", as
@@ -253,19 +277,13 @@ static void report_cycle(const pf_csr *g, const pf_sssp_result *res, const char 
 int pf_cli_sssp(int argc, char **argv)
 {
     graph_args a;
-    int rc = parse_args(&sssp_spec, argc, argv, &a);
+    graph_run run;
+    pf_csr *g;
+    double t0;
+    pf_status st;
+    int rc = start_command(&sssp_spec, argc, argv, &a, &run, &g, &t0, &st);
     if (rc != PF_OPTS_GO_ON)
         return rc;
-    double t0 = pf_now();
-    pf_status st;
-    pf_csr *g = load(&a, &st);
-    if (!g)
-        return pf_cli_error(&st);
-    graph_run run = {.a = &a, .g = g};
-    if (take_source(&a, g, &run.source, &st)) {
-        pf_csr_free(g);
-        return usage_status(&st);
-    }
     pf_sssp_result res;
     pf_progress_step("sssp");
     rc = pf_graph_sssp(g, run.source, &a.opt, &res, &st);
@@ -280,30 +298,26 @@ int pf_cli_sssp(int argc, char **argv)
         rc = pf_sssp_verify(g, run.source, res.dist_i, res.dist_f, &st);
         run.verified = !rc;
     }
-    run.total_s = pf_now() - t0;
     run.res = &res;
-    if (!rc)
-        rc = write_output(&a, a.json ? write_sssp_json : write_sssp_text, &run, &st);
+    rc = finish_command(&a, a.json ? write_sssp_json : write_sssp_text, &run, g, t0, rc, &st);
     pf_sssp_result_free(&res);
-    pf_csr_free(g);
-    return rc ? pf_cli_error(&st) : PF_EXIT_OK;
+    return rc;
 }
 
 int pf_cli_tc(int argc, char **argv)
 {
     graph_args a;
-    int rc = parse_args(&tc_spec, argc, argv, &a);
+    graph_run run;
+    pf_csr *g;
+    double t0;
+    pf_status st;
+    int rc = start_command(&tc_spec, argc, argv, &a, &run, &g, &t0, &st);
     if (rc != PF_OPTS_GO_ON)
         return rc;
-    double t0 = pf_now();
-    pf_status st;
-    pf_csr *g = load(&a, &st);
-    if (!g)
-        return pf_cli_error(&st);
     pf_tc_result res;
     pf_progress_step("tc");
     rc = pf_graph_tc(g, &a.opt, &res, &st);
-    graph_run run = {.a = &a, .g = g, .res = &res};
+    run.res = &res;
     if (!rc && a.verify && strcmp(res.backend, "seq")) { /* against seq's count */
         pf_progress_step("verifying against seq");
         pf_graph_options seq = a.opt;
@@ -315,9 +329,5 @@ int pf_cli_tc(int argc, char **argv)
                          (long long)res.triangles, (long long)check.triangles);
     }
     run.verified = a.verify && !rc;
-    run.total_s = pf_now() - t0;
-    if (!rc)
-        rc = write_output(&a, a.json ? write_tc_json : write_tc_text, &run, &st);
-    pf_csr_free(g);
-    return rc ? pf_cli_error(&st) : PF_EXIT_OK;
+    return finish_command(&a, a.json ? write_tc_json : write_tc_text, &run, g, t0, rc, &st);
 }

@@ -100,6 +100,13 @@ typedef struct pf_graph_engine {
 } pf_graph_engine;
 
 int pf_graph_engine_open(const pf_graph_options *opt, pf_graph_engine *e, pf_status *st);
+/* pf_graph_engine_open timed into *open_s; on success the engine's name
+ * goes to backend (a result's backend field). */
+int pf_graph_engine_open_timed(const pf_graph_options *opt, pf_graph_engine *e, double *open_s,
+                               char backend[16], pf_status *st);
+/* PF_OK when source is one of g's vertices, else PF_E_USAGE saying so
+ * (1-based, as the user counts). */
+int pf_graph_check_source(const pf_csr *g, int32_t source, pf_status *st);
 /* The registry's filter for PF_WORK_GRAPH: the analytics steps, or the
  * one-thread engine (ctx unused). */
 int pf_graph_runs(const pf_device_ops *ops, const void *ctx);

@@ -171,16 +171,12 @@ int pf_graph_bfs(const pf_csr *g, int32_t source, const pf_graph_options *opt,
                  pf_bfs_result *res, pf_status *st)
 {
     memset(res, 0, sizeof *res);
-    if (source < 0 || source >= g->n)
-        return pf_fail(st, PF_E_USAGE, "source %lld is outside 1..%lld", (long long)source + 1,
-                       (long long)g->n);
     pf_graph_engine e;
-    double t0 = pf_now();
-    int rc = pf_graph_engine_open(opt, &e, st);
-    res->t.open_s = pf_now() - t0;
+    int rc = pf_graph_check_source(g, source, st);
+    if (!rc)
+        rc = pf_graph_engine_open_timed(opt, &e, &res->t.open_s, res->backend, st);
     if (rc)
         return rc;
-    snprintf(res->backend, sizeof res->backend, "%s", e.name);
     rc = e.ops ? device_bfs(&e, g, source, opt, res, st)
                : pf_graph_seq_bfs(g, source, opt->parents, res, st);
     pf_graph_engine_close(&e);

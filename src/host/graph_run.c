@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../common/status.h"
+#include "../common/timer.h"
 #include "graph.h"
 #include "registry.h"
 
@@ -67,6 +68,25 @@ int pf_graph_engine_open(const pf_graph_options *opt, pf_graph_engine *e, pf_sta
     open_attempt attempt = {.opt = opt, .e = e};
     pf_logger log = {0};
     return pf_backend_run(&walk, first, attempt_open, &attempt, &log, st);
+}
+
+int pf_graph_engine_open_timed(const pf_graph_options *opt, pf_graph_engine *e, double *open_s,
+                               char backend[16], pf_status *st)
+{
+    double t0 = pf_now();
+    int rc = pf_graph_engine_open(opt, e, st);
+    *open_s = pf_now() - t0;
+    if (!rc)
+        snprintf(backend, 16, "%s", e->name);
+    return rc;
+}
+
+int pf_graph_check_source(const pf_csr *g, int32_t source, pf_status *st)
+{
+    if (source < 0 || source >= g->n)
+        return pf_fail(st, PF_E_USAGE, "source %lld is outside 1..%lld", (long long)source + 1,
+                       (long long)g->n);
+    return PF_OK;
 }
 
 void pf_graph_engine_close(pf_graph_engine *e)

@@ -246,23 +246,19 @@ int pf_graph_sssp(const pf_csr *g, int32_t source, const pf_graph_options *opt,
                   pf_sssp_result *res, pf_status *st)
 {
     memset(res, 0, sizeof *res);
-    if (source < 0 || source >= g->n)
-        return pf_fail(st, PF_E_USAGE, "source %lld is outside 1..%lld", (long long)source + 1,
-                       (long long)g->n);
-    int rc = check_range(g, st);
+    int rc = pf_graph_check_source(g, source, st);
+    if (!rc)
+        rc = check_range(g, st);
     if (!rc)
         rc = alloc_dist(g, source, res, st);
     if (rc)
         return rc;
     pf_graph_engine e;
-    double t0 = pf_now();
-    rc = pf_graph_engine_open(opt, &e, st);
-    res->t.open_s = pf_now() - t0;
+    rc = pf_graph_engine_open_timed(opt, &e, &res->t.open_s, res->backend, st);
     if (rc) {
         pf_sssp_result_free(res);
         return rc;
     }
-    snprintf(res->backend, sizeof res->backend, "%s", e.name);
     rc = e.ops ? device_sssp(&e, g, source, opt, res, st) : pf_graph_seq_sssp(g, source, res, st);
     pf_graph_engine_close(&e);
     if (rc == NEGATIVE_CYCLE) { /* the host finds it, from scratch */

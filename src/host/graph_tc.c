@@ -184,13 +184,10 @@ int pf_graph_tc(const pf_csr *g, const pf_graph_options *opt, pf_tc_result *res,
 {
     memset(res, 0, sizeof *res);
     pf_graph_engine e;
-    double t0 = pf_now();
-    int rc = pf_graph_engine_open(opt, &e, st);
-    double t1 = pf_now();
-    res->t.open_s = t1 - t0;
+    int rc = pf_graph_engine_open_timed(opt, &e, &res->t.open_s, res->backend, st);
     if (rc)
         return rc;
-    snprintf(res->backend, sizeof res->backend, "%s", e.name);
+    double t1 = pf_now();
     pf_csr *dag = pf_graph_tc_dag(g, &res->edges, st);
     double t2 = pf_now();
     res->t.prepare_s = t2 - t1;

@@ -17,6 +17,7 @@
 
 #include "common/knobs.h"
 #include "common/status.h"
+#include "device/shared/pf_graph_host.h"
 
 /* The program's kernels, in the table's order; the double ones last (a
  * device without doubles builds the others). */
@@ -124,6 +125,24 @@ static int launch(pf_dev *dev, struct pf_cl_graph *p, int k, int64_t items, pf_s
     return pf_cl_enqueue(dev, p->kernels[k], graph_kernel_names[k], groups, local, st);
 }
 
+/* The start of a counting step: the program built, then the counters set
+ * to {0, 0, c2, 0}. */
+static int begin(pf_dev *dev, struct pf_cl_graph **p, const pf_dev_csr *g, int64_t c2,
+                 pf_status *st)
+{
+    int rc = program(dev, p, st);
+    return rc ? rc : reset_counters(dev, g, c2, st);
+}
+
+/* The end of a counting step: kernel k launched (its arguments set), then
+ * the counters read into c. */
+static int launch_and_count(pf_dev *dev, struct pf_cl_graph *p, const pf_dev_csr *g, int k,
+                            int64_t items, int64_t *c, pf_status *st)
+{
+    int rc = launch(dev, p, k, items, st);
+    return rc ? rc : read_counters(dev, g, c, st);
+}
+
 /* Whether to advance over arcs: a GPU, and a frontier of high mean degree. */
 static int balance_arcs(const struct pf_cl_graph *p, int64_t count, int64_t in_arcs)
 {
@@ -152,9 +171,7 @@ int pf_cl_bfs_push(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count, 
 {
     struct pf_cl_graph *p = NULL;
     int64_t c[4] = {0, 0, 0, 0};
-    int rc = program(dev, &p, st);
-    if (!rc)
-        rc = reset_counters(dev, g, 0, st);
+    int rc = begin(dev, &p, g, 0, st);
     if (!rc && balance_arcs(p, count, in_arcs)) {
         rc = frontier_offsets(dev, p, g, in, count, st);
         if (!rc)
@@ -185,17 +202,13 @@ int pf_cl_bfs_pull(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t level
 {
     struct pf_cl_graph *p = NULL;
     int64_t c[4] = {0, 0, 0, 0};
-    int rc = program(dev, &p, st);
-    if (!rc)
-        rc = reset_counters(dev, g, 0, st);
+    int rc = begin(dev, &p, g, 0, st);
     if (!rc)
         rc = pf_cl_args_bfs_pull(p->kernels[GK_BFS_PULL], st, g->n, g->rfirst->mem,
                                  g->rhead->mem, g->first->mem, dist->mem, level, flags->mem,
                                  g->counters->mem);
     if (!rc)
-        rc = launch(dev, p, GK_BFS_PULL, g->n, st);
-    if (!rc)
-        rc = read_counters(dev, g, c, st);
+        rc = launch_and_count(dev, p, g, GK_BFS_PULL, g->n, c, st);
     if (!rc) {
         *found = c[0];
         *found_arcs = c[1];
@@ -226,8 +239,7 @@ static int relax_args(struct pf_cl_graph *p, const pf_dev_csr *g, pf_buf *in, in
     /* Without weights a stand-in buffer (the kernel does not read it). */
     cl_mem weight = g->weight ? g->weight->mem : g->first->mem;
     cl_int has_weight = g->weight != NULL;
-    int64_t bound_bits;
-    memcpy(&bound_bits, &bound_f, sizeof bound_bits);
+    int64_t bound_bits = pf_graph_real_bits(bound_f);
     int real = g->weights == 2;
     *k = by_arc ? (real ? GK_RELAX_ARCS_F64 : GK_RELAX_ARCS_I64) : (real ? GK_RELAX_F64 : GK_RELAX_I64);
     *items = by_arc ? in_arcs : count * p->lanes;
@@ -272,9 +284,7 @@ int pf_cl_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count
         rc = relax_args(p, g, in, count, in_arcs, by_arc, dist, claim, step, near, far, bound_i,
                         bound_f, &k, &items, st);
     if (!rc)
-        rc = launch(dev, p, k, items, st);
-    if (!rc)
-        rc = read_counters(dev, g, c, st);
+        rc = launch_and_count(dev, p, g, k, items, c, st);
     if (!rc) {
         *near_count = c[0];
         *near_arcs = c[1];
@@ -288,28 +298,15 @@ int pf_cl_sssp_far(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, pf_buf *far, 
     struct pf_cl_graph *p = NULL;
     int64_t c[4] = {0, 0, 0, 0};
     int real = g->weights == 2;
-    int64_t bound = bound_i;
-    if (real) /* non-negative doubles order as their bits do */
-        memcpy(&bound, &bound_f, sizeof bound);
-    int rc = program(dev, &p, st);
-    if (!rc)
-        rc = reset_counters(dev, g, INT64_MAX, st);
+    int64_t bound = pf_graph_far_bound(real, bound_i, bound_f);
+    int rc = begin(dev, &p, g, INT64_MAX, st);
     if (!rc)
         rc = pf_cl_args_far(p->kernels[GK_FAR], st, g->n, g->first->mem, dist->mem, far->mem,
                             bound, out->mem, g->counters->mem);
     if (!rc)
-        rc = launch(dev, p, GK_FAR, g->n, st);
+        rc = launch_and_count(dev, p, g, GK_FAR, g->n, c, st);
     if (!rc)
-        rc = read_counters(dev, g, c, st);
-    if (!rc) {
-        res->count = c[0];
-        res->arcs = c[3];
-        res->rest = c[1];
-        res->rest_min_i = c[2];
-        res->rest_min_f = INFINITY;
-        if (real && c[1] > 0)
-            memcpy(&res->rest_min_f, &c[2], sizeof res->rest_min_f);
-    }
+        pf_graph_far_out(c, real, res);
     return rc;
 }
 
@@ -317,16 +314,12 @@ int pf_cl_intersect_count(pf_dev *dev, const pf_dev_csr *g, int64_t *total, pf_s
 {
     struct pf_cl_graph *p = NULL;
     int64_t c[4] = {0, 0, 0, 0};
-    int rc = program(dev, &p, st);
-    if (!rc)
-        rc = reset_counters(dev, g, 0, st);
+    int rc = begin(dev, &p, g, 0, st);
     if (!rc)
         rc = pf_cl_args_intersect(p->kernels[GK_INTERSECT], st, g->n, p->lanes, g->first->mem,
                                   g->head->mem, g->counters->mem);
     if (!rc)
-        rc = launch(dev, p, GK_INTERSECT, g->n * p->lanes, st);
-    if (!rc)
-        rc = read_counters(dev, g, c, st);
+        rc = launch_and_count(dev, p, g, GK_INTERSECT, g->n * p->lanes, c, st);
     if (!rc)
         *total = c[0];
     return rc;

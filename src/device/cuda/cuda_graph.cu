@@ -20,6 +20,7 @@
 #include "device/shared/pf_vendor.h"
 #include "device/shared/pf_kernel_table.h"
 #include "device/shared/pf_graph_kernels.h"
+#include "device/shared/pf_graph_host.h"
 
 enum { LANES = 8 };
 
@@ -166,8 +167,7 @@ extern "C" int pf_cuda_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, 
     const pf_i64 *first = pf_cuda_ptr<pf_i64>(g->first);
     const pf_i32 *head = pf_cuda_ptr<pf_i32>(g->head);
     int by_arc = count > 0 && balance_arcs(count, in_arcs);
-    pf_i64 bound_bits; /* real bounds travel as their bits (pf_kernel_table.h) */
-    memcpy(&bound_bits, &bound_f, sizeof bound_bits);
+    pf_i64 bound_bits = pf_graph_real_bits(bound_f);
     if (by_arc && (rc = frontier_offsets(dev, g, in, count, st)))
         return rc;
     const pf_i32 *offset = pf_cuda_ptr<pf_i32>(g->lb_offset);
@@ -214,9 +214,7 @@ extern "C" int pf_cuda_sssp_far(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, 
 {
     int64_t c[4] = {0, 0, 0, 0};
     int real = g->weights == 2;
-    pf_i64 bound = bound_i;
-    if (real) /* non-negative doubles order as their bits do */
-        memcpy(&bound, &bound_f, sizeof bound);
+    pf_i64 bound = pf_graph_far_bound(real, bound_i, bound_f);
     int rc = begin(dev, g, INT64_MAX, st);
     if (rc)
         return rc;
@@ -225,13 +223,7 @@ extern "C" int pf_cuda_sssp_far(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, 
         bound, pf_cuda_ptr<pf_i32>(out), pf_cuda_ptr<pf_i64>(g->counters));
     PF_CUDA_CHECK_LAUNCH(st, "pf_k_far");
     rc = finish(dev, g, 4, c, st);
-    res->count = c[0];
-    res->arcs = c[3];
-    res->rest = c[1];
-    res->rest_min_i = c[2];
-    res->rest_min_f = INFINITY;
-    if (real && c[1] > 0)
-        memcpy(&res->rest_min_f, &c[2], sizeof res->rest_min_f);
+    pf_graph_far_out(c, real, res);
     return rc;
 }
 

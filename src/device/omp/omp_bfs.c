@@ -45,15 +45,8 @@ static int scan_vertex(const pf_dev_graph *g, int32_t u, int32_t level, int32_t 
         if (shared ? PF_ATOMIC_CAS_I32(&height[v], n, level + 1) != n
                    : (height[v] = level + 1, 0))
             continue;
-        if (piece->count == piece->capacity) {
-            int64_t cap = piece->capacity ? piece->capacity * 2 : 1024;
-            int32_t *grown = realloc(piece->vertices, (size_t)cap * sizeof *grown);
-            if (!grown)
-                return -1;
-            piece->vertices = grown;
-            piece->capacity = cap;
-        }
-        piece->vertices[piece->count++] = v;
+        if (omp_piece_push(piece, v, 1024))
+            return -1;
     }
     return 0;
 }

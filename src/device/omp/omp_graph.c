@@ -24,19 +24,8 @@
  * and roads have thousands of steps of a few hundred arcs). */
 enum { CHUNK_FRONTIER = 64, CHUNK_VERTICES = 1024, TEAM_MIN_ARCS = 4096 };
 
-static inline int piece_push(omp_frontier_piece *piece, int32_t v)
-{
-    if (piece->count == piece->capacity) {
-        int64_t cap = piece->capacity ? piece->capacity * 2 : 4096;
-        int32_t *grown = realloc(piece->vertices, (size_t)cap * sizeof *grown);
-        if (!grown)
-            return -1;
-        piece->vertices = grown;
-        piece->capacity = cap;
-    }
-    piece->vertices[piece->count++] = v;
-    return 0;
-}
+/* The first size of a thread's frontier piece (it doubles from there). */
+enum { PIECE_FIRST = 4096 };
 
 /* Thread t's piece into out at a place it reserves with one atomic add:
  * no barrier (the list's order is unspecified, device.h), so a step costs
@@ -89,7 +78,7 @@ int ompb_bfs_push(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count, i
             for (int64_t a = first[u]; a < PF_ROW_END(first, u); a++) {
                 int32_t v = head[a];
                 if (pf_bfs_claim(d, v, level)) {
-                    failed |= piece_push(mine, v);
+                    failed |= omp_piece_push(mine, v, PIECE_FIRST);
                     arcs += PF_ROW_END(first, v) - first[v];
                 }
             }
@@ -190,7 +179,7 @@ static int relax_one(const pf_dev_csr *g, int32_t u, void *dist, int32_t *claim,
             double nd = du + w[a];
             if (nd < PF_LOAD_F64(&d[v]) && pf_atomic_min_f64(&d[v], nd) &&
                 pf_relax_route(claim, far, v, step, nd < bound_f) == 1) {
-                failed |= piece_push(mine, v);
+                failed |= omp_piece_push(mine, v, PIECE_FIRST);
                 *arcs += PF_ROW_END(first, v) - first[v];
             }
         }
@@ -203,7 +192,7 @@ static int relax_one(const pf_dev_csr *g, int32_t u, void *dist, int32_t *claim,
         int64_t nd = du + (w ? w[a] : 1);
         if (nd < PF_LOAD_I64(&d[v]) && pf_atomic_min_i64(&d[v], nd) &&
             pf_relax_route(claim, far, v, step, nd < bound_i) == 1) {
-            failed |= piece_push(mine, v);
+            failed |= omp_piece_push(mine, v, PIECE_FIRST);
             *arcs += PF_ROW_END(first, v) - first[v];
         }
     }
@@ -263,7 +252,7 @@ int ompb_sssp_far(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, pf_buf *far, i
             int take = real ? df[v] < bound_f : di[v] < bound_i;
             if (take) {
                 f[v] = 0;
-                failed |= piece_push(mine, (int32_t)v);
+                failed |= omp_piece_push(mine, (int32_t)v, PIECE_FIRST);
             } else {
                 rest++;
                 if (real && df[v] < min_f)

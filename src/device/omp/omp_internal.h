@@ -23,6 +23,22 @@ typedef struct omp_frontier_piece {
     int64_t count, capacity;
 } omp_frontier_piece;
 
+/* Appends v to a piece, growing it by doubling from first_capacity; -1
+ * when the host is out of memory (the piece is left as it was). */
+static inline int omp_piece_push(omp_frontier_piece *piece, int32_t v, int64_t first_capacity)
+{
+    if (piece->count == piece->capacity) {
+        int64_t cap = piece->capacity ? piece->capacity * 2 : first_capacity;
+        int32_t *grown = realloc(piece->vertices, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        piece->vertices = grown;
+        piece->capacity = cap;
+    }
+    piece->vertices[piece->count++] = v;
+    return 0;
+}
+
 typedef struct omp_worker omp_worker;   /* omp_discharge.c */
 typedef struct omp_message omp_message; /* omp_discharge.c */
 

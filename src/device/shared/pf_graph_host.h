@@ -1,0 +1,43 @@
+/* Host-side parts of the graph steps that the CUDA and OpenCL backends
+ * share (device.h: sssp_relax, sssp_far): how a real distance bound
+ * travels to the kernels, and how sssp_far's counters become its answer.
+ * Plain host C, also compiled as C++ by nvcc; not a kernel header. */
+#ifndef PF_GRAPH_HOST_H
+#define PF_GRAPH_HOST_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "../device.h"
+
+/* A non-negative real bound as the 64-bit pattern the kernels compare:
+ * such doubles order as their bits do (pf_kernel_table.h). */
+static inline int64_t pf_graph_real_bits(double bound_f)
+{
+    int64_t bits;
+    memcpy(&bits, &bound_f, sizeof bits);
+    return bits;
+}
+
+/* The bound sssp_far's kernel takes: bound_i, or bound_f's bits when the
+ * weights are real. */
+static inline int64_t pf_graph_far_bound(int real, int64_t bound_i, double bound_f)
+{
+    return real ? pf_graph_real_bits(bound_f) : bound_i;
+}
+
+/* sssp_far's answer from the kernel's counters {moved, rest, rest's
+ * smallest distance (real weights: its bits), moved arcs}. */
+static inline void pf_graph_far_out(const int64_t c[4], int real, pf_sssp_far_out *res)
+{
+    res->count = c[0];
+    res->arcs = c[3];
+    res->rest = c[1];
+    res->rest_min_i = c[2];
+    res->rest_min_f = INFINITY;
+    if (real && c[1] > 0)
+        memcpy(&res->rest_min_f, &c[2], sizeof res->rest_min_f);
+}
+
+#endif
