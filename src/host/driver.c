@@ -458,9 +458,7 @@ static int driver_open(driver *d, const pf_device_ops *ops, const pf_residual *h
     ops = pf_dev_check_ops(ops); /* every step's arguments checked, where that is on */
     d->ops = ops;
     /* Operations per worker per round. Short budgets win on GPUs (a warp
-     * waits for its longest chain: H100, RLG 512x1024 1.6 s at 64, 2.8 s at
-     * 1024) and, overall, on CPUs too (16 cores: RLG 1024x1536 8.8 s at 64,
-     * 14.4 s at 1024; RMFGEN 128x128 16.1 s against 13.1 s). */
+     * waits for its longest chain) and, overall, on CPUs too. */
     const pf_knob_values *knobs = pf_knobs();
     d->cycles = (int32_t)knobs->cycles;
     d->gr_alpha = knobs->gr_alpha;

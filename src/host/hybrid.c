@@ -209,8 +209,8 @@ static void *opener_main(void *data)
 /* Starts the OpenMP team the solving thread's parallel steps (the
  * residual build) will use. Threads are created under the dynamic
  * loader's lock, which the opener's dlopen of a driver holds for a long
- * time (PoCL loading LLVM: 0.2-0.3 s on the 2-core VM, during which the
- * build waited for its threads); a team made first is reused. */
+ * time (a driver that loads a compiler, as PoCL loads LLVM, during which the
+ * build would wait for its threads); a team made first is reused. */
 int pf_hybrid_host_threads(int threads)
 {
 #ifdef _OPENMP

@@ -120,8 +120,8 @@ typedef double pf_f64;
 #define PF_DIST_NONE_I64 ((pf_i64)0x7fffffffffffffffLL)
 
 /* Where row u ends. Every body reads a row as [first[u], PF_ROW_END): a
- * CSR view with room left after each row (issue 20's dynamic graph,
- * patched in place) defines this to read its row ends instead. */
+ * CSR view with room left after each row (a dynamic graph patched in
+ * place) defines this to read its row ends instead. */
 #ifndef PF_ROW_END
 #define PF_ROW_END(first, u) ((first)[(u) + 1])
 #endif
