@@ -151,6 +151,35 @@ int pf_test_backend_devices(const char *backend, char *why, size_t why_len)
     return found;
 }
 
+void pf_test_device_widths(const char *backend, int *bits, int max)
+{
+    pf_device_desc descs[32];
+    char why[2048];
+    int listed = pf_list_devices(descs, 32, why, sizeof why);
+    for (int i = 0, k = 0; i < listed && k < max; i++)
+        if (!strcmp(descs[i].backend, backend))
+            bits[k++] = descs[i].maxflow_bits;
+}
+
+int pf_test_fits_32_bits(const pf_network *net)
+{
+    int64_t supply = 0;
+    for (int64_t i = 0; i < pf_network_arcs(net); i++) {
+        int64_t tail, head, cap;
+        pf_network_arc(net, i, &tail, &head, &cap);
+        if (tail == pf_network_source(net) && head != tail &&
+            __builtin_add_overflow(supply, cap, &supply))
+            return 0;
+    }
+    return supply < INT32_MAX;
+}
+
+int pf_test_reduced(void)
+{
+    const char *v = getenv("PORTAFLOW_TEST_REDUCED");
+    return v && atoi(v) != 0;
+}
+
 void pf_test_assert_input_error(const pf_status *st, const char *name, int line,
                                 const char *needle)
 {

@@ -36,6 +36,16 @@ int64_t pf_peer_lemon_value(const pf_network *net);
  * Returns how many devices `backend` has; 0 with *why filled when it is
  * not compiled in or has none (the suite then exits 77 = SKIP). */
 int pf_test_backend_devices(const char *backend, char *why, size_t why_len);
+/* pf_device_desc.maxflow_bits of each of `backend`'s devices, in order,
+ * into bits[0..max). */
+void pf_test_device_widths(const char *backend, int *bits, int max);
+/* Whether the 32-bit max-flow path may take net: its capacity out of the
+ * source below 2^31 - 1 (driver.c: cap_bits_needed; a residual pair is an
+ * input arc and its reverse, so the clamped pair sums stay within it). */
+int pf_test_fits_32_bits(const pf_network *net);
+/* PORTAFLOW_TEST_REDUCED=1 (the second OpenCL implementation's runs,
+ * tests/meson.build): suites take fewer seeds. */
+int pf_test_reduced(void);
 /* Like ck_assert_msg, but silent when it holds: Check records a location
  * for every passing assertion, which costs a write per check in loops.
  * (Expands to ck_abort_msg: include <check.h> first.) */

@@ -20,27 +20,11 @@ static int reduced;
 /* pf_device_desc.maxflow_bits of each device of the backend. */
 static int device_bits[32];
 
-/* Whether the 32-bit path may take net: its capacity out of the source
- * below 2^31 - 1 (driver.c: cap_bits_needed; a residual pair here is an
- * input arc and its reverse, so the clamped pair sums stay within it). */
-static int fits_32_bits(const pf_network *net)
-{
-    int64_t supply = 0;
-    for (int64_t i = 0; i < pf_network_arcs(net); i++) {
-        int64_t tail, head, cap;
-        pf_network_arc(net, i, &tail, &head, &cap);
-        if (tail == pf_network_source(net) && head != tail &&
-            __builtin_add_overflow(supply, cap, &supply))
-            return 0;
-    }
-    return supply < INT32_MAX;
-}
-
 /* A device without 64-bit max-flow refuses a graph that needs 64 bits:
  * exit 3's code, naming the fix. Returns whether it did so. */
 static int refused_as_too_wide(const pf_network *net, int device)
 {
-    if ((device_bits[device] & PF_MAXFLOW_64) || fits_32_bits(net))
+    if ((device_bits[device] & PF_MAXFLOW_64) || pf_test_fits_32_bits(net))
         return 0;
     pf_solve_options opt;
     pf_solve_options_init(&opt);
@@ -347,18 +331,14 @@ int main(int argc, char **argv)
 {
     backend = argc > 1 ? argv[1] : "omp";
     setenv("PORTAFLOW_HYBRID", "off", 1); /* the driver alone (test_hybrid.c has the hybrid) */
-    reduced = getenv("PORTAFLOW_TEST_REDUCED") && atoi(getenv("PORTAFLOW_TEST_REDUCED")) != 0;
+    reduced = pf_test_reduced();
     char why[512];
     device_count = pf_test_backend_devices(backend, why, sizeof why);
     if (device_count == 0) {
         printf("SKIP: %s\n", why);
         return PF_TEST_SKIP;
     }
-    pf_device_desc descs[32];
-    int listed = pf_list_devices(descs, 32, why, sizeof why);
-    for (int i = 0, k = 0; i < listed && k < 32; i++)
-        if (!strcmp(descs[i].backend, backend))
-            device_bits[k++] = descs[i].maxflow_bits;
+    pf_test_device_widths(backend, device_bits, 32);
     Suite *s = suite_create(backend);
     TCase *tc = tcase_create("driver");
     tcase_set_timeout(tc, 600);

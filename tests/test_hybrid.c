@@ -27,15 +27,7 @@ static int fits_device(const pf_network *net, int device)
 {
     if (device_bits[device] & PF_MAXFLOW_64)
         return 1;
-    int64_t supply = 0;
-    for (int64_t i = 0; i < pf_network_arcs(net); i++) {
-        int64_t tail, head, cap;
-        pf_network_arc(net, i, &tail, &head, &cap);
-        if (tail == pf_network_source(net) && head != tail &&
-            __builtin_add_overflow(supply, cap, &supply))
-            return 0;
-    }
-    return supply < INT32_MAX;
+    return pf_test_fits_32_bits(net);
 }
 
 static void solve_verified(const pf_network *net, const char *name, int device, int hybrid,
@@ -328,18 +320,14 @@ END_TEST
 int main(int argc, char **argv)
 {
     backend = argc > 1 ? argv[1] : "omp";
-    reduced = getenv("PORTAFLOW_TEST_REDUCED") && atoi(getenv("PORTAFLOW_TEST_REDUCED")) != 0;
+    reduced = pf_test_reduced();
     char why[512];
     device_count = pf_test_backend_devices(backend, why, sizeof why);
     if (device_count == 0) {
         printf("SKIP: %s\n", why);
         return PF_TEST_SKIP;
     }
-    pf_device_desc descs[32];
-    int listed = pf_list_devices(descs, 32, why, sizeof why);
-    for (int i = 0, k = 0; i < listed && k < 32; i++)
-        if (!strcmp(descs[i].backend, backend))
-            device_bits[k++] = descs[i].maxflow_bits;
+    pf_test_device_widths(backend, device_bits, 32);
     Suite *s = suite_create(backend);
     TCase *tc = tcase_create("hybrid");
     tcase_set_timeout(tc, 600);
