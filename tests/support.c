@@ -1,7 +1,9 @@
 #define _GNU_SOURCE
 #include "support.h"
+#include "host/registry.h"
 
 #include <check.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -149,6 +151,20 @@ int pf_test_backend_devices(const char *backend, char *why, size_t why_len)
                 snprintf(why, why_len, "%s", line);
     }
     return found;
+}
+
+int pf_test_backend_missing(const char *backend)
+{
+    char why[512];
+    if (!pf_backend_find(backend)) {
+        printf("SKIP: not compiled into this build\n");
+        return 1;
+    }
+    if (pf_test_backend_devices(backend, why, sizeof why) == 0) {
+        printf("SKIP: %s\n", why);
+        return 1;
+    }
+    return 0;
 }
 
 void pf_test_device_widths(const char *backend, int *bits, int max)

@@ -36,6 +36,9 @@ int64_t pf_peer_lemon_value(const pf_network *net);
  * Returns how many devices `backend` has; 0 with *why filled when it is
  * not compiled in or has none (the suite then exits 77 = SKIP). */
 int pf_test_backend_devices(const char *backend, char *why, size_t why_len);
+/* For a suite's main: 1, with "SKIP: why" printed, when `backend` is not
+ * compiled in or has no device (the suite then returns PF_TEST_SKIP). */
+int pf_test_backend_missing(const char *backend);
 /* pf_device_desc.maxflow_bits of each of `backend`'s devices, in order,
  * into bits[0..max). */
 void pf_test_device_widths(const char *backend, int *bits, int max);

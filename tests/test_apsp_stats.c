@@ -293,14 +293,8 @@ END_TEST
 int main(int argc, char **argv)
 {
     backend = argc > 1 ? argv[1] : "seq";
-    if (strcmp(backend, "seq") != 0) {
-        char why[512];
-        const pf_device_ops *ops = pf_backend_find(backend);
-        if (!ops || pf_test_backend_devices(backend, why, sizeof why) == 0) {
-            printf("SKIP: %s\n", ops ? why : "not compiled into this build");
-            return PF_TEST_SKIP;
-        }
-    }
+    if (pf_test_backend_missing(backend))
+        return PF_TEST_SKIP;
     Suite *s = suite_create(backend);
     TCase *tc = tcase_create("apsp_stats");
     tcase_set_timeout(tc, 300);
