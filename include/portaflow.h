@@ -527,6 +527,30 @@ PF_API pf_wgraph *pf_wgraph_from_arrays(int64_t vertices, int64_t arcs, const in
                                         const int64_t *heads, const double *weights, int base,
                                         pf_status *st);
 
+/* ---- sessions: a graph that changes, solved again warm (API version 4) --- */
+
+/* One change in a batch (README: "Sessions"). Ids are 0-based: arcs in
+ * input order, added arcs taking the next ids (a deleted arc's id is never
+ * reused), vertices as the network numbers them (added ones next). */
+enum pf_update_kind {
+    PF_UPDATE_CAP = 1,    /* arc `arc` gets capacity `capacity` */
+    PF_UPDATE_ADD = 2,    /* a new arc tail -> head of capacity `capacity` */
+    PF_UPDATE_DEL = 3,    /* arc `arc` is deleted */
+    PF_UPDATE_ADDV = 4,   /* `count` vertices added */
+    PF_UPDATE_SOURCE = 5, /* vertex `tail` becomes the only source */
+    PF_UPDATE_SINK = 6,   /* vertex `tail` becomes the only sink */
+};
+
+typedef struct pf_update {
+    int kind;              /* enum pf_update_kind */
+    int64_t arc;           /* CAP, DEL */
+    int64_t tail, head;    /* ADD; SOURCE and SINK: the vertex in tail */
+    int64_t count;         /* ADDV */
+    int64_t capacity;      /* CAP, ADD: an integer capacity, in input units */
+    int is_real;           /* CAP, ADD: 1 = the capacity is real_capacity */
+    double real_capacity;
+} pf_update;
+
 #ifdef __cplusplus
 }
 #endif

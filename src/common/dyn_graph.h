@@ -1,0 +1,161 @@
+/* The dynamic residual graph of a session (dyn_graph.c): a residual graph
+ * in CSR form whose vertex ranges keep free slots (slack), so arcs are
+ * added, deleted and re-capacitated in place, plus the preflow that lives
+ * on it (residuals and excesses), kept valid through every change.
+ *
+ * Why CSR with slack rather than pages of adjacency records: every engine
+ * (seq, omp, the OpenCL and CUDA kernels) already walks a pf_residual, and
+ * a slot that holds no arc is written as an arc no engine can use (below),
+ * so the engines run on the dynamic graph unchanged. The pages are the
+ * unit of transfer: the slot arrays are cut into pages of 2^page_log2
+ * slots and a change marks the pages it wrote, so a device copy is brought
+ * up to date by sending those pages only (bench/NOTES.md has the measured
+ * page size and slack).
+ *
+ * A free slot ("dead"): head = its own vertex, rev = itself, cap = res = 0.
+ * A self-loop of residual 0 is never pushed along, never lowers a relabel
+ * and never enters a BFS; a vertex's list may hold any number of them.
+ *
+ * Arc ids: the input arcs are ids 0 .. input_arcs-1 (the order of the
+ * network, as pf_residual.fwd_of_input), added arcs take the next ids, and
+ * a deleted arc's id is never reused. The residual graph's own extra arcs
+ * (a super source's and sink's, residual.h) have no id; the caller sets
+ * their capacity by slot (pf_dyn_set_slot_cap).
+ *
+ * The preflow: res[slot] (every slot) and excess[v] (every vertex, the
+ * source's included: minus what left it). Invariants after every call that
+ * returns PF_OK: res[f] + res[r] = cap[f] for each pair (f forward, r
+ * reverse, cap[r] = 0), so flow(f) = res[r]; excess[v] = inflow - outflow
+ * >= 0 for every vertex but the source; every arc out of the source is
+ * saturated (res = 0) — what push-relabel needs to resume from it. */
+#ifndef PF_DYN_GRAPH_H
+#define PF_DYN_GRAPH_H
+
+#include <stdint.h>
+
+#include "residual.h"
+#include "status.h"
+
+typedef struct pf_dyn_params {
+    int page_log2;       /* slots per page = 2^page_log2; 0: the default */
+    double slack;        /* free slots per vertex, as a fraction of its degree... */
+    int32_t slack_min;   /* ...and at least this many; both 0: the defaults */
+    int64_t vertex_room; /* vertices that may be added before the arrays grow; < 0: default */
+    int threads;         /* OpenMP threads for the builds (<= 0: all) */
+} pf_dyn_params;
+
+typedef struct pf_dyn_graph {
+    /* The graph as the engines see it: n, source, sink, first (n + 1),
+     * head, rev (absolute), cap over every slot (arcs = slots, free ones
+     * included); fwd_of_input is NULL (the id map is below); order is the
+     * order the graph was built in. Pointers change when the graph is
+     * recompacted or grows: read them after every call. */
+    pf_residual view;
+    int64_t *res;          /* slots: residual capacities (the preflow) */
+    int64_t *excess;       /* vertices */
+
+    /* Arc ids (ids = input arcs, then added ones). */
+    int64_t ids;           /* ids handed out so far */
+    int64_t *slot_of;      /* ids: forward slot; -1 deleted or a self-loop */
+    int32_t *tail_of, *head_of; /* ids: the arc's ends (kept after deletion) */
+    int64_t *cap_of;       /* ids: its capacity now (0 once deleted) */
+    uint8_t *deleted;      /* ids: 1 once deleted */
+
+    /* Free-slot bookkeeping: slots of u are [first[u], first[u+1]); the
+     * first used[u] of them have been handed out (live or dead since),
+     * the rest are free. */
+    int64_t *used;
+
+    /* Pages: dirty[p] = 1 when a slot of page p (head, rev, cap or res)
+     * changed since pf_dyn_clean; vertex_dirty likewise for pages of
+     * 2^page_log2 vertices (excess, first). all_dirty = 1 after a
+     * recompaction or growth: every array is new. */
+    int page_log2;
+    int64_t pages, vertex_pages;
+    uint8_t *dirty, *vertex_dirty;
+    int all_dirty;
+
+    /* Counters for reports and benchmarks. */
+    int64_t recompactions;
+    int64_t live_arcs;     /* pairs in use (super arcs included) */
+    pf_dyn_params params;
+} pf_dyn_graph;
+
+/* One change to the graph. Capacities are in the network's units (fixed
+ * point for real networks). */
+typedef enum pf_dyn_kind {
+    PF_DYN_CAP,    /* arc `id` gets capacity `cap` */
+    PF_DYN_ADD,    /* a new arc tail -> head of capacity `cap`; takes the next id */
+    PF_DYN_DEL,    /* arc `id` is deleted */
+    PF_DYN_ADDV,   /* `count` vertices appended (ids n .. n+count-1) */
+} pf_dyn_kind;
+
+typedef struct pf_dyn_change {
+    int32_t kind;          /* pf_dyn_kind */
+    int64_t id;            /* CAP, DEL */
+    int64_t tail, head;    /* ADD (vertex ids of the view) */
+    int64_t cap;           /* CAP, ADD: >= 0 */
+    int64_t count;         /* ADDV: >= 1 */
+} pf_dyn_change;
+
+/* What a batch did, for reports. */
+typedef struct pf_dyn_batch_out {
+    int64_t flow_cut;      /* flow removed from arcs by lowered or deleted capacities */
+    int64_t deficits;      /* vertices left with a deficit, before the repair */
+    int64_t repair_steps;  /* arcs walked by the deficit repair */
+    int64_t source_pushed; /* pushed out of the source on new or raised arcs */
+    int recompacted;       /* the slot arrays were rebuilt (every page dirty) */
+} pf_dyn_batch_out;
+
+void pf_dyn_params_default(pf_dyn_params *p);
+
+/* Builds the dynamic graph from g (any arc order; g is not kept) with the
+ * preflow `res` (g->arcs values, residuals of g's arcs) and `excess` (g->n
+ * values) — the state a previous solve left — or, with res == NULL, the
+ * initial preflow: residuals = capacities, then every source arc
+ * saturated. The state must satisfy the invariants above. */
+int pf_dyn_build(const pf_residual *g, const int64_t *res, const int64_t *excess,
+                 const pf_dyn_params *p, pf_dyn_graph *d, pf_status *st);
+void pf_dyn_free(pf_dyn_graph *d);
+
+/* Checks a batch against the graph as it is, without changing anything:
+ * PF_E_INPUT naming the first bad change by its index ("change 3: arc 17
+ * was deleted"): an unknown or deleted id (ids the batch's own ADD
+ * changes hand out before it count), a vertex outside the graph (counting
+ * the vertices its ADDV changes add before it), a negative capacity, an
+ * ADDV count below 1, or sizes past the engines' limits (int32 vertex
+ * ids). Arcs into the source, out of the sink, parallel arcs and
+ * self-loops are allowed (a self-loop gets an id and carries no flow). */
+int pf_dyn_check(const pf_dyn_graph *d, const pf_dyn_change *c, int64_t count, pf_status *st);
+
+/* Applies a batch that pf_dyn_check accepted, in order, keeping the
+ * preflow valid: a raised capacity opens residual capacity; a capacity
+ * lowered below the arc's flow (or a deleted arc) takes the difference off
+ * the flow, leaving excess at the tail and a deficit at the head; arcs out
+ * of the source are saturated; then every deficit is repaired by cancelling
+ * flow forward along arcs that carry flow, until it meets excess (or the
+ * sink's, or the source), which keeps the invariants. Slots are taken from
+ * a vertex's free ones; where a vertex has none, the whole graph is
+ * recompacted (every vertex's slack restored) first. PF_E_NOMEM leaves the
+ * graph as it was. `out` may be NULL. */
+int pf_dyn_apply(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count, pf_dyn_batch_out *out,
+                 pf_status *st);
+
+/* Sets the capacity of the pair whose forward slot is `slot` (an arc
+ * without an id: a super terminal's), with the same flow rules as
+ * PF_DYN_CAP; deficits it leaves are repaired by the next pf_dyn_apply or
+ * by pf_dyn_repair. */
+int pf_dyn_set_slot_cap(pf_dyn_graph *d, int64_t slot, int64_t cap, pf_status *st);
+int pf_dyn_repair(pf_dyn_graph *d, pf_dyn_batch_out *out, pf_status *st);
+
+/* The flow on arc `id` (0 for deleted arcs and self-loops). */
+int64_t pf_dyn_flow(const pf_dyn_graph *d, int64_t id);
+
+/* Marks every page clean (after the caller has copied the dirty ones). */
+void pf_dyn_clean(pf_dyn_graph *d);
+
+/* Checks the invariants (tests; O(slots + vertices)): PF_E_VERIFY with
+ * the first broken one. */
+int pf_dyn_verify(const pf_dyn_graph *d, pf_status *st);
+
+#endif
