@@ -25,10 +25,11 @@ extern "C" {
 /* The version of this header's API. 1: the first API (networks, solve,
  * APSP, backends); 2: adds the array API, cancel callbacks and sized
  * option/result structs (see "array API" below); 3: adds the log callback
- * (pf_log_fn) to the solve and APSP options, and sizes pf_apsp_options.
+ * (pf_log_fn) to the solve and APSP options, and sizes pf_apsp_options;
+ * 4: adds sessions (pf_session_*, pf_update).
  * The shared library's soname changes only when a later version breaks
  * callers built for an earlier one. */
-#define PORTAFLOW_API_VERSION 3
+#define PORTAFLOW_API_VERSION 4
 
 /* Status codes double as the CLI's exit statuses. */
 enum pf_code {
@@ -550,6 +551,47 @@ typedef struct pf_update {
     int is_real;           /* CAP, ADD: 1 = the capacity is real_capacity */
     double real_capacity;
 } pf_update;
+
+/* A session keeps a backend's device open with the graph and the last
+ * flow on it: batches of updates change the graph in place, and each
+ * solve starts from the previous flow (README: "Sessions"). The device is
+ * opened once, by pf_session_open. The options are copied; want_flow and
+ * want_cut apply to every solve. */
+typedef struct pf_session pf_session;
+PF_API int pf_session_open(const pf_network *net, const pf_solve_options *opt,
+                           pf_session **session, pf_status *st);
+/* Applies a batch of `count` updates, all or none: a batch with a bad
+ * entry is refused whole (PF_E_INPUT, "update K: what is wrong"; *bad, if
+ * not NULL, gets K, else -1) and leaves graph and flow as they were. So
+ * does a batch the device cannot take (PF_E_DEVICE). */
+PF_API int pf_session_apply(pf_session *session, const pf_update *updates, int64_t count,
+                            int64_t *bad, pf_status *st);
+/* Solves the graph as it is now: value, and with the session's want_flow
+ * and want_cut, arc_flow over every arc id (0 for deleted arcs) and
+ * source_side over every vertex. Free with pf_solution_free. */
+PF_API int pf_session_solve_sized(pf_session *session, pf_solution *sol, size_t solution_size,
+                                  pf_status *st);
+#define pf_session_solve(s, sol, st) pf_session_solve_sized((s), (sol), sizeof *(sol), (st))
+PF_API int64_t pf_session_vertices(const pf_session *session);
+PF_API int64_t pf_session_arcs(const pf_session *session); /* arc ids handed out */
+/* The network as it is now, deleted arcs kept with capacity 0 so that arc
+ * ids stay input order (for pf_verify, or to write it out). */
+PF_API pf_network *pf_session_network(const pf_session *session, pf_status *st);
+
+typedef struct pf_session_stats {
+    int64_t batches, updates;  /* applied so far */
+    int64_t solves, warm_solves;
+    int64_t recompactions;     /* slot arrays rebuilt for room */
+    double apply_seconds;      /* the last batch: graph and flow changed, device updated */
+    double solve_seconds;      /* the last solve */
+    uint64_t device_bytes;     /* device memory held now */
+    uint64_t host_bytes;       /* host memory held for the graph and flow */
+    int64_t slots;             /* arc slots held (free ones included) */
+    int64_t live_arcs;         /* arcs in the graph */
+    char cold_reason[128];     /* why the last solve was cold ("" = it was warm) */
+} pf_session_stats;
+PF_API void pf_session_get_stats(const pf_session *session, pf_session_stats *out);
+PF_API void pf_session_close(pf_session *session);
 
 #ifdef __cplusplus
 }
