@@ -95,18 +95,7 @@ static void ompb_close(pf_dev *dev)
 static int ompb_alloc(pf_dev *dev, size_t bytes, pf_buf **out, pf_status *st)
 {
     (void)dev;
-    pf_buf *b = malloc(sizeof *b + (bytes ? bytes : 1));
-    if (!b)
-        return pf_fail(st, PF_E_DEVICE, "omp: out of host memory for a %zu-byte buffer", bytes);
-    b->bytes = bytes;
-    *out = b;
-    return PF_OK;
-}
-
-static void ompb_release(pf_dev *dev, pf_buf *buf)
-{
-    (void)dev;
-    free(buf);
+    return pf_host_buf_alloc("omp", bytes, out, st);
 }
 
 /* memcpy in one piece per thread: a fresh buffer's pages fault in on
@@ -115,7 +104,7 @@ static void ompb_release(pf_dev *dev, pf_buf *buf)
 static void copy_bytes(pf_dev *dev, void *dst, const void *src, size_t bytes)
 {
     if (bytes < ((size_t)1 << 22) || dev->threads == 1) { /* scalars: no team */
-        memcpy(dst, src, bytes);
+        pf_host_copy(dst, src, bytes);
         return;
     }
 #pragma omp parallel num_threads(dev->threads)
@@ -130,8 +119,7 @@ static int ompb_upload(pf_dev *dev, pf_buf *dst, size_t offset, const void *src,
                       pf_status *st)
 {
     (void)st; /* arguments are checked at the interface (src/host/dev_check.c) */
-    if (bytes)
-        copy_bytes(dev, dst->data + offset, src, bytes);
+    copy_bytes(dev, dst->data + offset, src, bytes);
     return PF_OK;
 }
 
@@ -139,8 +127,7 @@ static int ompb_download(pf_dev *dev, pf_buf *src, size_t offset, void *dst, siz
                         pf_status *st)
 {
     (void)st;
-    if (bytes)
-        copy_bytes(dev, dst, src->data + offset, bytes);
+    copy_bytes(dev, dst, src->data + offset, bytes);
     return PF_OK;
 }
 
@@ -161,13 +148,6 @@ static int ompb_fill_i64(pf_dev *dev, pf_buf *buf, int64_t value, int64_t count,
 #pragma omp parallel for num_threads(dev->threads) schedule(static) if (count > 65536)
     for (int64_t i = 0; i < count; i++)
         p[i] = value;
-    return PF_OK;
-}
-
-static int ompb_sync(pf_dev *dev, pf_status *st)
-{
-    (void)dev;
-    (void)st;
     return PF_OK;
 }
 
@@ -302,13 +282,13 @@ const pf_device_ops pf_backend_omp = {
     .open = ompb_open,
     .close = ompb_close,
     .alloc = ompb_alloc,
-    .release = ompb_release,
+    .release = pf_host_release,
     .upload = ompb_upload,
     .download = ompb_download,
     .fill_i32 = ompb_fill_i32,
     .fill_i64 = ompb_fill_i64,
     .held_bytes = ompb_discharge_bytes,
-    .sync = ompb_sync,
+    .sync = pf_host_sync,
     .scan_i32 = ompb_scan_i32,
     .filter_i32 = ompb_filter_i32,
     .mark_active = ompb_mark_active,
