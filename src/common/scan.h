@@ -270,6 +270,22 @@ static inline int finish_line(const line_ctx *lc, const char **pp, const char *a
     return PF_OK;
 }
 
+/* The two ways a field fails before its value counts: missing (usage is
+ * the line's shape) or not a number at all (not_a: "a number", "a vertex
+ * id"); PF_OK for any other kind. what names the field in messages. */
+static inline int field_missing_or_junk(const line_ctx *lc, enum field_kind kind,
+                                        const char *field, const char *what, const char *usage,
+                                        const char *not_a)
+{
+    if (kind == FIELD_MISSING)
+        return pf_io_fail(lc->st, lc->name, lc->line, "missing %s (expected '%s')", what,
+                          usage);
+    if (kind == FIELD_JUNK)
+        return pf_io_fail(lc->st, lc->name, lc->line, "%s '%.*s' is not %s", what,
+                          field_len(field), field, not_a);
+    return PF_OK;
+}
+
 static inline int id_ok(enum field_kind kind, uint64_t value, int64_t n)
 {
     return kind == FIELD_NUMBER && value - 1 < (uint64_t)n; /* 0 wraps high */
@@ -279,12 +295,9 @@ static inline int id_ok(enum field_kind kind, uint64_t value, int64_t n)
 static inline int id_error(const line_ctx *lc, enum field_kind kind, const char *field,
                            int64_t n, const char *what, const char *usage)
 {
-    if (kind == FIELD_MISSING)
-        return pf_io_fail(lc->st, lc->name, lc->line, "missing %s (expected '%s')",
-                          what, usage);
-    if (kind == FIELD_JUNK)
-        return pf_io_fail(lc->st, lc->name, lc->line, "%s '%.*s' is not a number",
-                          what, field_len(field), field);
+    int rc = field_missing_or_junk(lc, kind, field, what, usage, "a number");
+    if (rc)
+        return rc;
     return pf_io_fail(lc->st, lc->name, lc->line, "%s %.*s is outside 1..%lld",
                       what, field_len(field), field, (long long)n);
 }
@@ -334,12 +347,9 @@ static inline int scan_list_id(const line_ctx *lc, const char **pp, const char *
     const char *field;
     uint64_t v = 0;
     enum field_kind kind = scan_uint(pp, &field, &v);
-    if (kind == FIELD_MISSING)
-        return pf_io_fail(lc->st, lc->name, lc->line, "missing %s (expected '%s')", what,
-                          usage);
-    if (kind == FIELD_JUNK)
-        return pf_io_fail(lc->st, lc->name, lc->line, "%s '%.*s' is not a vertex id", what,
-                          field_len(field), field);
+    int rc = field_missing_or_junk(lc, kind, field, what, usage, "a vertex id");
+    if (rc)
+        return rc;
     if (kind != FIELD_NUMBER || v < (uint64_t)base ||
         v - (uint64_t)base >= (uint64_t)PF_MAX_VERTICES)
         return pf_io_fail(lc->st, lc->name, lc->line, "%s %.*s outside %lld..%lld%s", what,
@@ -381,12 +391,9 @@ static inline int check_vertex_count(const line_ctx *lc, enum field_kind kind,
                                      const char *field, uint64_t n, int64_t least,
                                      const char *usage)
 {
-    if (kind == FIELD_MISSING)
-        return pf_io_fail(lc->st, lc->name, lc->line, "missing vertex count (expected '%s')",
-                          usage);
-    if (kind == FIELD_JUNK)
-        return pf_io_fail(lc->st, lc->name, lc->line, "vertex count '%.*s' is not a number",
-                          field_len(field), field);
+    int rc = field_missing_or_junk(lc, kind, field, "vertex count", usage, "a number");
+    if (rc)
+        return rc;
     if (kind != FIELD_NUMBER || n < (uint64_t)least || n > (uint64_t)PF_MAX_VERTICES)
         return pf_io_fail(lc->st, lc->name, lc->line, "vertex count %.*s is outside %lld..%lld",
                           field_len(field), field, (long long)least,
@@ -402,12 +409,9 @@ static inline int scan_count(const line_ctx *lc, const char **pp, const char *wh
     const char *field;
     uint64_t value = 0;
     enum field_kind kind = scan_uint(pp, &field, &value);
-    if (kind == FIELD_MISSING)
-        return pf_io_fail(lc->st, lc->name, lc->line, "missing %s (expected '%s')", what,
-                          usage);
-    if (kind == FIELD_JUNK)
-        return pf_io_fail(lc->st, lc->name, lc->line, "%s '%.*s' is not a number", what,
-                          field_len(field), field);
+    int rc = field_missing_or_junk(lc, kind, field, what, usage, "a number");
+    if (rc)
+        return rc;
     if (kind != FIELD_NUMBER || value > (uint64_t)INT64_MAX)
         return pf_io_fail(lc->st, lc->name, lc->line, "%s %.*s is %s", what,
                           field_len(field), field,
