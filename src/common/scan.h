@@ -304,12 +304,14 @@ static inline int id_error(const line_ctx *lc, enum field_kind kind, const char 
 
 /* Every line of an edge list: '#' and '%' lines and blank lines passed
  * over, each other line handed to arc(ctx, &p), which moves p past it.
- * lc->line counts the lines; the first error ends the walk. */
-static inline int scan_edge_lines(const char *text, line_ctx *lc,
+ * lc->line counts the lines; the first error ends the walk. A list without
+ * an arc line is an error too ("no arcs"; usage: the arc line's shape). */
+static inline int scan_edge_lines(const char *text, line_ctx *lc, const char *usage,
                                   int (*arc)(void *ctx, const char **pp), void *ctx)
 {
     const char *p = text;
     int rc = PF_OK;
+    int64_t arcs = 0;
     while (*p && !rc) {
         lc->line++;
         p = skip_blanks(p);
@@ -317,9 +319,13 @@ static inline int scan_edge_lines(const char *text, line_ctx *lc,
             p = next_line(p);
         else if (is_eol(*p))
             p += *p != '\0';
-        else
+        else {
             rc = arc(ctx, &p);
+            arcs++;
+        }
     }
+    if (!rc && !arcs)
+        return pf_io_fail(lc->st, lc->name, lc->line + 1, "no arcs ('%s' lines)", usage);
     return rc;
 }
 
