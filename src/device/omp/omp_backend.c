@@ -26,20 +26,10 @@ static int64_t host_memory_bytes(void)
 
 static void describe(pf_device_desc *d, int threads)
 {
-    memset(d, 0, sizeof *d);
-    strcpy(d->backend, "omp");
-    d->index = 0;
+    pf_host_describe(d, "omp", "OpenMP", omp_get_num_procs());
     snprintf(d->name, sizeof d->name, "host CPU, %d OpenMP threads", threads);
-    strcpy(d->vendor, "OpenMP");
-    strcpy(d->kind, "cpu");
-    d->compute_units = omp_get_num_procs();
     d->global_mem = (uint64_t)host_memory_bytes();
     d->max_alloc = d->global_mem;
-    /* Its discharge and BFS (omp_discharge.c, omp_bfs.c) read int64
-     * residuals; a CPU has 64-bit atomics, so 32 bits would only save
-     * memory. */
-    d->maxflow_bits = PF_MAXFLOW_64;
-    d->fp64 = 1;
 }
 
 static int ompb_probe(pf_device_desc *descs, int max, char *why, size_t why_len)
@@ -54,9 +44,9 @@ static int ompb_probe(pf_device_desc *descs, int max, char *why, size_t why_len)
 static int ompb_open(const pf_open_params *params, pf_dev **out, pf_device_desc *desc,
                     pf_status *st)
 {
-    if (params->device_index > 0)
-        return pf_fail(st, PF_E_DEVICE, "omp: no device %d (only device 0, the host CPU)",
-                       params->device_index);
+    int rc = pf_host_check_index("omp", params->device_index, st);
+    if (rc)
+        return rc;
     pf_dev *dev = pf_calloc(1, sizeof *dev, st);
     if (!dev)
         return PF_E_NOMEM;

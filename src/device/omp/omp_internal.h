@@ -10,7 +10,7 @@
 
 #include "../../common/knobs.h"
 #include "../device.h"
-#include "../shared/pf_host_buf.h" /* struct pf_buf: host memory */
+#include "../shared/pf_host_device.h" /* struct pf_buf: host memory */
 
 /* Per-thread frontier pieces for the BFS levels (omp_bfs.c), kept across
  * calls. */

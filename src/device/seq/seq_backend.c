@@ -7,10 +7,10 @@
 
 #include "../../common/status.h"
 #include "../shared/pf_fw_row.h"
-#include "../shared/pf_host_buf.h"
+#include "../shared/pf_host_device.h"
 #include "seq_engine.h"
 
-/* A buffer is host memory (pf_host_buf.h). The device holds no state, so
+/* A buffer is host memory (pf_host_device.h). The device holds no state, so
  * every open hands out the same one (and an open on another thread
  * allocates nothing: no malloc arena of its own). */
 struct pf_dev {
@@ -23,15 +23,8 @@ static pf_dev the_host;
 
 static void describe(pf_device_desc *d)
 {
-    memset(d, 0, sizeof *d);
-    strcpy(d->backend, "seq");
-    d->index = 0;
+    pf_host_describe(d, "seq", "portaflow", 1);
     strcpy(d->name, SEQ_DEVICE_NAME);
-    strcpy(d->vendor, "portaflow");
-    strcpy(d->kind, "cpu");
-    d->compute_units = 1;
-    d->maxflow_bits = PF_MAXFLOW_64;
-    d->fp64 = 1;
 }
 
 static int seq_probe(pf_device_desc *descs, int max, char *why, size_t why_len)
@@ -46,9 +39,9 @@ static int seq_probe(pf_device_desc *descs, int max, char *why, size_t why_len)
 static int seq_open(const pf_open_params *params, pf_dev **out, pf_device_desc *desc,
                     pf_status *st)
 {
-    if (params->device_index > 0)
-        return pf_fail(st, PF_E_DEVICE, "seq: no device %d (only device 0, the host CPU)",
-                       params->device_index);
+    int rc = pf_host_check_index("seq", params->device_index, st);
+    if (rc)
+        return rc;
     describe(desc);
     *out = &the_host;
     return PF_OK;

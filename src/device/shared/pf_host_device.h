@@ -1,15 +1,41 @@
-/* Buffers in host memory, for the backends whose device is the host CPU
- * (seq, omp): the buffer itself, its allocation, and the ops entries such
- * a backend can take as they are (release, one-thread upload and
+/* What the backends whose device is the host CPU (seq, omp) share: the
+ * descriptor's common part, buffers in host memory, and the ops entries
+ * such a backend can take as they are (release, one-thread upload and
  * download, sync). Plain host C; not a kernel header. */
-#ifndef PF_HOST_BUF_H
-#define PF_HOST_BUF_H
+#ifndef PF_HOST_DEVICE_H
+#define PF_HOST_DEVICE_H
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../common/status.h"
 #include "../device.h"
+
+/* Device 0 of backend, a CPU: max-flow in 64 bits (the host engines read
+ * int64 residuals; a CPU has 64-bit atomics, so 32 bits would only save
+ * memory) and doubles. The caller names the device. */
+static inline void pf_host_describe(pf_device_desc *d, const char *backend, const char *vendor,
+                                    int compute_units)
+{
+    memset(d, 0, sizeof *d);
+    strcpy(d->backend, backend);
+    d->index = 0;
+    strcpy(d->vendor, vendor);
+    strcpy(d->kind, "cpu");
+    d->compute_units = compute_units;
+    d->maxflow_bits = PF_MAXFLOW_64;
+    d->fp64 = 1;
+}
+
+/* open's check of the device index: a host backend has device 0 only
+ * (-1, "the best", is that one). */
+static inline int pf_host_check_index(const char *backend, int device_index, pf_status *st)
+{
+    if (device_index > 0)
+        return pf_fail(st, PF_E_DEVICE, "%s: no device %d (only device 0, the host CPU)",
+                       backend, device_index);
+    return PF_OK;
+}
 
 struct pf_buf {
     size_t bytes;
