@@ -543,6 +543,24 @@ static inline int too_few_arcs(const line_ctx *lc, int64_t eof_line, int64_t dec
                       (long long)p_line, (long long)declared, (long long)found);
 }
 
+/* At the end of a Matrix Market file (reported on the line after the
+ * last): the size line was read (sized; size_usage: its shape) and at
+ * least the `declared` entries it gave (size_line: where it stood). */
+static inline int check_mm_end(const line_ctx *lc, int sized, const char *size_usage,
+                               int64_t size_line, int64_t declared, int64_t entries)
+{
+    int64_t eof_line = lc->line + 1;
+    if (!sized)
+        return pf_io_fail(lc->st, lc->name, eof_line, "no size line '%s' after the banner",
+                          size_usage);
+    if (entries < declared)
+        return pf_io_fail(lc->st, lc->name, eof_line,
+                          "fewer entries than the size line (line %lld) declares: "
+                          "expected %lld, found %lld",
+                          (long long)size_line, (long long)declared, (long long)entries);
+    return PF_OK;
+}
+
 /* ---- matrix files ---------------------------------------------------- */
 
 /* Feeds every field of a matrix file to field(ctx, &p), which consumes one.

@@ -335,15 +335,9 @@ static pf_wgraph *parse_mm(const char *text, size_t len, const char *name, pf_st
         else
             rc = parse_mm_entry(&mp, start, &p);
     }
-    int64_t eof_line = mp.lc.line + 1;
-    if (!rc && !mp.g)
-        rc = pf_io_fail(st, name, eof_line, "no size line '%s' after the banner",
-                        MM_SIZE_USAGE);
-    if (!rc && mp.entries < mp.declared)
-        rc = pf_io_fail(st, name, eof_line,
-                        "fewer entries than the size line (line %lld) declares: "
-                        "expected %lld, found %lld",
-                        (long long)mp.size_line, (long long)mp.declared, (long long)mp.entries);
+    if (!rc)
+        rc = check_mm_end(&mp.lc, mp.g != NULL, MM_SIZE_USAGE, mp.size_line, mp.declared,
+                          mp.entries);
     if (rc) {
         pf_wgraph_free(mp.g);
         return NULL;
