@@ -111,9 +111,7 @@ static int parse_args(const pf_cmd_spec *spec, int argc, char **argv, graph_args
     int rc = pf_opts_parse(spec, argc, argv, on_option, a, &p);
     if (rc != PF_OPTS_GO_ON)
         return rc;
-    a->opt.backend = p.shared.backend;
-    a->opt.device_index = p.shared.device_index;
-    a->opt.threads = p.shared.threads;
+    pf_opts_take_device(&p.shared, &a->opt.backend, &a->opt.device_index, &a->opt.threads);
     a->json = p.shared.json;
     a->out_path = p.shared.out_path;
     a->progress = pf_opts_progress_mode(&p.shared);
