@@ -533,14 +533,25 @@ static inline int check_arc_line(const line_ctx *lc, const char *line_start, int
     return arc_line_error(lc, line_start, p_line, declared);
 }
 
-/* At end of input (reported on eof_line): fewer arc lines than declared. */
-static inline int too_few_arcs(const line_ctx *lc, int64_t eof_line, int64_t declared,
-                               int64_t found, int64_t p_line)
+/* At the end of a DIMACS file (reported on the line after the last): a p
+ * line was read (graph: whether it made the graph; p_usage: its shape;
+ * len: the input's size, 0 when the file is empty) and all the arcs it
+ * declares (it stood on p_line). */
+static inline int check_dimacs_end(const line_ctx *lc, size_t len, int graph,
+                                   const char *p_usage, int64_t p_line, int64_t declared,
+                                   int64_t found)
 {
-    return pf_io_fail(lc->st, lc->name, eof_line,
-                      "fewer arc lines than the p line (line %lld) declares: "
-                      "expected %lld, found %lld",
-                      (long long)p_line, (long long)declared, (long long)found);
+    int64_t eof_line = lc->line + 1;
+    if (!graph)
+        return len == 0 ? pf_io_fail(lc->st, lc->name, eof_line,
+                                     "the file is empty (expected a '%s' line)", p_usage)
+                        : pf_io_fail(lc->st, lc->name, eof_line, "no '%s' line", p_usage);
+    if (found < declared)
+        return pf_io_fail(lc->st, lc->name, eof_line,
+                          "fewer arc lines than the p line (line %lld) declares: "
+                          "expected %lld, found %lld",
+                          (long long)p_line, (long long)declared, (long long)found);
+    return PF_OK;
 }
 
 /* At the end of a Matrix Market file (reported on the line after the

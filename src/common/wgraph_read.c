@@ -142,13 +142,9 @@ static pf_wgraph *parse_sp(const char *text, size_t len, const char *name, pf_st
         else if (type != 'c')
             rc = unknown_line(&ps.lc, start, "c, p or a");
     }
-    int64_t eof_line = ps.lc.line + 1;
-    if (!rc && !ps.g)
-        rc = pf_io_fail(st, name, eof_line,
-                        len == 0 ? "the file is empty (expected a '" SP_PROBLEM_USAGE "' line)"
-                                 : "no '" SP_PROBLEM_USAGE "' line");
-    if (!rc && ps.g->m < ps.declared_arcs)
-        rc = too_few_arcs(&ps.lc, eof_line, ps.declared_arcs, ps.g->m, ps.p_line);
+    if (!rc)
+        rc = check_dimacs_end(&ps.lc, len, ps.g != NULL, SP_PROBLEM_USAGE, ps.p_line,
+                              ps.declared_arcs, ps.g ? ps.g->m : 0);
     if (rc) {
         pf_wgraph_free(ps.g);
         return NULL;
