@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/network.h"
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "../common/updates.h"
