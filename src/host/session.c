@@ -66,6 +66,54 @@ static int update_vertex(int64_t v, int64_t vertices, int64_t k, const char *wha
     return PF_OK;
 }
 
+/* The ids a batch deletes, as it goes: an open-addressing set. */
+typedef struct id_set {
+    int64_t *slots; /* -1: empty */
+    int64_t mask;
+} id_set;
+
+static int id_set_init(id_set *set, int64_t count, pf_status *st)
+{
+    int64_t size = 16;
+    while (size < 2 * count)
+        size *= 2;
+    set->mask = size - 1;
+    set->slots = pf_alloc((size_t)size, sizeof *set->slots, st);
+    if (!set->slots)
+        return PF_E_NOMEM;
+    memset(set->slots, 0xff, (size_t)size * sizeof *set->slots);
+    return PF_OK;
+}
+
+/* Adds id; returns 1 when it was there already. */
+static int id_set_add(id_set *set, int64_t id, int add)
+{
+    uint64_t h = (uint64_t)id * 0x9e3779b97f4a7c15ull;
+    for (int64_t i = (int64_t)(h >> 40) & set->mask;; i = (i + 1) & set->mask) {
+        if (set->slots[i] == id)
+            return 1;
+        if (set->slots[i] < 0) {
+            if (add)
+                set->slots[i] = id;
+            return 0;
+        }
+    }
+}
+
+/* Arc `id` of update k exists and is not deleted, before the batch or by
+ * an earlier update of it. */
+static int live_arc(const pf_session *s, id_set *gone, int64_t ids, int64_t id, int64_t k,
+                    int deleting, pf_status *st)
+{
+    if (id < 0 || id >= ids)
+        return pf_fail(st, PF_E_INPUT, "update %lld: no arc %lld (there are %lld)",
+                       (long long)k, (long long)id + 1, (long long)ids);
+    if ((id < s->g.ids && s->g.deleted[id]) || id_set_add(gone, id, deleting))
+        return pf_fail(st, PF_E_INPUT, "update %lld: arc %lld was deleted", (long long)k,
+                       (long long)id + 1);
+    return PF_OK;
+}
+
 /* The batch's arc and vertex changes in the dynamic graph's form (view
  * ids), its terminal changes in *source and *sink (-1: unchanged), all
  * checked: on error *bad = the update's index. */
@@ -74,7 +122,8 @@ static int translate(const pf_session *s, const pf_update *u, int64_t count, pf_
                      pf_status *st)
 {
     int64_t vertices = s->n_user, ids = s->g.ids, made = 0;
-    int rc = PF_OK;
+    id_set gone;
+    int rc = id_set_init(&gone, count, st);
     *source = *sink = -1;
     for (int64_t k = 0; !rc && k < count; k++) {
         *bad = k;
@@ -83,11 +132,8 @@ static int translate(const pf_session *s, const pf_update *u, int64_t count, pf_
         switch (u[k].kind) {
         case PF_UPDATE_CAP:
         case PF_UPDATE_DEL:
-            if (u[k].arc < 0 || u[k].arc >= ids) {
-                rc = pf_fail(st, PF_E_INPUT, "update %lld: no arc %lld (there are %lld)",
-                             (long long)k, (long long)u[k].arc + 1, (long long)ids);
+            if ((rc = live_arc(s, &gone, ids, u[k].arc, k, u[k].kind == PF_UPDATE_DEL, st)))
                 break;
-            }
             out->kind = u[k].kind == PF_UPDATE_CAP ? PF_DYN_CAP : PF_DYN_DEL;
             out->id = u[k].arc;
             if (u[k].kind == PF_UPDATE_CAP)
@@ -126,6 +172,7 @@ static int translate(const pf_session *s, const pf_update *u, int64_t count, pf_
                          u[k].kind);
         }
     }
+    free(gone.slots);
     if (rc)
         return rc;
     /* The terminals as they will be: never one vertex. */
