@@ -510,6 +510,7 @@ static int64_t walk_to_excess(pf_dyn_graph *d, int64_t v, int64_t *depth, int64_
             continue;
         }
         walk_touch(d, y, seen);
+        b->out.repair_steps++;
         d->walk_mark[y] = MARK_PATH;
         d->walk_path[top++] = a;
         x = y;
@@ -604,6 +605,19 @@ int pf_dyn_set_slot_cap(pf_dyn_graph *d, int64_t slot, int64_t cap, pf_status *s
     if (b.out.flow_cut > 0)
         d->deficits_pending = 1;
     return PF_OK;
+}
+
+int64_t pf_dyn_take_preflow(pf_dyn_graph *d)
+{
+    const int32_t s = d->view.source;
+    int64_t others = 0;
+    for (int64_t v = 0; v < d->view.n; v++)
+        others += v == s ? 0 : d->excess[v];
+    d->excess[s] = -others;
+    batch_state b = {0};
+    for (int64_t a = d->view.first[s]; a < d->view.first[s + 1]; a++)
+        saturate_from_source(d, a, &b);
+    return b.out.source_pushed;
 }
 
 /* ---- the batch ---- */

@@ -169,6 +169,14 @@ int pf_dyn_apply(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count, pf_dyn_
 int pf_dyn_set_slot_cap(pf_dyn_graph *d, int64_t slot, int64_t cap, pf_status *st);
 int pf_dyn_repair(pf_dyn_graph *d, pf_dyn_batch_out *out, pf_status *st);
 
+/* After an engine wrote its preflow into d->res and d->excess (a solve:
+ * the source's excess not tracked, residual returned to the source's
+ * slots): the source's excess recomputed (every excess sums to 0) and its
+ * slots saturated again, so the invariants hold for the next batch.
+ * Returns what was pushed out of the source. Marks no page: the caller
+ * knows what the engine wrote. */
+int64_t pf_dyn_take_preflow(pf_dyn_graph *d);
+
 /* The flow on arc `id` (0 for deleted arcs and self-loops). */
 int64_t pf_dyn_flow(const pf_dyn_graph *d, int64_t id);
 
