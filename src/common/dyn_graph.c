@@ -101,10 +101,11 @@ int pf_dyn_arrays_alloc(dyn_arrays *a, int64_t vertex_cap, int64_t slot_cap, int
     a->walk_cur = pf_alloc(nv, sizeof *a->walk_cur, st);
     a->walk_path = pf_alloc(nv, sizeof *a->walk_path, st);
     a->walk_mark = pf_calloc(nv, 1, st);
+    a->walk_dist = pf_alloc(nv, sizeof *a->walk_dist, st);
     a->walk_seen = pf_alloc(nv, sizeof *a->walk_seen, st);
     if (!a->first || !a->head || !a->rev || !a->cap || !a->res || !a->excess || !a->used ||
         !a->dead || !a->dirty || !a->vertex_dirty || !a->walk_cur || !a->walk_path ||
-        !a->walk_mark || !a->walk_seen) {
+        !a->walk_mark || !a->walk_dist || !a->walk_seen) {
         pf_dyn_arrays_free(a);
         return pf_fail(st, PF_E_NOMEM,
                        "dynamic graph: out of memory for %lld vertices and %lld slots",
@@ -128,6 +129,7 @@ void pf_dyn_arrays_free(dyn_arrays *a)
     free(a->walk_cur);
     free(a->walk_path);
     free(a->walk_mark);
+    free(a->walk_dist);
     free(a->walk_seen);
     memset(a, 0, sizeof *a);
 }
@@ -139,7 +141,8 @@ static dyn_arrays arrays_of(const pf_dyn_graph *d)
         .first = d->view.first, .head = d->view.head, .rev = d->view.rev, .cap = d->view.cap,
         .res = d->res, .excess = d->excess, .used = d->used, .dead = d->dead,
         .dirty = d->dirty, .vertex_dirty = d->vertex_dirty, .walk_cur = d->walk_cur,
-        .walk_path = d->walk_path, .walk_mark = d->walk_mark, .walk_seen = d->walk_seen,
+        .walk_path = d->walk_path, .walk_mark = d->walk_mark, .walk_dist = d->walk_dist,
+        .walk_seen = d->walk_seen,
     };
 }
 
@@ -159,6 +162,7 @@ static void install_arrays(pf_dyn_graph *d, const dyn_arrays *a)
     d->walk_cur = a->walk_cur;
     d->walk_path = a->walk_path;
     d->walk_mark = a->walk_mark;
+    d->walk_dist = a->walk_dist;
     d->walk_seen = a->walk_seen;
     d->slot_cap = a->slot_cap;
     d->vertex_cap = a->vertex_cap;

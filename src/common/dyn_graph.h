@@ -77,11 +77,12 @@ typedef struct pf_dyn_graph {
     int64_t source_cap;
 
     /* The deficit repair's scratch (vertex_cap entries each): each
-     * vertex's current arc, the path's slots, marks (1 on the path, 2 no
-     * excess reachable), the vertices marked. */
+     * vertex's current arc, the path's slots, a mark for the vertices the
+     * repair has labelled, their labels (lower bounds on the number of
+     * flow-carrying arcs to excess), the vertices marked. */
     int64_t *walk_cur, *walk_path;
     uint8_t *walk_mark;
-    int32_t *walk_seen;
+    int32_t *walk_dist, *walk_seen;
 
     /* Pages: dirty[p] = 1 when a slot of page p (head, rev, cap or res)
      * changed since pf_dyn_clean; vertex_dirty likewise for pages of

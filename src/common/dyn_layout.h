@@ -16,7 +16,7 @@ typedef struct dyn_arrays {
     uint8_t *dirty, *vertex_dirty;
     int64_t *walk_cur, *walk_path;
     uint8_t *walk_mark;
-    int32_t *walk_seen;
+    int32_t *walk_dist, *walk_seen;
 } dyn_arrays;
 
 /* A recompaction prepared (every allocation done) but not yet applied. */
@@ -47,6 +47,11 @@ int pf_dyn_plan(const pf_dyn_graph *d, const int64_t *extra_vertex, const int64_
 /* Moves d into the plan's arrays (nothing can fail) and frees the old ones. */
 void pf_dyn_plan_commit(pf_dyn_graph *d, dyn_plan *plan);
 void pf_dyn_plan_free(dyn_plan *plan);
+
+/* Repairs the deficits of the listed vertices (list NULL: of every
+ * vertex), adding to out's deficits and repair_steps (dyn_repair.c). */
+int pf_dyn_repair_list(pf_dyn_graph *d, const int64_t *list, int64_t len, pf_dyn_batch_out *out,
+                       pf_status *st);
 
 /* Marks the page of slot a, and of vertex v, dirty. */
 static inline void pf_dyn_touch_slot(pf_dyn_graph *d, int64_t a)
