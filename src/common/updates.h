@@ -36,6 +36,10 @@ typedef struct pf_update_batch {
  * vertex ids count from 0. The name in messages is the path, or <stdin>. */
 int pf_update_reader_open(const char *path, int zero_based, pf_update_reader **r,
                           pf_status *st);
+/* The same on a stream the caller opened (a pipe, a file, a test's
+ * FILE*), named `name` in messages; close does not close fp. */
+int pf_update_reader_open_stream(FILE *fp, const char *name, int zero_based,
+                                 pf_update_reader **r, pf_status *st);
 /* Reads the next batch into b (reusing its arrays): 1 when a batch was
  * read (ended by `solve`, or by the end of input with changes in it), 0
  * at the end of input with nothing left, PF_E_INPUT as "FILE:LINE: what is
