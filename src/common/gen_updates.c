@@ -97,6 +97,9 @@ static int64_t draw(stream_state *s, int64_t lo, int64_t hi) { return pf_rng_ran
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
+/* 2c, or the largest int64 where that would not fit (capacities near 2^62). */
+static int64_t twice(int64_t c) { return c > INT64_MAX / 2 ? INT64_MAX : 2 * c; }
+
 /* A capacity of a real network that a double holds exactly (53
  * significant bits): then its decimal reads back as the same amount. */
 static int64_t fits_double(const stream_state *s, int64_t c)
@@ -121,7 +124,7 @@ static int64_t draw_new_capacity(stream_state *s, int64_t now)
     else if (pick <= 2)
         c = now > 0 ? draw(s, 0, now - 1) : 0;
     else if (pick <= 5)
-        c = draw(s, 0, now > 0 ? min64(now, s->max_cap) * 2 : s->max_cap);
+        c = draw(s, 0, now > 0 ? twice(min64(now, s->max_cap)) : s->max_cap);
     else
         c = draw(s, 0, s->max_cap);
     return fits_double(s, c);
