@@ -178,6 +178,9 @@ static const bad_line bad_lines[] = {
     {"source 1 2\n", 0, 1, "extra text '2' after the vertex"},
     {"solve now\n", 0, 1, "extra text 'now' after the solve"},
     {"solve\ncap 1 2\r\ndel y\r\n", 0, 3, "arc number 'y' is not a number"},
+    {"cap 1 2\rsolve\r", 0, 1,
+     "lines end in a carriage return alone (old Mac line ends); convert them to newlines, "
+     "e.g. tr '\\r' '\\n'"},
 };
 
 START_TEST(every_error_names_file_and_line)

@@ -205,6 +205,11 @@ static int read_line(pf_update_reader *r, pf_status *st)
     r->line_no++;
     if (strlen(r->line) != (size_t)len)
         return pf_io_fail(st, r->name, r->line_no, "NUL byte in the input (binary file?)");
+    for (const char *cr = strchr(r->line, '\r'); cr; cr = strchr(cr + 1, '\r'))
+        if (!ends_field(cr[1]))
+            return pf_io_fail(st, r->name, r->line_no,
+                              "lines end in a carriage return alone (old Mac line ends); "
+                              "convert them to newlines, e.g. tr '\\r' '\\n'");
     if (r->line_no == 1 && !strncmp(r->line, "\xef\xbb\xbf", 3))
         memmove(r->line, r->line + 3, (size_t)len - 2); /* a UTF-8 byte order mark */
     return 1;
