@@ -292,7 +292,7 @@ START_TEST(real_capacities)
     for (int i = 0; i < 5; i++)
         ck_assert_int_eq(pf_network_add_arc_real(net, ends[i][0], ends[i][1], caps[i], &st),
                          PF_OK);
-    ck_assert_int_eq(pf_network_finish(net, 0, &st), PF_OK);
+    ck_assert_int_eq(pf_network_finish(net, PF_SCALE_BOUND_LOG2, &st), PF_OK);
     pf_session *s = open_session(net);
     pf_solution sol;
     solve_checked(s, &sol, "real", 0);
@@ -305,8 +305,8 @@ START_TEST(real_capacities)
     solve_checked(s, &sol, "real", 1);
     int scale = 0;
     pf_network_scale(net, &scale, NULL);
-    /* min(3.5 out of 0, 0.5 + 3.125 into 3) with arc 0->2 at 2.25: 3.5 + 0.25 */
-    PF_EXPECT(sol.value == (int64_t)(3.75 * (double)(1LL << scale)), "value %lld at scale %d",
+    /* 0->1->3 carries 2 (arc 0 now), 0->2->3 0.5 (arc 4 now), 0->3 0.25 */
+    PF_EXPECT(sol.value == (int64_t)(2.75 * (double)(1LL << scale)), "value %lld at scale %d",
               (long long)sol.value, scale);
     pf_solution_free(&sol);
     pf_session_close(s);
