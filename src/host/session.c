@@ -56,13 +56,17 @@ static int update_capacity(const pf_session *s, const pf_update *u, int64_t k, i
 }
 
 /* A user vertex id of update k, checked against the vertices there are
- * then (`vertices`, which counts those the batch has added so far). */
-static int update_vertex(int64_t v, int64_t vertices, int64_t k, const char *what,
-                         pf_status *st)
+ * then (`vertices`, which counts those the batch has added so far).
+ * Messages number vertices as the network does (from 1, or from 0 for a
+ * network read 0-based) and arcs from 1, as the update stream does. */
+static int update_vertex(const pf_session *s, int64_t v, int64_t vertices, int64_t k,
+                         const char *what, pf_status *st)
 {
+    int64_t base = s->zero_based_ids ? 0 : 1;
     if (v < 0 || v >= vertices)
-        return pf_fail(st, PF_E_INPUT, "update %lld: %s %lld outside the %lld vertices",
-                       (long long)k, what, (long long)v, (long long)vertices);
+        return pf_fail(st, PF_E_INPUT, "update %lld: %s %lld outside %lld..%lld", (long long)k,
+                       what, (long long)(v + base), (long long)base,
+                       (long long)(vertices - 1 + base));
     return PF_OK;
 }
 
@@ -141,8 +145,8 @@ static int translate(const pf_session *s, const pf_update *u, int64_t count, pf_
             made++;
             break;
         case PF_UPDATE_ADD:
-            if (!(rc = update_vertex(u[k].tail, vertices, k, "tail", st)) &&
-                !(rc = update_vertex(u[k].head, vertices, k, "head", st)))
+            if (!(rc = update_vertex(s, u[k].tail, vertices, k, "tail", st)) &&
+                !(rc = update_vertex(s, u[k].head, vertices, k, "head", st)))
                 rc = update_capacity(s, &u[k], k, &out->cap, st);
             out->kind = PF_DYN_ADD;
             out->tail = pf_session_view_id(s, u[k].tail);
@@ -163,7 +167,7 @@ static int translate(const pf_session *s, const pf_update *u, int64_t count, pf_
             break;
         case PF_UPDATE_SOURCE:
         case PF_UPDATE_SINK:
-            rc = update_vertex(u[k].tail, vertices, k,
+            rc = update_vertex(s, u[k].tail, vertices, k,
                                u[k].kind == PF_UPDATE_SOURCE ? "source" : "sink", st);
             *(u[k].kind == PF_UPDATE_SOURCE ? source : sink) = u[k].tail;
             break;
@@ -447,6 +451,25 @@ int pf_session_solve_sized(pf_session *s, pf_solution *sol, size_t solution_size
         *sol = full;
     }
     return rc;
+}
+
+int pf_session_restart(pf_session *s, pf_status *st)
+{
+    pf_status_ok(st);
+    if (!s)
+        return pf_fail(st, PF_E_USAGE, "pf_session_restart: no session");
+    double t0 = pf_now();
+    pf_network *net = pf_session_network(s, st);
+    if (!net)
+        return st->code;
+    int rc = pf_session_rebuild(s, net, st);
+    pf_network_free(net);
+    if (rc)
+        return rc;
+    snprintf(s->cold_reason, sizeof s->cold_reason, "restarted");
+    s->cold_next = 1;
+    s->stats.apply_seconds = pf_now() - t0;
+    return PF_OK;
 }
 
 int64_t pf_session_vertices(const pf_session *s) { return s ? s->n_user : 0; }
