@@ -123,6 +123,7 @@ typedef struct pf_dyn_change {
 /* What a batch did, for reports. */
 typedef struct pf_dyn_batch_out {
     int64_t flow_cut;      /* flow removed from arcs by lowered or deleted capacities */
+    int64_t rerouted;      /* of it, sent round the arc from its tail to its head */
     int64_t deficits;      /* vertices left with a deficit, before the repair */
     int64_t repair_steps;  /* arcs walked by the deficit repair */
     int64_t source_pushed; /* pushed out of the source on new or raised arcs */
