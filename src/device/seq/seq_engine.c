@@ -654,7 +654,8 @@ struct pf_seq_run {
     double t_start, t_phase1;
 };
 
-/* Both opens: the preflow from the source (excess NULL), or the one that
+/* A run over g and `res`: from the start (excess NULL: res filled with
+ * the capacities, the source's arcs saturated) or from the preflow that
  * res and excess hold. */
 static int run_open(const pf_residual *g, int64_t *res, const int64_t *excess,
                     const pf_solve_options *opt, pf_seq_run **run, pf_status *st)
