@@ -322,6 +322,7 @@ int drv_run_rounds(driver *d, const char *phase, int32_t target, int64_t max_rou
     int64_t cap = d->gr_max_rounds < max_rounds ? d->gr_max_rounds : max_rounds;
     double work = 0;
     int rc = PF_OK;
+    d->peak_active = d->active;
     for (int64_t rounds = 0; !rc && d->active > 0 && work < gr_work && rounds < cap; rounds++) {
         int64_t round_work = 0;
         /* What is left of the budget, for a backend that discharges
@@ -332,6 +333,8 @@ int drv_run_rounds(driver *d, const char *phase, int32_t target, int64_t max_rou
                                   st);
         if (!rc)
             rc = drv_collect_active(d, st);
+        if (d->active > d->peak_active)
+            d->peak_active = d->active;
         work += (double)round_work;
         d->out->rounds++;
         draw_progress(d, phase, target, d->out->global_relabels);
@@ -341,11 +344,22 @@ int drv_run_rounds(driver *d, const char *phase, int32_t target, int64_t max_rou
     return rc;
 }
 
-/* One phase: push-relabel toward `target`, never through `excluded`. */
-int drv_run_phase(driver *d, const char *phase, int32_t target, int32_t excluded,
-                     int32_t resaturate, double *pr_time, double *gr_time, pf_status *st)
+/* One phase: push-relabel toward `target`, never through `excluded`. With
+ * handoff_active > 0 it stops early (*crawling set) when the excess crawls:
+ * the batch of rounds since the last global relabel ran to the round cap
+ * before doing the work that calls for a relabel, with at most
+ * handoff_active vertices active in any of its rounds. What is left is
+ * sequential work that costs the device a round per hop and the host a few
+ * nanoseconds (AK: a few hundred active vertices whose excess creeps along
+ * paths tens of thousands of arcs long; the tail of RMFGEN's phase 1). A
+ * solve's start, with few active vertices, is no crawl: its batches do the
+ * relabel work first. */
+static int run_phase(driver *d, const char *phase, int32_t target, int32_t excluded,
+                     int32_t resaturate, int64_t handoff_active, int *crawling, double *pr_time,
+                     double *gr_time, pf_status *st)
 {
     int rc = PF_OK;
+    int crawled = 0;
     for (;;) {
         double t0 = pf_now();
         rc = drv_global_relabel(d, target, excluded, resaturate, st);
@@ -354,13 +368,41 @@ int drv_run_phase(driver *d, const char *phase, int32_t target, int32_t excluded
         *gr_time += pf_now() - t0;
         if (rc || d->active == 0)
             break;
+        if (handoff_active > 0 && crawled && d->peak_active <= handoff_active) {
+            *crawling = 1;
+            break;
+        }
         t0 = pf_now();
-        int64_t listed = 0;
+        int64_t listed = 0, rounds_before = d->out->rounds;
         rc = drv_run_rounds(d, phase, target, INT64_MAX, INFINITY, &listed, st);
         *pr_time += pf_now() - t0;
         if (rc)
             break;
+        crawled = d->out->rounds - rounds_before == d->gr_max_rounds;
     }
+    return rc;
+}
+
+int drv_run_phase(driver *d, const char *phase, int32_t target, int32_t excluded,
+                  int32_t resaturate, double *pr_time, double *gr_time, pf_status *st)
+{
+    int crawling = 0;
+    return run_phase(d, phase, target, excluded, resaturate, 0, &crawling, pr_time, gr_time,
+                     st);
+}
+
+int drv_run_phase1(driver *d, int *handed_off, pf_status *st)
+{
+    const pf_residual *h = d->host;
+    pf_engine_out *out = d->out;
+    /* The host engine needs the residuals in out->res, which a caller may
+     * leave out when it wants no flow. */
+    int64_t handoff_active = out->res ? pf_knobs()->handoff : 0;
+    *handed_off = 0;
+    int rc = run_phase(d, "phase 1", h->sink, h->source, h->source, handoff_active, handed_off,
+                       &out->times.push_relabel, &out->times.global_relabel, st);
+    if (!rc && *handed_off)
+        rc = drv_finish_on_host(d, st);
     return rc;
 }
 
@@ -508,12 +550,12 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
 {
     driver d;
     int rc = drv_open(&d, ops, h, opt, out, NULL, NULL, st);
+    int handed_off = 0;
     if (!rc)
-        rc = drv_run_phase(&d, "phase 1", h->sink, h->source, h->source, &out->times.push_relabel,
-                       &out->times.global_relabel, st);
-    if (!rc)
+        rc = drv_run_phase1(&d, &handed_off, st);
+    if (!rc && !handed_off)
         rc = download_results(&d, st);
-    if (!rc && opt->want_flow) {
+    if (!rc && opt->want_flow && !handed_off) {
         double p2_pr = 0, p2_gr = 0;
         rc = drv_run_phase(&d, "phase 2", h->source, h->sink, -1, &p2_pr, &p2_gr, st);
         out->times.phase2 += p2_pr + p2_gr;
