@@ -19,11 +19,12 @@
 typedef struct session_args {
     pf_solve_options opt;
     int print_flow, print_cut, json, verify;
+    int cold;           /* --cold: every batch solved from scratch (to compare) */
     const char *graph, *updates;
     pf_cli_input input;
 } session_args;
 
-enum { OPT_FLOW = 1, OPT_CUT, OPT_VERIFY };
+enum { OPT_FLOW = 1, OPT_CUT, OPT_VERIFY, OPT_COLD };
 
 static const pf_opt session_options[] = {
     {.id = OPT_FLOW, .name = "flow",
@@ -32,6 +33,8 @@ static const pf_opt session_options[] = {
      .help = "print one 'n ID' line per vertex on the source side after each solve"},
     {.id = OPT_VERIFY, .name = "verify",
      .help = "check every answer (capacity, conservation, cut = value); a failure is exit 3"},
+    {.id = OPT_COLD, .name = "cold",
+     .help = "solve every batch from scratch (graph rebuilt, zero flow): what warm saves"},
     PF_CLI_INPUT_OPTIONS,
     {0},
 };
@@ -62,6 +65,8 @@ static int on_session_option(void *ctx, int id, const char *arg)
         a->print_flow = 1;
     else if (id == OPT_CUT)
         a->print_cut = 1;
+    else if (id == OPT_COLD)
+        a->cold = 1;
     else
         a->verify = 1;
     return PF_EXIT_OK;
@@ -271,6 +276,10 @@ int pf_cli_session(int argc, char **argv)
         int64_t bad = -1;
         if (pf_session_apply(s, batch.items, batch.count, &bad, &st)) {
             rc = report_refused(reader, &batch, bad, &st);
+            break;
+        }
+        if (a.cold && pf_session_restart(s, &st)) {
+            rc = pf_cli_error(&st);
             break;
         }
         report = (batch_report){.batch = report.batch + 1, .updates = batch.count,

@@ -56,13 +56,65 @@ static int update_capacity(const pf_session *s, const pf_update *u, int64_t k, i
 }
 
 /* A user vertex id of update k, checked against the vertices there are
- * then (`vertices`, which counts those the batch has added so far). */
-static int update_vertex(int64_t v, int64_t vertices, int64_t k, const char *what,
-                         pf_status *st)
+ * then (`vertices`, which counts those the batch has added so far).
+ * Messages number vertices as the network does (from 1, or from 0 for a
+ * network read 0-based) and arcs from 1, as the update stream does. */
+static int update_vertex(const pf_session *s, int64_t v, int64_t vertices, int64_t k,
+                         const char *what, pf_status *st)
 {
+    int64_t base = s->zero_based_ids ? 0 : 1;
     if (v < 0 || v >= vertices)
-        return pf_fail(st, PF_E_INPUT, "update %lld: %s %lld outside the %lld vertices",
-                       (long long)k, what, (long long)v, (long long)vertices);
+        return pf_fail(st, PF_E_INPUT, "update %lld: %s %lld outside %lld..%lld", (long long)k,
+                       what, (long long)(v + base), (long long)base,
+                       (long long)(vertices - 1 + base));
+    return PF_OK;
+}
+
+/* The ids a batch deletes, as it goes: an open-addressing set. */
+typedef struct id_set {
+    int64_t *slots; /* -1: empty */
+    int64_t mask;
+} id_set;
+
+static int id_set_init(id_set *set, int64_t count, pf_status *st)
+{
+    int64_t size = 16;
+    while (size < 2 * count)
+        size *= 2;
+    set->mask = size - 1;
+    set->slots = pf_alloc((size_t)size, sizeof *set->slots, st);
+    if (!set->slots)
+        return PF_E_NOMEM;
+    memset(set->slots, 0xff, (size_t)size * sizeof *set->slots);
+    return PF_OK;
+}
+
+/* Adds id; returns 1 when it was there already. */
+static int id_set_add(id_set *set, int64_t id, int add)
+{
+    uint64_t h = (uint64_t)id * 0x9e3779b97f4a7c15ull;
+    for (int64_t i = (int64_t)(h >> 40) & set->mask;; i = (i + 1) & set->mask) {
+        if (set->slots[i] == id)
+            return 1;
+        if (set->slots[i] < 0) {
+            if (add)
+                set->slots[i] = id;
+            return 0;
+        }
+    }
+}
+
+/* Arc `id` of update k exists and is not deleted, before the batch or by
+ * an earlier update of it. */
+static int live_arc(const pf_session *s, id_set *gone, int64_t ids, int64_t id, int64_t k,
+                    int deleting, pf_status *st)
+{
+    if (id < 0 || id >= ids)
+        return pf_fail(st, PF_E_INPUT, "update %lld: no arc %lld (there are %lld)",
+                       (long long)k, (long long)id + 1, (long long)ids);
+    if ((id < s->g.ids && s->g.deleted[id]) || id_set_add(gone, id, deleting))
+        return pf_fail(st, PF_E_INPUT, "update %lld: arc %lld was deleted", (long long)k,
+                       (long long)id + 1);
     return PF_OK;
 }
 
@@ -74,7 +126,8 @@ static int translate(const pf_session *s, const pf_update *u, int64_t count, pf_
                      pf_status *st)
 {
     int64_t vertices = s->n_user, ids = s->g.ids, made = 0;
-    int rc = PF_OK;
+    id_set gone;
+    int rc = id_set_init(&gone, count, st);
     *source = *sink = -1;
     for (int64_t k = 0; !rc && k < count; k++) {
         *bad = k;
@@ -83,11 +136,8 @@ static int translate(const pf_session *s, const pf_update *u, int64_t count, pf_
         switch (u[k].kind) {
         case PF_UPDATE_CAP:
         case PF_UPDATE_DEL:
-            if (u[k].arc < 0 || u[k].arc >= ids) {
-                rc = pf_fail(st, PF_E_INPUT, "update %lld: no arc %lld (there are %lld)",
-                             (long long)k, (long long)u[k].arc + 1, (long long)ids);
+            if ((rc = live_arc(s, &gone, ids, u[k].arc, k, u[k].kind == PF_UPDATE_DEL, st)))
                 break;
-            }
             out->kind = u[k].kind == PF_UPDATE_CAP ? PF_DYN_CAP : PF_DYN_DEL;
             out->id = u[k].arc;
             if (u[k].kind == PF_UPDATE_CAP)
@@ -95,8 +145,8 @@ static int translate(const pf_session *s, const pf_update *u, int64_t count, pf_
             made++;
             break;
         case PF_UPDATE_ADD:
-            if (!(rc = update_vertex(u[k].tail, vertices, k, "tail", st)) &&
-                !(rc = update_vertex(u[k].head, vertices, k, "head", st)))
+            if (!(rc = update_vertex(s, u[k].tail, vertices, k, "tail", st)) &&
+                !(rc = update_vertex(s, u[k].head, vertices, k, "head", st)))
                 rc = update_capacity(s, &u[k], k, &out->cap, st);
             out->kind = PF_DYN_ADD;
             out->tail = pf_session_view_id(s, u[k].tail);
@@ -117,7 +167,7 @@ static int translate(const pf_session *s, const pf_update *u, int64_t count, pf_
             break;
         case PF_UPDATE_SOURCE:
         case PF_UPDATE_SINK:
-            rc = update_vertex(u[k].tail, vertices, k,
+            rc = update_vertex(s, u[k].tail, vertices, k,
                                u[k].kind == PF_UPDATE_SOURCE ? "source" : "sink", st);
             *(u[k].kind == PF_UPDATE_SOURCE ? source : sink) = u[k].tail;
             break;
@@ -126,6 +176,7 @@ static int translate(const pf_session *s, const pf_update *u, int64_t count, pf_
                          u[k].kind);
         }
     }
+    free(gone.slots);
     if (rc)
         return rc;
     /* The terminals as they will be: never one vertex. */
@@ -400,6 +451,25 @@ int pf_session_solve_sized(pf_session *s, pf_solution *sol, size_t solution_size
         *sol = full;
     }
     return rc;
+}
+
+int pf_session_restart(pf_session *s, pf_status *st)
+{
+    pf_status_ok(st);
+    if (!s)
+        return pf_fail(st, PF_E_USAGE, "pf_session_restart: no session");
+    double t0 = pf_now();
+    pf_network *net = pf_session_network(s, st);
+    if (!net)
+        return st->code;
+    int rc = pf_session_rebuild(s, net, st);
+    pf_network_free(net);
+    if (rc)
+        return rc;
+    snprintf(s->cold_reason, sizeof s->cold_reason, "restarted");
+    s->cold_next = 1;
+    s->stats.apply_seconds = pf_now() - t0;
+    return PF_OK;
 }
 
 int64_t pf_session_vertices(const pf_session *s) { return s ? s->n_user : 0; }

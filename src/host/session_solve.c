@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/network.h"
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "../device/seq/seq_engine.h"
@@ -54,6 +55,13 @@ int pf_session_rebuild(pf_session *s, const pf_network *net, pf_status *st)
     memset(&fresh, 0, sizeof fresh);
     rc = pf_dyn_build(&r, NULL, NULL, &params, &fresh, st);
     pf_residual_free(&r);
+    /* The residual graph drops self-loops: their ends come from the
+     * network (whose vertex ids the view keeps; super terminals follow). */
+    for (int64_t id = 0; !rc && id < fresh.ids && id < net->m; id++)
+        if (fresh.slot_of[id] < 0) {
+            fresh.tail_of[id] = net->tail[id];
+            fresh.head_of[id] = net->head[id];
+        }
     if (!rc && s->g.deleted)
         rc = delete_again(&fresh, s->g.deleted, s->g.ids < fresh.ids ? s->g.ids : fresh.ids, st);
     if (rc) {
@@ -95,19 +103,13 @@ static int device_phase1(pf_session *s, pf_phase_times *t, pf_status *st)
     double t2 = pf_now();
     if (!rc)
         rc = pf_dev_session_get(s->dev, g->res, g->excess, st);
+    /* Every stretch's relabel saturated the source's arcs on the device:
+     * nothing to push here, but the host's copy must hold what the
+     * device does. */
+    if (!rc && pf_dyn_take_preflow(g) != 0)
+        g->all_dirty = 1;
     t->download += pf_now() - t2;
     return rc;
-}
-
-/* The source's excess: minus what left it, which the host engine does not
- * track (every other excess is flow that came from it). */
-static void set_source_excess(pf_dyn_graph *g)
-{
-    int64_t total = 0;
-    for (int64_t v = 0; v < g->view.n; v++)
-        if (v != g->view.source)
-            total += g->excess[v];
-    g->excess[g->view.source] = -total;
 }
 
 /* On the host's sequential engine, over the session's own arrays. */
@@ -127,7 +129,7 @@ static int host_phase1(pf_session *s, uint8_t *side, pf_phase_times *t, pf_statu
     }
     if (!rc) {
         pf_seq_run_excess(run, g->excess);
-        set_source_excess(g);
+        pf_dyn_take_preflow(g); /* the source's excess, which the engine does not track */
         t->push_relabel += pf_now() - t0;
     }
     if (!rc && side) {
