@@ -391,7 +391,109 @@ int drv_run_phase(driver *d, const char *phase, int32_t target, int32_t excluded
                      st);
 }
 
-int drv_run_phase1(driver *d, int *handed_off, pf_status *st)
+/* The graph in the sequential engine's arc order: h itself, or a relayout
+ * of it into *relaid with its own residual array *relaid_res. */
+static int seq_layout(driver *d, pf_residual *relaid, int64_t **relaid_res, int *is_relaid,
+                      pf_status *st)
+{
+    const pf_residual *h = d->host;
+    pf_arc_order order = pf_residual_order_for(1);
+    *is_relaid = h->order != order;
+    if (!*is_relaid)
+        return PF_OK;
+    int rc = pf_residual_relayout(h, order, relaid, d->host_threads, st);
+    if (rc)
+        return rc;
+    *relaid_res = pf_alloc((size_t)h->arcs + 1, sizeof **relaid_res, st);
+    return *relaid_res ? PF_OK : PF_E_NOMEM;
+}
+
+/* Phase 1 on the host from the device's preflow, then the cut and phase 2
+ * (pf_seq_run over `g`, residuals in `res`). The residuals are read back
+ * after the engine opened: opening fills its residual array with the
+ * capacities. *download gets the seconds the read-back took. */
+static int run_on_host(driver *d, const pf_residual *g, int64_t *res, int relaid,
+                       int64_t *excess, pf_engine_out *host, double *download, pf_status *st)
+{
+    const pf_residual *h = d->host;
+    pf_seq_run *run = NULL;
+    int rc = pf_seq_run_open(g, res, d->opt, &run, st);
+    if (rc)
+        return rc;
+    double t0 = pf_now();
+    rc = drv_download_residuals(d, d->out->res, st);
+    if (!rc)
+        rc = drv_download_caps(d, d->g.excess, 0, h->n, excess, st);
+    *download = pf_now() - t0;
+    if (!rc && relaid)
+        pf_residual_copy_residuals(h, d->out->res, g, res, d->host_threads);
+    if (!rc)
+        pf_seq_run_load(run, excess);
+    pf_seq_stretch stretch = {.active = 1};
+    while (!rc && stretch.active > 0)
+        rc = pf_seq_run_stretch(run, 0, &stretch, st);
+    if (!rc)
+        rc = pf_seq_run_finish(run, host, st);
+    pf_seq_run_free(run);
+    return rc;
+}
+
+/* The host's sequential engine takes the preflow over (read back from the
+ * device) and does the rest: phase 1, the cut, and phase 2 when a flow is
+ * wanted; d->out gets the value, the cut, the residuals and the host's
+ * counts and times. It runs on its own arc order (residual.h), which AK,
+ * handed over nearly whole, needs; the relayout costs about one residual
+ * build, once. */
+static int finish_on_host(driver *d, pf_status *st)
+{
+    const pf_residual *h = d->host;
+    pf_engine_out *out = d->out;
+    if (d->trace)
+        fprintf(stderr,
+                "portaflow trace: phase 1 crawls (%lld active at most in the last %lld rounds): "
+                "the host's sequential engine finishes it\n",
+                (long long)d->peak_active, (long long)d->gr_max_rounds);
+    int64_t *excess = pf_alloc((size_t)h->n, sizeof *excess, st);
+    if (!excess)
+        return PF_E_NOMEM;
+    double t0 = pf_now();
+    pf_residual relaid = {0};
+    int64_t *relaid_res = NULL;
+    int is_relaid = 0;
+    int rc = seq_layout(d, &relaid, &relaid_res, &is_relaid, st);
+    out->times.setup += pf_now() - t0;
+
+    pf_engine_out host = {.res = is_relaid ? relaid_res : out->res,
+                          .source_side = out->source_side};
+    double download = 0;
+    if (!rc)
+        rc = run_on_host(d, is_relaid ? &relaid : h, host.res, is_relaid, excess, &host,
+                         &download, st);
+    if (!rc && is_relaid)
+        pf_residual_copy_residuals(&relaid, relaid_res, h, out->res, d->host_threads);
+    pf_residual_free(&relaid); /* zeroed where there was none */
+    free(relaid_res);
+    free(excess);
+    if (rc)
+        return rc;
+    out->value = host.value;
+    out->global_relabels += host.global_relabels;
+    out->host_pushes = host.rounds;
+    out->times.download += download;
+    out->times.setup += host.times.setup;
+    /* The read-back ran inside the host engine's phase 1 clock. */
+    double host_push = host.times.push_relabel - download;
+    out->times.push_relabel += host_push > 0 ? host_push : 0;
+    out->times.global_relabel += host.times.global_relabel;
+    out->times.phase2 += host.times.phase2;
+    return PF_OK;
+}
+
+/* Phase 1 of a whole solve: run_phase toward the sink, except that once
+ * the excess crawls (see run_phase) with at most PORTAFLOW_HANDOFF vertices
+ * active the host's sequential engine takes the preflow over and does the
+ * rest of phase 1, the cut and phase 2 (*handed_off set). */
+static int run_phase1(driver *d, int *handed_off, pf_status *st)
 {
     const pf_residual *h = d->host;
     pf_engine_out *out = d->out;
@@ -402,7 +504,7 @@ int drv_run_phase1(driver *d, int *handed_off, pf_status *st)
     int rc = run_phase(d, "phase 1", h->sink, h->source, h->source, handoff_active, handed_off,
                        &out->times.push_relabel, &out->times.global_relabel, st);
     if (!rc && *handed_off)
-        rc = drv_finish_on_host(d, st);
+        rc = finish_on_host(d, st);
     return rc;
 }
 
@@ -552,7 +654,7 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
     int rc = drv_open(&d, ops, h, opt, out, NULL, NULL, st);
     int handed_off = 0;
     if (!rc)
-        rc = drv_run_phase1(&d, &handed_off, st);
+        rc = run_phase1(&d, &handed_off, st);
     if (!rc && !handed_off)
         rc = download_results(&d, st);
     if (!rc && opt->want_flow && !handed_off) {

@@ -74,20 +74,6 @@ int drv_run_rounds(driver *d, const char *phase, int32_t target, int64_t max_rou
 int drv_run_phase(driver *d, const char *phase, int32_t target, int32_t excluded,
                      int32_t resaturate, double *pr_time, double *gr_time, pf_status *st);
 
-/* Phase 1 of a whole solve (d->out->res given): drv_run_phase toward the
- * sink, except that once the excess crawls (a batch of rounds between two
- * global relabels ran to the round cap with at most PORTAFLOW_HANDOFF
- * vertices active) the host's sequential engine takes the preflow over
- * and does the rest of phase 1, the cut and phase 2 (*handed_off set;
- * driver_handoff.c). */
-int drv_run_phase1(driver *d, int *handed_off, pf_status *st);
-
-/* The host's sequential engine takes d's preflow over (residuals and
- * excesses read back) and does the rest: phase 1, the cut, and phase 2
- * when a flow is wanted; d->out gets the value, the cut, the flow
- * (residuals in d->out->res) and the host's counts and times. */
-int drv_finish_on_host(driver *d, pf_status *st);
-
 /* After phase 2: PF_E_DEVICE where a vertex other than the terminals kept excess. */
 int drv_check_balanced(driver *d, pf_status *st);
 
