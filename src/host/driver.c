@@ -408,27 +408,25 @@ static int seq_layout(driver *d, pf_residual *relaid, int64_t **relaid_res, int 
     return *relaid_res ? PF_OK : PF_E_NOMEM;
 }
 
-/* Phase 1 on the host from the device's preflow, then the cut and phase 2
- * (pf_seq_run over `g`, residuals in `res`). The residuals are read back
- * after the engine opened: opening fills its residual array with the
- * capacities. *download gets the seconds the read-back took. */
-static int run_on_host(driver *d, const pf_residual *g, int64_t *res, int relaid,
-                       int64_t *excess, pf_engine_out *host, double *download, pf_status *st)
+/* Phase 1 on the host from the device's preflow, then the cut and phase 2:
+ * the residuals read back into d->out->res (and laid out again into `res`
+ * over `g` where the host engine's order differs), the excesses into
+ * `excess`. */
+static int run_on_host(driver *d, const pf_residual *g, int64_t *res, int64_t *excess,
+                       pf_engine_out *host, pf_status *st)
 {
     const pf_residual *h = d->host;
-    pf_seq_run *run = NULL;
-    int rc = pf_seq_run_open(g, res, d->opt, &run, st);
-    if (rc)
-        return rc;
     double t0 = pf_now();
-    rc = drv_download_residuals(d, d->out->res, st);
+    int rc = drv_download_residuals(d, d->out->res, st);
     if (!rc)
         rc = drv_download_caps(d, d->g.excess, 0, h->n, excess, st);
-    *download = pf_now() - t0;
-    if (!rc && relaid)
+    d->out->times.download += pf_now() - t0;
+    if (rc)
+        return rc;
+    if (res != d->out->res)
         pf_residual_copy_residuals(h, d->out->res, g, res, d->host_threads);
-    if (!rc)
-        pf_seq_run_load(run, excess);
+    pf_seq_run *run = NULL;
+    rc = pf_seq_run_open_preflow(g, res, excess, d->opt, &run, st);
     pf_seq_stretch stretch = {.active = 1};
     while (!rc && stretch.active > 0)
         rc = pf_seq_run_stretch(run, 0, &stretch, st);
@@ -465,10 +463,8 @@ static int finish_on_host(driver *d, pf_status *st)
 
     pf_engine_out host = {.res = is_relaid ? relaid_res : out->res,
                           .source_side = out->source_side};
-    double download = 0;
     if (!rc)
-        rc = run_on_host(d, is_relaid ? &relaid : h, host.res, is_relaid, excess, &host,
-                         &download, st);
+        rc = run_on_host(d, is_relaid ? &relaid : h, host.res, excess, &host, st);
     if (!rc && is_relaid)
         pf_residual_copy_residuals(&relaid, relaid_res, h, out->res, d->host_threads);
     pf_residual_free(&relaid); /* zeroed where there was none */
@@ -479,11 +475,8 @@ static int finish_on_host(driver *d, pf_status *st)
     out->value = host.value;
     out->global_relabels += host.global_relabels;
     out->host_pushes = host.rounds;
-    out->times.download += download;
     out->times.setup += host.times.setup;
-    /* The read-back ran inside the host engine's phase 1 clock. */
-    double host_push = host.times.push_relabel - download;
-    out->times.push_relabel += host_push > 0 ? host_push : 0;
+    out->times.push_relabel += host.times.push_relabel;
     out->times.global_relabel += host.times.global_relabel;
     out->times.phase2 += host.times.phase2;
     return PF_OK;
