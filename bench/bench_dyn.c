@@ -287,7 +287,7 @@ static void part_apply(const char *name, const pf_network *net)
         int64_t k = (int64_t)(fractions[f] * (double)d.live_arcs);
         pf_dyn_change *c = malloc((size_t)k * sizeof *c);
         double t[BATCHES];
-        int64_t cut = 0, deficits = 0, steps = 0, recompacted = 0;
+        int64_t cut = 0, rerouted = 0, deficits = 0, steps = 0, recompacted = 0, resets = 0;
         for (int b = 0; b < BATCHES; b++) {
             mixed_batch(&d, k, &rng, c);
             pf_dyn_batch_out out;
@@ -296,6 +296,8 @@ static void part_apply(const char *name, const pf_network *net)
                 die("pf_dyn_apply", &st);
             t[b] = pf_now() - t0;
             cut += out.flow_cut;
+            rerouted += out.rerouted;
+            resets += out.reset;
             deficits += out.deficits;
             steps += out.repair_steps;
             recompacted += out.recompacted;
@@ -305,10 +307,11 @@ static void part_apply(const char *name, const pf_network *net)
         double med = (t[BATCHES / 2 - 1] + t[BATCHES / 2]) / 2;
         printf("apply %s: fraction %.3f %lld changes: median %.5f s (min %.5f max %.5f), "
                "%.3g updates/s, rebuild/apply %.1fx; per batch %.0f deficits, %.0f repair "
-               "steps, %lld recompactions in %d\n",
+               "steps, %.0f%% of the cut flow rerouted; %lld recompactions, %lld resets in %d\n",
                name, fractions[f], (long long)k, med, t[0], t[BATCHES - 1], (double)k / med,
                rebuild[1] / med, (double)deficits / BATCHES, (double)steps / BATCHES,
-               (long long)recompacted, BATCHES);
+               cut ? 100.0 * (double)rerouted / (double)cut : 0.0, (long long)recompacted,
+               (long long)resets, BATCHES);
         free(c);
     }
     pf_dyn_free(&d);
