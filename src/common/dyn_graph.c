@@ -20,7 +20,7 @@
 #include "status.h"
 
 /* The defaults, from the measurements in bench/NOTES.md ("dynamic graph"). */
-enum { DEFAULT_PAGE_LOG2 = 12, DEFAULT_SLACK_MIN = 2 };
+enum { DEFAULT_PAGE_LOG2 = 12, DEFAULT_SLACK_MIN = 4 };
 #define DEFAULT_SLACK 0.125
 
 /* Vertices per scheduling chunk of the parallel loops. */

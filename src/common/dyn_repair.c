@@ -275,8 +275,10 @@ static int repair_labelled(pf_dyn_graph *d, int64_t v, int64_t give_up, pf_dyn_b
 
 /* ---- rerouting ---- */
 
-/* Vertices a reroute's search may visit. */
-enum { REROUTE_VISITS = 64 };
+/* Vertices a reroute's search may visit, and the most arcs a vertex it
+ * goes on from may have (a grid's sink is joined to half the pixels: a
+ * search that went on from it would read them all, every time). */
+enum { REROUTE_VISITS = 64, REROUTE_HUB = 256 };
 
 /* Pushes along the search's path from u to w (parents in walk_cur) what
  * the path and `most` allow; returns that. */
@@ -297,7 +299,8 @@ static int64_t push_path(pf_dyn_graph *d, int64_t u, int64_t w, int64_t most)
 }
 
 /* A breadth-first search from u over residual arcs for w, visiting at most
- * REROUTE_VISITS vertices; 1 when found (the path in walk_cur). */
+ * REROUTE_VISITS vertices and going on from none with more than
+ * REROUTE_HUB arcs but u; 1 when found (the path in walk_cur). */
 static int find_residual_path(pf_dyn_graph *d, int64_t u, int64_t w, pf_dyn_batch_out *out)
 {
     int64_t *queue = d->walk_path, tail = 0;
@@ -306,6 +309,8 @@ static int find_residual_path(pf_dyn_graph *d, int64_t u, int64_t w, pf_dyn_batc
     queue[tail++] = u;
     for (int64_t at = 0; at < tail && !found && tail < REROUTE_VISITS; at++) {
         int64_t x = queue[at];
+        if (x != u && d->view.first[x + 1] - d->view.first[x] > REROUTE_HUB)
+            continue;
         for (int64_t a = d->view.first[x]; a < d->view.first[x + 1]; a++) {
             int64_t y = d->view.head[a];
             if (d->res[a] <= 0 || d->walk_mark[y] || y == d->view.source)
