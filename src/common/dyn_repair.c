@@ -38,8 +38,10 @@ enum { DFS_SHARE = 4, DFS_MIN_BUDGET = 4096 };
 enum { MARK_NONE, MARK_PATH, MARK_DEAD, MARK_SEEN };
 enum { OVER_BUDGET = -1 };
 /* Past RESET_SHARE * (vertices + slots) steps in one repair, the preflow
- * is reset to the initial one instead (a cold start costs about that). */
-enum { RESET_SHARE = 16 };
+ * is reset to the initial one instead: a cold start on a GPU costs a few
+ * passes over the graph, so a repair that has made that many is not
+ * going to pay (RLG 1024x1024 gave up only after 1.7-2 s at 16). */
+enum { RESET_SHARE = 2 };
 
 static int no_path(int64_t v, int64_t deficit, pf_status *st)
 {
