@@ -83,11 +83,13 @@ static void expect_bfs_like_seq(const pf_csr *g, int32_t source, int push_only, 
     pf_bfs_result_free(&got);
 }
 
-static void expect_sssp_like_seq(const pf_csr *g, int32_t source, const char *what)
+/* SSSP on the backend with dev's options (delta, threads) against seq. */
+static void expect_sssp_opt_like_seq(const pf_csr *g, int32_t source, pf_graph_options dev,
+                                     const char *what)
 {
     pf_status st;
     pf_sssp_result want, got;
-    pf_graph_options seq = options("seq"), dev = options(backend);
+    pf_graph_options seq = options("seq");
     ck_assert_msg(pf_graph_sssp(g, source, &seq, &want, &st) == PF_OK, "%s", st.message);
     ck_assert_msg(pf_graph_sssp(g, source, &dev, &got, &st) == PF_OK, "%s: %s", what, st.message);
     ck_assert_msg(pf_sssp_verify(g, source, got.dist_i, got.dist_f, &st) == PF_OK, "%s: %s",
@@ -105,6 +107,11 @@ static void expect_sssp_like_seq(const pf_csr *g, int32_t source, const char *wh
     ck_assert_int_eq(got.reached, want.reached);
     pf_sssp_result_free(&want);
     pf_sssp_result_free(&got);
+}
+
+static void expect_sssp_like_seq(const pf_csr *g, int32_t source, const char *what)
+{
+    expect_sssp_opt_like_seq(g, source, options(backend), what);
 }
 
 static void expect_tc_like_seq(const pf_csr *g, const char *what)
@@ -180,6 +187,60 @@ START_TEST(generator_families_match_seq)
     expect_sssp_like_seq(g, (int32_t)(g->n / 2), families[_i].family);
     expect_tc_like_seq(g, families[_i].family);
     pf_csr_free(g);
+}
+END_TEST
+
+/* Bucket widths from far below the smallest weight (many buckets: a
+ * backend may widen them) to past the largest distance (one bucket),
+ * integer ones not powers of two, on 1 to 3 threads: lattices (thousands
+ * of thin buckets, where the CPU's bucket fusion and the GPU's batched
+ * steps run), Kronecker graphs (hubs), zero weights (a vertex lowered
+ * into the bucket being relaxed) and real weights. */
+START_TEST(sssp_deltas_match_seq)
+{
+    static const pf_ggen_params families[] = {
+        {.family = "grid2d", .size = {64, 48}, .wmin = 1, .wmax = 255, .seed = 11},
+        {.family = "kron", .size = {10}, .edgefactor = 16, .wmin = 1, .wmax = 255, .seed = 12},
+        {.family = "road", .size = {40, 40}, .seed = 13},
+    };
+    static const int64_t deltas_i[] = {1, 3, 100, 1000, (int64_t)1 << 40};
+    static const double deltas_f[] = {1e-9, 0.3, 7, 1e9};
+    pf_status st;
+    pf_csr *graphs[5];
+    for (int k = 0; k < 3; k++) {
+        graphs[k] = pf_ggen(&families[k], &st);
+        ck_assert_msg(graphs[k] != NULL, "%s", st.message);
+    }
+    graphs[3] = random_graph(77, 2000, 9000, W_REAL, 1);
+    /* Weights 0..3: zero-weight arcs keep a lowered vertex in its bucket. */
+    int32_t tail[4000], head[4000];
+    int64_t w[4000];
+    pf_rng rng;
+    pf_rng_seed(&rng, 78);
+    for (int a = 0; a < 4000; a++) {
+        tail[a] = (int32_t)pf_rng_range(&rng, 0, 999);
+        head[a] = (int32_t)pf_rng_range(&rng, 0, 999);
+        w[a] = pf_rng_range(&rng, 0, 3);
+    }
+    graphs[4] = pf_csr_from_arcs(1000, 4000, tail, head, w, NULL, 0, &st);
+    ck_assert_msg(graphs[4] != NULL, "%s", st.message);
+    for (int k = 0; k < 5; k++) {
+        int real = graphs[k]->weights == PF_CSR_W_F64;
+        int count = real ? 4 : 5;
+        for (int d = 0; d <= count; d++) {
+            pf_graph_options dev = options(backend);
+            dev.threads = 1 + (d % 3);
+            if (d < count && real)
+                dev.delta_f = deltas_f[d];
+            else if (d < count)
+                dev.delta_i = deltas_i[d];
+            char what[96];
+            snprintf(what, sizeof what, "graph %d, delta %g, %d threads", k,
+                     real ? dev.delta_f : (double)dev.delta_i, dev.threads);
+            expect_sssp_opt_like_seq(graphs[k], (int32_t)(graphs[k]->n / 3), dev, what);
+        }
+        pf_csr_free(graphs[k]);
+    }
 }
 END_TEST
 
@@ -265,6 +326,7 @@ int main(int argc, char **argv)
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, random_graphs_match_seq, 0, 6 * W_KINDS * 2);
     tcase_add_loop_test(tc, generator_families_match_seq, 0, 8);
+    tcase_add_test(tc, sssp_deltas_match_seq);
     tcase_add_test(tc, isolated_source_and_pieces);
     tcase_add_test(tc, negative_cycle_found);
     suite_add_tcase(s, tc);

@@ -369,6 +369,17 @@ typedef struct pf_device_ops {
      * oriented from lower to higher rank, rows sorted by head; *total = the
      * sum over its arcs (u,v) of |N(u) n N(v)|. */
     int (*intersect_count)(pf_dev *dev, const pf_dev_csr *g, int64_t *total, pf_status *st);
+    /* Optional (NULL: the host drives sssp_relax and sssp_far): the whole
+     * SSSP from `source` for non-negative weights (none, int64 or double as
+     * g->weights says), by buckets of width delta_i (integer distances) or
+     * delta_f (real ones), which a backend may widen (the answer is the
+     * same). max_weight: the largest weight (1 without weights), or more.
+     * dist holds the start: 0 at the source, "none" (INT64_MAX or +inf)
+     * elsewhere; it ends with the distances. *rounds = the rounds that
+     * waited for every worker (statistics). */
+    int (*sssp_solve)(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t source,
+                      int64_t delta_i, double delta_f, double max_weight, int64_t *rounds,
+                      pf_status *st);
 } pf_device_ops;
 
 /* The compiled-in backends (each defined in its own folder). */

@@ -7,7 +7,9 @@
  * the work. Negative weights: one bucket (bound +inf), which is Bellman-Ford
  * with frontiers; a frontier still non-empty after n steps proves a
  * negative cycle, which the host's Bellman-Ford then finds to report it.
- * seq runs Dijkstra (graph_seq.c). */
+ * A backend with a whole-search step (sssp_solve: delta-stepping on the
+ * CPU) runs non-negative weights there instead. seq runs Dijkstra
+ * (graph_seq.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +32,7 @@ typedef struct sssp_state {
     int real, negative;
     int64_t bound_i, delta_i;
     double bound_f, delta_f;
+    double max_weight; /* the largest weight, 1 without weights */
     int delta_fixed; /* --delta given: never widened */
 } sssp_state;
 
@@ -39,15 +42,31 @@ static int64_t add_sat(int64_t a, int64_t b)
     return __builtin_add_overflow(a, b, &s) ? INT64_MAX : s;
 }
 
-/* The bucket width: the mean weight times 32 over the mean out-degree, as
- * near-far's authors suggest (a warp's worth of work per vertex). */
-static void choose_delta(const pf_csr *g, const pf_graph_options *opt, sssp_state *s)
+/* The bucket width. Near-far (the host driving the steps): the mean weight
+ * times 32 over the mean out-degree, as near-far's authors suggest (a
+ * warp's worth of work per vertex). A backend's whole delta-stepping
+ * (sssp_solve, `whole`): the mean weight over the mean out-degree, near
+ * exact buckets on graphs with hubs (GAPBS's choice on Kronecker graphs
+ * is 2 for weights up to 255), and 16 times that where no vertex has more
+ * than 4 times the mean degree (lattices, roads): a thin wavefront over
+ * thousands of buckets, where wide buckets cost less re-relaxing than
+ * their rounds cost waiting. */
+static void choose_delta(const pf_csr *g, const pf_graph_options *opt, int whole, sssp_state *s)
 {
     double sum = 0;
-    for (int64_t a = 0; a < g->m; a++)
-        sum += pf_csr_weight_f(g, a);
+    s->max_weight = 1;
+    for (int64_t a = 0; a < g->m; a++) {
+        double w = pf_csr_weight_f(g, a);
+        sum += w;
+        s->max_weight = w > s->max_weight ? w : s->max_weight;
+    }
     double mean_w = g->m ? sum / (double)g->m : 1, mean_deg = g->m ? (double)g->m / g->n : 1;
-    double delta = 32 * mean_w / (mean_deg > 1 ? mean_deg : 1);
+    int64_t most_deg = 0;
+    for (int64_t v = 0; whole && v < g->n; v++)
+        most_deg = g->first[v + 1] - g->first[v] > most_deg ? g->first[v + 1] - g->first[v]
+                                                             : most_deg;
+    double scale = !whole ? 32 : most_deg <= 4 * mean_deg ? 16 : 1;
+    double delta = scale * mean_w / (mean_deg > 1 ? mean_deg : 1);
     s->delta_f = opt->delta_f > 0 ? opt->delta_f : delta;
     s->delta_i = opt->delta_i > 0 ? opt->delta_i : (delta >= 1 ? (int64_t)delta : 1);
     s->delta_fixed = opt->delta_f > 0 || opt->delta_i > 0;
@@ -124,6 +143,13 @@ static int run_steps(sssp_state *s, const pf_csr *g, int32_t source, pf_sssp_res
         rc = ops->upload(dev, s->dist, (size_t)source * 8, &zero, 8, st);
     if (!rc)
         rc = ops->upload(dev, s->list[0], 0, &source, 4, st);
+    if (!rc && !s->negative && ops->sssp_solve) { /* the backend runs it whole */
+        int64_t rounds = 0;
+        rc = ops->sssp_solve(dev, &s->d, s->dist, source, s->delta_i, s->delta_f, s->max_weight,
+                             &rounds, st);
+        res->steps = rounds;
+        return rc;
+    }
     s->bound_i = s->negative ? INT64_MAX : s->delta_i;
     s->bound_f = s->negative ? INFINITY : s->delta_f;
     int64_t count = 1;
@@ -157,7 +183,7 @@ static int device_sssp(pf_graph_engine *e, const pf_csr *g, int32_t source,
     sssp_state s = {.e = e, .real = g->weights == PF_CSR_W_F64,
                     .negative = pf_csr_has_negative(g)};
     double t0 = pf_now();
-    choose_delta(g, opt, &s);
+    choose_delta(g, opt, !s.negative && e->ops->sssp_solve, &s);
     double t1 = pf_now();
     res->t.prepare_s = t1 - t0;
     int rc = pf_graph_upload(e, g, NULL, 1, &s.d, st);

@@ -18,6 +18,10 @@ int ompb_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count,
                     int64_t *near_arcs, pf_status *st);
 int ompb_sssp_far(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, pf_buf *far, int64_t bound_i,
                   double bound_f, pf_buf *out, pf_sssp_far_out *res, pf_status *st);
+/* omp_sssp.c: delta-stepping with bucket fusion, the whole search. */
+int ompb_sssp_solve(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t source,
+                    int64_t delta_i, double delta_f, double max_weight, int64_t *rounds,
+                    pf_status *st);
 int ompb_intersect_count(pf_dev *dev, const pf_dev_csr *g, int64_t *total, pf_status *st);
 
 #endif
