@@ -380,6 +380,23 @@ typedef struct pf_device_ops {
     int (*sssp_solve)(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t source,
                       int64_t delta_i, double delta_f, double max_weight, int64_t *rounds,
                       pf_status *st);
+    /* Optional (NULL: one sssp_relax per step): `steps` sssp_relax steps
+     * queued at once, without waiting, for the thin frontiers of
+     * high-diameter graphs, where a round trip per step would cost more
+     * than the step. Step j (0-based) relaxes list[j % 2] into list[(j + 1)
+     * % 2] with claim value step + j; its frontier's size is counts[2j] on
+     * the device (the host writes counts[0], and counts[1] = its
+     * out-degree sum, and zeroes the rest first); it appends through
+     * counts[2j + 2] (vertices) and counts[2j + 3] (their out-degrees). A
+     * step whose frontier is empty does nothing, so steps queued past the
+     * point where the near frontier runs dry cost only their launch.
+     * counts: int64[2 * steps + 2]. hint: the frontier size expected (the
+     * last one the host saw), which sizes the launches; a larger frontier
+     * still runs whole. The host reads counts back when it wants them. */
+    int (*sssp_relax_steps)(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[2],
+                            pf_buf *counts, int32_t steps, int64_t hint, pf_buf *dist,
+                            pf_buf *claim, int32_t step, pf_buf *far, int64_t bound_i,
+                            double bound_f, pf_status *st);
 } pf_device_ops;
 
 /* The compiled-in backends (each defined in its own folder). */

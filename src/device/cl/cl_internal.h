@@ -270,6 +270,10 @@ int pf_cl_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count
                      int64_t in_arcs, pf_buf *dist, pf_buf *claim, int32_t step, pf_buf *near,
                      pf_buf *far, int64_t bound_i, double bound_f, int64_t *near_count,
                      int64_t *near_arcs, pf_status *st);
+int pf_cl_sssp_relax_steps(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[2],
+                           pf_buf *counts, int32_t steps, int64_t hint, pf_buf *dist,
+                           pf_buf *claim, int32_t step, pf_buf *far, int64_t bound_i,
+                           double bound_f, pf_status *st);
 int pf_cl_sssp_far(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, pf_buf *far, int64_t bound_i,
                    double bound_f, pf_buf *out, pf_sssp_far_out *res, pf_status *st);
 int pf_cl_intersect_count(pf_dev *dev, const pf_dev_csr *g, int64_t *total, pf_status *st);
