@@ -244,6 +244,66 @@ START_TEST(sssp_deltas_match_seq)
 }
 END_TEST
 
+/* Deep graphs, on 1 to 4 threads: a lattice whose levels grow past and
+ * shrink below the few hundred vertices where a CPU backend hands levels
+ * from one thread to its team and back, a long path (one vertex a level),
+ * and a lattice with a tail, from its middle and from the tail's end. */
+START_TEST(deep_bfs_matches_seq)
+{
+    static const pf_ggen_params lattice = {.family = "grid2d", .size = {300, 200}, .seed = 21};
+    pf_status st;
+    pf_csr *grid = pf_ggen(&lattice, &st);
+    ck_assert_msg(grid != NULL, "%s", st.message);
+    enum { PATH = 5000 };
+    int32_t *tail = malloc(2 * PATH * sizeof *tail), *head = malloc(2 * PATH * sizeof *head);
+    for (int32_t v = 0; v + 1 < PATH; v++) {
+        tail[2 * v] = v, head[2 * v] = v + 1;
+        tail[2 * v + 1] = v + 1, head[2 * v + 1] = v;
+    }
+    pf_csr *path = pf_csr_from_arcs(PATH, 2 * (PATH - 1), tail, head, NULL, NULL, 0, &st);
+    ck_assert_msg(path != NULL, "%s", st.message);
+    /* The lattice (ids 0..59999) with the path hung off its last vertex. */
+    int64_t m = grid->m + 2 * PATH;
+    int32_t *t2 = malloc((size_t)m * sizeof *t2), *h2 = malloc((size_t)m * sizeof *h2);
+    int64_t k = 0;
+    for (int32_t u = 0; u < grid->n; u++)
+        for (int64_t a = grid->first[u]; a < grid->first[u + 1]; a++)
+            t2[k] = u, h2[k++] = grid->head[a];
+    for (int32_t v = 0; v < PATH; v++) {
+        int32_t from = v == 0 ? (int32_t)grid->n - 1 : (int32_t)grid->n + v - 1;
+        t2[k] = from, h2[k++] = (int32_t)grid->n + v;
+        t2[k] = (int32_t)grid->n + v, h2[k++] = from;
+    }
+    pf_csr *both = pf_csr_from_arcs(grid->n + PATH, k, t2, h2, NULL, NULL, 0, &st);
+    ck_assert_msg(both != NULL, "%s", st.message);
+    for (int threads = 1; threads <= 4; threads++) {
+        pf_graph_options dev = options(backend);
+        dev.threads = threads;
+        char what[64];
+        snprintf(what, sizeof what, "deep graphs, %d threads", threads);
+        pf_bfs_result want, got;
+        const pf_csr *graphs[] = {grid, path, both, both};
+        const int32_t sources[] = {0, 17, 30100, (int32_t)both->n - 1};
+        for (int i = 0; i < 4; i++) {
+            pf_graph_options seq = options("seq");
+            ck_assert(pf_graph_bfs(graphs[i], sources[i], &seq, &want, &st) == PF_OK);
+            ck_assert_msg(pf_graph_bfs(graphs[i], sources[i], &dev, &got, &st) == PF_OK, "%s: %s",
+                          what, st.message);
+            for (int64_t v = 0; v < graphs[i]->n; v++)
+                PF_EXPECT(got.dist[v] == want.dist[v], "%s, graph %d: dist[%lld] %d, seq %d",
+                          what, i, (long long)v, got.dist[v], want.dist[v]);
+            ck_assert_int_eq(got.level_count, want.depth);
+            pf_bfs_result_free(&want);
+            pf_bfs_result_free(&got);
+        }
+    }
+    free(tail), free(head), free(t2), free(h2);
+    pf_csr_free(grid);
+    pf_csr_free(path);
+    pf_csr_free(both);
+}
+END_TEST
+
 /* Sources with no arc out, and graphs in pieces. */
 START_TEST(isolated_source_and_pieces)
 {
@@ -327,6 +387,7 @@ int main(int argc, char **argv)
     tcase_add_loop_test(tc, random_graphs_match_seq, 0, 6 * W_KINDS * 2);
     tcase_add_loop_test(tc, generator_families_match_seq, 0, 8);
     tcase_add_test(tc, sssp_deltas_match_seq);
+    tcase_add_test(tc, deep_bfs_matches_seq);
     tcase_add_test(tc, isolated_source_and_pieces);
     tcase_add_test(tc, negative_cycle_found);
     suite_add_tcase(s, tc);

@@ -26,6 +26,11 @@ int ompb_sssp_far(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, pf_buf *far, i
 int ompb_sssp_solve(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t source,
                     int64_t delta_i, double delta_f, double max_weight, int64_t *rounds,
                     pf_status *st);
+/* omp_push_levels.c: push levels in one team. */
+int ompb_bfs_push_levels(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[2],
+                         int64_t count, int64_t in_arcs, pf_buf *dist, int32_t level,
+                         int32_t levels, int64_t unexplored, int32_t alpha, int64_t *found,
+                         double *seconds, int32_t *done, pf_status *st);
 int ompb_intersect_count(pf_dev *dev, const pf_dev_csr *g, int64_t *total, pf_status *st);
 
 #endif
