@@ -56,6 +56,7 @@ typedef struct pf_dyn_graph {
 
     /* Arc ids (ids = input arcs, then added ones). */
     int64_t ids;           /* ids handed out so far */
+    int64_t ids_cap;       /* room in the id arrays */
     int64_t *slot_of;      /* ids: forward slot; -1 deleted or a self-loop */
     int32_t *tail_of, *head_of; /* ids: the arc's ends (kept after deletion) */
     int64_t *cap_of;       /* ids: its capacity now (0 once deleted) */
@@ -65,6 +66,23 @@ typedef struct pf_dyn_graph {
      * first used[u] of them have been handed out (live or dead since),
      * the rest are free. */
     int64_t *used;
+    int64_t *dead;         /* vertices: dead slots among the used ones */
+
+    /* Room: the slot arrays hold slot_cap slots and the vertex arrays
+     * vertex_cap vertices (first: vertex_cap + 1), so arcs and vertices
+     * are added in place until one runs out (then the graph grows, which
+     * is a recompaction). The source's forward capacity in total (kept
+     * within int64, so no excess can overflow). */
+    int64_t slot_cap, vertex_cap;
+    int64_t source_cap;
+
+    /* The deficit repair's scratch (vertex_cap entries each): each
+     * vertex's current arc, the path's slots, a mark for the vertices the
+     * repair has labelled, their labels (lower bounds on the number of
+     * flow-carrying arcs to excess), the vertices marked. */
+    int64_t *walk_cur, *walk_path;
+    uint8_t *walk_mark;
+    int32_t *walk_dist, *walk_seen;
 
     /* Pages: dirty[p] = 1 when a slot of page p (head, rev, cap or res)
      * changed since pf_dyn_clean; vertex_dirty likewise for pages of
@@ -73,7 +91,11 @@ typedef struct pf_dyn_graph {
     int page_log2;
     int64_t pages, vertex_pages;
     uint8_t *dirty, *vertex_dirty;
-    int all_dirty;
+    int all_dirty;          /* pages cover slot_cap slots and vertex_cap + 1 vertices */
+
+    /* pf_dyn_set_slot_cap left deficits where the next repair must look
+     * for them at every vertex. */
+    int deficits_pending;
 
     /* Counters for reports and benchmarks. */
     int64_t recompactions;
@@ -101,6 +123,7 @@ typedef struct pf_dyn_change {
 /* What a batch did, for reports. */
 typedef struct pf_dyn_batch_out {
     int64_t flow_cut;      /* flow removed from arcs by lowered or deleted capacities */
+    int64_t rerouted;      /* of it, sent round the arc from its tail to its head */
     int64_t deficits;      /* vertices left with a deficit, before the repair */
     int64_t repair_steps;  /* arcs walked by the deficit repair */
     int64_t source_pushed; /* pushed out of the source on new or raised arcs */
@@ -113,7 +136,10 @@ void pf_dyn_params_default(pf_dyn_params *p);
  * preflow `res` (g->arcs values, residuals of g's arcs) and `excess` (g->n
  * values) — the state a previous solve left — or, with res == NULL, the
  * initial preflow: residuals = capacities, then every source arc
- * saturated. The state must satisfy the invariants above. */
+ * saturated. The state must satisfy the invariants above (residual left at
+ * the source's slots is pushed out again). The ids are g's reported arcs
+ * (output_arcs); g keeps no self-loop's ends or capacity, so those ids get
+ * tail_of = head_of = -1 and cap_of = 0, for the caller to overwrite. */
 int pf_dyn_build(const pf_residual *g, const int64_t *res, const int64_t *excess,
                  const pf_dyn_params *p, pf_dyn_graph *d, pf_status *st);
 void pf_dyn_free(pf_dyn_graph *d);
@@ -128,13 +154,15 @@ void pf_dyn_free(pf_dyn_graph *d);
  * self-loops are allowed (a self-loop gets an id and carries no flow). */
 int pf_dyn_check(const pf_dyn_graph *d, const pf_dyn_change *c, int64_t count, pf_status *st);
 
-/* Applies a batch that pf_dyn_check accepted, in order, keeping the
+/* Applies a batch (checked first with pf_dyn_check: a bad one changes
+ * nothing), in order, keeping the
  * preflow valid: a raised capacity opens residual capacity; a capacity
  * lowered below the arc's flow (or a deleted arc) takes the difference off
- * the flow, leaving excess at the tail and a deficit at the head; arcs out
+ * the flow, leaving excess at the tail and a deficit at the head, unless a
+ * short residual path from tail to head takes it round the arc; arcs out
  * of the source are saturated; then every deficit is repaired by cancelling
  * flow forward along arcs that carry flow, until it meets excess (or the
- * sink's, or the source), which keeps the invariants. Slots are taken from
+ * sink's, or the source), which keeps the invariants (dyn_repair.c). Slots are taken from
  * a vertex's free ones; where a vertex has none, the whole graph is
  * recompacted (every vertex's slack restored) first. PF_E_NOMEM leaves the
  * graph as it was. `out` may be NULL. */
@@ -147,6 +175,14 @@ int pf_dyn_apply(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count, pf_dyn_
  * by pf_dyn_repair. */
 int pf_dyn_set_slot_cap(pf_dyn_graph *d, int64_t slot, int64_t cap, pf_status *st);
 int pf_dyn_repair(pf_dyn_graph *d, pf_dyn_batch_out *out, pf_status *st);
+
+/* After an engine wrote its preflow into d->res and d->excess (a solve:
+ * the source's excess not tracked, residual returned to the source's
+ * slots): the source's excess recomputed (every excess sums to 0) and its
+ * slots saturated again, so the invariants hold for the next batch.
+ * Returns what was pushed out of the source. Marks no page: the caller
+ * knows what the engine wrote. */
+int64_t pf_dyn_take_preflow(pf_dyn_graph *d);
 
 /* The flow on arc `id` (0 for deleted arcs and self-loops). */
 int64_t pf_dyn_flow(const pf_dyn_graph *d, int64_t id);
