@@ -304,6 +304,92 @@ START_TEST(deep_bfs_matches_seq)
 }
 END_TEST
 
+/* sssp_relax_steps called directly where the backend has it (the host
+ * uses it on GPUs only; the CPU backend runs the whole search instead):
+ * one bucket of unbounded width (Bellman-Ford with frontiers) in batches
+ * of 1, 3 and 16 steps must end with seq's distances, and a batch that
+ * outlasts the frontier must leave the counts after it at 0. */
+static void relax_steps_from(pf_graph_engine *e, const pf_csr *g, int32_t source, int32_t steps)
+{
+    const pf_device_ops *ops = e->ops;
+    pf_status st;
+    pf_dev_csr d;
+    pf_buf *dist = NULL, *claim = NULL, *far = NULL, *list[2] = {NULL, NULL}, *counts = NULL;
+    int64_t n = g->n, c[2 * 16 + 2];
+    ck_assert_msg(pf_graph_upload(e, g, NULL, 1, &d, &st) == PF_OK, "%s", st.message);
+    int rc = pf_graph_buf(e, (size_t)n * 8, &dist, &st);
+    rc = rc ? rc : pf_graph_buf(e, (size_t)n * 4, &claim, &st);
+    rc = rc ? rc : pf_graph_buf(e, (size_t)n * 4, &far, &st);
+    rc = rc ? rc : pf_graph_buf(e, (size_t)n * 4, &list[0], &st);
+    rc = rc ? rc : pf_graph_buf(e, (size_t)n * 4, &list[1], &st);
+    rc = rc ? rc : pf_graph_buf(e, sizeof c, &counts, &st);
+    rc = rc ? rc : ops->fill_i32(e->dev, claim, -1, n, &st);
+    rc = rc ? rc : ops->fill_i32(e->dev, far, 0, n, &st);
+    rc = rc ? rc : ops->fill_i64(e->dev, dist, INT64_MAX, n, &st);
+    int64_t zero = 0, count = 1, arcs = g->first[source + 1] - g->first[source];
+    rc = rc ? rc : ops->upload(e->dev, dist, (size_t)source * 8, &zero, 8, &st);
+    rc = rc ? rc : ops->upload(e->dev, list[0], 0, &source, 4, &st);
+    ck_assert_msg(rc == PF_OK, "%s", st.message);
+    int cur = 0;
+    for (int32_t step = 0; count > 0; step += steps) {
+        ck_assert_int_lt(step, 4 * (int32_t)n + 64);
+        int64_t start[2] = {count, arcs};
+        pf_buf *lists[2] = {list[cur], list[1 - cur]};
+        rc = ops->fill_i64(e->dev, counts, 0, 2 * steps + 2, &st);
+        rc = rc ? rc : ops->upload(e->dev, counts, 0, start, sizeof start, &st);
+        rc = rc ? rc : ops->sssp_relax_steps(e->dev, &d, lists, counts, steps, count, dist, claim,
+                                             step, far, INT64_MAX, INFINITY, &st);
+        rc = rc ? rc : ops->download(e->dev, counts, 0, c, (2 * (size_t)steps + 2) * 8, &st);
+        ck_assert_msg(rc == PF_OK, "%s", st.message);
+        int32_t full = 0;
+        while (full < steps && c[2 * full + 2] > 0)
+            full++;
+        for (int32_t j = full; j < steps; j++)
+            ck_assert_msg(c[2 * j + 2] == 0 && c[2 * j + 3] == 0, "step %d after a dry one", j);
+        count = full < steps ? 0 : c[2 * steps];
+        arcs = full < steps ? 0 : c[2 * steps + 1];
+        cur = (cur + steps) % 2;
+    }
+    int64_t *got = malloc((size_t)n * 8);
+    ck_assert(ops->download(e->dev, dist, 0, got, (size_t)n * 8, &st) == PF_OK);
+    pf_sssp_result want;
+    pf_graph_options seq = options("seq");
+    ck_assert(pf_graph_sssp(g, source, &seq, &want, &st) == PF_OK);
+    for (int64_t v = 0; v < n; v++)
+        PF_EXPECT(got[v] == want.dist_i[v], "batches of %d: d(%lld) %lld, seq %lld", steps,
+                  (long long)v, (long long)got[v], (long long)want.dist_i[v]);
+    pf_sssp_result_free(&want);
+    free(got);
+    pf_buf *bufs[] = {dist, claim, far, list[0], list[1], counts};
+    for (int i = 0; i < 6; i++)
+        ops->release(e->dev, bufs[i]);
+    pf_graph_release(e, &d);
+}
+
+START_TEST(relax_steps_match_seq)
+{
+    pf_graph_options opt = options(backend);
+    pf_graph_engine e;
+    pf_status st;
+    ck_assert_msg(pf_graph_engine_open(&opt, &e, &st) == PF_OK, "%s", st.message);
+    if (e.ops && e.ops->sssp_relax_steps) {
+        static const pf_ggen_params families[] = {
+            {.family = "grid2d", .size = {30, 20}, .wmin = 1, .wmax = 9, .seed = 31},
+            {.family = "kron", .size = {8}, .edgefactor = 8, .wmin = 1, .wmax = 255, .seed = 32},
+        };
+        for (int k = 0; k < 2; k++) {
+            pf_csr *g = pf_ggen(&families[k], &st);
+            ck_assert_msg(g != NULL, "%s", st.message);
+            relax_steps_from(&e, g, 5, 1);
+            relax_steps_from(&e, g, 5, 3);
+            relax_steps_from(&e, g, 0, 16);
+            pf_csr_free(g);
+        }
+    }
+    pf_graph_engine_close(&e);
+}
+END_TEST
+
 /* Sources with no arc out, and graphs in pieces. */
 START_TEST(isolated_source_and_pieces)
 {
@@ -388,6 +474,7 @@ int main(int argc, char **argv)
     tcase_add_loop_test(tc, generator_families_match_seq, 0, 8);
     tcase_add_test(tc, sssp_deltas_match_seq);
     tcase_add_test(tc, deep_bfs_matches_seq);
+    tcase_add_test(tc, relax_steps_match_seq);
     tcase_add_test(tc, isolated_source_and_pieces);
     tcase_add_test(tc, negative_cycle_found);
     suite_add_tcase(s, tc);
