@@ -41,16 +41,19 @@ static inline void pf_graph_far_out(const int64_t c[4], int real, pf_sssp_far_ou
         memcpy(&res->rest_min_f, &c[2], sizeof res->rest_min_f);
 }
 
-/* The work-items each step of sssp_relax_steps launches: twice the
- * expected frontier's workers (it may grow within the batch before its
- * workers start striding), at most 2^18 (a larger frontier strides),
- * at least one group's worth. */
+/* The work-items each step of sssp_relax_steps launches: four times the
+ * expected frontier's workers, at least 8192 vertices' worth (a batch
+ * that starts from a few vertices may grow by orders of magnitude before
+ * it ends: a Kronecker graph's frontier goes from one vertex to a million
+ * in three steps, and a launch sized for the start would stride through
+ * them with a few hundred workers), at most 2^18 (a larger frontier
+ * strides). */
 static inline int64_t pf_graph_steps_items(int64_t hint, int lanes)
 {
-    const int64_t most = (int64_t)1 << 18, least = 256;
-    int64_t items = (hint > 0 ? hint : 1) * lanes * 2;
-    items = items < most ? items : most;
-    return items > least ? items : least;
+    const int64_t most = (int64_t)1 << 18, least = (int64_t)8192 * lanes;
+    int64_t items = (hint > 0 ? hint : 1) * lanes * 4;
+    items = items > least ? items : least;
+    return items < most ? items : most;
 }
 
 #endif
