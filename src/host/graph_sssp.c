@@ -52,6 +52,7 @@ typedef struct sssp_state {
     int64_t bound_i, delta_i;
     double bound_f, delta_f;
     double max_weight; /* the largest weight, 1 without weights */
+    int no_hubs;       /* no vertex has more than 4 times the mean degree */
     int delta_fixed; /* --delta given: never widened */
 } sssp_state;
 
@@ -81,10 +82,11 @@ static void choose_delta(const pf_csr *g, const pf_graph_options *opt, int whole
     }
     double mean_w = g->m ? sum / (double)g->m : 1, mean_deg = g->m ? (double)g->m / g->n : 1;
     int64_t most_deg = 0;
-    for (int64_t v = 0; whole && v < g->n; v++)
+    for (int64_t v = 0; v < g->n; v++)
         most_deg = g->first[v + 1] - g->first[v] > most_deg ? g->first[v + 1] - g->first[v]
                                                              : most_deg;
-    double scale = !whole ? 32 : most_deg <= 4 * mean_deg ? 16 : 1;
+    s->no_hubs = most_deg <= 4 * mean_deg;
+    double scale = !whole ? 32 : s->no_hubs ? 16 : 1;
     double delta = scale * mean_w / (mean_deg > 1 ? mean_deg : 1);
     s->delta_f = opt->delta_f > 0 ? opt->delta_f : delta;
     s->delta_i = opt->delta_i > 0 ? opt->delta_i : (delta >= 1 ? (int64_t)delta : 1);
@@ -143,11 +145,12 @@ static int next_bucket(sssp_state *s, pf_buf *out, int64_t *count, int64_t *arcs
      * With batched near steps a bucket's steps cost no round trip each, and
      * wide buckets on such graphs relax every vertex many times over (a
      * 1024^2 lattice: 18 times n at the width this doubling reached, 3
-     * times at an 8th of it): there, for the first FAR_PASSES_CHEAP
-     * buckets, the width doubles only while buckets hold fewer than
-     * BUCKET_FEW vertices (the source's first neighbourhoods). */
+     * times at an 8th of it): there (graphs without hubs), for the first
+     * FAR_PASSES_CHEAP buckets, the width doubles only while buckets hold
+     * fewer than BUCKET_FEW vertices (the source's first neighbourhoods). */
     s->far_passes++;
-    int64_t few = s->counts && s->far_passes < FAR_PASSES_CHEAP ? BUCKET_FEW : s->d.n / 64;
+    int thin = s->counts && s->no_hubs && s->far_passes < FAR_PASSES_CHEAP;
+    int64_t few = thin ? BUCKET_FEW : s->d.n / 64;
     if (!rc && !s->delta_fixed && far.count > 0 && far.count < few) {
         s->delta_i = add_sat(s->delta_i, s->delta_i);
         s->delta_f *= 2;
