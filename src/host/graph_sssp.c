@@ -32,11 +32,12 @@
 /* Batches of near steps (sssp_relax_steps) run while the frontier has
  * fewer than BATCH_BELOW vertices of mean degree at most BATCH_MEAN_DEGREE
  * (above that a step's work hides its round trip, and hubs want the
- * balanced advance of single steps). A bucket's first batch holds about as
+ * balanced advance of single steps; a batch's launches stop growing at
+ * 2^18 work-items, a GPU's worth, and stride past that). A bucket's first batch holds about as
  * many steps as the last bucket's near phase took, the next ones
  * BATCH_FIRST, doubling up to BATCH_MOST: steps queued past the end of a
  * near phase cost a launch each. */
-enum { BATCH_FIRST = 8, BATCH_MOST = 256, BATCH_BELOW = 1 << 15, BATCH_MEAN_DEGREE = 32,
+enum { BATCH_FIRST = 8, BATCH_MOST = 256, BATCH_BELOW = 1 << 17, BATCH_MEAN_DEGREE = 32,
        BUCKET_FEW = 64, FAR_PASSES_CHEAP = 1024 };
 
 typedef struct sssp_state {
