@@ -403,14 +403,15 @@ typedef struct pf_device_ops {
      * at level `level` + j; the first frontier has `count` vertices and
      * `in_arcs` out-arcs. After each level, unexplored -= its out-arcs; it
      * stops after `levels` levels, after a level that found nothing, or,
-     * with alpha > 0, after a level whose out-arcs pass unexplored / alpha
-     * (the host's switch to pulling). found[2j], found[2j + 1] = level j's
-     * vertices and their out-arcs, seconds[j] its time; *done = the levels
-     * run. */
+     * with alpha > 0, after a level whose out-arcs pass both unexplored /
+     * alpha and least_pull (the host's switch to pulling). found[2j],
+     * found[2j + 1] = level j's vertices and their out-arcs, seconds[j] its
+     * time; *done = the levels run. */
     int (*bfs_push_levels)(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[2],
                            int64_t count, int64_t in_arcs, pf_buf *dist, int32_t level,
-                           int32_t levels, int64_t unexplored, int32_t alpha, int64_t *found,
-                           double *seconds, int32_t *done, pf_status *st);
+                           int32_t levels, int64_t unexplored, int32_t alpha,
+                           int64_t least_pull, int64_t *found, double *seconds, int32_t *done,
+                           pf_status *st);
 } pf_device_ops;
 
 /* The compiled-in backends (each defined in its own folder). */

@@ -1,6 +1,7 @@
 /* BFS on a device backend, direction-optimising as Beamer et al. do:
  * top-down (bfs_push) while the frontier's out-arcs m_f are few against
- * the arcs left to explore m_u, bottom-up (bfs_pull) once m_f > m_u / 15,
+ * the arcs left to explore m_u, bottom-up (bfs_pull) once m_f > m_u / 15
+ * (and m_f > n / 32: see DO_SCAN),
  * and back to top-down once the frontier shrinks below n / 18 vertices.
  * Pulling needs the reverse graph: the graph itself when undirected, else
  * its transpose, built on the host (also what the parents step reads).
@@ -16,7 +17,12 @@
 #include "../common/timer.h"
 #include "graph.h"
 
-enum { DO_ALPHA = 15, DO_BETA = 18 };
+/* A pull level reads every vertex's distance whatever the frontier, so
+ * it pays only for a frontier whose out-arcs are also past n / DO_SCAN:
+ * at the end of a deep graph's search (a lattice's far corner) m_u is
+ * small enough for the alpha test to pull every last level, at a pass
+ * over n each, where pushing a few thousand arcs costs far less. */
+enum { DO_ALPHA = 15, DO_BETA = 18, DO_SCAN = 32 };
 
 /* Push levels a backend runs back to back (bfs_push_levels) per call. */
 enum { LEVELS_BATCH = 1024 };
@@ -77,8 +83,8 @@ static int push_levels(bfs_state *s, int32_t *level, int *cur, int64_t *count, i
     pf_buf *lists[2] = {s->list[*cur], s->list[1 - *cur]};
     int32_t done = 0;
     int rc = s->e->ops->bfs_push_levels(s->e->dev, &s->d, lists, *count, *m_f, s->dist, *level,
-                                        LEVELS_BATCH, *m_u, can_pull ? DO_ALPHA : 0, s->found,
-                                        s->seconds, &done, st);
+                                        LEVELS_BATCH, *m_u, can_pull ? DO_ALPHA : 0,
+                                        s->d.n / DO_SCAN, s->found, s->seconds, &done, st);
     for (int32_t k = 0; !rc && k < done; k++) {
         *count = s->found[2 * k];
         *m_f = s->found[2 * k + 1];
@@ -109,7 +115,7 @@ static int run_levels(bfs_state *s, const pf_csr *g, int32_t source, int push_on
     for (int32_t level = 0; !rc && count > 0; level++) {
         double t0 = pf_now();
         int64_t next = 0, arcs = 0;
-        if (!pull && can_pull && m_f > m_u / DO_ALPHA)
+        if (!pull && can_pull && m_f > m_u / DO_ALPHA && m_f > g->n / DO_SCAN)
             pull = 1;
         if (!pull && ops->bfs_push_levels) { /* until pulling pays, on the device */
             rc = push_levels(s, &level, &cur, &count, &m_f, &m_u, can_pull, res, st);

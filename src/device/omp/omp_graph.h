@@ -29,8 +29,9 @@ int ompb_sssp_solve(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t sour
 /* omp_push_levels.c: push levels in one team. */
 int ompb_bfs_push_levels(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[2],
                          int64_t count, int64_t in_arcs, pf_buf *dist, int32_t level,
-                         int32_t levels, int64_t unexplored, int32_t alpha, int64_t *found,
-                         double *seconds, int32_t *done, pf_status *st);
+                         int32_t levels, int64_t unexplored, int32_t alpha,
+                         int64_t least_pull, int64_t *found, double *seconds, int32_t *done,
+                         pf_status *st);
 int ompb_intersect_count(pf_dev *dev, const pf_dev_csr *g, int64_t *total, pf_status *st);
 
 #endif

@@ -36,6 +36,7 @@ typedef struct push_team {
     int32_t *lists[2];
     omp_frontier_piece *pieces;
     int32_t level, levels, alpha;
+    int64_t least_pull;
     int64_t *found;
     double *seconds;
     _Alignas(64) int64_t appended[3]; /* level j appends through slot j % 3 */
@@ -59,7 +60,7 @@ static void record(push_team *t, int32_t j, int64_t count, int64_t arcs)
 
 static int should_stop(const push_team *t, int64_t count, int64_t arcs, int64_t unexplored)
 {
-    return count == 0 || (t->alpha > 0 && arcs > unexplored / t->alpha);
+    return count == 0 || (t->alpha > 0 && arcs > unexplored / t->alpha && arcs > t->least_pull);
 }
 
 /* Thread 0 alone: levels while the frontier stays small; then its state
@@ -167,8 +168,9 @@ static void run_levels(push_team *t, int64_t count, int64_t unexplored)
 
 int ompb_bfs_push_levels(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[2],
                          int64_t count, int64_t in_arcs, pf_buf *dist, int32_t level,
-                         int32_t levels, int64_t unexplored, int32_t alpha, int64_t *found,
-                         double *seconds, int32_t *done, pf_status *st)
+                         int32_t levels, int64_t unexplored, int32_t alpha,
+                         int64_t least_pull, int64_t *found, double *seconds, int32_t *done,
+                         pf_status *st)
 {
     (void)in_arcs; /* the team shares out vertices in dynamic chunks */
     push_team t = {
@@ -180,6 +182,7 @@ int ompb_bfs_push_levels(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[2]
         .level = level,
         .levels = levels,
         .alpha = alpha,
+        .least_pull = least_pull,
         .found = found,
         .seconds = seconds,
         .before = omp_get_wtime(),
