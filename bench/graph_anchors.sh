@@ -81,9 +81,36 @@ now() { date +%s.%N; }
 median() { sort -g | awk '{v[NR]=$1} END {print (NR ? v[int((NR+1)/2)] : "nan")}'; }
 json_field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))$2)" "$1"; }
 
+# room_for NAME: whether $work's disk and the host's memory can take the
+# graph. Per arc (both directions of an edge): 12 bytes in portaflow's
+# binary form (head, int64 weight) and 12 in GAPBS's .sg + .wsg on disk;
+# about 40 bytes of memory at the generator's peak (kron:24, 2^24 vertices
+# x 16 x 2 = 537M arcs: 13 GB of disk, 21 GB of memory).
+room_for() {
+  local family=${1%%:*} size=${1#*:} arcs
+  case $family in
+  kron) arcs=$(( (1 << size) * 32 )) ;;
+  grid) arcs=$(( size * size * 4 )) ;;
+  road) arcs=$(( size * size * 3 )) ;;
+  *) return 0 ;;
+  esac
+  local disk_kb mem_kb
+  disk_kb=$(df -Pk "$work" | awk 'NR == 2 {print $4}')
+  mem_kb=$(awk '/^MemAvailable:/ {print $2}' /proc/meminfo)
+  if [ ! -s "$work/${1/:/_}.bin" ] && [ "${disk_kb:-0}" -lt $(( arcs * 24 / 1024 )) ]; then
+    echo "graph_anchors.sh: $1 needs about $(( arcs * 24 >> 30 )) GiB under $work, $(( ${disk_kb:-0} >> 20 )) GiB free" >&2
+    return 1
+  fi
+  if [ "${mem_kb:-0}" -lt $(( arcs * 40 / 1024 )) ]; then
+    echo "graph_anchors.sh: $1 needs about $(( arcs * 40 >> 30 )) GiB of memory, $(( ${mem_kb:-0} >> 20 )) GiB available" >&2
+    return 1
+  fi
+}
+
 # make_graph NAME: the binary form, the GAPBS files and the root.
 make_graph() {
   local name=$1 family=${1%%:*} size=${1#*:} base=$work/${1/:/_}
+  room_for "$name" || return 1
   if [ ! -s "$base.bin" ]; then
     case $family in
     kron) "$bin" gen kron "$size" --edgefactor 16 --weights 1:255 --format bin -o "$base.bin" ;;

@@ -83,11 +83,13 @@ static void expect_bfs_like_seq(const pf_csr *g, int32_t source, int push_only, 
     pf_bfs_result_free(&got);
 }
 
-static void expect_sssp_like_seq(const pf_csr *g, int32_t source, const char *what)
+/* SSSP on the backend with dev's options (delta, threads) against seq. */
+static void expect_sssp_opt_like_seq(const pf_csr *g, int32_t source, pf_graph_options dev,
+                                     const char *what)
 {
     pf_status st;
     pf_sssp_result want, got;
-    pf_graph_options seq = options("seq"), dev = options(backend);
+    pf_graph_options seq = options("seq");
     ck_assert_msg(pf_graph_sssp(g, source, &seq, &want, &st) == PF_OK, "%s", st.message);
     ck_assert_msg(pf_graph_sssp(g, source, &dev, &got, &st) == PF_OK, "%s: %s", what, st.message);
     ck_assert_msg(pf_sssp_verify(g, source, got.dist_i, got.dist_f, &st) == PF_OK, "%s: %s",
@@ -105,6 +107,11 @@ static void expect_sssp_like_seq(const pf_csr *g, int32_t source, const char *wh
     ck_assert_int_eq(got.reached, want.reached);
     pf_sssp_result_free(&want);
     pf_sssp_result_free(&got);
+}
+
+static void expect_sssp_like_seq(const pf_csr *g, int32_t source, const char *what)
+{
+    expect_sssp_opt_like_seq(g, source, options(backend), what);
 }
 
 static void expect_tc_like_seq(const pf_csr *g, const char *what)
@@ -180,6 +187,206 @@ START_TEST(generator_families_match_seq)
     expect_sssp_like_seq(g, (int32_t)(g->n / 2), families[_i].family);
     expect_tc_like_seq(g, families[_i].family);
     pf_csr_free(g);
+}
+END_TEST
+
+/* Bucket widths from far below the smallest weight (many buckets: a
+ * backend may widen them) to past the largest distance (one bucket),
+ * integer ones not powers of two, on 1 to 3 threads: lattices (thousands
+ * of thin buckets, where the CPU's bucket fusion and the GPU's batched
+ * steps run), Kronecker graphs (hubs), zero weights (a vertex lowered
+ * into the bucket being relaxed) and real weights. */
+START_TEST(sssp_deltas_match_seq)
+{
+    static const pf_ggen_params families[] = {
+        {.family = "grid2d", .size = {64, 48}, .wmin = 1, .wmax = 255, .seed = 11},
+        {.family = "kron", .size = {10}, .edgefactor = 16, .wmin = 1, .wmax = 255, .seed = 12},
+        {.family = "road", .size = {40, 40}, .seed = 13},
+    };
+    static const int64_t deltas_i[] = {1, 3, 100, 1000, (int64_t)1 << 40};
+    static const double deltas_f[] = {1e-9, 0.3, 7, 1e9};
+    pf_status st;
+    pf_csr *graphs[5];
+    for (int k = 0; k < 3; k++) {
+        graphs[k] = pf_ggen(&families[k], &st);
+        ck_assert_msg(graphs[k] != NULL, "%s", st.message);
+    }
+    graphs[3] = random_graph(77, 2000, 9000, W_REAL, 1);
+    /* Weights 0..3: zero-weight arcs keep a lowered vertex in its bucket. */
+    int32_t tail[4000], head[4000];
+    int64_t w[4000];
+    pf_rng rng;
+    pf_rng_seed(&rng, 78);
+    for (int a = 0; a < 4000; a++) {
+        tail[a] = (int32_t)pf_rng_range(&rng, 0, 999);
+        head[a] = (int32_t)pf_rng_range(&rng, 0, 999);
+        w[a] = pf_rng_range(&rng, 0, 3);
+    }
+    graphs[4] = pf_csr_from_arcs(1000, 4000, tail, head, w, NULL, 0, &st);
+    ck_assert_msg(graphs[4] != NULL, "%s", st.message);
+    for (int k = 0; k < 5; k++) {
+        int real = graphs[k]->weights == PF_CSR_W_F64;
+        int count = real ? 4 : 5;
+        for (int d = 0; d <= count; d++) {
+            pf_graph_options dev = options(backend);
+            dev.threads = 1 + (d % 3);
+            if (d < count && real)
+                dev.delta_f = deltas_f[d];
+            else if (d < count)
+                dev.delta_i = deltas_i[d];
+            char what[96];
+            snprintf(what, sizeof what, "graph %d, delta %g, %d threads", k,
+                     real ? dev.delta_f : (double)dev.delta_i, dev.threads);
+            expect_sssp_opt_like_seq(graphs[k], (int32_t)(graphs[k]->n / 3), dev, what);
+        }
+        pf_csr_free(graphs[k]);
+    }
+}
+END_TEST
+
+/* Deep graphs, on 1 to 4 threads: a lattice whose levels grow past and
+ * shrink below the few hundred vertices where a CPU backend hands levels
+ * from one thread to its team and back, a long path (one vertex a level),
+ * and a lattice with a tail, from its middle and from the tail's end. */
+START_TEST(deep_bfs_matches_seq)
+{
+    static const pf_ggen_params lattice = {.family = "grid2d", .size = {300, 200}, .seed = 21};
+    pf_status st;
+    pf_csr *grid = pf_ggen(&lattice, &st);
+    ck_assert_msg(grid != NULL, "%s", st.message);
+    enum { PATH = 5000 };
+    int32_t *tail = malloc(2 * PATH * sizeof *tail), *head = malloc(2 * PATH * sizeof *head);
+    for (int32_t v = 0; v + 1 < PATH; v++) {
+        tail[2 * v] = v, head[2 * v] = v + 1;
+        tail[2 * v + 1] = v + 1, head[2 * v + 1] = v;
+    }
+    pf_csr *path = pf_csr_from_arcs(PATH, 2 * (PATH - 1), tail, head, NULL, NULL, 0, &st);
+    ck_assert_msg(path != NULL, "%s", st.message);
+    /* The lattice (ids 0..59999) with the path hung off its last vertex. */
+    int64_t m = grid->m + 2 * PATH;
+    int32_t *t2 = malloc((size_t)m * sizeof *t2), *h2 = malloc((size_t)m * sizeof *h2);
+    int64_t k = 0;
+    for (int32_t u = 0; u < grid->n; u++)
+        for (int64_t a = grid->first[u]; a < grid->first[u + 1]; a++)
+            t2[k] = u, h2[k++] = grid->head[a];
+    for (int32_t v = 0; v < PATH; v++) {
+        int32_t from = v == 0 ? (int32_t)grid->n - 1 : (int32_t)grid->n + v - 1;
+        t2[k] = from, h2[k++] = (int32_t)grid->n + v;
+        t2[k] = (int32_t)grid->n + v, h2[k++] = from;
+    }
+    pf_csr *both = pf_csr_from_arcs(grid->n + PATH, k, t2, h2, NULL, NULL, 0, &st);
+    ck_assert_msg(both != NULL, "%s", st.message);
+    for (int threads = 1; threads <= 4; threads++) {
+        pf_graph_options dev = options(backend);
+        dev.threads = threads;
+        char what[64];
+        snprintf(what, sizeof what, "deep graphs, %d threads", threads);
+        pf_bfs_result want, got;
+        const pf_csr *graphs[] = {grid, path, both, both};
+        const int32_t sources[] = {0, 17, 30100, (int32_t)both->n - 1};
+        for (int i = 0; i < 4; i++) {
+            pf_graph_options seq = options("seq");
+            ck_assert(pf_graph_bfs(graphs[i], sources[i], &seq, &want, &st) == PF_OK);
+            ck_assert_msg(pf_graph_bfs(graphs[i], sources[i], &dev, &got, &st) == PF_OK, "%s: %s",
+                          what, st.message);
+            for (int64_t v = 0; v < graphs[i]->n; v++)
+                PF_EXPECT(got.dist[v] == want.dist[v], "%s, graph %d: dist[%lld] %d, seq %d",
+                          what, i, (long long)v, got.dist[v], want.dist[v]);
+            ck_assert_int_eq(got.level_count, want.depth);
+            pf_bfs_result_free(&want);
+            pf_bfs_result_free(&got);
+        }
+    }
+    free(tail), free(head), free(t2), free(h2);
+    pf_csr_free(grid);
+    pf_csr_free(path);
+    pf_csr_free(both);
+}
+END_TEST
+
+/* sssp_relax_steps called directly where the backend has it (the host
+ * uses it on GPUs only; the CPU backend runs the whole search instead):
+ * one bucket of unbounded width (Bellman-Ford with frontiers) in batches
+ * of 1, 3 and 16 steps must end with seq's distances, and a batch that
+ * outlasts the frontier must leave the counts after it at 0. */
+static void relax_steps_from(pf_graph_engine *e, const pf_csr *g, int32_t source, int32_t steps)
+{
+    const pf_device_ops *ops = e->ops;
+    pf_status st;
+    pf_dev_csr d;
+    pf_buf *dist = NULL, *claim = NULL, *far = NULL, *list[2] = {NULL, NULL}, *counts = NULL;
+    int64_t n = g->n, c[2 * 16 + 2];
+    ck_assert_msg(pf_graph_upload(e, g, NULL, 1, &d, &st) == PF_OK, "%s", st.message);
+    int rc = pf_graph_buf(e, (size_t)n * 8, &dist, &st);
+    rc = rc ? rc : pf_graph_buf(e, (size_t)n * 4, &claim, &st);
+    rc = rc ? rc : pf_graph_buf(e, (size_t)n * 4, &far, &st);
+    rc = rc ? rc : pf_graph_buf(e, (size_t)n * 4, &list[0], &st);
+    rc = rc ? rc : pf_graph_buf(e, (size_t)n * 4, &list[1], &st);
+    rc = rc ? rc : pf_graph_buf(e, sizeof c, &counts, &st);
+    rc = rc ? rc : ops->fill_i32(e->dev, claim, -1, n, &st);
+    rc = rc ? rc : ops->fill_i32(e->dev, far, 0, n, &st);
+    rc = rc ? rc : ops->fill_i64(e->dev, dist, INT64_MAX, n, &st);
+    int64_t zero = 0, count = 1, arcs = g->first[source + 1] - g->first[source];
+    rc = rc ? rc : ops->upload(e->dev, dist, (size_t)source * 8, &zero, 8, &st);
+    rc = rc ? rc : ops->upload(e->dev, list[0], 0, &source, 4, &st);
+    ck_assert_msg(rc == PF_OK, "%s", st.message);
+    int cur = 0;
+    for (int32_t step = 0; count > 0; step += steps) {
+        ck_assert_int_lt(step, 4 * (int32_t)n + 64);
+        int64_t start[2] = {count, arcs};
+        pf_buf *lists[2] = {list[cur], list[1 - cur]};
+        rc = ops->fill_i64(e->dev, counts, 0, 2 * steps + 2, &st);
+        rc = rc ? rc : ops->upload(e->dev, counts, 0, start, sizeof start, &st);
+        rc = rc ? rc : ops->sssp_relax_steps(e->dev, &d, lists, counts, steps, count, dist, claim,
+                                             step, far, INT64_MAX, INFINITY, &st);
+        rc = rc ? rc : ops->download(e->dev, counts, 0, c, (2 * (size_t)steps + 2) * 8, &st);
+        ck_assert_msg(rc == PF_OK, "%s", st.message);
+        int32_t full = 0;
+        while (full < steps && c[2 * full + 2] > 0)
+            full++;
+        for (int32_t j = full; j < steps; j++)
+            ck_assert_msg(c[2 * j + 2] == 0 && c[2 * j + 3] == 0, "step %d after a dry one", j);
+        count = full < steps ? 0 : c[2 * steps];
+        arcs = full < steps ? 0 : c[2 * steps + 1];
+        cur = (cur + steps) % 2;
+    }
+    int64_t *got = malloc((size_t)n * 8);
+    ck_assert(ops->download(e->dev, dist, 0, got, (size_t)n * 8, &st) == PF_OK);
+    pf_sssp_result want;
+    pf_graph_options seq = options("seq");
+    ck_assert(pf_graph_sssp(g, source, &seq, &want, &st) == PF_OK);
+    for (int64_t v = 0; v < n; v++)
+        PF_EXPECT(got[v] == want.dist_i[v], "batches of %d: d(%lld) %lld, seq %lld", steps,
+                  (long long)v, (long long)got[v], (long long)want.dist_i[v]);
+    pf_sssp_result_free(&want);
+    free(got);
+    pf_buf *bufs[] = {dist, claim, far, list[0], list[1], counts};
+    for (int i = 0; i < 6; i++)
+        ops->release(e->dev, bufs[i]);
+    pf_graph_release(e, &d);
+}
+
+START_TEST(relax_steps_match_seq)
+{
+    pf_graph_options opt = options(backend);
+    pf_graph_engine e;
+    pf_status st;
+    ck_assert_msg(pf_graph_engine_open(&opt, &e, &st) == PF_OK, "%s", st.message);
+    if (e.ops && e.ops->sssp_relax_steps) {
+        static const pf_ggen_params families[] = {
+            {.family = "grid2d", .size = {30, 20}, .wmin = 1, .wmax = 9, .seed = 31},
+            {.family = "kron", .size = {8}, .edgefactor = 8, .wmin = 1, .wmax = 255, .seed = 32},
+        };
+        for (int k = 0; k < 2; k++) {
+            pf_csr *g = pf_ggen(&families[k], &st);
+            ck_assert_msg(g != NULL, "%s", st.message);
+            relax_steps_from(&e, g, 5, 1);
+            relax_steps_from(&e, g, 5, 3);
+            relax_steps_from(&e, g, 0, 16);
+            pf_csr_free(g);
+        }
+    }
+    pf_graph_engine_close(&e);
 }
 END_TEST
 
@@ -265,6 +472,9 @@ int main(int argc, char **argv)
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, random_graphs_match_seq, 0, 6 * W_KINDS * 2);
     tcase_add_loop_test(tc, generator_families_match_seq, 0, 8);
+    tcase_add_test(tc, sssp_deltas_match_seq);
+    tcase_add_test(tc, deep_bfs_matches_seq);
+    tcase_add_test(tc, relax_steps_match_seq);
     tcase_add_test(tc, isolated_source_and_pieces);
     tcase_add_test(tc, negative_cycle_found);
     suite_add_tcase(s, tc);

@@ -208,6 +208,18 @@ typedef int pf_sssp_far_fn(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, pf_bu
                            pf_status *st);
 typedef int pf_intersect_count_fn(pf_dev *dev, const pf_dev_csr *g, int64_t *total,
                                   pf_status *st);
+typedef int pf_sssp_solve_fn(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t source,
+                             int64_t delta_i, double delta_f, double max_weight, int64_t *rounds,
+                             pf_status *st);
+typedef int pf_sssp_relax_steps_fn(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[2],
+                                   pf_buf *counts, int32_t steps, int64_t hint, pf_buf *dist,
+                                   pf_buf *claim, int32_t step, pf_buf *far, int64_t bound_i,
+                                   double bound_f, pf_status *st);
+typedef int pf_bfs_push_levels_fn(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[2],
+                                  int64_t count, int64_t in_arcs, pf_buf *dist, int32_t level,
+                                  int32_t levels, int64_t unexplored, int32_t alpha,
+                                  int64_t least_pull, int64_t *found, double *seconds,
+                                  int32_t *done, pf_status *st);
 
 typedef struct pf_device_ops {
     const char *name; /* "seq", "omp", "opencl", "cuda" */
@@ -382,6 +394,40 @@ typedef struct pf_device_ops {
      * oriented from lower to higher rank, rows sorted by head; *total = the
      * sum over its arcs (u,v) of |N(u) n N(v)|. */
     pf_intersect_count_fn *intersect_count;
+    /* Optional (NULL: the host drives sssp_relax and sssp_far): the whole
+     * SSSP from `source` for non-negative weights (none, int64 or double as
+     * g->weights says), by buckets of width delta_i (integer distances) or
+     * delta_f (real ones), which a backend may widen (the answer is the
+     * same). max_weight: the largest weight (1 without weights), or more.
+     * dist holds the start: 0 at the source, "none" (INT64_MAX or +inf)
+     * elsewhere; it ends with the distances. *rounds = the rounds that
+     * waited for every worker (statistics). */
+    pf_sssp_solve_fn *sssp_solve;
+    /* Optional (NULL: one sssp_relax per step): `steps` sssp_relax steps
+     * queued at once, without waiting, for the thin frontiers of
+     * high-diameter graphs, where a round trip per step would cost more
+     * than the step. Step j (0-based) relaxes list[j % 2] into list[(j + 1)
+     * % 2] with claim value step + j; its frontier's size is counts[2j] on
+     * the device (the host writes counts[0], and counts[1] = its
+     * out-degree sum, and zeroes the rest first); it appends through
+     * counts[2j + 2] (vertices) and counts[2j + 3] (their out-degrees). A
+     * step whose frontier is empty does nothing, so steps queued past the
+     * point where the near frontier runs dry cost only their launch.
+     * counts: int64[2 * steps + 2]. hint: the frontier size expected (the
+     * last one the host saw), which sizes the launches; a larger frontier
+     * still runs whole. The host reads counts back when it wants them. */
+    pf_sssp_relax_steps_fn *sssp_relax_steps;
+    /* Optional (NULL: one bfs_push per level): bfs_push levels one after
+     * another without returning, for deep graphs (thousands of small
+     * levels). Level j (0-based) pushes list[j % 2] into list[(j + 1) % 2]
+     * at level `level` + j; the first frontier has `count` vertices and
+     * `in_arcs` out-arcs. After each level, unexplored -= its out-arcs; it
+     * stops after `levels` levels, after a level that found nothing, or,
+     * with alpha > 0, after a level whose out-arcs pass both unexplored /
+     * alpha and least_pull (the host's switch to pulling). found[2j],
+     * found[2j + 1] = level j's vertices and their out-arcs, seconds[j] its
+     * time; *done = the levels run. */
+    pf_bfs_push_levels_fn *bfs_push_levels;
 } pf_device_ops;
 
 /* The compiled-in backends (each defined in its own folder). */

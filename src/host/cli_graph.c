@@ -50,7 +50,7 @@ static const pf_opt sssp_options[] = {
     {.id = OPT_SOURCE, .name = "source", .letter = 's', .arg = "S",
      .help = "the source vertex (default the first id)"},
     {.id = OPT_DELTA, .name = "delta", .arg = "D",
-     .help = "near-far bucket width (default 32 x mean weight / mean degree)"},
+     .help = "bucket width (default: from the mean weight and degree, see README)"},
     {.id = OPT_STATS, .name = "stats", .help = "s reached / max_distance / checksum lines, no rows"},
     INPUT_OPTIONS,
     {0},

@@ -1,11 +1,14 @@
 /* BFS on a device backend, direction-optimising as Beamer et al. do:
  * top-down (bfs_push) while the frontier's out-arcs m_f are few against
- * the arcs left to explore m_u, bottom-up (bfs_pull) once m_f > m_u / 15,
+ * the arcs left to explore m_u, bottom-up (bfs_pull) once m_f > m_u / 15
+ * (and m_f > n / 32: see DO_SCAN),
  * and back to top-down once the frontier shrinks below n / 18 vertices.
  * Pulling needs the reverse graph: the graph itself when undirected, else
  * its transpose, built on the host (also what the parents step reads).
  * One host round trip per level (the frontier size decides the next
- * step); the levels' sizes and times are kept for --stats. */
+ * step), but where the backend runs push levels back to back
+ * (bfs_push_levels: the CPU's one team), it stops only to pull; the
+ * levels' sizes and times are kept for --stats. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,12 +17,22 @@
 #include "../common/timer.h"
 #include "graph.h"
 
-enum { DO_ALPHA = 15, DO_BETA = 18 };
+/* A pull level reads every vertex's distance whatever the frontier, so
+ * it pays only for a frontier whose out-arcs are also past n / DO_SCAN:
+ * at the end of a deep graph's search (a lattice's far corner) m_u is
+ * small enough for the alpha test to pull every last level, at a pass
+ * over n each, where pushing a few thousand arcs costs far less. */
+enum { DO_ALPHA = 15, DO_BETA = 18, DO_SCAN = 32 };
+
+/* Push levels a backend runs back to back (bfs_push_levels) per call. */
+enum { LEVELS_BATCH = 1024 };
 
 typedef struct bfs_state {
     pf_graph_engine *e;
     pf_dev_csr d;
     pf_buf *dist, *list[2], *flags, *parent;
+    int64_t found[2 * LEVELS_BATCH]; /* bfs_push_levels' answers */
+    double seconds[LEVELS_BATCH];
 } bfs_state;
 
 static int add_level(pf_bfs_result *res, int64_t vertices, int64_t arcs, double seconds,
@@ -60,6 +73,30 @@ static void free_state(bfs_state *s)
         pf_graph_release(s->e, &s->d);
 }
 
+/* Push levels on the device, one after another, until one finds nothing
+ * or its frontier is heavy enough to pull (can_pull); *level is then the
+ * last level run, the frontier (*count vertices, *m_f arcs) in
+ * list[*cur]. */
+static int push_levels(bfs_state *s, int32_t *level, int *cur, int64_t *count, int64_t *m_f,
+                       int64_t *m_u, int can_pull, pf_bfs_result *res, pf_status *st)
+{
+    pf_buf *lists[2] = {s->list[*cur], s->list[1 - *cur]};
+    int32_t done = 0;
+    int rc = s->e->ops->bfs_push_levels(s->e->dev, &s->d, lists, *count, *m_f, s->dist, *level,
+                                        LEVELS_BATCH, *m_u, can_pull ? DO_ALPHA : 0,
+                                        s->d.n / DO_SCAN, s->found, s->seconds, &done, st);
+    for (int32_t k = 0; !rc && k < done; k++) {
+        *count = s->found[2 * k];
+        *m_f = s->found[2 * k + 1];
+        *m_u -= *m_f;
+        if (*count > 0)
+            rc = add_level(res, *count, *m_f, s->seconds[k], 0, st);
+    }
+    *cur = (*cur + done) % 2;
+    *level += done - 1;
+    return rc;
+}
+
 /* The levels, from the source alone at level 0. */
 static int run_levels(bfs_state *s, const pf_csr *g, int32_t source, int push_only,
                       pf_bfs_result *res, pf_status *st)
@@ -78,8 +115,12 @@ static int run_levels(bfs_state *s, const pf_csr *g, int32_t source, int push_on
     for (int32_t level = 0; !rc && count > 0; level++) {
         double t0 = pf_now();
         int64_t next = 0, arcs = 0;
-        if (!pull && can_pull && m_f > m_u / DO_ALPHA)
+        if (!pull && can_pull && m_f > m_u / DO_ALPHA && m_f > g->n / DO_SCAN)
             pull = 1;
+        if (!pull && ops->bfs_push_levels) { /* until pulling pays, on the device */
+            rc = push_levels(s, &level, &cur, &count, &m_f, &m_u, can_pull, res, st);
+            continue;
+        }
         int pulled = pull;
         if (pull) {
             rc = ops->bfs_pull(dev, &s->d, s->dist, level, s->flags, &next, &arcs, st);

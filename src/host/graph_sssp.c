@@ -7,7 +7,13 @@
  * the work. Negative weights: one bucket (bound +inf), which is Bellman-Ford
  * with frontiers; a frontier still non-empty after n steps proves a
  * negative cycle, which the host's Bellman-Ford then finds to report it.
- * seq runs Dijkstra (graph_seq.c). */
+ * Thin near frontiers (lattices, roads: thousands of steps of a few
+ * thousand vertices) go to the device in batches of steps that read their
+ * sizes on the device (sssp_relax_steps), the host reading the counters
+ * back once a batch, as the max-flow driver batches its BFS levels.
+ * A backend with a whole-search step (sssp_solve: delta-stepping on the
+ * CPU) runs non-negative weights there instead. seq runs Dijkstra
+ * (graph_seq.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,13 +29,31 @@
  * then finds the cycle. */
 #define NEGATIVE_CYCLE (-100)
 
+/* Batches of near steps (sssp_relax_steps) run while the frontier has
+ * fewer than BATCH_BELOW vertices of mean degree at most BATCH_MEAN_DEGREE
+ * (above that a step's work hides its round trip, and hubs want the
+ * balanced advance of single steps; a batch's launches stop growing at
+ * 2^18 work-items, a GPU's worth, and stride past that). A bucket's first batch holds about as
+ * many steps as the last bucket's near phase took, the next ones
+ * BATCH_FIRST, doubling up to BATCH_MOST: steps queued past the end of a
+ * near phase cost a launch each. */
+enum { BATCH_FIRST = 8, BATCH_MOST = 256, BATCH_BELOW = 1 << 17, BATCH_MEAN_DEGREE = 32,
+       BUCKET_FEW = 64, FAR_PASSES_CHEAP = 1024 };
+
 typedef struct sssp_state {
     pf_graph_engine *e;
     pf_dev_csr d;
     pf_buf *dist, *claim, *far, *list[2];
+    pf_buf *counts;                     /* int64[2 * BATCH_MOST + 2]: a batch's counters */
+    int64_t batch[2 * BATCH_MOST + 2]; /* the same, read back */
+    int64_t steps_run;                  /* steps that relaxed a frontier (statistics) */
+    int32_t last_near;                  /* the steps the last bucket's near phase took */
+    int64_t far_passes;                 /* buckets started */
     int real, negative;
     int64_t bound_i, delta_i;
     double bound_f, delta_f;
+    double max_weight; /* the largest weight, 1 without weights */
+    int no_hubs;       /* no vertex has more than 4 times the mean degree */
     int delta_fixed; /* --delta given: never widened */
 } sssp_state;
 
@@ -39,15 +63,32 @@ static int64_t add_sat(int64_t a, int64_t b)
     return __builtin_add_overflow(a, b, &s) ? INT64_MAX : s;
 }
 
-/* The bucket width: the mean weight times 32 over the mean out-degree, as
- * near-far's authors suggest (a warp's worth of work per vertex). */
-static void choose_delta(const pf_csr *g, const pf_graph_options *opt, sssp_state *s)
+/* The bucket width. Near-far (the host driving the steps): the mean weight
+ * times 32 over the mean out-degree, as near-far's authors suggest (a
+ * warp's worth of work per vertex). A backend's whole delta-stepping
+ * (sssp_solve, `whole`): the mean weight over the mean out-degree, near
+ * exact buckets on graphs with hubs (GAPBS's choice on Kronecker graphs
+ * is 2 for weights up to 255), and 16 times that where no vertex has more
+ * than 4 times the mean degree (lattices, roads): a thin wavefront over
+ * thousands of buckets, where wide buckets cost less re-relaxing than
+ * their rounds cost waiting. */
+static void choose_delta(const pf_csr *g, const pf_graph_options *opt, int whole, sssp_state *s)
 {
     double sum = 0;
-    for (int64_t a = 0; a < g->m; a++)
-        sum += pf_csr_weight_f(g, a);
+    s->max_weight = 1;
+    for (int64_t a = 0; a < g->m; a++) {
+        double w = pf_csr_weight_f(g, a);
+        sum += w;
+        s->max_weight = w > s->max_weight ? w : s->max_weight;
+    }
     double mean_w = g->m ? sum / (double)g->m : 1, mean_deg = g->m ? (double)g->m / g->n : 1;
-    double delta = 32 * mean_w / (mean_deg > 1 ? mean_deg : 1);
+    int64_t most_deg = 0;
+    for (int64_t v = 0; v < g->n; v++)
+        most_deg = g->first[v + 1] - g->first[v] > most_deg ? g->first[v + 1] - g->first[v]
+                                                             : most_deg;
+    s->no_hubs = most_deg <= 4 * mean_deg;
+    double scale = !whole ? 32 : s->no_hubs ? 16 : 1;
+    double delta = scale * mean_w / (mean_deg > 1 ? mean_deg : 1);
     s->delta_f = opt->delta_f > 0 ? opt->delta_f : delta;
     s->delta_i = opt->delta_i > 0 ? opt->delta_i : (delta >= 1 ? (int64_t)delta : 1);
     s->delta_fixed = opt->delta_f > 0 || opt->delta_i > 0;
@@ -63,6 +104,8 @@ static int alloc_state(sssp_state *s, int64_t n, pf_status *st)
         rc = pf_graph_buf(e, (size_t)n * 4, &s->far, st);
     for (int i = 0; !rc && i < 2; i++)
         rc = pf_graph_buf(e, (size_t)n * 4, &s->list[i], st);
+    if (!rc && e->ops->sssp_relax_steps)
+        rc = pf_graph_buf(e, sizeof s->batch, &s->counts, st);
     if (!rc)
         rc = e->ops->fill_i32(e->dev, s->claim, -1, n, st);
     if (!rc)
@@ -72,7 +115,7 @@ static int alloc_state(sssp_state *s, int64_t n, pf_status *st)
 
 static void free_state(sssp_state *s)
 {
-    pf_buf *bufs[] = {s->dist, s->claim, s->far, s->list[0], s->list[1]};
+    pf_buf *bufs[] = {s->dist, s->claim, s->far, s->list[0], s->list[1], s->counts};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
         if (bufs[i])
             s->e->ops->release(s->e->dev, bufs[i]);
@@ -99,11 +142,99 @@ static int next_bucket(sssp_state *s, pf_buf *out, int64_t *count, int64_t *arcs
     *arcs = far.arcs;
     /* Every bucket costs a pass over all n far flags: where buckets come
      * out far smaller than n / 64 (lattices, roads: a thin wavefront), the
-     * chosen width doubles, so the passes stay few whatever the diameter. */
-    if (!rc && !s->delta_fixed && far.count > 0 && far.count < s->d.n / 64) {
+     * chosen width doubles, so the passes stay few whatever the diameter.
+     * With batched near steps a bucket's steps cost no round trip each, and
+     * wide buckets on such graphs relax every vertex many times over (a
+     * 1024^2 lattice: 18 times n at the width this doubling reached, 3
+     * times at an 8th of it): there (graphs without hubs), for the first
+     * FAR_PASSES_CHEAP buckets, the width doubles only while buckets hold
+     * fewer than BUCKET_FEW vertices (the source's first neighbourhoods). */
+    s->far_passes++;
+    int thin = s->counts && s->no_hubs && s->far_passes < FAR_PASSES_CHEAP;
+    int64_t few = thin ? BUCKET_FEW : s->d.n / 64;
+    if (!rc && !s->delta_fixed && far.count > 0 && far.count < few) {
         s->delta_i = add_sat(s->delta_i, s->delta_i);
         s->delta_f *= 2;
     }
+    return rc;
+}
+
+/* One batch of `steps` near steps from list[*cur] (*count vertices, *arcs
+ * out-arcs), read back once; *count, *arcs and *cur then describe the
+ * frontier after it (none if the near frontier ran dry within it), and
+ * *step has moved past the claim values it used. */
+static int relax_batch(sssp_state *s, int32_t steps, int32_t *step, int *cur, int64_t *count,
+                       int64_t *arcs, pf_status *st)
+{
+    const pf_device_ops *ops = s->e->ops;
+    pf_dev *dev = s->e->dev;
+    int64_t start[2] = {*count, *arcs};
+    size_t bytes = (2 * (size_t)steps + 2) * sizeof *s->batch;
+    pf_buf *lists[2] = {s->list[*cur], s->list[1 - *cur]};
+    int rc = ops->fill_i64(dev, s->counts, 0, 2 * (int64_t)steps + 2, st);
+    if (!rc)
+        rc = ops->upload(dev, s->counts, 0, start, sizeof start, st);
+    if (!rc)
+        rc = ops->sssp_relax_steps(dev, &s->d, lists, s->counts, steps, *count, s->dist,
+                                   s->claim, *step, s->far, s->bound_i, s->bound_f, st);
+    if (!rc)
+        rc = ops->download(dev, s->counts, 0, s->batch, bytes, st);
+    if (rc)
+        return rc;
+    int32_t full = 0; /* steps whose output was not empty */
+    while (full < steps && s->batch[2 * full + 2] > 0)
+        full++;
+    s->steps_run += full < steps ? full + 1 : steps;
+    *step += steps;
+    if (full < steps) {
+        *count = 0;
+        *arcs = 0;
+    } else {
+        *count = s->batch[2 * steps];
+        *arcs = s->batch[2 * steps + 1];
+        *cur = (*cur + steps) % 2;
+    }
+    return PF_OK;
+}
+
+/* Whether the next near steps go in a batch. */
+static int batches(const sssp_state *s, int64_t count, int64_t arcs)
+{
+    return s->counts && !s->negative && count < BATCH_BELOW &&
+           arcs <= count * BATCH_MEAN_DEGREE;
+}
+
+/* Near steps from list[*cur] until the near frontier runs dry (or, with
+ * negative weights, a step n finds it still non-empty). */
+static int near_steps(sssp_state *s, int32_t *step, int *cur, int64_t *count, int64_t *arcs,
+                      pf_status *st)
+{
+    const pf_device_ops *ops = s->e->ops;
+    /* The first batch: as many steps as the last bucket took, and a little
+     * more; then BATCH_FIRST, doubling. */
+    int32_t guess = s->last_near + s->last_near / 8 + 1;
+    int64_t first_step = s->steps_run;
+    int32_t batch = guess < BATCH_FIRST ? BATCH_FIRST : guess < BATCH_MOST ? guess : BATCH_MOST;
+    int rc = PF_OK, batched = 0;
+    while (!rc && *count > 0) {
+        if (batches(s, *count, *arcs)) {
+            rc = relax_batch(s, batch, step, cur, count, arcs, st);
+            batch = !batched++ ? BATCH_FIRST : batch < BATCH_MOST ? 2 * batch : batch;
+            continue;
+        }
+        int64_t next = 0;
+        rc = ops->sssp_relax(s->e->dev, &s->d, s->list[*cur], *count, *arcs, s->dist, s->claim,
+                             *step, s->list[1 - *cur], s->far, s->bound_i, s->bound_f, &next,
+                             arcs, st);
+        *cur = 1 - *cur;
+        *count = next;
+        (*step)++;
+        s->steps_run++;
+        if (!rc && s->negative && *step >= s->d.n && *count > 0)
+            rc = NEGATIVE_CYCLE;
+    }
+    s->last_near = (int32_t)(s->steps_run - first_step < BATCH_MOST ? s->steps_run - first_step
+                                                                    : BATCH_MOST);
     return rc;
 }
 
@@ -124,30 +255,27 @@ static int run_steps(sssp_state *s, const pf_csr *g, int32_t source, pf_sssp_res
         rc = ops->upload(dev, s->dist, (size_t)source * 8, &zero, 8, st);
     if (!rc)
         rc = ops->upload(dev, s->list[0], 0, &source, 4, st);
+    if (!rc && !s->negative && ops->sssp_solve) { /* the backend runs it whole */
+        int64_t rounds = 0;
+        rc = ops->sssp_solve(dev, &s->d, s->dist, source, s->delta_i, s->delta_f, s->max_weight,
+                             &rounds, st);
+        res->steps = rounds;
+        return rc;
+    }
     s->bound_i = s->negative ? INT64_MAX : s->delta_i;
     s->bound_f = s->negative ? INFINITY : s->delta_f;
     int64_t count = 1;
     int cur = 0;
     int32_t step = 0;
     while (!rc) {
-        while (!rc && count > 0) {
-            int64_t next = 0;
-            rc = ops->sssp_relax(dev, &s->d, s->list[cur], count, arcs, s->dist, s->claim, step,
-                                 s->list[1 - cur], s->far, s->bound_i, s->bound_f, &next, &arcs,
-                                 st);
-            cur = 1 - cur;
-            count = next;
-            step++;
-            if (!rc && s->negative && step >= n && count > 0)
-                rc = NEGATIVE_CYCLE;
-        }
+        rc = near_steps(s, &step, &cur, &count, &arcs, st);
         if (rc || s->negative)
             break;
         rc = next_bucket(s, s->list[cur], &count, &arcs, st);
         if (!rc && count == 0)
             break;
     }
-    res->steps = step;
+    res->steps = s->steps_run;
     return rc;
 }
 
@@ -157,7 +285,7 @@ static int device_sssp(pf_graph_engine *e, const pf_csr *g, int32_t source,
     sssp_state s = {.e = e, .real = g->weights == PF_CSR_W_F64,
                     .negative = pf_csr_has_negative(g)};
     double t0 = pf_now();
-    choose_delta(g, opt, &s);
+    choose_delta(g, opt, !s.negative && e->ops->sssp_solve, &s);
     double t1 = pf_now();
     res->t.prepare_s = t1 - t0;
     int rc = pf_graph_upload(e, g, NULL, 1, &s.d, st);

@@ -5,7 +5,8 @@
  * weights need them); it needs 64-bit atomics (distances, counters).
  *
  * Each step zeroes the counters, enqueues its kernels and reads the
- * counters back (the host decides the next step from them). Frontiers of
+ * counters back (the host decides the next step from them), but for a
+ * batch of relaxation steps (sssp_relax_steps), which only enqueues. Frontiers of
  * high mean degree on a GPU advance one work-item per arc (degrees, their
  * scan, a binary search per arc), others a group of lanes per vertex. */
 #include "cl_kernels.h"
@@ -24,7 +25,7 @@
 #define GRAPH_KERNEL_ID(ID, name) GK_##ID,
 enum graph_kernel {
     PF_GRAPH_KERNELS(GRAPH_KERNEL_ID) GK_WITHOUT_F64,
-    GK_RELAX_F64 = GK_WITHOUT_F64, GK_RELAX_ARCS_F64, GK_COUNT
+    GK_RELAX_F64 = GK_WITHOUT_F64, GK_RELAX_ARCS_F64, GK_RELAX_STEPS_F64, GK_COUNT
 };
 #undef GRAPH_KERNEL_ID
 #define GRAPH_KERNEL_NAME(ID, name) "pf_k_" #name,
@@ -263,6 +264,16 @@ static int relax_args(struct pf_cl_graph *p, const pf_dev_csr *g, pf_buf *in, in
                                 near->mem, far->mem, bound_i, g->counters->mem);
 }
 
+/* The program, for relaxing g's weights (real ones need doubles). */
+static int relax_program(pf_dev *dev, const pf_dev_csr *g, struct pf_cl_graph **p, pf_status *st)
+{
+    int rc = program(dev, p, st);
+    if (!rc && g->weights == 2 && !(*p)->f64)
+        rc = pf_fail(st, PF_E_DEVICE, "opencl: %s has no doubles (cl_khr_fp64), which real "
+                     "weights need; use --backend omp or seq", dev->desc.name);
+    return rc;
+}
+
 int pf_cl_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count,
                      int64_t in_arcs, pf_buf *dist, pf_buf *claim, int32_t step, pf_buf *near,
                      pf_buf *far, int64_t bound_i, double bound_f, int64_t *near_count,
@@ -270,10 +281,7 @@ int pf_cl_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count
 {
     struct pf_cl_graph *p = NULL;
     int64_t c[4] = {0, 0, 0, 0};
-    int rc = program(dev, &p, st);
-    if (!rc && g->weights == 2 && !p->f64)
-        rc = pf_fail(st, PF_E_DEVICE, "opencl: %s has no doubles (cl_khr_fp64), which real "
-                     "weights need; use --backend omp or seq", dev->desc.name);
+    int rc = relax_program(dev, g, &p, st);
     if (!rc)
         rc = reset_counters(dev, g, 0, st);
     int by_arc = !rc && balance_arcs(p, count, in_arcs), k = 0;
@@ -288,6 +296,43 @@ int pf_cl_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count
     if (!rc) {
         *near_count = c[0];
         *near_arcs = c[1];
+    }
+    return rc;
+}
+
+/* Step j of a batch: its arguments set (the lists swap each step). */
+static int relax_steps_args(struct pf_cl_graph *p, const pf_dev_csr *g, int k, pf_buf *const list[2],
+                            pf_buf *counts, int32_t j, pf_buf *dist, pf_buf *claim, int32_t step,
+                            pf_buf *far, int64_t bound_i, double bound_f, pf_status *st)
+{
+    cl_mem weight = g->weight ? g->weight->mem : g->first->mem; /* none: a stand-in */
+    cl_mem in = list[j % 2]->mem, near = list[(j + 1) % 2]->mem;
+    if (k == GK_RELAX_STEPS_F64)
+        return pf_cl_args_relax_steps_f64(p->kernels[k], st, in, counts->mem, j, p->lanes,
+                                          g->first->mem, g->head->mem, weight, dist->mem,
+                                          claim->mem, step + j, near, far->mem,
+                                          pf_graph_real_bits(bound_f));
+    return pf_cl_args_relax_steps_i64(p->kernels[k], st, in, counts->mem, j, p->lanes,
+                                      g->first->mem, g->head->mem, weight, g->weight != NULL,
+                                      dist->mem, claim->mem, step + j, near, far->mem, bound_i);
+}
+
+int pf_cl_sssp_relax_steps(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[2],
+                           pf_buf *counts, int32_t steps, int64_t hint, pf_buf *dist,
+                           pf_buf *claim, int32_t step, pf_buf *far, int64_t bound_i,
+                           double bound_f, pf_status *st)
+{
+    struct pf_cl_graph *p = NULL;
+    int rc = relax_program(dev, g, &p, st);
+    if (rc)
+        return rc;
+    int k = g->weights == 2 ? GK_RELAX_STEPS_F64 : GK_RELAX_STEPS_I64;
+    int64_t items = pf_graph_steps_items(hint, p->lanes);
+    for (int32_t j = 0; !rc && j < steps; j++) {
+        rc = relax_steps_args(p, g, k, list, counts, j, dist, claim, step, far, bound_i, bound_f,
+                              st);
+        if (!rc)
+            rc = launch(dev, p, k, items, st);
     }
     return rc;
 }

@@ -6,7 +6,8 @@
  * in parallel), or, for frontiers of high mean degree (hubs), one thread
  * per arc found by a binary search over the scanned degrees; each step
  * resets the counters on the device, queues its kernels and stages the
- * counters back (the host decides the next step from them). Counters: [0]
+ * counters back (the host decides the next step from them), but for a
+ * batch of relaxation steps (sssp_relax_steps), which only queues. Counters: [0]
  * appended vertices, [1] their out-degrees or the far vertices left, [2]
  * the smallest far distance's bits, [3] the far vertices taken's
  * out-degrees. */
@@ -206,6 +207,39 @@ extern "C" int pf_cuda_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, 
     *near_count = c[0];
     *near_arcs = c[1];
     return rc;
+}
+
+extern "C" int pf_cuda_sssp_relax_steps(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[2],
+                                        pf_buf *counts, int32_t steps, int64_t hint,
+                                        pf_buf *dist, pf_buf *claim, int32_t step, pf_buf *far,
+                                        int64_t bound_i, double bound_f, pf_status *st)
+{
+    int rc = pf_cuda_enter(dev, st);
+    if (rc)
+        return rc;
+    unsigned blocks = blocks_for(pf_graph_steps_items(hint, LANES));
+    const pf_i64 *first = pf_cuda_ptr<pf_i64>(g->first);
+    const pf_i32 *head = pf_cuda_ptr<pf_i32>(g->head);
+    pf_i64 *c = pf_cuda_ptr<pf_i64>(counts);
+    for (int32_t j = 0; j < steps; j++) {
+        const pf_i32 *in = pf_cuda_ptr<pf_i32>(list[j % 2]);
+        pf_i32 *near = pf_cuda_ptr<pf_i32>(list[(j + 1) % 2]);
+        if (g->weights == 2) {
+            pf_k_relax_steps_f64<<<blocks, PF_CUDA_BLOCK, 0, dev->stream>>>(
+                in, c, j, LANES, first, head, pf_cuda_ptr<double>(g->weight),
+                pf_cuda_ptr<double>(dist), pf_cuda_ptr<pf_i32>(claim), step + j, near,
+                pf_cuda_ptr<pf_i32>(far), pf_graph_real_bits(bound_f));
+            PF_CUDA_CHECK_LAUNCH(st, "pf_k_relax_steps_f64");
+        } else {
+            const pf_i64 *weight = g->weight ? pf_cuda_ptr<pf_i64>(g->weight) : first;
+            pf_k_relax_steps_i64<<<blocks, PF_CUDA_BLOCK, 0, dev->stream>>>(
+                in, c, j, LANES, first, head, weight, g->weight != NULL,
+                pf_cuda_ptr<pf_i64>(dist), pf_cuda_ptr<pf_i32>(claim), step + j, near,
+                pf_cuda_ptr<pf_i32>(far), bound_i);
+            PF_CUDA_CHECK_LAUNCH(st, "pf_k_relax_steps_i64");
+        }
+    }
+    return PF_OK;
 }
 
 extern "C" int pf_cuda_sssp_far(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, pf_buf *far,

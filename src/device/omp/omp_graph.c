@@ -94,14 +94,15 @@ int ompb_bfs_push(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count, i
 
 /* The frontier (dist == level) as a bitmap: a pull step tests every
  * in-neighbour against it, and n/8 bytes stay in cache where the n * 4 of
- * dist do not (GAPBS pulls from a bitmap too). Each word is one thread's. */
-static uint64_t *frontier_bitmap(pf_dev *dev, const int32_t *d, int64_t n, int32_t level)
+ * dist do not (GAPBS pulls from a bitmap too). Each word is one thread's.
+ * It lives in the graph's scratch g->lb_degree (n int32, which only the
+ * GPUs' balanced advance uses), so no allocation per level (n/8 bytes
+ * are past malloc's mmap threshold from n = 2^20: page faults each
+ * level); graphs too small for that get their own. */
+static void frontier_bitmap(uint64_t *bits, const int32_t *d, int64_t n, int32_t level)
 {
     int64_t words = (n + 63) / 64;
-    uint64_t *bits = malloc((size_t)words * sizeof *bits);
-    if (!bits)
-        return NULL;
-#pragma omp parallel for num_threads(dev->threads) schedule(static)
+#pragma omp for schedule(static)
     for (int64_t w = 0; w < words; w++) {
         uint64_t word = 0;
         int64_t end = (w + 1) * 64 < n ? (w + 1) * 64 : n;
@@ -109,7 +110,6 @@ static uint64_t *frontier_bitmap(pf_dev *dev, const int32_t *d, int64_t n, int32
             word |= (uint64_t)(d[v] == level) << (v - w * 64);
         bits[w] = word;
     }
-    return bits;
 }
 
 int ompb_bfs_pull(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t level, pf_buf *flags,
@@ -120,29 +120,35 @@ int ompb_bfs_pull(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t level,
     int32_t *d = BUF(dist, int32_t), *f = BUF(flags, int32_t);
     int64_t joined = 0, arcs = 0;
     const int64_t n = g->n;
-    uint64_t *front = frontier_bitmap(dev, d, n, level);
+    int own = n < 64; /* g->lb_degree holds n * 4 >= (n + 63) / 64 * 8 bytes from here */
+    uint64_t *front = own ? malloc(8) : BUF(g->lb_degree, uint64_t);
     if (!front)
         return no_memory(st, "bfs_pull");
-#pragma omp parallel for num_threads(dev->threads) schedule(dynamic, CHUNK_VERTICES) \
-    reduction(+ : joined, arcs)
-    for (int64_t v = 0; v < n; v++) {
-        int took = 0;
-        if (d[v] == -1)
-            for (int64_t a = rfirst[v]; a < PF_ROW_END(rfirst, v); a++) {
-                int32_t u = rhead[a];
-                if (front[u >> 6] >> (u & 63) & 1) { /* the bitmap's dist[u] == level */
-                    d[v] = level + 1;
-                    took = 1;
-                    break;
+    /* One team: the bitmap, then (after the loop's barrier) the pull. */
+#pragma omp parallel num_threads(dev->threads)
+    {
+        frontier_bitmap(front, d, n, level);
+#pragma omp for schedule(dynamic, CHUNK_VERTICES) reduction(+ : joined, arcs)
+        for (int64_t v = 0; v < n; v++) {
+            int took = 0;
+            if (d[v] == -1)
+                for (int64_t a = rfirst[v]; a < PF_ROW_END(rfirst, v); a++) {
+                    int32_t u = rhead[a];
+                    if (front[u >> 6] >> (u & 63) & 1) { /* the bitmap's dist[u] == level */
+                        d[v] = level + 1;
+                        took = 1;
+                        break;
+                    }
                 }
+            f[v] = took;
+            if (took) {
+                joined++;
+                arcs += PF_ROW_END(first, v) - first[v];
             }
-        f[v] = took;
-        if (took) {
-            joined++;
-            arcs += PF_ROW_END(first, v) - first[v];
         }
     }
-    free(front);
+    if (own)
+        free(front);
     *found = joined;
     *found_arcs = arcs;
     return PF_OK;
@@ -225,6 +231,25 @@ int ompb_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count,
         return no_memory(st, "sssp_relax");
     *near_count = total;
     *near_arcs = arcs;
+    return PF_OK;
+}
+
+/* The batch runs its steps one after another: on the CPU a step costs no
+ * round trip, only the team's barrier. */
+int ompb_sssp_relax_steps(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[2],
+                          pf_buf *counts, int32_t steps, int64_t hint, pf_buf *dist,
+                          pf_buf *claim, int32_t step, pf_buf *far, int64_t bound_i,
+                          double bound_f, pf_status *st)
+{
+    (void)hint;
+    int64_t *c = BUF(counts, int64_t);
+    for (int32_t j = 0; j < steps && c[2 * j] > 0; j++) {
+        int rc = ompb_sssp_relax(dev, g, list[j % 2], c[2 * j], c[2 * j + 1], dist, claim,
+                                 step + j, list[(j + 1) % 2], far, bound_i, bound_f,
+                                 &c[2 * j + 2], &c[2 * j + 3], st);
+        if (rc)
+            return rc;
+    }
     return PF_OK;
 }
 

@@ -1,6 +1,7 @@
 /* Host-side parts of the graph steps that the CUDA and OpenCL backends
- * share (device.h: sssp_relax, sssp_far): how a real distance bound
- * travels to the kernels, and how sssp_far's counters become its answer.
+ * share (device.h: sssp_relax, sssp_far, sssp_relax_steps): how a real
+ * distance bound travels to the kernels, how sssp_far's counters become
+ * its answer, and how wide a batched step launches.
  * Plain host C, also compiled as C++ by nvcc; not a kernel header. */
 #ifndef PF_GRAPH_HOST_H
 #define PF_GRAPH_HOST_H
@@ -38,6 +39,21 @@ static inline void pf_graph_far_out(const int64_t c[4], int real, pf_sssp_far_ou
     res->rest_min_f = INFINITY;
     if (real && c[1] > 0)
         memcpy(&res->rest_min_f, &c[2], sizeof res->rest_min_f);
+}
+
+/* The work-items each step of sssp_relax_steps launches: four times the
+ * expected frontier's workers, at least 8192 vertices' worth (a batch
+ * that starts from a few vertices may grow by orders of magnitude before
+ * it ends: a Kronecker graph's frontier goes from one vertex to a million
+ * in three steps, and a launch sized for the start would stride through
+ * them with a few hundred workers), at most 2^18 (a larger frontier
+ * strides). */
+static inline int64_t pf_graph_steps_items(int64_t hint, int lanes)
+{
+    const int64_t most = (int64_t)1 << 18, least = (int64_t)8192 * lanes;
+    int64_t items = (hint > 0 ? hint : 1) * lanes * 4;
+    items = items > least ? items : least;
+    return items < most ? items : most;
 }
 
 #endif

@@ -424,6 +424,20 @@ PF_KERNEL(far)
     }
 }
 
+/* A step of a batch (device.h sssp_relax_steps): its frontier's size is
+ * counts[2 * at] on the device (the step before it wrote it), and a fixed
+ * grid strides over count * lanes workers; it appends through
+ * counts[2 * at + 2] (vertices) and counts[2 * at + 3] (their
+ * out-degrees). A step whose frontier is empty does nothing. */
+PF_KERNEL(relax_steps_i64)
+{
+    pf_i64 items = counts[2 * at] * lanes;
+    for (pf_i64 i = PF_GLOBAL_ID(); i < items; i += PF_GLOBAL_SIZE())
+        pf_body_relax_i64(in[i / lanes], (pf_i32)(i % lanes), lanes, first, head, weight,
+                          has_weight, dist, claim, step, near, far, bound,
+                          &counts[2 * at + 2]);
+}
+
 PF_KERNEL(intersect)
 {
     pf_i64 i = PF_GLOBAL_ID();
@@ -463,6 +477,15 @@ PF_KERNEL(relax_f64)
     if (i < count * lanes)
         pf_body_relax_f64(in[i / lanes], (pf_i32)(i % lanes), lanes, first, head, weight, dist,
                           claim, step, near, far, PF_F64_FROM_BITS(bound_bits), counters);
+}
+
+PF_KERNEL(relax_steps_f64)
+{
+    pf_i64 items = counts[2 * at] * lanes;
+    for (pf_i64 i = PF_GLOBAL_ID(); i < items; i += PF_GLOBAL_SIZE())
+        pf_body_relax_f64(in[i / lanes], (pf_i32)(i % lanes), lanes, first, head, weight, dist,
+                          claim, step, near, far, PF_F64_FROM_BITS(bound_bits),
+                          &counts[2 * at + 2]);
 }
 
 PF_KERNEL(relax_arcs_f64)
