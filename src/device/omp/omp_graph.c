@@ -17,6 +17,7 @@
 #include "../device.h"
 #include "../shared/pf_vendor.h"
 #include "../shared/pf_graph_kernels.h"
+#include "omp_graph.h"
 #include "omp_internal.h"
 
 /* Frontiers with fewer out-arcs than this run on the calling thread: a
