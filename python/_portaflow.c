@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "portaflow.h"
+#include "common/network.h" /* pf_network_view_csr, the library's own */
 
 static PyObject *device_error, *cancelled_error, *negative_cycle_error;
 
@@ -159,8 +160,8 @@ typedef struct flow_job {
 
 static pf_network *build_network(flow_job *job)
 {
-    if (job->indptr)
-        return pf_network_from_csr(job->n, job->source, job->sink, job->indptr, job->indices,
+    if (job->indptr) /* read in place by the solve: the caller holds the arrays */
+        return pf_network_view_csr(job->n, job->source, job->sink, job->indptr, job->indices,
                                    job->index_size, job->data, job->data_size, &job->st);
     return pf_network_from_arrays(job->n, job->source, job->sink, job->m, job->tails,
                                   job->heads, job->caps, 0, &job->st);

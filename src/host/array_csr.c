@@ -1,6 +1,7 @@
 /* The CSR part of the array API (portaflow.h): a network read straight
  * from a compressed-sparse-row capacity matrix as scipy.sparse stores it
- * (int32 or int64 arrays, read in place), and a solution's flows as the
+ * (int32 or int64 arrays, read in place; pf_network_view_csr: not even
+ * copied, the residual build reads them), and a solution's flows as the
  * antisymmetric flow matrix scipy.sparse.csgraph.maximum_flow returns.
  * Both work on ranges of entries or rows on OpenMP threads. Every check
  * runs before anything is returned, and the error reported is the lowest
@@ -158,9 +159,42 @@ static int64_t fill_arcs(const csr_in *a, const void *caps, int cap_size, pf_net
     return k1;
 }
 
-pf_network *pf_network_from_csr(int64_t vertices, int64_t source, int64_t sink,
-                                const void *indptr, const void *indices, int index_size,
-                                const void *capacities, int capacity_size, pf_status *st)
+/* Entries [k0, k1) checked without a copy; returns the first bad one, or k1. */
+static int64_t check_entries(const csr_in *a, const void *caps, int cap_size, int64_t k0,
+                             int64_t k1)
+{
+    for (int64_t k = k0; k < k1; k++)
+        if (!entry_ok(a->n, element(a->indices, a->index_size, k), element(caps, cap_size, k)))
+            return k;
+    return k1;
+}
+
+/* The lowest bad entry of a's (copying them into net's arrays unless net
+ * is NULL), or a->m: by ranges of entries on OpenMP threads. */
+static int64_t read_entries(const csr_in *a, const void *caps, int cap_size, pf_network *net)
+{
+    int64_t first_bad = a->m;
+    int threads = thread_count(a->m);
+    (void)threads; /* read by the directive only */
+    PF_OMP(omp parallel num_threads(threads) reduction(min : first_bad) if (threads > 1))
+    {
+        int t, count;
+        team_position(&t, &count);
+        int64_t k0 = a->m * t / count, k1 = a->m * (t + 1) / count;
+        int64_t bad = net ? fill_arcs(a, caps, cap_size, net, k0, k1)
+                          : check_entries(a, caps, cap_size, k0, k1);
+        if (bad < k1 && bad < first_bad)
+            first_bad = bad;
+    }
+    return first_bad;
+}
+
+/* The network of a CSR matrix: a view of the caller's arrays (view set,
+ * unless compacting pays) or a copy. */
+static pf_network *network_of_csr(int64_t vertices, int64_t source, int64_t sink,
+                                  const void *indptr, const void *indices, int index_size,
+                                  const void *capacities, int capacity_size, int view,
+                                  pf_status *st)
 {
     if (check_sizes(index_size, capacity_size, st))
         return NULL;
@@ -169,31 +203,46 @@ pf_network *pf_network_from_csr(int64_t vertices, int64_t source, int64_t sink,
         return NULL;
     csr_in a = {.n = vertices, .indptr = indptr, .indices = indices, .index_size = index_size};
     if (check_indptr(&a, st) ||
-        (a.m > 0 && !capacities && pf_fail(st, PF_E_USAGE, "CSR matrix without capacities")) ||
-        (a.m > 0 && pf_network_reserve(net, a.m, st))) {
+        (a.m > 0 && !capacities && pf_fail(st, PF_E_USAGE, "CSR matrix without capacities"))) {
         pf_network_free(net);
         return NULL;
     }
-    int64_t first_bad = a.m;
-    int threads = thread_count(a.m);
-    (void)threads; /* read by the directive only */
-    PF_OMP(omp parallel num_threads(threads) reduction(min : first_bad) if (threads > 1))
-    {
-        int t, count;
-        team_position(&t, &count);
-        int64_t k1 = a.m * (t + 1) / count;
-        int64_t bad = fill_arcs(&a, capacities, capacity_size, net, a.m * t / count, k1);
-        if (bad < k1 && bad < first_bad)
-            first_bad = bad;
+    net->m = a.m;
+    /* A compact copy would read the arcs from the network's arrays. */
+    view = view && !pf_network_worth_compacting(net);
+    net->m = 0;
+    if (!view && a.m > 0 && pf_network_reserve(net, a.m, st)) {
+        pf_network_free(net);
+        return NULL;
     }
+    int64_t first_bad = read_entries(&a, capacities, capacity_size, view ? NULL : net);
     if (first_bad < a.m) {
         entry_error(&a, first_bad, capacities, capacity_size, st);
         pf_network_free(net);
         return NULL;
     }
+    if (view)
+        net->csr = (pf_csr_arcs){.indptr = indptr, .indices = indices, .caps = capacities,
+                                 .index_size = index_size, .cap_size = capacity_size};
     net->m = a.m;
     pf_status_ok(st);
     return net;
+}
+
+pf_network *pf_network_from_csr(int64_t vertices, int64_t source, int64_t sink,
+                                const void *indptr, const void *indices, int index_size,
+                                const void *capacities, int capacity_size, pf_status *st)
+{
+    return network_of_csr(vertices, source, sink, indptr, indices, index_size, capacities,
+                          capacity_size, 0, st);
+}
+
+pf_network *pf_network_view_csr(int64_t vertices, int64_t source, int64_t sink,
+                                const void *indptr, const void *indices, int index_size,
+                                const void *capacities, int capacity_size, pf_status *st)
+{
+    return network_of_csr(vertices, source, sink, indptr, indices, index_size, capacities,
+                          capacity_size, 1, st);
 }
 
 /* ---- the flow matrix -------------------------------------------------- */
