@@ -259,8 +259,12 @@ typedef struct transpose {
 struct pf_csr_flow_plan {
     csr_in a;         /* the caller's arrays, read again by the fill */
     int repeats;
-    transpose tr;
-    pf_csr_matrix out; /* indptr and indices final; values NULL */
+    transpose tr;     /* freed once the sources below are set */
+    pf_csr_matrix out; /* indptr and indices final; values int32, allocated */
+    /* Where no position repeats and the entries fit int32: output entry
+     * e's value is flow[fwd_src[e]] - flow[rev_src[e]] (-1: no such
+     * term), a gather with no merging left to the values pass. */
+    int32_t *fwd_src, *rev_src;
 };
 
 static void transpose_free(transpose *tr)
@@ -268,6 +272,7 @@ static void transpose_free(transpose *tr)
     free(tr->start);
     free(tr->row);
     free(tr->entry);
+    memset(tr, 0, sizeof *tr);
 }
 
 /* Thread t of count gets vertices [lo, hi). */
@@ -426,7 +431,10 @@ typedef struct merge_pass {
     const int64_t *flow;  /* the values pass: arc_flow */
     int size;             /* bytes of what it writes */
     void *at;             /* the row's first output column or value; NULL: count */
+    int32_t *fwd_src, *rev_src; /* the columns pass: the row's first sources, or NULL */
     int too_big;          /* a value does not fit int32 */
+    int repeated;         /* a position appears twice among the entries or the
+                             transposed ones */
 } merge_pass;
 
 /* Merges row u's forward entries with its transpose entries. Per distinct
@@ -441,7 +449,7 @@ static int64_t merge_row(const forward_row *fwd, const transpose *tr, int64_t u,
         int64_t column = i < fwd->len ? element(fwd->cols, fwd->col_size, i) : INT64_MAX;
         if (j < j_end && tr->row[j] < column)
             column = tr->row[j];
-        int64_t value = 0, forward = 0, reverse = 0;
+        int64_t value = 0, forward = 0, reverse = 0, i0 = i, j0 = j;
         for (; i < fwd->len && element(fwd->cols, fwd->col_size, i) == column; i++, forward++)
             if (w->flow)
                 value += w->flow[fwd->ids ? fwd->ids[i] : fwd->first + i];
@@ -453,6 +461,12 @@ static int64_t merge_row(const forward_row *fwd, const transpose *tr, int64_t u,
                                                             : reverse;
         if (value < INT32_MIN || value > INT32_MAX)
             w->too_big = 1;
+        if (forward > 1 || reverse > 1)
+            w->repeated = 1;
+        if (w->fwd_src && copies == 1) {
+            w->fwd_src[count] = forward ? (int32_t)(fwd->ids ? fwd->ids[i0] : fwd->first + i0) : -1;
+            w->rev_src[count] = reverse ? (int32_t)tr->entry[j0] : -1;
+        }
         for (int64_t c = 0; w->at && c < copies; c++)
             set_element(w->at, w->size, count + c, w->flow ? (c == 0 ? value : 0) : column);
         count += copies;
@@ -466,12 +480,13 @@ static int64_t merge_row(const forward_row *fwd, const transpose *tr, int64_t u,
  * hold up a static share). Returns PF_E_NOMEM if a sort scratch is
  * missing; *too_big (if given) says whether a value did not fit int32. */
 static int merge_rows(const csr_in *a, const transpose *tr, int repeats, const int64_t *flow,
-                      int64_t *count, pf_csr_matrix *out, int *too_big)
+                      int64_t *count, pf_csr_matrix *out, int *too_big, int *repeated,
+                      int32_t *fwd_src, int32_t *rev_src)
 {
-    int failed = 0, big = 0;
+    int failed = 0, big = 0, twice = 0;
     int threads = thread_count(a->m + a->n);
     (void)threads;
-    PF_OMP(omp parallel num_threads(threads) if (threads > 1) reduction(| : failed, big))
+    PF_OMP(omp parallel num_threads(threads) if (threads > 1) reduction(| : failed, big, twice))
     {
         row_scratch scratch = {0};
         merge_pass w = {.repeats = repeats, .flow = flow};
@@ -482,17 +497,24 @@ static int merge_rows(const csr_in *a, const transpose *tr, int repeats, const i
             forward_row fwd;
             if (failed || (failed = forward_row_of(a, u, &scratch, &fwd)) != 0)
                 continue;
-            if (out)
-                w.at = base + element(out->indptr, out->index_size, u) * w.size;
+            if (out) {
+                int64_t at = element(out->indptr, out->index_size, u);
+                w.at = base + at * w.size;
+                w.fwd_src = fwd_src ? fwd_src + at : NULL;
+                w.rev_src = rev_src ? rev_src + at : NULL;
+            }
             int64_t entries = merge_row(&fwd, tr, u, &w);
             if (!out)
                 count[u] = entries;
         }
         big = w.too_big;
+        twice = w.repeated;
         free_scratch(&scratch);
     }
     if (too_big)
         *too_big = big;
+    if (repeated)
+        *repeated = twice;
     return failed ? PF_E_NOMEM : PF_OK;
 }
 
@@ -529,12 +551,35 @@ static int alloc_structure(int64_t n, const int64_t *count, pf_csr_matrix *out, 
     return PF_OK;
 }
 
+/* out->values for `size`-byte values, faulted in (before the solve ends
+ * where the plan is made beside it). */
+static int alloc_values(pf_csr_matrix *out, int size, pf_status *st)
+{
+    free(out->values);
+    out->value_size = size;
+    out->values = pf_alloc((size_t)out->entries + 1, (size_t)size, st);
+    if (!out->values)
+        return PF_E_NOMEM;
+    pf_mem_prefault(out->values, (size_t)out->entries * (size_t)size);
+    return PF_OK;
+}
+
+static int alloc_sources(pf_csr_flow_plan *plan, pf_status *st)
+{
+    size_t entries = (size_t)plan->out.entries + 1;
+    plan->fwd_src = pf_alloc(entries, sizeof *plan->fwd_src, st);
+    plan->rev_src = pf_alloc(entries, sizeof *plan->rev_src, st);
+    return plan->fwd_src && plan->rev_src ? PF_OK : PF_E_NOMEM;
+}
+
 void pf_csr_flow_plan_free(pf_csr_flow_plan *plan)
 {
     if (!plan)
         return;
     transpose_free(&plan->tr);
     pf_csr_matrix_free(&plan->out);
+    free(plan->fwd_src);
+    free(plan->rev_src);
     free(plan);
 }
 
@@ -583,15 +628,23 @@ pf_csr_flow_plan *pf_csr_flow_plan_new(int64_t vertices, const void *indptr, con
     pf_csr_flow_plan *plan = pf_calloc(1, sizeof *plan, st);
     int64_t *count = pf_alloc((size_t)vertices + 1, sizeof *count, st);
     int rc = plan && count ? build_transpose(&a, &plan->tr, st) : PF_E_NOMEM;
+    int repeated = 1;
     if (!rc) {
         plan->a = a;
         plan->repeats = repeats;
-        rc = merge_rows(&a, &plan->tr, repeats, NULL, count, NULL, NULL);
+        rc = merge_rows(&a, &plan->tr, repeats, NULL, count, NULL, NULL, &repeated, NULL, NULL);
     }
     if (!rc)
         rc = alloc_structure(vertices, count, &plan->out, st);
+    if (!rc && !repeated && a.m <= INT32_MAX)
+        rc = alloc_sources(plan, st);
     if (!rc)
-        rc = merge_rows(&a, &plan->tr, repeats, NULL, NULL, &plan->out, NULL);
+        rc = merge_rows(&a, &plan->tr, repeats, NULL, NULL, &plan->out, NULL, NULL,
+                        plan->fwd_src, plan->rev_src);
+    if (!rc && plan->fwd_src)
+        transpose_free(&plan->tr); /* the sources say it all */
+    if (!rc)
+        rc = alloc_values(&plan->out, 4, st);
     free(count);
     if (rc) {
         if (st->code != PF_E_NOMEM)
@@ -603,17 +656,44 @@ pf_csr_flow_plan *pf_csr_flow_plan_new(int64_t vertices, const void *indptr, con
     return plan;
 }
 
-/* The values pass at `value_size` bytes a value into out->values. */
-static int fill_values(const pf_csr_flow_plan *plan, const int64_t *arc_flow, int value_size,
-                       pf_csr_matrix *out, int *too_big, pf_status *st)
+/* The values pass from the sources: one gather per entry, on threads. */
+static void gather_values(const pf_csr_flow_plan *plan, const int64_t *flow, pf_csr_matrix *out,
+                          int *too_big)
 {
-    free(out->values);
-    out->value_size = value_size;
-    out->values = pf_alloc((size_t)out->entries, (size_t)value_size, st);
-    if (!out->values)
-        return PF_E_NOMEM;
-    pf_mem_prefault(out->values, (size_t)out->entries * (size_t)value_size);
-    return merge_rows(&plan->a, &plan->tr, plan->repeats, arc_flow, NULL, out, too_big);
+    const int32_t *fwd = plan->fwd_src, *rev = plan->rev_src;
+    const int64_t entries = out->entries;
+    int big = 0;
+    int threads = thread_count(entries);
+    (void)threads;
+    if (out->value_size == 4) {
+        int32_t *values = out->values;
+        PF_OMP(omp parallel for num_threads(threads) if (threads > 1) reduction(| : big))
+        for (int64_t e = 0; e < entries; e++) {
+            int64_t value = (fwd[e] >= 0 ? flow[fwd[e]] : 0) - (rev[e] >= 0 ? flow[rev[e]] : 0);
+            big |= value < INT32_MIN || value > INT32_MAX;
+            values[e] = (int32_t)value;
+        }
+    } else {
+        int64_t *values = out->values;
+        PF_OMP(omp parallel for num_threads(threads) if (threads > 1))
+        for (int64_t e = 0; e < entries; e++)
+            values[e] = (fwd[e] >= 0 ? flow[fwd[e]] : 0) - (rev[e] >= 0 ? flow[rev[e]] : 0);
+    }
+    if (too_big)
+        *too_big = big;
+}
+
+/* The values pass at out->value_size bytes a value into out->values
+ * (allocated). */
+static int fill_values(const pf_csr_flow_plan *plan, const int64_t *arc_flow, pf_csr_matrix *out,
+                       int *too_big)
+{
+    if (plan->fwd_src) {
+        gather_values(plan, arc_flow, out, too_big);
+        return PF_OK;
+    }
+    return merge_rows(&plan->a, &plan->tr, plan->repeats, arc_flow, NULL, out, too_big, NULL,
+                      NULL, NULL);
 }
 
 int pf_csr_flow_plan_matrix(pf_csr_flow_plan *plan, const int64_t *arc_flow, pf_csr_matrix *out,
@@ -628,9 +708,11 @@ int pf_csr_flow_plan_matrix(pf_csr_flow_plan *plan, const int64_t *arc_flow, pf_
     pf_csr_matrix m = plan->out; /* the structure passes to the caller */
     memset(&plan->out, 0, sizeof plan->out);
     int too_big = 0;
-    int rc = fill_values(plan, arc_flow, 4, &m, &too_big, st);
+    int rc = fill_values(plan, arc_flow, &m, &too_big);
     if (!rc && too_big) /* rare: flows past int32, from int64 capacities */
-        rc = fill_values(plan, arc_flow, 8, &m, NULL, st);
+        rc = alloc_values(&m, 8, st);
+    if (!rc && too_big)
+        rc = fill_values(plan, arc_flow, &m, NULL);
     if (rc) {
         if (st->code != PF_E_NOMEM)
             pf_fail(st, PF_E_NOMEM, "out of host memory for the flow matrix");
