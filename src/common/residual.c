@@ -572,19 +572,41 @@ void pf_residual_copy_residuals(const pf_residual *from, const int64_t *from_res
 /* Below this many bytes a thread costs more than the free it would hide. */
 #define FREE_LATER_MIN_BYTES ((size_t)64 << 20)
 
-/* The arrays a detached thread frees. */
+/* The blocks a detached thread frees. */
 typedef struct free_job {
-    pf_residual g;
-    void *also;
+    void *blocks[PF_FREE_LATER_MAX];
+    int count;
 } free_job;
 
 static void *free_job_run(void *arg)
 {
     free_job *job = arg;
-    pf_residual_free(&job->g);
-    free(job->also);
+    for (int k = 0; k < job->count; k++)
+        free(job->blocks[k]);
     free(job);
     return NULL;
+}
+
+void pf_free_later(void *const *blocks, int count, size_t bytes)
+{
+    if (count > PF_FREE_LATER_MAX)
+        count = PF_FREE_LATER_MAX;
+    free_job *job = bytes >= FREE_LATER_MIN_BYTES ? malloc(sizeof *job) : NULL;
+    pthread_attr_t attr;
+    pthread_t thread;
+    int started = 0;
+    if (job && pthread_attr_init(&attr) == 0) {
+        job->count = count;
+        memcpy(job->blocks, blocks, (size_t)count * sizeof *blocks);
+        started = pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED) == 0 &&
+                  pthread_create(&thread, &attr, free_job_run, job) == 0;
+        pthread_attr_destroy(&attr);
+    }
+    if (!started) { /* small, or no thread: here and now */
+        free(job);
+        for (int k = 0; k < count; k++)
+            free(blocks[k]);
+    }
 }
 
 void pf_residual_free_later(pf_residual *g, void *also, size_t also_bytes)
@@ -595,21 +617,8 @@ void pf_residual_free_later(pf_residual *g, void *also, size_t also_bytes)
     size_t bytes = also_bytes + (size_t)g->arcs * (sizeof *g->head + sizeof *g->rev +
                                                    sizeof *g->cap) +
                    (size_t)g->input_arcs * sizeof *g->fwd_of_input;
-    free_job *job = bytes >= FREE_LATER_MIN_BYTES ? malloc(sizeof *job) : NULL;
-    pthread_attr_t attr;
-    pthread_t thread;
-    int started = 0;
-    if (job && pthread_attr_init(&attr) == 0) {
-        *job = (free_job){.g = *g, .also = also};
-        started = pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED) == 0 &&
-                  pthread_create(&thread, &attr, free_job_run, job) == 0;
-        pthread_attr_destroy(&attr);
-    }
-    if (!started) { /* small, or no thread: here and now */
-        free(job);
-        pf_residual_free(g);
-        free(also);
-    }
+    void *blocks[] = {g->first, g->head, g->rev, g->cap, g->fwd_of_input, also};
+    pf_free_later(blocks, 6, bytes);
     memset(g, 0, sizeof *g);
 }
 

@@ -84,6 +84,10 @@ void pf_residual_free(pf_residual *g);
  * more), so that the caller has its result while the pages go back; g is
  * left empty. Small ones, or where no thread starts, are freed here. */
 void pf_residual_free_later(pf_residual *g, void *also, size_t also_bytes);
+/* free() of up to PF_FREE_LATER_MAX blocks (NULLs allowed) of `bytes` in
+ * all, the same way: on a detached thread when large, else here. */
+#define PF_FREE_LATER_MAX 8
+void pf_free_later(void *const *blocks, int count, size_t bytes);
 
 /* Flow on every reported input arc (output_arcs of them), from residual capacities `res` (arcs long);
  * `threads` as for pf_residual_build. */

@@ -19,6 +19,7 @@
 
 #include "../common/memavail.h"
 #include "../common/network.h"
+#include "../common/residual.h"
 #include "../common/status.h"
 
 /* Below this many entries one thread does it all: a parallel region costs
@@ -265,6 +266,7 @@ struct pf_csr_flow_plan {
      * e's value is flow[fwd_src[e]] - flow[rev_src[e]] (-1: no such
      * term), a gather with no merging left to the values pass. */
     int32_t *fwd_src, *rev_src;
+    int64_t sources; /* entries of each */
 };
 
 static void transpose_free(transpose *tr)
@@ -569,17 +571,23 @@ static int alloc_sources(pf_csr_flow_plan *plan, pf_status *st)
     size_t entries = (size_t)plan->out.entries + 1;
     plan->fwd_src = pf_alloc(entries, sizeof *plan->fwd_src, st);
     plan->rev_src = pf_alloc(entries, sizeof *plan->rev_src, st);
+    plan->sources = (int64_t)entries;
     return plan->fwd_src && plan->rev_src ? PF_OK : PF_E_NOMEM;
 }
 
+/* A plan's large arrays go back on a thread of their own (residual.h):
+ * the caller, who has its matrix, need not wait for the pages. */
 void pf_csr_flow_plan_free(pf_csr_flow_plan *plan)
 {
     if (!plan)
         return;
-    transpose_free(&plan->tr);
+    size_t m = (size_t)plan->a.m;
+    size_t bytes = (size_t)plan->sources * 2 * sizeof *plan->fwd_src +
+                   (plan->tr.row ? m * (sizeof *plan->tr.row + sizeof *plan->tr.entry) : 0);
+    void *blocks[] = {plan->fwd_src, plan->rev_src, plan->tr.start, plan->tr.row,
+                      plan->tr.entry};
+    pf_free_later(blocks, 5, bytes);
     pf_csr_matrix_free(&plan->out);
-    free(plan->fwd_src);
-    free(plan->rev_src);
     free(plan);
 }
 
