@@ -9,10 +9,8 @@
  * callback, so Ctrl-C stops it with KeyboardInterrupt and the device is
  * released. Library errors become exceptions carrying the library's
  * message. */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
-#include <numpy/arrayobject.h>
+#define PF_PY_IMPORTS_ARRAY /* this file imports NumPy's API table */
+#include "_portaflow.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -21,10 +19,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "portaflow.h"
 #include "common/network.h" /* pf_network_view_csr, the library's own */
 
-static PyObject *device_error, *cancelled_error, *negative_cycle_error;
+PyObject *pf_py_device_error, *pf_py_cancelled_error, *pf_py_negative_cycle_error;
 
 /* Seconds between looks for pending signals during a solve. */
 #define SIGNAL_POLL_S 0.05
@@ -32,7 +29,7 @@ static PyObject *device_error, *cancelled_error, *negative_cycle_error;
 /* ---- errors ------------------------------------------------------------ */
 
 /* Raises the exception that fits st->code with the library's message. */
-static PyObject *raise_status(const pf_status *st)
+PyObject *pf_py_raise_status(const pf_status *st)
 {
     PyObject *type = PyExc_RuntimeError;
     switch (st->code) {
@@ -41,13 +38,13 @@ static PyObject *raise_status(const pf_status *st)
         type = PyExc_ValueError;
         break;
     case PF_E_DEVICE:
-        type = device_error;
+        type = pf_py_device_error;
         break;
     case PF_E_NOMEM:
         type = PyExc_MemoryError;
         break;
     case PF_E_CANCELLED:
-        type = cancelled_error;
+        type = pf_py_cancelled_error;
         break;
     default:
         break;
@@ -58,25 +55,26 @@ static PyObject *raise_status(const pf_status *st)
 
 /* ---- Ctrl-C -------------------------------------------------------------- */
 
-typedef struct signal_watch {
-    double next_poll; /* monotonic seconds */
-    int interrupted;  /* a signal handler raised: its exception is set */
-} signal_watch;
-
-static double monotonic_s(void)
+double pf_py_monotonic_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+void pf_py_watch_start(pf_py_signal_watch *w)
+{
+    w->interrupted = 0;
+    w->next_poll = pf_py_monotonic_s() + SIGNAL_POLL_S;
+}
+
 /* The library's cancel callback: called from the solving thread without
  * the GIL; takes it briefly to run Python's signal handlers (they run only
  * in the main thread; elsewhere this is a no-op). */
-static int poll_signals(void *data)
+int pf_py_poll_signals(void *data)
 {
-    signal_watch *w = data;
-    double now = monotonic_s();
+    pf_py_signal_watch *w = data;
+    double now = pf_py_monotonic_s();
     if (w->interrupted)
         return 1;
     if (now < w->next_poll)
@@ -93,7 +91,7 @@ static int poll_signals(void *data)
 
 /* A 1-d C-contiguous array of `type` (borrowed check, no conversion: the
  * Python layer converts). */
-static int check_vector(PyObject *obj, int type, const char *what, npy_intp *len)
+int pf_py_check_vector(PyObject *obj, int type, const char *what, npy_intp *len)
 {
     if (!PyArray_Check(obj) || PyArray_NDIM((PyArrayObject *)obj) != 1 ||
         PyArray_TYPE((PyArrayObject *)obj) != type ||
@@ -113,7 +111,7 @@ static void free_capsule(PyObject *capsule)
 
 /* An array over a buffer the library malloc'ed, without a copy: the array
  * owns it (freed with it). On failure the buffer is freed here. */
-static PyObject *adopt_vector(npy_intp len, int type, void *data)
+PyObject *pf_py_adopt_vector(npy_intp len, int type, void *data)
 {
     PyObject *arr = PyArray_SimpleNewFromData(1, &len, type, data);
     PyObject *owner = arr ? PyCapsule_New(data, "portaflow.buffer", free_capsule) : NULL;
@@ -130,7 +128,7 @@ static PyObject *adopt_vector(npy_intp len, int type, void *data)
     return arr;
 }
 
-static PyObject *times_dict(const pf_phase_times *t)
+PyObject *pf_py_times_dict(const pf_phase_times *t)
 {
     return Py_BuildValue("{s:d,s:d,s:d,s:d,s:d,s:d,s:d}", "total", t->total, "setup", t->setup,
                          "upload", t->upload, "push_relabel", t->push_relabel,
@@ -150,7 +148,7 @@ typedef struct flow_job {
     int index_size, data_size;
     int want_matrix, matrix_repeats; /* pf_csr_flow_matrix's repeats */
     pf_solve_options opt;
-    signal_watch watch;
+    pf_py_signal_watch watch;
     pf_solution sol;
     pf_csr_matrix matrix;
     pf_status st;
@@ -183,10 +181,10 @@ static void *make_plan(void *arg)
 {
     plan_job *p = arg;
     const flow_job *job = p->job;
-    double t0 = monotonic_s();
+    double t0 = pf_py_monotonic_s();
     p->plan = pf_csr_flow_plan_new(job->n, job->indptr, job->indices, job->index_size,
                                    job->matrix_repeats, &p->st);
-    p->seconds = monotonic_s() - t0;
+    p->seconds = pf_py_monotonic_s() - t0;
     return NULL;
 }
 
@@ -221,9 +219,9 @@ static void run_flow_job(flow_job *job)
     pthread_t planner;
     int planning = job->want_matrix && plan_beside_solve(job) &&
                    pthread_create(&planner, NULL, make_plan, &plan) == 0;
-    double t0 = monotonic_s();
+    double t0 = pf_py_monotonic_s();
     pf_network *net = build_network(job);
-    job->build_s = monotonic_s() - t0;
+    job->build_s = pf_py_monotonic_s() - t0;
     if (!net) {
         job->rc = job->st.code;
     } else {
@@ -231,12 +229,12 @@ static void run_flow_job(flow_job *job)
         job->rc = pf_solve(net, &job->opt, &job->sol, &job->st);
         pf_network_free(net);
     }
-    double t_waited = monotonic_s();
+    double t_waited = pf_py_monotonic_s();
     if (planning)
         pthread_join(planner, NULL);
     if (job->rc == PF_OK && job->want_matrix && job->sol.arc_flow) {
         finish_matrix(job, &plan, planning);
-        job->matrix_s = monotonic_s() - t_waited; /* the wait for the plan too */
+        job->matrix_s = pf_py_monotonic_s() - t_waited; /* the wait for the plan too */
     }
     pf_csr_flow_plan_free(plan.plan);
 }
@@ -249,11 +247,11 @@ static PyObject *matrix_tuple(pf_csr_matrix *m)
 {
     if (!m->indptr)
         Py_RETURN_NONE;
-    PyObject *indptr = adopt_vector((npy_intp)m->rows + 1, int_type(m->index_size), m->indptr);
+    PyObject *indptr = pf_py_adopt_vector((npy_intp)m->rows + 1, int_type(m->index_size), m->indptr);
     m->indptr = NULL;
-    PyObject *indices = adopt_vector((npy_intp)m->entries, int_type(m->index_size), m->indices);
+    PyObject *indices = pf_py_adopt_vector((npy_intp)m->entries, int_type(m->index_size), m->indices);
     m->indices = NULL;
-    PyObject *values = adopt_vector((npy_intp)m->entries, int_type(m->value_size), m->values);
+    PyObject *values = pf_py_adopt_vector((npy_intp)m->entries, int_type(m->value_size), m->values);
     m->values = NULL;
     PyObject *out = NULL;
     if (indptr && indices && values)
@@ -269,11 +267,11 @@ static PyObject *flow_result(flow_job *job, npy_intp m, npy_intp n)
     pf_solution *sol = &job->sol;
     /* The arrays take over the library's buffers (pf_solution_free then
      * frees nothing of them). */
-    PyObject *flow = sol->arc_flow ? adopt_vector(m, NPY_INT64, sol->arc_flow) : Py_None;
+    PyObject *flow = sol->arc_flow ? pf_py_adopt_vector(m, NPY_INT64, sol->arc_flow) : Py_None;
     sol->arc_flow = NULL;
-    PyObject *side = sol->source_side ? adopt_vector(n, NPY_BOOL, sol->source_side) : Py_None;
+    PyObject *side = sol->source_side ? pf_py_adopt_vector(n, NPY_BOOL, sol->source_side) : Py_None;
     sol->source_side = NULL;
-    PyObject *times = times_dict(&sol->times);
+    PyObject *times = pf_py_times_dict(&sol->times);
     PyObject *matrix = matrix_tuple(&job->matrix);
     PyObject *out = NULL;
     if (flow && side && times && matrix)
@@ -304,9 +302,9 @@ static PyObject *run_and_report(flow_job *job, const char *backend, int device, 
     job->opt.device_index = device;
     job->opt.want_flow = want_flow;
     job->opt.want_cut = want_cut;
-    job->opt.cancel = poll_signals;
+    job->opt.cancel = pf_py_poll_signals;
     job->opt.cancel_data = &job->watch;
-    job->watch.next_poll = monotonic_s() + SIGNAL_POLL_S;
+    pf_py_watch_start(&job->watch);
     Py_BEGIN_ALLOW_THREADS
     run_flow_job(job);
     Py_END_ALLOW_THREADS
@@ -315,7 +313,7 @@ static PyObject *run_and_report(flow_job *job, const char *backend, int device, 
         pf_csr_matrix_free(&job->matrix);
         if (job->watch.interrupted && PyErr_Occurred())
             return NULL; /* KeyboardInterrupt (or what the handler raised) */
-        return raise_status(&job->st);
+        return pf_py_raise_status(&job->st);
     }
     PyObject *out = flow_result(job, (npy_intp)job->m, (npy_intp)job->n);
     pf_solution_free(&job->sol);
@@ -336,8 +334,8 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
                           &backend, &device, &want_flow, &want_cut))
         return NULL;
     npy_intp mt, mh, mc;
-    if (check_vector(tails, NPY_INT64, "tails", &mt) || check_vector(heads, NPY_INT64, "heads", &mh) ||
-        check_vector(caps, NPY_INT64, "capacities", &mc))
+    if (pf_py_check_vector(tails, NPY_INT64, "tails", &mt) || pf_py_check_vector(heads, NPY_INT64, "heads", &mh) ||
+        pf_py_check_vector(caps, NPY_INT64, "capacities", &mc))
         return NULL;
     if (mt != mh || mt != mc)
         return PyErr_Format(PyExc_ValueError,
@@ -499,8 +497,8 @@ static PyObject *py_apsp(PyObject *self, PyObject *args)
                           &want_paths))
         return NULL;
     npy_intp mt, mh, mw;
-    if (check_vector(tails, NPY_INT64, "tails", &mt) || check_vector(heads, NPY_INT64, "heads", &mh) ||
-        check_vector(weights, NPY_FLOAT64, "weights", &mw))
+    if (pf_py_check_vector(tails, NPY_INT64, "tails", &mt) || pf_py_check_vector(heads, NPY_INT64, "heads", &mh) ||
+        pf_py_check_vector(weights, NPY_FLOAT64, "weights", &mw))
         return NULL;
     if (mt != mh || mt != mw)
         return PyErr_Format(PyExc_ValueError, "tails, heads and weights differ in length");
@@ -517,13 +515,13 @@ static PyObject *py_apsp(PyObject *self, PyObject *args)
     Py_END_ALLOW_THREADS
     if (job.rc != PF_OK) {
         if (job.res.cycle_len > 0) {
-            PyErr_Format(negative_cycle_error, "%s (through vertex %d)", job.st.message,
+            PyErr_Format(pf_py_negative_cycle_error, "%s (through vertex %d)", job.st.message,
                          (int)job.res.cycle[0]);
             pf_apsp_result_free(&job.res);
             return NULL;
         }
         pf_apsp_result_free(&job.res);
-        return raise_status(&job.st);
+        return pf_py_raise_status(&job.st);
     }
     npy_intp dims[2] = {(npy_intp)n, (npy_intp)n};
     PyObject *dist = PyArray_SimpleNew(2, dims, NPY_FLOAT64);
@@ -570,7 +568,7 @@ static PyObject *py_read_network(PyObject *self, PyObject *args)
     Py_END_ALLOW_THREADS
     Py_DECREF(path_obj);
     if (!net)
-        return raise_status(&st);
+        return pf_py_raise_status(&st);
     npy_intp m = (npy_intp)pf_network_arcs(net);
     PyObject *tails = PyArray_SimpleNew(1, &m, NPY_INT64);
     PyObject *heads = PyArray_SimpleNew(1, &m, NPY_INT64);
@@ -642,22 +640,33 @@ PyMODINIT_FUNC PyInit__portaflow(void)
     PyObject *m = PyModule_Create(&module);
     if (!m)
         return NULL;
-    device_error = PyErr_NewExceptionWithDoc(
+    pf_py_device_error = PyErr_NewExceptionWithDoc(
         "portaflow.DeviceError", "A backend or device failed, or is not available.",
         PyExc_RuntimeError, NULL);
-    cancelled_error = PyErr_NewExceptionWithDoc(
+    pf_py_cancelled_error = PyErr_NewExceptionWithDoc(
         "portaflow.CancelledError", "The solve was cancelled.", PyExc_RuntimeError, NULL);
-    negative_cycle_error = PyErr_NewExceptionWithDoc(
+    pf_py_negative_cycle_error = PyErr_NewExceptionWithDoc(
         "portaflow.NegativeCycleError", "The graph has a negative cycle.", PyExc_ValueError,
         NULL);
-    if (!device_error || !cancelled_error || !negative_cycle_error ||
-        PyModule_AddObjectRef(m, "DeviceError", device_error) < 0 ||
-        PyModule_AddObjectRef(m, "CancelledError", cancelled_error) < 0 ||
-        PyModule_AddObjectRef(m, "NegativeCycleError", negative_cycle_error) < 0 ||
+    if (PyModule_AddFunctions(m, pf_py_session_methods) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (!pf_py_device_error || !pf_py_cancelled_error || !pf_py_negative_cycle_error ||
+        PyModule_AddObjectRef(m, "DeviceError", pf_py_device_error) < 0 ||
+        PyModule_AddObjectRef(m, "CancelledError", pf_py_cancelled_error) < 0 ||
+        PyModule_AddObjectRef(m, "NegativeCycleError", pf_py_negative_cycle_error) < 0 ||
         PyModule_AddStringConstant(m, "version", pf_version()) < 0 ||
         PyModule_AddIntConstant(m, "api_version", PORTAFLOW_API_VERSION) < 0 ||
         PyModule_AddIntConstant(m, "CSR_SUM_REPEATS", PF_CSR_SUM_REPEATS) < 0 ||
-        PyModule_AddIntConstant(m, "CSR_KEEP_REPEATS", PF_CSR_KEEP_REPEATS) < 0) {
+        PyModule_AddIntConstant(m, "CSR_KEEP_REPEATS", PF_CSR_KEEP_REPEATS) < 0 ||
+        PyModule_AddIntConstant(m, "has_sessions", PF_PY_HAS_SESSIONS) < 0 ||
+        PyModule_AddIntConstant(m, "UPDATE_CAP", PF_UPDATE_CAP) < 0 ||
+        PyModule_AddIntConstant(m, "UPDATE_ADD", PF_UPDATE_ADD) < 0 ||
+        PyModule_AddIntConstant(m, "UPDATE_DEL", PF_UPDATE_DEL) < 0 ||
+        PyModule_AddIntConstant(m, "UPDATE_ADDV", PF_UPDATE_ADDV) < 0 ||
+        PyModule_AddIntConstant(m, "UPDATE_SOURCE", PF_UPDATE_SOURCE) < 0 ||
+        PyModule_AddIntConstant(m, "UPDATE_SINK", PF_UPDATE_SINK) < 0) {
         Py_DECREF(m);
         return NULL;
     }
