@@ -445,21 +445,75 @@ START_TEST(view_builds_what_a_copy_builds)
 }
 END_TEST
 
+/* The message of a view's solve, or "" if it solved. */
+static const char *view_solve_error(pf_network *view, pf_status *st)
+{
+    pf_solve_options opt;
+    pf_solve_options_init(&opt);
+    opt.backend = "seq";
+    pf_solution sol;
+    int rc = pf_solve(view, &opt, &sol, st);
+    pf_solution_free(&sol);
+    return rc ? st->message : "";
+}
+
+/* The message of pf_residual_build on `threads` threads, or "". */
+static const char *view_build_error(pf_network *view, int threads, pf_status *st)
+{
+    pf_residual g;
+    int rc = pf_residual_build(view, &g, PF_ARCS_FORWARD_ROTATED, threads, st);
+    pf_residual_free(&g);
+    return rc ? st->message : "";
+}
+
 START_TEST(view_checks_as_a_copy_does)
 {
     pf_status st;
     const int32_t indptr[] = {0, 2, 3, 3}, far[] = {1, 3, 2}, caps[] = {4, 5, 6};
-    ck_assert_ptr_null(pf_network_view_csr(3, 0, 2, indptr, far, 4, caps, 4, &st));
+    /* indptr here; the entries when the solve reads them, with from_csr's words */
+    pf_network *view = pf_network_view_csr(3, 0, 2, indptr, far, 4, caps, 4, &st);
+    ck_assert_ptr_nonnull(view);
+    ck_assert_str_eq(view_solve_error(view, &st), "entry 1 (row 0): column 3 outside 0..2");
     ck_assert_int_eq(st.code, PF_E_INPUT);
-    ck_assert_str_eq(st.message, "entry 1 (row 0): column 3 outside 0..2");
-    const int32_t indices[] = {1, 2, 2}, negative[] = {4, 5, -6};
-    ck_assert_ptr_null(pf_network_view_csr(3, 0, 2, indptr, indices, 4, negative, 4, &st));
-    ck_assert_str_eq(st.message, "entry 2 (row 1, column 2): capacity -6 outside 0..2^62");
+    pf_network_free(view);
+    const int32_t indices[] = {1, 2, 2}, negative[] = {4, 5, -6}, low[] = {-4, 5, 6};
+    view = pf_network_view_csr(3, 0, 2, indptr, indices, 4, negative, 4, &st);
+    ck_assert_str_eq(view_solve_error(view, &st),
+                     "entry 2 (row 1, column 2): capacity -6 outside 0..2^62");
+    pf_network_free(view);
+    /* a bad capacity before a bad column: the lower entry, as from_csr */
+    view = pf_network_view_csr(3, 0, 2, indptr, far, 4, low, 4, &st);
+    ck_assert_str_eq(view_solve_error(view, &st),
+                     "entry 0 (row 0, column 1): capacity -4 outside 0..2^62");
+    pf_network_free(view);
     const int32_t falls[] = {0, 2, 1, 3};
     ck_assert_ptr_null(pf_network_view_csr(3, 0, 2, falls, indices, 4, caps, 4, &st));
     ck_assert_str_eq(st.message, "CSR row 1: indptr decreases (1 after 2)");
     ck_assert_ptr_null(pf_network_view_csr(3, 1, 1, indptr, indices, 4, caps, 4, &st));
     ck_assert_int_eq(st.code, PF_E_INPUT);
+
+    /* Bad entries far apart, on 1-3 threads: the lowest, as from_csr says. */
+    for (int kind = 0; kind < 3; kind++) {
+        csr64 a = random_csr(400, 300, 5 + (uint64_t)kind);
+        if (kind != 1)
+            a.values[a.m / 2] = -1;
+        if (kind != 0)
+            a.indices[a.m / 3] = kind == 1 ? 400 : -3;
+        a.values[a.m - 10] = ((int64_t)1 << 62) + 1;
+        void *arrays[3];
+        pf_network *copy = from_csr(&a, 0, 399, 8, 8, &st);
+        ck_assert_ptr_null(copy);
+        char want[sizeof st.message];
+        snprintf(want, sizeof want, "%s", st.message);
+        pf_network *v = view_csr(&a, 8, 8, arrays, &st);
+        ck_assert_ptr_nonnull(v);
+        for (int threads = 1; threads <= 3; threads++)
+            ck_assert_str_eq(view_build_error(v, threads, &st), want);
+        pf_network_free(v);
+        for (int k = 0; k < 3; k++)
+            free(arrays[k]);
+        csr64_free(&a);
+    }
 
     /* Far more vertices than arcs touch: compacting pays, so a copy comes
      * back, and its solve is right. */

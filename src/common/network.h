@@ -77,9 +77,10 @@ int pf_network_compact(const pf_network *net, pf_network **out, int32_t **old_id
 int pf_network_expand_side(const pf_network *net, const int32_t *old_id, int64_t count,
                            const uint8_t *compact_side, uint8_t **side, pf_status *st);
 
-/* A network over the caller's CSR arrays, checked as pf_network_from_csr
- * checks them but not copied: the residual build reads them in place, so
- * they must stay unchanged until the network is freed. Only for
+/* A network over the caller's CSR arrays, not copied: the residual build
+ * reads them in place, so they must stay unchanged until the network is
+ * freed. indptr is checked here, the entries as the build reads them: a
+ * bad one fails pf_solve with pf_network_from_csr's message. Only for
  * pf_solve (one source and sink), the counts and pf_network_free: it has
  * no tail, head or cap arrays for anything else to read. A network worth
  * compacting (pf_network_worth_compacting) comes back as a copy. */

@@ -96,13 +96,39 @@ ARC_INLINE int64_t arc_cap(const pf_network *net, int csr, int64_t i)
     return csr ? sized_element(net->csr.caps, net->csr.cap_size, i) : net->cap[i];
 }
 
-/* Degrees of the vertices in [lo, hi) (count_degrees). */
-ARC_INLINE void count_range(const pf_network *net, int csr, int64_t *first, int64_t *out_deg,
-                            int64_t lo, int64_t hi)
+/* A CSR view's arcs are checked as they are read (pf_network_view_csr
+ * checks only indptr): whether arc i's column is outside 0..n-1; such an
+ * arc is left out of the build, which then fails. Never for a network. */
+ARC_INLINE int bad_column(const pf_network *net, int csr, int64_t i)
+{
+    if (!csr)
+        return 0;
+    int64_t v = sized_element(net->csr.indices, net->csr.index_size, i);
+    return v < 0 || v >= net->n;
+}
+
+ARC_INLINE int bad_cap(const pf_network *net, int csr, int64_t i)
+{
+    if (!csr)
+        return 0;
+    int64_t c = arc_cap(net, csr, i);
+    return c < 0 || c > PF_CAP_MAX;
+}
+
+/* Degrees of the vertices in [lo, hi) (count_degrees); returns the first
+ * arc whose column is bad (a CSR view's), or m. */
+ARC_INLINE int64_t count_range(const pf_network *net, int csr, int64_t *first, int64_t *out_deg,
+                               int64_t lo, int64_t hi)
 {
     arc_walk w = walk_begin(net);
+    int64_t first_bad = net->m;
     for (int64_t i = 0; lo < hi && i < net->m; i++) {
         int32_t u = walk_tail(&w, csr, i), v = arc_head(net, csr, i);
+        if (bad_column(net, csr, i)) {
+            if (i < first_bad)
+                first_bad = i;
+            continue;
+        }
         if (u == v)
             continue;
         if (u >= lo && u < hi) {
@@ -112,6 +138,7 @@ ARC_INLINE void count_range(const pf_network *net, int csr, int64_t *first, int6
         if (v >= lo && v < hi)
             first[v + 2]++;
     }
+    return first_bad;
 }
 
 /* first has n + 2 entries, not yet zeroed: the degree of u goes to
@@ -122,11 +149,13 @@ ARC_INLINE void count_range(const pf_network *net, int csr, int64_t *first, int6
  * Each thread zeroes and counts only the ends at its own range of vertices,
  * walking all arcs: no atomics, since a vertex joined to most others (the
  * source of an image-like grid) would bounce one cache line between all
- * cores. */
-static void count_degrees(const pf_network *net, int64_t *first, int64_t *out_deg, int threads)
+ * cores. Returns the first arc of a CSR view with a bad column, or m. */
+static int64_t count_degrees(const pf_network *net, int64_t *first, int64_t *out_deg,
+                             int threads)
 {
+    int64_t first_bad = net->m;
     (void)threads; /* read by the directive only */
-    PF_OMP(omp parallel num_threads(threads) if (threads > 1))
+    PF_OMP(omp parallel num_threads(threads) if (threads > 1) reduction(min : first_bad))
     {
         int t, count;
         team_position(&t, &count);
@@ -136,11 +165,12 @@ static void count_degrees(const pf_network *net, int64_t *first, int64_t *out_de
         memset(first + lo + 2, 0, (size_t)(hi - lo) * sizeof *first);
         pf_mem_prefault(out_deg + lo, (size_t)(hi - lo) * sizeof *out_deg);
         memset(out_deg + lo, 0, (size_t)(hi - lo) * sizeof *out_deg);
-        if (net->csr.indptr)
-            count_range(net, 1, first, out_deg, lo, hi);
-        else
-            count_range(net, 0, first, out_deg, lo, hi);
+        int64_t bad = net->csr.indptr ? count_range(net, 1, first, out_deg, lo, hi)
+                                      : count_range(net, 0, first, out_deg, lo, hi);
+        if (bad < first_bad)
+            first_bad = bad;
     }
+    return first_bad;
 }
 
 /* Inclusive prefix sum in place. With several threads: each sums its own
@@ -206,13 +236,15 @@ static inline int64_t place(const arc_placer *p, int64_t slot, int32_t u, int re
 }
 
 /* One pass in input order, pairing each arc with its reverse at once. */
-ARC_INLINE void scatter_serial_from(const pf_network *net, int csr, pf_residual *g,
-                                    int64_t *in_cursor, const arc_placer *placer)
+ARC_INLINE int64_t scatter_serial_from(const pf_network *net, int csr, pf_residual *g,
+                                       int64_t *in_cursor, const arc_placer *placer)
 {
     int64_t *cursor = g->first + 1;
     arc_walk w = walk_begin(net);
     for (int64_t i = 0; i < net->m; i++) {
         int32_t u = walk_tail(&w, csr, i), v = arc_head(net, csr, i);
+        if (bad_column(net, csr, i) || bad_cap(net, csr, i))
+            return i;
         if (u == v) {
             g->fwd_of_input[i] = -1; /* self-loops carry no flow */
             continue;
@@ -227,29 +259,39 @@ ARC_INLINE void scatter_serial_from(const pf_network *net, int csr, pf_residual 
         g->rev[b] = a;
         g->fwd_of_input[i] = a;
     }
+    return net->m;
 }
 
-static void scatter_serial(const pf_network *net, pf_residual *g, int64_t *in_cursor,
-                           const arc_placer *placer)
+/* Returns the first arc of a CSR view with a bad column or capacity, or m
+ * (the build stops there: it fails). */
+static int64_t scatter_serial(const pf_network *net, pf_residual *g, int64_t *in_cursor,
+                              const arc_placer *placer)
 {
     if (net->csr.indptr)
-        scatter_serial_from(net, 1, g, in_cursor, placer);
-    else
-        scatter_serial_from(net, 0, g, in_cursor, placer);
+        return scatter_serial_from(net, 1, g, in_cursor, placer);
+    return scatter_serial_from(net, 0, g, in_cursor, placer);
 }
 
 /* scatter_parallel's walk: the arc ends at vertices [lo, hi) placed, rev
- * tagged with the input arc's number (i forward, -1 - i reverse). */
-ARC_INLINE void scatter_range(const pf_network *net, int csr, pf_residual *g, int64_t *in_cursor,
-                              const arc_placer *placer, int64_t lo, int64_t hi)
+ * tagged with the input arc's number (i forward, -1 - i reverse). Returns
+ * the first arc of a CSR view with a bad capacity at a tail in [lo, hi),
+ * or m; arcs with a bad column (count_range found them) are left out. */
+ARC_INLINE int64_t scatter_range(const pf_network *net, int csr, pf_residual *g,
+                                 int64_t *in_cursor, const arc_placer *placer, int64_t lo,
+                                 int64_t hi)
 {
     int64_t *cursor = g->first + 1, *rev = g->rev;
+    int64_t first_bad = net->m;
     arc_walk w = walk_begin(net);
     for (int64_t i = 0; lo < hi && i < net->m; i++) {
         int32_t u = walk_tail(&w, csr, i), v = arc_head(net, csr, i);
         int own_tail = u >= lo && u < hi, own_head = v >= lo && v < hi;
         if (!own_tail && !own_head)
             continue;
+        if (bad_column(net, csr, i))
+            continue;
+        if (own_tail && bad_cap(net, csr, i) && i < first_bad)
+            first_bad = i;
         if (u == v) {
             g->fwd_of_input[i] = -1; /* self-loops carry no flow */
             continue;
@@ -267,6 +309,7 @@ ARC_INLINE void scatter_range(const pf_network *net, int csr, pf_residual *g, in
             rev[b] = -1 - i;
         }
     }
+    return first_bad;
 }
 
 /* The lowest vertex whose arcs start at or after `arc` (cursor[u] holds
@@ -302,13 +345,14 @@ static int64_t vertex_at_arc(const int64_t *cursor, int64_t n, int64_t arc)
  * relaxed atomics make the overlap defined. No m-sized scratch array is
  * needed, whose faulting in would cost about as much (see pf_mem_prefault).
  * `bounds` has room for threads + 1 entries. */
-static void scatter_parallel(const pf_network *net, pf_residual *g, int64_t *in_cursor,
-                             const arc_placer *placer, int threads, int64_t *bounds)
+static int64_t scatter_parallel(const pf_network *net, pf_residual *g, int64_t *in_cursor,
+                                const arc_placer *placer, int threads, int64_t *bounds)
 {
+    int64_t first_bad = net->m;
     const int64_t m = net->m, n = g->n;
     int64_t *cursor = g->first + 1, *rev = g->rev;
     (void)threads; /* read by the directive only */
-    PF_OMP(omp parallel num_threads(threads))
+    PF_OMP(omp parallel num_threads(threads) reduction(min : first_bad))
     {
         int t, count;
         team_position(&t, &count);
@@ -328,10 +372,10 @@ static void scatter_parallel(const pf_network *net, pf_residual *g, int64_t *in_
         pf_mem_prefault(g->rev + arc_lo, (size_t)(arc_hi - arc_lo) * sizeof *g->rev);
         pf_mem_prefault(g->cap + arc_lo, (size_t)(arc_hi - arc_lo) * sizeof *g->cap);
 
-        if (net->csr.indptr)
-            scatter_range(net, 1, g, in_cursor, placer, lo, hi);
-        else
-            scatter_range(net, 0, g, in_cursor, placer, lo, hi);
+        int64_t bad = net->csr.indptr ? scatter_range(net, 1, g, in_cursor, placer, lo, hi)
+                                      : scatter_range(net, 0, g, in_cursor, placer, lo, hi);
+        if (bad < first_bad)
+            first_bad = bad;
         for (int64_t a = arc_lo; a < arc_hi; a++)
             if (rev[a] >= 0)
                 g->fwd_of_input[rev[a]] = a;
@@ -345,6 +389,39 @@ static void scatter_parallel(const pf_network *net, pf_residual *g, int64_t *in_
             __atomic_store_n(&rev[a], b, __ATOMIC_RELAXED);
         }
     }
+    return first_bad;
+}
+
+/* A CSR view's bad entry k (its column, else its capacity) as
+ * pf_network_from_csr words it; returns PF_E_INPUT. */
+static int csr_entry_error(const pf_network *net, int64_t k, pf_status *st)
+{
+    const pf_csr_arcs *c = &net->csr;
+    int64_t lo = 0, hi = net->n - 1; /* the row: the last u with indptr[u] <= k */
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo + 1) / 2;
+        if (sized_element(c->indptr, c->index_size, mid) <= k)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    int64_t column = sized_element(c->indices, c->index_size, k);
+    int64_t capacity = sized_element(c->caps, c->cap_size, k);
+    if (column < 0 || column >= net->n)
+        return pf_fail(st, PF_E_INPUT, "entry %lld (row %lld): column %lld outside 0..%lld",
+                       (long long)k, (long long)lo, (long long)column, (long long)net->n - 1);
+    return pf_fail(st, PF_E_INPUT,
+                   "entry %lld (row %lld, column %lld): capacity %lld outside 0..2^62",
+                   (long long)k, (long long)lo, (long long)column, (long long)capacity);
+}
+
+/* The first arc of a CSR view below `k` whose capacity is bad, or k. */
+static int64_t first_bad_cap(const pf_network *net, int64_t k)
+{
+    for (int64_t i = 0; i < k; i++)
+        if (bad_cap(net, 1, i))
+            return i;
+    return k;
 }
 
 /* Counting sort by tail, O(n + m): count the arc ends per vertex, prefix
@@ -370,7 +447,11 @@ static int build_plain(const pf_network *net, pf_residual *g, pf_arc_order order
         goto fail;
 
     g->first[0] = g->first[1] = 0;
-    count_degrees(net, g->first, in_cursor, threads);
+    int64_t bad = count_degrees(net, g->first, in_cursor, threads);
+    if (bad < net->m) {
+        csr_entry_error(net, first_bad_cap(net, bad), st);
+        goto fail;
+    }
     prefix_sum(g->first, n + 2, threads, scratch);
     g->arcs = g->first[n + 1];
     PF_OMP(omp parallel for num_threads(threads) if (threads > 1))
@@ -403,13 +484,17 @@ static int build_plain(const pf_network *net, pf_residual *g, pf_arc_order order
     if (!g->head || !g->rev || !g->cap)
         goto fail;
     if (threads > 1) {
-        scatter_parallel(net, g, in_cursor, &placer, threads, scratch);
+        bad = scatter_parallel(net, g, in_cursor, &placer, threads, scratch);
     } else {
         pf_mem_prefault(g->fwd_of_input, (size_t)m * sizeof *g->fwd_of_input);
         pf_mem_prefault(g->head, (size_t)g->arcs * sizeof *g->head);
         pf_mem_prefault(g->rev, (size_t)g->arcs * sizeof *g->rev);
         pf_mem_prefault(g->cap, (size_t)g->arcs * sizeof *g->cap);
-        scatter_serial(net, g, in_cursor, &placer);
+        bad = scatter_serial(net, g, in_cursor, &placer);
+    }
+    if (bad < net->m) {
+        csr_entry_error(net, bad, st);
+        goto fail;
     }
     /* The in-arc cursors stopped at the end of each list: the next start. */
     PF_OMP(omp parallel for num_threads(threads) if (threads > 1))

@@ -160,18 +160,8 @@ static int64_t fill_arcs(const csr_in *a, const void *caps, int cap_size, pf_net
     return k1;
 }
 
-/* Entries [k0, k1) checked without a copy; returns the first bad one, or k1. */
-static int64_t check_entries(const csr_in *a, const void *caps, int cap_size, int64_t k0,
-                             int64_t k1)
-{
-    for (int64_t k = k0; k < k1; k++)
-        if (!entry_ok(a->n, element(a->indices, a->index_size, k), element(caps, cap_size, k)))
-            return k;
-    return k1;
-}
-
-/* The lowest bad entry of a's (copying them into net's arrays unless net
- * is NULL), or a->m: by ranges of entries on OpenMP threads. */
+/* The lowest bad entry of a's, or a->m, the good ones copied into net's
+ * arrays: by ranges of entries on OpenMP threads. */
 static int64_t read_entries(const csr_in *a, const void *caps, int cap_size, pf_network *net)
 {
     int64_t first_bad = a->m;
@@ -182,8 +172,7 @@ static int64_t read_entries(const csr_in *a, const void *caps, int cap_size, pf_
         int t, count;
         team_position(&t, &count);
         int64_t k0 = a->m * t / count, k1 = a->m * (t + 1) / count;
-        int64_t bad = net ? fill_arcs(a, caps, cap_size, net, k0, k1)
-                          : check_entries(a, caps, cap_size, k0, k1);
+        int64_t bad = fill_arcs(a, caps, cap_size, net, k0, k1);
         if (bad < k1 && bad < first_bad)
             first_bad = bad;
     }
@@ -216,7 +205,8 @@ static pf_network *network_of_csr(int64_t vertices, int64_t source, int64_t sink
         pf_network_free(net);
         return NULL;
     }
-    int64_t first_bad = read_entries(&a, capacities, capacity_size, view ? NULL : net);
+    /* A view's entries are checked by the residual build as it reads them. */
+    int64_t first_bad = view ? a.m : read_entries(&a, capacities, capacity_size, net);
     if (first_bad < a.m) {
         entry_error(&a, first_bad, capacities, capacity_size, st);
         pf_network_free(net);
