@@ -572,6 +572,9 @@ PF_API int pf_session_apply(pf_session *session, const pf_update *updates, int64
 PF_API int pf_session_solve_sized(pf_session *session, pf_solution *sol, size_t solution_size,
                                   pf_status *st);
 #define pf_session_solve(s, sol, st) pf_session_solve_sized((s), (sol), sizeof *(sol), (st))
+/* Makes the next solve cold: the graph rebuilt from the network as it is
+ * and the flow started from zero (what a session saves, measured). */
+PF_API int pf_session_restart(pf_session *session, pf_status *st);
 PF_API int64_t pf_session_vertices(const pf_session *session);
 PF_API int64_t pf_session_arcs(const pf_session *session); /* arc ids handed out */
 /* The network as it is now, deleted arcs kept with capacity 0 so that arc

@@ -343,6 +343,78 @@ START_TEST(gen_positional_and_negative_values)
 }
 END_TEST
 
+/* `gen updates`: a stream for a graph file, one `solve` per batch, the
+ * same bytes for a seed on stdout and in -o FILE, usage errors with the
+ * synopsis and nothing on stdout, a bad GRAPH exit 2. */
+START_TEST(gen_updates_contract)
+{
+    char graph[256], out_file[256];
+    snprintf(graph, sizeof graph, "%s", pf_test_tmpfile(clrs));
+    snprintf(out_file, sizeof out_file, "%s", pf_test_tmpname());
+    char *out, *err, *again, *again_err;
+    const char *args[] = {"gen", "updates", graph, "--fraction", "0.25", "--batches", "4",
+                          "--seed", "3", NULL};
+    ck_assert_int_eq(run(args, NULL, &out, &err), 0);
+    ck_assert_int_eq(count_prefix(out, "solve"), 4);
+    ck_assert(!strncmp(out, "c portaflow gen updates ", 24));
+    ck_assert_ptr_nonnull(strstr(out, "--fraction 0.25 --batches 4 --mix cap,add,del --seed 3\n"));
+    ck_assert_int_eq(count_prefix(out, "addv"), 0);
+    const char *to_file[] = {"gen", "updates", "--seed=3", graph, "--batches=4", "--fraction",
+                             "0.25", "-o", out_file, NULL};
+    ck_assert_int_eq(run(to_file, NULL, &again, &again_err), 0);
+    ck_assert_str_eq(again, "");
+    char *written = pf_test_read_file(out_file);
+    ck_assert_str_eq(written, out);
+    free(written), free(again), free(again_err);
+    const char *other_seed[] = {"gen", "updates", graph, "--fraction", "0.25", "--batches", "4",
+                                "--seed", "4", NULL};
+    ck_assert_int_eq(run(other_seed, NULL, &again, &again_err), 0);
+    ck_assert_str_ne(again, out);
+    free(again), free(again_err), free(out), free(err);
+
+    /* An edge list read 0-based: the stream's ids count from 0 too. */
+    const char *edges = pf_test_tmpfile("0 1 5\n1 2 4\n0 2 1\n");
+    char edges_path[256];
+    snprintf(edges_path, sizeof edges_path, "%s", edges);
+    const char *zero[] = {"gen", "updates", edges_path, "--zero-based", "--source", "0",
+                          "--sink", "2", "--fraction", "1", "--batches", "2", "--mix",
+                          "add,addv", NULL};
+    ck_assert_int_eq(run(zero, NULL, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "vertex ids from 0\n"));
+    ck_assert_int_eq(count_prefix(out, "cap ") + count_prefix(out, "del "), 0);
+    free(out), free(err);
+
+    const char *usage[][12] = {
+        {"gen", "updates", NULL},
+        {"gen", "updates", graph, "--batches", "2", NULL},
+        {"gen", "updates", graph, "--fraction", "0", "--batches", "2", NULL},
+        {"gen", "updates", graph, "--fraction", "1.5", "--batches", "2", NULL},
+        {"gen", "updates", graph, "--fraction", "x", "--batches", "2", NULL},
+        {"gen", "updates", graph, "--fraction", "0.5", "--batches", "0", NULL},
+        {"gen", "updates", graph, "--fraction", "0.5", "--batches", "2", "--mix", "cap,foo", NULL},
+        {"gen", "updates", graph, "--fraction", "0.5", "--batches", "2", "--cap", "3", NULL},
+        {"gen", "rmf", "2", "2", "--fraction", "0.5", NULL},
+        {"gen", "rmf", "2", "2", "--zero-based", NULL},
+    };
+    for (size_t i = 0; i < sizeof usage / sizeof *usage; i++) {
+        ck_assert_msg(run(usage[i], NULL, &out, &err) == 1, "row %zu", i);
+        ck_assert_str_eq(out, "");
+        ck_assert_msg(strstr(err, "usage: gen ") != NULL, "row %zu: %s", i, err);
+        free(out), free(err);
+    }
+    const char *bad_graph[] = {"gen", "updates", "/nonexistent/graph", "--fraction", "0.5",
+                               "--batches", "2", "-o", out_file, NULL};
+    ck_assert_int_eq(run(bad_graph, NULL, &out, &err), 2);
+    ck_assert_str_eq(out, "");
+    free(out), free(err);
+    const char *help[] = {"gen", "--help", NULL};
+    ck_assert_int_eq(run(help, NULL, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "updates GRAPH"));
+    ck_assert_ptr_nonnull(strstr(out, "--fraction F"));
+    free(out), free(err);
+}
+END_TEST
+
 /* True when `text` is one valid JSON document (python3's json module). */
 static int valid_json(const char *text)
 {
@@ -591,6 +663,7 @@ int main(void)
     tcase_add_test(tc, help_for_every_command);
     tcase_add_test(tc, option_forms);
     tcase_add_test(tc, gen_positional_and_negative_values);
+    tcase_add_test(tc, gen_updates_contract);
     tcase_add_test(tc, json_everywhere);
     tcase_add_test(tc, cut_side_and_cut_arcs);
     tcase_add_test(tc, progress_on_stderr_only);

@@ -56,6 +56,7 @@ typedef struct pf_dyn_graph {
 
     /* Arc ids (ids = input arcs, then added ones). */
     int64_t ids;           /* ids handed out so far */
+    int64_t ids_cap;       /* room in the id arrays */
     int64_t *slot_of;      /* ids: forward slot; -1 deleted or a self-loop */
     int32_t *tail_of, *head_of; /* ids: the arc's ends (kept after deletion) */
     int64_t *cap_of;       /* ids: its capacity now (0 once deleted) */
@@ -65,6 +66,23 @@ typedef struct pf_dyn_graph {
      * first used[u] of them have been handed out (live or dead since),
      * the rest are free. */
     int64_t *used;
+    int64_t *dead;         /* vertices: dead slots among the used ones */
+
+    /* Room: the slot arrays hold slot_cap slots and the vertex arrays
+     * vertex_cap vertices (first: vertex_cap + 1), so arcs and vertices
+     * are added in place until one runs out (then the graph grows, which
+     * is a recompaction). The source's forward capacity in total (kept
+     * within int64, so no excess can overflow). */
+    int64_t slot_cap, vertex_cap;
+    int64_t source_cap;
+
+    /* The deficit repair's scratch (vertex_cap entries each): each
+     * vertex's current arc, the path's slots, a mark for the vertices the
+     * repair has labelled, their labels (lower bounds on the number of
+     * flow-carrying arcs to excess), the vertices marked. */
+    int64_t *walk_cur, *walk_path;
+    uint8_t *walk_mark;
+    int32_t *walk_dist, *walk_seen;
 
     /* Pages: dirty[p] = 1 when a slot of page p (head, rev, cap or res)
      * changed since pf_dyn_clean; vertex_dirty likewise for pages of
@@ -73,7 +91,11 @@ typedef struct pf_dyn_graph {
     int page_log2;
     int64_t pages, vertex_pages;
     uint8_t *dirty, *vertex_dirty;
-    int all_dirty;
+    int all_dirty;          /* pages cover slot_cap slots and vertex_cap + 1 vertices */
+
+    /* pf_dyn_set_slot_cap left deficits where the next repair must look
+     * for them at every vertex. */
+    int deficits_pending;
 
     /* Counters for reports and benchmarks. */
     int64_t recompactions;
@@ -147,6 +169,14 @@ int pf_dyn_apply(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count, pf_dyn_
  * by pf_dyn_repair. */
 int pf_dyn_set_slot_cap(pf_dyn_graph *d, int64_t slot, int64_t cap, pf_status *st);
 int pf_dyn_repair(pf_dyn_graph *d, pf_dyn_batch_out *out, pf_status *st);
+
+/* After an engine wrote its preflow into d->res and d->excess (a solve:
+ * the source's excess not tracked, residual returned to the source's
+ * slots): the source's excess recomputed (every excess sums to 0) and its
+ * slots saturated again, so the invariants hold for the next batch.
+ * Returns what was pushed out of the source. Marks no page: the caller
+ * knows what the engine wrote. */
+int64_t pf_dyn_take_preflow(pf_dyn_graph *d);
 
 /* The flow on arc `id` (0 for deleted arcs and self-loops). */
 int64_t pf_dyn_flow(const pf_dyn_graph *d, int64_t id);

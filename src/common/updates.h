@@ -1,4 +1,4 @@
-/* The update stream of `portaflow session` (updates.c; README: "Sessions"):
+/* The update stream of `portaflow session` (updates.c; README: "Update streams"):
  * text read one batch at a time, each batch the changes up to a `solve`
  * line, and its writer for `portaflow gen updates` (gen_updates.c).
  *
@@ -36,11 +36,19 @@ typedef struct pf_update_batch {
  * vertex ids count from 0. The name in messages is the path, or <stdin>. */
 int pf_update_reader_open(const char *path, int zero_based, pf_update_reader **r,
                           pf_status *st);
+/* The same on a stream the caller opened (a pipe, a file, a test's
+ * FILE*), named `name` in messages; close does not close fp. */
+int pf_update_reader_open_stream(FILE *fp, const char *name, int zero_based,
+                                 pf_update_reader **r, pf_status *st);
 /* Reads the next batch into b (reusing its arrays): 1 when a batch was
- * read (ended by `solve`, or by the end of input with changes in it), 0
- * at the end of input with nothing left, PF_E_INPUT as "FILE:LINE: what is
- * wrong" on a malformed line (syntax and range only: whether arc 17 exists
- * is the session's to check, pf_update_reader_where names its line). */
+ * read (ended by `solve`, or by the end of input with changes in it; a
+ * `solve` alone is a batch of no changes), 0 at the end of input with
+ * nothing left, PF_E_INPUT as "FILE:LINE: what is wrong" on a malformed
+ * line (syntax and range only: whether arc 17 exists is the session's to
+ * check, pf_update_reader_where names its line), PF_E_NOMEM. After a
+ * failure b holds no changes, and every later call fails the same way.
+ * Reads no further than the `solve` that ends the batch; gzip input
+ * (recognised by its magic bytes) is read whole at open and inflated. */
 int pf_update_reader_next(pf_update_reader *r, pf_update_batch *b, pf_status *st);
 /* "FILE:LINE" of item k of the last batch, for the session's messages. */
 const char *pf_update_reader_where(pf_update_reader *r, const pf_update_batch *b, int64_t k,

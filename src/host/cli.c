@@ -18,6 +18,7 @@ static const char usage_text[] =
     "  solve     maximum flow and minimum cut of a network (DIMACS, matrix)\n"
     "  compare   every available backend and seq on one input, verified, one table\n"
     "  demo      compare on a built-in instance (RLG 256x256, seed 1)\n"
+    "  session   solve a network, then again after each batch of updates (warm)\n"
     "  check     verify a solution file against its network\n"
     "  gen       write a benchmark instance (rmf, rlg, ac, ak, grid2d, grid3d,\n"
     "            random; sp for shortest paths; kron, road for bfs/sssp/tc)\n"
@@ -274,6 +275,7 @@ int main(int argc, char **argv)
         {"apsp", pf_cli_apsp},
         {"path", pf_cli_path},
         {"bfs", pf_cli_bfs},     {"sssp", pf_cli_sssp},       {"tc", pf_cli_tc},
+        {"session", pf_cli_session},
     };
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         if (!strcmp(cmd, commands[i].name)) {

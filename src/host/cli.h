@@ -22,6 +22,7 @@ int pf_cli_path(int argc, char **argv);
 int pf_cli_bfs(int argc, char **argv);  /* cli_graph.c */
 int pf_cli_sssp(int argc, char **argv);
 int pf_cli_tc(int argc, char **argv);
+int pf_cli_session(int argc, char **argv); /* cli_session.c */
 /* cli_apsp.c: "portaflow: NAME: negative cycle of ... arcs, weight W: 1 -> 3 -> 1"
  * on stderr, for apsp and path alike (res->cycle as pf_apsp left it). */
 void pf_cli_report_cycle(const pf_wgraph *g, const pf_apsp_result *res, const char *name);

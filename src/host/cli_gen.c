@@ -1,7 +1,8 @@
 /* `portaflow gen FAMILY ...`: writes a benchmark-family instance in DIMACS:
  * a max-flow network ("p max"), or for sp a weighted digraph ("p sp"); or
  * an analytics graph (kron, road, and grid2d/grid3d/random with --weights
- * or --format) as `p sp`, an edge list or portaflow's binary form. */
+ * or --format) as `p sp`, an edge list or portaflow's binary form; or, for
+ * `updates GRAPH`, an update stream for `portaflow session` (updates.h). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,9 +14,11 @@
 #include "../common/io.h"
 #include "../common/outfile.h"
 #include "../common/status.h"
+#include "../common/updates.h"
 #include "../common/wgen.h"
 #include "../common/wgraph_io.h"
 #include "cli.h"
+#include "cli_input.h"
 #include "cli_opts.h"
 #include "../common/progress.h"
 
@@ -25,7 +28,11 @@ typedef struct gen_family {
     const char *synopsis;
     int weighted;         /* a pf_wgraph (sp), not a pf_network */
     int analytics;        /* 1: always a pf_csr (graph_gen.h); 2: with --weights/--format */
+    int updates;          /* an update stream for the network GRAPH, not an instance */
 } gen_family;
+
+static const char updates_synopsis[] =
+    "updates GRAPH --fraction F --batches K [--mix cap,add,del] [--seed S] [-o OUT]";
 
 static const gen_family families[] = {
     {.name = "rmf", .positional = 2, .synopsis = "rmf A B [--c1 X --c2 Y]"},
@@ -43,6 +50,7 @@ static const gen_family families[] = {
     {.name = "road", .positional = 2, .analytics = 1, .synopsis = "road W H [--weights MIN:MAX]"},
     {.name = "sp", .positional = 1, .weighted = 1,
      .synopsis = "sp N [--arcs M | --density P] [--min W] [--max W] [--negative] [--real]"},
+    {.name = "updates", .positional = 1, .updates = 1, .synopsis = updates_synopsis},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))
@@ -51,6 +59,7 @@ enum {
     OPT_SEED = 1, OPT_C1, OPT_C2, OPT_CAP, OPT_CONN,  /* max-flow families (and seed) */
     OPT_ARCS, OPT_DENSITY, OPT_MIN, OPT_MAX, OPT_NEGATIVE, OPT_REAL, /* sp */
     OPT_WEIGHTS, OPT_EDGEFACTOR, OPT_FORMAT, /* analytics graphs */
+    OPT_FRACTION, OPT_BATCHES, OPT_MIX, /* update streams */
     OPT_COUNT
 };
 
@@ -74,6 +83,18 @@ static const pf_opt gen_options[] = {
     {.id = OPT_EDGEFACTOR, .name = "edgefactor", .arg = "F", .help = "kron: F * 2^SCALE edges (default 16)"},
     {.id = OPT_FORMAT, .name = "format", .arg = "FMT",
      .help = "analytics graphs: dimacs ('p sp', default), el (0-based edge list) or bin"},
+    {.id = OPT_FRACTION, .name = "fraction", .arg = "F",
+     .help = "updates: each batch changes F (in (0, 1]) of the live arcs, at least 1"},
+    {.id = OPT_BATCHES, .name = "batches", .arg = "K", .help = "updates: K batches (K >= 1)"},
+    {.id = OPT_MIX, .name = "mix", .arg = "KINDS",
+     .help = "updates: the changes drawn, evenly: some of cap, add, del, addv "
+             "(default cap,add,del)"},
+    {.id = PF_CLI_OPT_SOURCE, .name = "source", .arg = "ID",
+     .help = "updates: a source of GRAPH (repeat for several); replaces the file's own"},
+    {.id = PF_CLI_OPT_SINK, .name = "sink", .arg = "ID",
+     .help = "updates: a sink of GRAPH (repeat for several); replaces the file's own"},
+    {.id = PF_CLI_OPT_ZERO_BASED, .name = "zero-based",
+     .help = "updates: GRAPH is an edge list with ids from 0 (the stream's ids too)"},
     {0},
 };
 
@@ -93,7 +114,11 @@ static const pf_cmd_spec gen_spec = {
              "      jittered planar lattice (3/4 of its edges, every 64th row and column\n"
              "      whole), weights its lengths; grids undirected, random directed. Written\n"
              "      as 'p sp' (both arcs of an edge), 'el' (each edge once, 0-based, as GAPBS\n"
-             "      reads .el/.wel; read it back with --zero-based --undirected) or 'bin'.\n",
+             "      reads .el/.wel; read it back with --zero-based --undirected) or 'bin'.\n"
+             "  updates GRAPH: an update stream for `portaflow session GRAPH`: K batches,\n"
+             "      each of max(1, round(F * live arcs)) changes drawn from the mix, each\n"
+             "      batch ended by `solve`; valid when applied in order. GRAPH is read as\n"
+             "      solve reads it (--source, --sink, --zero-based).\n",
     .options = gen_options,
     .out_help = "write the instance to FILE (replaced only once it is whole)",
     .shared = PF_OPTS_OUT | PF_OPTS_PROGRESS,
@@ -106,6 +131,7 @@ static int analytics_only(int id) { return id >= OPT_WEIGHTS && id <= OPT_FORMAT
 /* Which options belong to the max-flow families (1) or to sp (0). */
 static int flow_only(int id) { return id >= OPT_C1 && id <= OPT_CONN; }
 static int sp_only(int id) { return id >= OPT_ARCS && id <= OPT_REAL; }
+static int updates_only(int id) { return id >= OPT_FRACTION && id <= OPT_MIX; }
 
 typedef struct gen_args {
     const gen_family *family;
@@ -123,11 +149,21 @@ typedef struct gen_args {
     int analytics;               /* writing a pf_csr (graph_gen.h) */
     int64_t edgefactor, wmin, wmax; /* kron; --weights (wmax 0: none) */
     const char *format;          /* --format: dimacs, el, bin */
+    const char *graph;           /* updates: the network's path */
+    pf_cli_input input;          /* updates: --source, --sink, --zero-based */
+    int input_given;
+    double fraction;             /* updates: --fraction, --batches, --mix */
+    int64_t batches;
+    unsigned mix;
 } gen_args;
 
 static int on_gen_option(void *ctx, int id, const char *arg)
 {
     gen_args *a = ctx;
+    if (id >= PF_CLI_OPT_SOURCE) {
+        a->input_given = 1;
+        return pf_cli_input_option(&gen_spec, &a->input, id, arg);
+    }
     a->text[id] = arg ? arg : "";
     return PF_EXIT_OK;
 }
@@ -176,7 +212,8 @@ static int take_options(gen_args *a)
     for (int id = 1; id < OPT_COUNT; id++) {
         if (!a->text[id] || id == OPT_SEED)
             continue;
-        int allowed = a->analytics ? analytics_only(id) || (id == OPT_CONN && a->family->analytics == 2)
+        int allowed = a->family->updates ? updates_only(id)
+                    : a->analytics ? analytics_only(id) || (id == OPT_CONN && a->family->analytics == 2)
                     : a->family->weighted ? sp_only(id)
                     : flow_only(id) || (analytics_only(id) && a->family->analytics == 2);
         if (id == OPT_EDGEFACTOR && strcmp(a->family->name, "kron"))
@@ -185,6 +222,9 @@ static int take_options(gen_args *a)
             return pf_opts_usage_error(&gen_spec, "--%s is not an option of %s (usage: gen %s)",
                                        option_name(id), a->family->name, a->family->synopsis);
     }
+    if (a->input_given && !a->family->updates)
+        return pf_opts_usage_error(&gen_spec, "--source, --sink and --zero-based are options "
+                                   "of updates only (usage: gen %s)", a->family->synopsis);
     a->density = a->text[OPT_DENSITY];
     a->min = a->text[OPT_MIN];
     a->max = a->text[OPT_MAX];
@@ -208,6 +248,61 @@ static int take_options(gen_args *a)
     return take_analytics_options(a);
 }
 
+/* A usage error of `gen updates`, with its synopsis. */
+static int updates_usage(const char *what, const char *text)
+{
+    return pf_opts_usage_error(&gen_spec, "updates: %s%s%s (usage: gen %s)", what,
+                               text ? ", not " : "", text ? text : "",
+                               updates_synopsis);
+}
+
+/* --mix: the kinds named, as bits 1 << PF_UPDATE_*. */
+static int parse_mix(const char *text, unsigned *mix)
+{
+    static const struct {
+        const char *word;
+        int kind;
+    } words[] = {{"cap", PF_UPDATE_CAP}, {"add", PF_UPDATE_ADD}, {"del", PF_UPDATE_DEL},
+                 {"addv", PF_UPDATE_ADDV}};
+    *mix = 0;
+    for (const char *p = text;; p++) {
+        size_t len = strcspn(p, ",");
+        unsigned bit = 0;
+        for (size_t i = 0; i < COUNT(words); i++)
+            if (len == strlen(words[i].word) && !strncmp(p, words[i].word, len))
+                bit = 1u << words[i].kind;
+        if (!bit) {
+            char word[64];
+            snprintf(word, sizeof word, "'%.*s'", (int)(len < 40 ? len : 40), p);
+            return updates_usage("--mix takes cap, add, del and addv, separated by commas",
+                                 word);
+        }
+        *mix |= bit;
+        p += len;
+        if (!*p)
+            return PF_EXIT_OK;
+    }
+}
+
+/* --fraction, --batches and --mix of `gen updates`. */
+static int take_updates_options(gen_args *a)
+{
+    const char *f = a->text[OPT_FRACTION], *k = a->text[OPT_BATCHES];
+    if (!f || !k)
+        return updates_usage("needs --fraction F and --batches K", NULL);
+    char *end;
+    errno = 0;
+    a->fraction = strtod(f, &end);
+    if (!*f || *end || errno || !(a->fraction > 0 && a->fraction <= 1))
+        return updates_usage("--fraction takes a number in (0, 1]", f);
+    errno = 0;
+    long long batches = strtoll(k, &end, 10);
+    if (!*k || *end || errno || batches < 1)
+        return updates_usage("--batches takes an integer K >= 1", k);
+    a->batches = batches;
+    return parse_mix(a->text[OPT_MIX] ? a->text[OPT_MIX] : "cap,add,del", &a->mix);
+}
+
 static int parse_gen_args(int argc, char **argv, gen_args *a)
 {
     memset(a, 0, sizeof *a);
@@ -222,7 +317,8 @@ static int parse_gen_args(int argc, char **argv, gen_args *a)
     a->progress = pf_opts_progress_mode(&p.shared);
     if (p.count < 1)
         return pf_opts_usage_error(
-            &gen_spec, "needs a FAMILY (rmf, rlg, ac, ak, grid2d, grid3d, random, sp, kron, road)");
+            &gen_spec,
+            "needs a FAMILY (rmf, rlg, ac, ak, grid2d, grid3d, random, sp, kron, road, updates)");
     for (size_t i = 0; i < COUNT(families); i++)
         if (!strcmp(p.args[0], families[i].name))
             a->family = &families[i];
@@ -230,6 +326,10 @@ static int parse_gen_args(int argc, char **argv, gen_args *a)
         return pf_opts_usage_error(&gen_spec, "unknown family '%s'", p.args[0]);
     if (p.count - 1 != a->family->positional)
         return pf_opts_usage_error(&gen_spec, "usage: gen %s", a->family->synopsis);
+    if (a->family->updates) {
+        a->graph = p.args[1];
+        return take_options(a) || take_updates_options(a) ? PF_EXIT_USAGE : PF_OPTS_GO_ON;
+    }
     for (int i = 0; i < a->family->positional; i++) {
         int64_t size;
         char *end;
@@ -399,14 +499,59 @@ static int gen_analytics(const gen_args *a)
     return rc ? pf_cli_error(&st) : PF_EXIT_OK;
 }
 
+/* ---- update streams ------------------------------------------------------ */
+
+/* The command line that made the stream, as its first comment: what was
+ * given, printable ASCII only (a path may hold anything). */
+static void updates_comment(FILE *out, const gen_args *a)
+{
+    fputs("c portaflow gen updates ", out);
+    for (const char *p = a->graph; *p; p++)
+        fputc(*p >= 0x20 && *p < 0x7f ? *p : '?', out);
+    fprintf(out, " --fraction %s --batches %lld --mix %s --seed %llu\n", a->text[OPT_FRACTION],
+            (long long)a->batches, a->text[OPT_MIX] ? a->text[OPT_MIX] : "cap,add,del",
+            (unsigned long long)a->seed);
+}
+
+static int gen_updates(gen_args *a)
+{
+    pf_status st;
+    pf_progress_open(a->progress, 1, "gen");
+    pf_progress_step("reading %s", strcmp(a->graph, "-") ? a->graph : "standard input");
+    pf_network *net = pf_cli_read_network(&a->input, a->graph, &st);
+    pf_cli_input_free(&a->input);
+    if (!net)
+        return pf_cli_error(&st);
+    pf_update_gen_params p = {.fraction = a->fraction, .batches = a->batches, .mix = a->mix,
+                              .seed = a->seed, .base = net->zero_based_ids ? 0 : 1};
+    pf_progress_step("writing %s", a->out_path && strcmp(a->out_path, "-") ? a->out_path
+                                                                           : "standard output");
+    pf_outfile out;
+    int rc = pf_outfile_open(&out, a->out_path, NULL, &st);
+    if (!rc) {
+        updates_comment(out.fp, a);
+        rc = pf_update_gen_write(net, &p, out.fp, &st);
+    }
+    if (!rc)
+        rc = pf_outfile_commit(&out, &st);
+    else if (out.fp)
+        rc = output_failed(&out, &st);
+    pf_network_free(net);
+    return rc ? pf_cli_error(&st) : PF_EXIT_OK;
+}
+
 /* ---- the command -------------------------------------------------------- */
 
 int pf_cli_gen(int argc, char **argv)
 {
     gen_args a;
     int rc = parse_gen_args(argc, argv, &a);
-    if (rc != PF_OPTS_GO_ON)
+    if (rc != PF_OPTS_GO_ON) {
+        pf_cli_input_free(&a.input);
         return rc;
+    }
+    if (a.family->updates)
+        return gen_updates(&a);
     pf_status st;
     pf_network *net = NULL;
     pf_wgraph *g = NULL;

@@ -21,38 +21,9 @@
 #include "../common/timer.h"
 #include "../device/device.h"
 #include "dev_check.h"
-#include "driver_session.h"
-#include "engine.h"
-#include "../common/progress.h"
+#include "driver_internal.h"
 
-typedef struct driver {
-    const pf_device_ops *ops;
-    pf_dev *dev;
-    pf_dev_graph g;
-    const pf_residual *host;
-    pf_engine_out *out;
-    pf_progress progress;
-    int32_t cycles;       /* push/relabel operations per vertex per round */
-    int async;            /* offer backends the asynchronous discharge (device.h) */
-    double gr_alpha;      /* global relabel after alpha * n + arcs / 2 work */
-    int64_t gr_max_rounds; /* ... or after this many rounds, whichever first */
-    uint64_t bytes;       /* device memory held */
-    /* 32-bit path (g.cap_bits == 32): the capacities as uploaded, each
-     * clamped to the source's capacity + 1 (cap_bits_needed); a residual
-     * read back gets cap - clamped added to be one of the input graph. */
-    int32_t *cap32;
-    int64_t active;       /* size of the active list in g.list_a */
-    int host_threads;     /* OpenMP threads for host-side steps (opt->threads) */
-    const pf_solve_options *opt; /* the caller's cancel callback */
-    pf_device_desc desc;
-    /* PORTAFLOW_TRACE=1: where a global relabel's time goes (each part
-     * waited for, so tracing itself slows the solve); printed at the end. */
-    int trace;
-    double trace_collect, trace_cancel, trace_bfs, trace_saturate;
-    int64_t trace_levels;
-} driver;
-
-static int dev_alloc(driver *d, pf_buf **buf, size_t count, size_t elem, pf_status *st)
+static int drv_dev_alloc(driver *d, pf_buf **buf, size_t count, size_t elem, pf_status *st)
 {
     size_t bytes = (count ? count : 1) * elem;
     d->bytes += bytes;
@@ -63,7 +34,7 @@ static int dev_alloc(driver *d, pf_buf **buf, size_t count, size_t elem, pf_stat
  * head, rev and res (16 B with 64-bit residuals, 12 B with 32-bit ones),
  * per vertex first, excess, height, flags, two lists and owner (36 B or
  * 32 B). */
-static uint64_t graph_bytes(const pf_residual *h, int cap_bits)
+static uint64_t drv_graph_bytes(const pf_residual *h, int cap_bits)
 {
     uint64_t n = (uint64_t)h->n, arcs = (uint64_t)h->arcs, cap = (uint64_t)cap_bits / 8;
     return (n + 1) * 8 + arcs * (4 + 4 + cap) + n * (cap + 4 + 4 + 4 + 4 + 4) +
@@ -108,7 +79,7 @@ static int64_t source_supply(const pf_residual *h)
  * the host cost more than the halved residual bytes save), else 32 where
  * the graph allows it. A width the device or the graph cannot take is refused
  * with the reason and the fix. */
-static int choose_cap_bits(driver *d, const pf_device_desc *desc, int64_t *clamp, pf_status *st)
+int drv_choose_cap_bits(driver *d, const pf_device_desc *desc, int64_t *clamp, pf_status *st)
 {
     int forced = pf_knobs()->cap_bits == PF_KNOB_AUTO ? 0 : (int)pf_knobs()->cap_bits;
     int has32 = (desc->maxflow_bits & PF_MAXFLOW_32) != 0;
@@ -137,7 +108,7 @@ static int choose_cap_bits(driver *d, const pf_device_desc *desc, int64_t *clamp
 }
 
 /* The capacities as the 32-bit path uploads them (clamped). */
-static int make_cap32(driver *d, int64_t clamp, pf_status *st)
+int drv_make_cap32(driver *d, int64_t clamp, pf_status *st)
 {
     const pf_residual *h = d->host;
     d->cap32 = pf_alloc((size_t)(h->arcs ? h->arcs : 1), sizeof *d->cap32, st);
@@ -150,7 +121,7 @@ static int make_cap32(driver *d, int64_t clamp, pf_status *st)
 
 /* Reads count elements of a res or excess buffer from element `at` on as
  * int64, whatever the width on the device. */
-static int download_caps(driver *d, pf_buf *buf, int64_t at, int64_t count, int64_t *dst,
+int drv_download_caps(driver *d, pf_buf *buf, int64_t at, int64_t count, int64_t *dst,
                          pf_status *st)
 {
     if (d->g.cap_bits == 64)
@@ -166,21 +137,21 @@ static int download_caps(driver *d, pf_buf *buf, int64_t at, int64_t count, int6
 }
 
 /* Every residual, as the input graph's (the clamping undone). */
-static int download_residuals(driver *d, int64_t *res, pf_status *st)
+int drv_download_residuals(driver *d, int64_t *res, pf_status *st)
 {
     const pf_residual *h = d->host;
-    int rc = download_caps(d, d->g.res, 0, h->arcs, res, st);
+    int rc = drv_download_caps(d, d->g.res, 0, h->arcs, res, st);
     for (int64_t a = 0; !rc && d->cap32 && a < h->arcs; a++)
         res[a] += h->cap[a] - d->cap32[a];
     return rc;
 }
 
-static int alloc_graph(driver *d, const pf_device_desc *desc, pf_status *st)
+int drv_alloc_graph(driver *d, const pf_device_desc *desc, pf_status *st)
 {
     const pf_residual *h = d->host;
     /* Drivers may allocate lazily and fail later, deep in a step: say up
      * front when the graph cannot fit. */
-    uint64_t need = graph_bytes(h, d->g.cap_bits);
+    uint64_t need = drv_graph_bytes(h, d->g.cap_bits);
     if (desc->global_mem && need > desc->global_mem)
         return pf_fail(st, PF_E_DEVICE,
                        "%s: the graph needs %.1f MiB of device memory, %s has %.1f MiB",
@@ -192,20 +163,27 @@ static int alloc_graph(driver *d, const pf_device_desc *desc, pf_status *st)
     g->source = h->source;
     g->sink = h->sink;
     g->follow_excess = (int32_t)pf_knobs()->follow;
-    size_t n = (size_t)h->n, arcs = (size_t)h->arcs, cap = (size_t)g->cap_bits / 8;
+    /* A session's buffers may hold more than h, so that the graph can grow
+     * in place (room_n, room_arcs). */
+    size_t n = (size_t)(h->n > d->room_n ? h->n : d->room_n);
+    size_t arcs = (size_t)(h->arcs > d->room_arcs ? h->arcs : d->room_arcs);
+    size_t cap = (size_t)g->cap_bits / 8;
+    d->alloc_n = (int64_t)n;
+    d->alloc_arcs = (int64_t)arcs;
     int rc;
-    if ((rc = dev_alloc(d, &g->first, n + 1, 8, st)) || (rc = dev_alloc(d, &g->head, arcs, 4, st)) ||
-        (rc = dev_alloc(d, &g->rev, arcs, 4, st)) || (rc = dev_alloc(d, &g->res, arcs, cap, st)) ||
-        (rc = dev_alloc(d, &g->excess, n, cap, st)) || (rc = dev_alloc(d, &g->height, n, 4, st)) ||
-        (rc = dev_alloc(d, &g->flags, n, 4, st)) || (rc = dev_alloc(d, &g->list_a, n, 4, st)) ||
-        (rc = dev_alloc(d, &g->list_b, n, 4, st)) ||
-        (rc = dev_alloc(d, &g->counters, PF_CTR_COUNT, 8, st)) ||
-        (rc = dev_alloc(d, &g->owner, n, 4, st)))
+    if ((rc = drv_dev_alloc(d, &g->first, n + 1, 8, st)) ||
+        (rc = drv_dev_alloc(d, &g->head, arcs, 4, st)) ||
+        (rc = drv_dev_alloc(d, &g->rev, arcs, 4, st)) || (rc = drv_dev_alloc(d, &g->res, arcs, cap, st)) ||
+        (rc = drv_dev_alloc(d, &g->excess, n, cap, st)) || (rc = drv_dev_alloc(d, &g->height, n, 4, st)) ||
+        (rc = drv_dev_alloc(d, &g->flags, n, 4, st)) || (rc = drv_dev_alloc(d, &g->list_a, n, 4, st)) ||
+        (rc = drv_dev_alloc(d, &g->list_b, n, 4, st)) ||
+        (rc = drv_dev_alloc(d, &g->counters, PF_CTR_COUNT, 8, st)) ||
+        (rc = drv_dev_alloc(d, &g->owner, n, 4, st)))
         return rc;
     return PF_OK;
 }
 
-static void release_graph(driver *d)
+void drv_release_graph(driver *d)
 {
     pf_buf **bufs[] = {&d->g.first, &d->g.head,   &d->g.rev,    &d->g.res,    &d->g.excess,
                        &d->g.height, &d->g.flags, &d->g.list_a, &d->g.list_b, &d->g.counters,
@@ -215,9 +193,11 @@ static void release_graph(driver *d)
             d->ops->release(d->dev, *bufs[i]);
             *bufs[i] = NULL;
         }
+    d->bytes = 0;
+    d->alloc_n = d->alloc_arcs = 0;
 }
 
-static int upload_graph(driver *d, pf_status *st)
+int drv_upload_graph(driver *d, pf_status *st)
 {
     const pf_device_ops *ops = d->ops;
     const pf_residual *h = d->host;
@@ -248,7 +228,7 @@ static int upload_graph(driver *d, pf_status *st)
 }
 
 /* Rebuilds the active list in list_a (mark, then compaction). */
-static int collect_active(driver *d, pf_status *st)
+int drv_collect_active(driver *d, pf_status *st)
 {
     int rc = d->ops->mark_active(d->dev, &d->g, d->g.flags, st);
     if (!rc)
@@ -273,13 +253,13 @@ static void trace_lap(driver *d, double *since, double *total)
     *since = now;
 }
 
-static int global_relabel(driver *d, int32_t target, int32_t excluded, int32_t resaturate,
+int drv_global_relabel(driver *d, int32_t target, int32_t excluded, int32_t resaturate,
                           pf_status *st)
 {
     const pf_device_ops *ops = d->ops;
     pf_dev_graph *g = &d->g;
     double lap = pf_now();
-    int rc = collect_active(d, st);
+    int rc = drv_collect_active(d, st);
     trace_lap(d, &lap, &d->trace_collect);
     if (!rc && d->active > 0)
         rc = ops->cancel_violations(d->dev, g, g->list_a, d->active, st);
@@ -322,7 +302,7 @@ static int draw_progress(driver *d, const char *phase, int32_t target, int64_t g
         return PF_OK;
     int64_t at_target = 0;
     pf_status ignored;
-    download_caps(d, d->g.excess, target, 1, &at_target, &ignored);
+    drv_download_caps(d, d->g.excess, target, 1, &at_target, &ignored);
     pf_progress_draw(&d->progress, phase, d->active, at_target, grs);
     return PF_OK;
 }
@@ -333,7 +313,7 @@ static int draw_progress(driver *d, const char *phase, int32_t target, int64_t g
  * processed, the hybrid's rate). The round cap catches excess bouncing
  * between a few vertices with little relabel work (seen with the one-hop
  * body): heights go stale while the work measure stays low. */
-static int run_rounds(driver *d, const char *phase, int32_t target, int64_t max_rounds,
+int drv_run_rounds(driver *d, const char *phase, int32_t target, int64_t max_rounds,
                       double max_work, int64_t *listed, pf_status *st)
 {
     double gr_work = d->gr_alpha * (double)d->g.n + (double)d->g.arcs / 2;
@@ -351,7 +331,7 @@ static int run_rounds(driver *d, const char *phase, int32_t target, int64_t max_
         rc = d->ops->push_relabel(d->dev, &d->g, d->g.list_a, d->active, d->cycles, &round_work,
                                   st);
         if (!rc)
-            rc = collect_active(d, st);
+            rc = drv_collect_active(d, st);
         work += (double)round_work;
         d->out->rounds++;
         draw_progress(d, phase, target, d->out->global_relabels);
@@ -362,21 +342,21 @@ static int run_rounds(driver *d, const char *phase, int32_t target, int64_t max_
 }
 
 /* One phase: push-relabel toward `target`, never through `excluded`. */
-static int run_phase(driver *d, const char *phase, int32_t target, int32_t excluded,
+int drv_run_phase(driver *d, const char *phase, int32_t target, int32_t excluded,
                      int32_t resaturate, double *pr_time, double *gr_time, pf_status *st)
 {
     int rc = PF_OK;
     for (;;) {
         double t0 = pf_now();
-        rc = global_relabel(d, target, excluded, resaturate, st);
+        rc = drv_global_relabel(d, target, excluded, resaturate, st);
         if (!rc)
-            rc = collect_active(d, st);
+            rc = drv_collect_active(d, st);
         *gr_time += pf_now() - t0;
         if (rc || d->active == 0)
             break;
         t0 = pf_now();
         int64_t listed = 0;
-        rc = run_rounds(d, phase, target, INT64_MAX, INFINITY, &listed, st);
+        rc = drv_run_rounds(d, phase, target, INT64_MAX, INFINITY, &listed, st);
         *pr_time += pf_now() - t0;
         if (rc)
             break;
@@ -390,7 +370,7 @@ static int download_results(driver *d, pf_status *st)
     const pf_residual *h = d->host;
     pf_engine_out *out = d->out;
     double t0 = pf_now();
-    int rc = download_caps(d, d->g.excess, h->sink, 1, &out->value, st);
+    int rc = drv_download_caps(d, d->g.excess, h->sink, 1, &out->value, st);
     if (!rc && out->source_side) {
         int32_t *height = pf_alloc((size_t)h->n, sizeof *height, st);
         if (!height)
@@ -407,13 +387,13 @@ static int download_results(driver *d, pf_status *st)
 
 /* After phase 2 every vertex but the terminals must balance; anything else
  * is a backend fault, reported rather than printed as a wrong flow. */
-static int check_balanced(driver *d, pf_status *st)
+int drv_check_balanced(driver *d, pf_status *st)
 {
     const pf_residual *h = d->host;
     int64_t *excess = pf_alloc((size_t)h->n, sizeof *excess, st);
     if (!excess)
         return PF_E_NOMEM;
-    int rc = download_caps(d, d->g.excess, 0, h->n, excess, st);
+    int rc = drv_download_caps(d, d->g.excess, 0, h->n, excess, st);
     for (int64_t v = 0; !rc && v < h->n; v++)
         if (v != h->source && v != h->sink && excess[v] != 0)
             rc = pf_fail(st, PF_E_DEVICE,
@@ -428,7 +408,7 @@ static int check_balanced(driver *d, pf_status *st)
  * overflow. Larger totals (up to 2^62 per arc is legal input) are left to
  * the sequential engine, which bounds the source's supply itself; so are
  * graphs past a backend's 32-bit reverse-arc indices. */
-static int check_device_limits(const pf_device_ops *ops, const pf_residual *h, pf_status *st)
+int drv_check_device_limits(const pf_device_ops *ops, const pf_residual *h, pf_status *st)
 {
     if (ops->caps.rev_absolute && (uint64_t)h->arcs > UINT32_MAX)
         return pf_fail(st, PF_E_DEVICE,
@@ -447,12 +427,12 @@ static int check_device_limits(const pf_device_ops *ops, const pf_residual *h, p
 
 /* Opens the device for h and readies its buffers: the graph uploaded, the
  * preflow not yet begun (residuals = capacities, excess and heights 0). */
-static int driver_open(driver *d, const pf_device_ops *ops, const pf_residual *h,
+int drv_open(driver *d, const pf_device_ops *ops, const pf_residual *h,
                        const pf_solve_options *opt, pf_engine_out *out,
                        const pf_residual *(*wait_graph)(void *), void *data, pf_status *st)
 {
     *d = (driver){.ops = ops, .host = h, .out = out, .host_threads = opt->threads, .opt = opt};
-    int rc = h ? check_device_limits(ops, h, st) : PF_OK;
+    int rc = h ? drv_check_device_limits(ops, h, st) : PF_OK;
     if (rc)
         return rc;
     ops = pf_dev_check_ops(ops); /* every step's arguments checked, where that is on */
@@ -480,16 +460,16 @@ static int driver_open(driver *d, const pf_device_ops *ops, const pf_residual *h
         if (!h)
             return pf_fail(st, PF_E_CANCELLED, "%s: the solve ended before the device opened",
                            ops->name);
-        if ((rc = check_device_limits(ops, h, st)))
+        if ((rc = drv_check_device_limits(ops, h, st)))
             return rc;
     }
     double t_opened = pf_now();
     int64_t clamp = 0;
-    rc = choose_cap_bits(d, &d->desc, &clamp, st);
+    rc = drv_choose_cap_bits(d, &d->desc, &clamp, st);
     if (!rc && d->g.cap_bits == 32)
-        rc = make_cap32(d, clamp, st);
+        rc = drv_make_cap32(d, clamp, st);
     if (!rc)
-        rc = alloc_graph(d, &d->desc, st);
+        rc = drv_alloc_graph(d, &d->desc, st);
     out->times.setup += pf_now() - t0;
     if (d->trace)
         fprintf(stderr,
@@ -499,13 +479,13 @@ static int driver_open(driver *d, const pf_device_ops *ops, const pf_residual *h
                 28 + d->g.cap_bits / 8);
     t0 = pf_now();
     if (!rc)
-        rc = upload_graph(d, st);
+        rc = drv_upload_graph(d, st);
     out->times.upload += pf_now() - t0;
     out->device_bytes = d->bytes;
     return rc;
 }
 
-static void driver_close(driver *d)
+void drv_close(driver *d)
 {
     if (!d->dev)
         return;
@@ -516,7 +496,7 @@ static void driver_close(driver *d)
                 "bfs %.4f s (%lld levels, batches rounded up), saturate %.4f s\n",
                 (long long)d->out->global_relabels, d->trace_collect, d->trace_cancel,
                 d->trace_bfs, (long long)d->trace_levels, d->trace_saturate);
-    release_graph(d);
+    drv_release_graph(d);
     free(d->cap32);
     d->cap32 = NULL;
     d->ops->close(d->dev);
@@ -527,179 +507,25 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
                       pf_engine_out *out, pf_status *st)
 {
     driver d;
-    int rc = driver_open(&d, ops, h, opt, out, NULL, NULL, st);
+    int rc = drv_open(&d, ops, h, opt, out, NULL, NULL, st);
     if (!rc)
-        rc = run_phase(&d, "phase 1", h->sink, h->source, h->source, &out->times.push_relabel,
+        rc = drv_run_phase(&d, "phase 1", h->sink, h->source, h->source, &out->times.push_relabel,
                        &out->times.global_relabel, st);
     if (!rc)
         rc = download_results(&d, st);
     if (!rc && opt->want_flow) {
         double p2_pr = 0, p2_gr = 0;
-        rc = run_phase(&d, "phase 2", h->source, h->sink, -1, &p2_pr, &p2_gr, st);
+        rc = drv_run_phase(&d, "phase 2", h->source, h->sink, -1, &p2_pr, &p2_gr, st);
         out->times.phase2 += p2_pr + p2_gr;
         if (!rc)
-            rc = check_balanced(&d, st);
+            rc = drv_check_balanced(&d, st);
         double t0 = pf_now();
         if (!rc)
-            rc = download_residuals(&d, out->res, st);
+            rc = drv_download_residuals(&d, out->res, st);
         out->times.download += pf_now() - t0;
     }
     if (d.dev && d.ops->held_bytes)
         out->device_bytes += d.ops->held_bytes(d.dev);
-    driver_close(&d);
+    drv_close(&d);
     return rc;
-}
-
-/* ---- the device side of the hybrid (driver_session.h) ------------------- */
-
-struct pf_dev_session {
-    driver d;
-    pf_solve_options opt;
-    pf_engine_out out;   /* counters and times of the device's share */
-    int64_t *scratch;    /* n values: excess in transit (64-bit) */
-    int32_t *narrow;     /* arcs or n values: the 32-bit path's transfers */
-};
-
-void pf_dev_session_close(pf_dev_session *s)
-{
-    if (!s)
-        return;
-    driver_close(&s->d);
-    free(s->scratch);
-    free(s->narrow);
-    free(s);
-}
-
-int pf_dev_session_open_waiting(const pf_device_ops *ops, const pf_solve_options *opt,
-                                const pf_residual *(*wait_graph)(void *), void *data,
-                                pf_dev_session **session, pf_status *st)
-{
-    const pf_residual *h = NULL;
-    pf_dev_session *s = pf_calloc(1, sizeof *s, st);
-    if (!s)
-        return PF_E_NOMEM;
-    s->opt = *opt;
-    s->opt.progress = 0; /* the hybrid draws its own status line */
-    int rc = driver_open(&s->d, ops, h, &s->opt, &s->out, wait_graph, data, st);
-    h = s->d.host;
-    size_t n = h ? (size_t)h->n : 0, arcs = h && h->arcs ? (size_t)h->arcs : 1;
-    if (!rc && !(s->scratch = pf_alloc(n, sizeof *s->scratch, st)))
-        rc = PF_E_NOMEM;
-    if (!rc && s->d.g.cap_bits == 32 &&
-        !(s->narrow = pf_alloc(arcs > n ? arcs : n, sizeof *s->narrow, st)))
-        rc = PF_E_NOMEM;
-    if (rc) {
-        pf_dev_session_close(s);
-        return rc;
-    }
-    *session = s;
-    return PF_OK;
-}
-
-const pf_device_desc *pf_dev_session_desc(const pf_dev_session *s) { return &s->d.desc; }
-const char *pf_dev_session_ops_name(const pf_dev_session *s) { return s->d.ops->name; }
-const pf_residual *pf_dev_session_graph(const pf_dev_session *s) { return s->d.host; }
-const pf_engine_out *pf_dev_session_counts(const pf_dev_session *s) { return &s->out; }
-uint64_t pf_dev_session_bytes(const pf_dev_session *s)
-{
-    return s->d.bytes + (s->d.ops->held_bytes ? s->d.ops->held_bytes(s->d.dev) : 0);
-}
-
-/* Uploads count int64 values into a res or excess buffer at its width. On
- * the 32-bit path a residual is stored less the part its capacity lost to
- * the clamp (cap - cap32): the same shift download_residuals undoes. That
- * stays positive: an arc's flow is at most S < clamp, so a clamped forward
- * arc keeps more than cap - clamp; reverse arcs have cap 0 and no shift. */
-static int upload_caps(pf_dev_session *s, pf_buf *buf, const int64_t *src, int64_t count,
-                       int residuals, pf_status *st)
-{
-    driver *d = &s->d;
-    if (d->g.cap_bits == 64)
-        return d->ops->upload(d->dev, buf, 0, src, (size_t)count * 8, st);
-    for (int64_t i = 0; i < count; i++)
-        s->narrow[i] = (int32_t)(residuals ? src[i] - (d->host->cap[i] - d->cap32[i]) : src[i]);
-    return d->ops->upload(d->dev, buf, 0, s->narrow, (size_t)count * 4, st);
-}
-
-int pf_dev_session_put(pf_dev_session *s, const int64_t *res, const int64_t *excess,
-                       pf_status *st)
-{
-    driver *d = &s->d;
-    const pf_residual *h = d->host;
-    /* The source's excess is minus what left it (pf_kernels.h keeps it in
-     * [-S, 0]); the host engine does not track it. */
-    int64_t out_of_source = 0;
-    for (int64_t v = 0; v < h->n; v++) {
-        s->scratch[v] = excess[v];
-        if (v != h->source)
-            out_of_source += excess[v];
-    }
-    s->scratch[h->source] = -out_of_source;
-    int rc = upload_caps(s, d->g.res, res, h->arcs, 1, st);
-    if (!rc)
-        rc = upload_caps(s, d->g.excess, s->scratch, h->n, 0, st);
-    /* Heights do not cross a switch: all 0 here, so the global relabel
-     * that begins the next stretch finds no violation to cancel (none has
-     * h(u) > h(v) + 1) and then gives every vertex its exact distance. */
-    if (!rc)
-        rc = d->ops->fill_i32(d->dev, d->g.height, 0, h->n, st);
-    if (!rc)
-        rc = d->ops->sync(d->dev, st);
-    return rc;
-}
-
-int pf_dev_session_get(pf_dev_session *s, int64_t *res, int64_t *excess, pf_status *st)
-{
-    driver *d = &s->d;
-    int rc = download_residuals(d, res, st);
-    if (!rc)
-        rc = download_caps(d, d->g.excess, 0, d->host->n, excess, st);
-    return rc;
-}
-
-int pf_dev_session_stretch(pf_dev_session *s, int64_t max_rounds, pf_dev_stretch *out,
-                           pf_status *st)
-{
-    driver *d = &s->d;
-    const pf_residual *h = d->host;
-    memset(out, 0, sizeof *out);
-    double t0 = pf_now();
-    int rc = global_relabel(d, h->sink, h->source, h->source, st);
-    if (!rc)
-        rc = collect_active(d, st);
-    double t1 = pf_now();
-    out->relabel_seconds = t1 - t0;
-    out->active_before = d->active;
-    int64_t rounds_before = s->out.rounds;
-    /* A bounded stretch also bounds the asynchronous discharge's work (a
-     * round of it may otherwise finish the phase): 64 arcs a round. */
-    if (!rc && d->active > 0)
-        rc = run_rounds(d, "phase 1", h->sink, max_rounds > 0 ? max_rounds : INT64_MAX,
-                        max_rounds > 0 ? 64.0 * (double)max_rounds : INFINITY, &out->listed,
-                        st);
-    out->rounds = s->out.rounds - rounds_before;
-    out->active = d->active;
-    out->seconds = pf_now() - t0;
-    s->out.times.global_relabel += out->relabel_seconds;
-    s->out.times.push_relabel += out->seconds - out->relabel_seconds;
-    return rc;
-}
-
-double pf_dev_session_probe(pf_dev_session *s, pf_status *st)
-{
-    driver *d = &s->d;
-    int32_t value = 0;
-    double t0 = pf_now();
-    int rc = d->ops->upload(d->dev, d->g.flags, 0, &value, 4, st);
-    if (!rc)
-        rc = d->ops->download(d->dev, d->g.flags, 0, &value, 4, st);
-    return rc ? -1 : pf_now() - t0;
-}
-
-static const pf_residual *given_graph(void *h) { return h; }
-
-int pf_dev_session_open(const pf_device_ops *ops, const pf_residual *h,
-                        const pf_solve_options *opt, pf_dev_session **session, pf_status *st)
-{
-    return pf_dev_session_open_waiting(ops, opt, given_graph, (void *)h, session, st);
 }

@@ -57,6 +57,31 @@ const pf_residual *pf_dev_session_graph(const pf_dev_session *s); /* the graph i
 /* The device's share of the counts and times (rounds, global relabels). */
 const pf_engine_out *pf_dev_session_counts(const pf_dev_session *s);
 uint64_t pf_dev_session_bytes(const pf_dev_session *s);
+
+/* Sessions (session.c): the graph changes between solves. The pages of
+ * 2^page_log2 slots (head, rev, residuals) and of as many vertices (first,
+ * excess) that changed; `all`: everything did. */
+typedef struct pf_dev_pages {
+    int page_log2;
+    const uint8_t *slots;
+    const uint8_t *vertices;
+    int all;
+} pf_dev_pages;
+/* Brings the device to graph h (the session's, which may have grown: the
+ * buffers then grow, with room) and the preflow (res, excess: h->arcs and
+ * h->n values, the source's excess included), sending only the pages
+ * marked unless the device holds something else (a flow after
+ * pf_dev_session_flow, a failed transfer); heights restart. Needs 64-bit
+ * residuals on the device (PF_E_DEVICE otherwise). */
+int pf_dev_session_update(pf_dev_session *s, const pf_residual *h, const int64_t *res,
+                          const int64_t *excess, const pf_dev_pages *pages, pf_status *st);
+/* After a stretch that began with no active vertex: the min cut's source
+ * side (h->n entries). */
+int pf_dev_session_cut(pf_dev_session *s, uint8_t *side, pf_status *st);
+/* Phase 2 on the device: residuals of a maximum flow into res (h->arcs).
+ * The device then holds that flow, not the preflow: the next
+ * pf_dev_session_update sends everything. */
+int pf_dev_session_flow(pf_dev_session *s, int64_t *res, pf_status *st);
 void pf_dev_session_close(pf_dev_session *s);
 
 #endif

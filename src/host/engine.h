@@ -18,4 +18,8 @@ struct pf_device_ops;
 int pf_parallel_solve(const struct pf_device_ops *ops, const pf_residual *g,
                       const pf_solve_options *opt, pf_engine_out *out, pf_status *st);
 
+/* The caller's options (NULL: defaults; a struct of an earlier API
+ * version: its fields, defaults for the rest) as this library's struct. */
+void pf_solve_options_copy(const pf_solve_options *in, pf_solve_options *opt);
+
 #endif

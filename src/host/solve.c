@@ -40,7 +40,7 @@ void(pf_solve_options_init)(pf_solve_options *opt)
 
 /* The caller's options as this library's struct: the fields it did not
  * know of keep their defaults. NULL options are the defaults. */
-static void read_options(const pf_solve_options *in, pf_solve_options *opt)
+void pf_solve_options_copy(const pf_solve_options *in, pf_solve_options *opt)
 {
     pf_solve_options_init_sized(opt, sizeof *opt);
     if (!in)
@@ -178,7 +178,7 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     memset(sol, 0, sizeof *sol);
     pf_status_ok(st);
     pf_solve_options opt;
-    read_options(opt_in, &opt);
+    pf_solve_options_copy(opt_in, &opt);
     double t_start = pf_now();
     int rc = hybrid_mode(&opt, st);
     if (rc)
@@ -289,7 +289,7 @@ static int solve(const pf_network *net, const pf_solve_options *opt_in, pf_solut
                  pf_status *st)
 {
     pf_solve_options options;
-    read_options(opt_in, &options);
+    pf_solve_options_copy(opt_in, &options);
     const pf_solve_options *opt = &options;
     if (!pf_network_worth_compacting(net))
         return solve_network(net, opt, sol, st);

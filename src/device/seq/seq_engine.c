@@ -673,6 +673,25 @@ int pf_seq_run_open(const pf_residual *g, int64_t *res, const pf_solve_options *
     return PF_OK;
 }
 
+int pf_seq_run_open_preflow(const pf_residual *g, int64_t *res, const int64_t *excess,
+                            const pf_solve_options *opt, pf_seq_run **run, pf_status *st)
+{
+    pf_seq_run *r = pf_calloc(1, sizeof *r, st);
+    if (!r)
+        return PF_E_NOMEM;
+    r->t_start = pf_now();
+    int rc = seq_setup(&r->S, g, res, opt, st);
+    if (rc) {
+        free(r);
+        return rc;
+    }
+    r->g = g;
+    seq_resume_init(&r->S, g, excess);
+    r->t_phase1 = pf_now();
+    *run = r;
+    return PF_OK;
+}
+
 void pf_seq_run_load(pf_seq_run *run, const int64_t *excess)
 {
     seq_resume_init(&run->S, run->g, excess);

@@ -31,6 +31,10 @@ typedef struct pf_seq_stretch {
 } pf_seq_stretch;
 int pf_seq_run_open(const pf_residual *g, int64_t *res, const pf_solve_options *opt,
                     pf_seq_run **run, pf_status *st);
+/* The same over residuals `res` that already hold a preflow (a session's,
+ * after a change to the graph), with its excesses: nothing is refilled. */
+int pf_seq_run_open_preflow(const pf_residual *g, int64_t *res, const int64_t *excess,
+                            const pf_solve_options *opt, pf_seq_run **run, pf_status *st);
 void pf_seq_run_load(pf_seq_run *run, const int64_t *excess);
 int pf_seq_run_stretch(pf_seq_run *run, int64_t budget, pf_seq_stretch *out, pf_status *st);
 /* Every vertex's excess (the source's is not tracked: 0). */

@@ -1,0 +1,521 @@
+/* Batches of changes on the dynamic residual graph (dyn_graph.h): the
+ * check that refuses a bad batch whole, the plan that does every
+ * allocation before anything changes, the changes themselves with their
+ * flow rules, and the deficit repair that makes the preflow valid again. */
+#include "dyn_graph.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dyn_layout.h"
+#include "status.h"
+
+/* ---- the check ---- */
+
+/* The first change of c that is bad on its own terms or against the graph
+ * with the changes before it (a deletion inside the batch aside: below);
+ * count when none is, with st set for it otherwise. */
+static int64_t first_bad_change(const pf_dyn_graph *d, const pf_dyn_change *c, int64_t count,
+                                pf_status *st)
+{
+    int64_t n = d->view.n, ids = d->ids, source_cap = d->source_cap;
+    const int32_t s = d->view.source;
+    for (int64_t k = 0; k < count; k++) {
+        const pf_dyn_change *x = &c[k];
+        int64_t add_to_source = 0;
+        switch (x->kind) {
+        case PF_DYN_CAP:
+        case PF_DYN_DEL:
+            if (x->id < 0 || x->id >= ids) {
+                pf_fail(st, PF_E_INPUT, "change %lld: arc %lld does not exist (%lld arcs)",
+                        (long long)k, (long long)x->id, (long long)ids);
+                return k;
+            }
+            if (x->id < d->ids && d->deleted[x->id]) {
+                pf_fail(st, PF_E_INPUT, "change %lld: arc %lld was deleted", (long long)k,
+                        (long long)x->id);
+                return k;
+            }
+            if (x->kind == PF_DYN_CAP && x->cap < 0) {
+                pf_fail(st, PF_E_INPUT, "change %lld: negative capacity %lld", (long long)k,
+                        (long long)x->cap);
+                return k;
+            }
+            /* An added arc's tail is not looked up: counted as the source's. */
+            if (x->kind == PF_DYN_CAP && (x->id >= d->ids || d->tail_of[x->id] == s))
+                add_to_source = x->cap;
+            break;
+        case PF_DYN_ADD:
+            if (x->tail < 0 || x->tail >= n || x->head < 0 || x->head >= n) {
+                pf_fail(st, PF_E_INPUT, "change %lld: vertex %lld outside the graph (%lld vertices)",
+                        (long long)k, (long long)(x->tail < 0 || x->tail >= n ? x->tail : x->head),
+                        (long long)n);
+                return k;
+            }
+            if (x->cap < 0) {
+                pf_fail(st, PF_E_INPUT, "change %lld: negative capacity %lld", (long long)k,
+                        (long long)x->cap);
+                return k;
+            }
+            if (x->tail == s)
+                add_to_source = x->cap;
+            ids++;
+            break;
+        case PF_DYN_ADDV:
+            if (x->count < 1) {
+                pf_fail(st, PF_E_INPUT, "change %lld: adds %lld vertices (at least 1)",
+                        (long long)k, (long long)x->count);
+                return k;
+            }
+            if (x->count > PF_MAX_VERTICES - n) {
+                pf_fail(st, PF_E_INPUT,
+                        "change %lld: %lld more vertices pass the limit of %lld vertices",
+                        (long long)k, (long long)x->count, (long long)PF_MAX_VERTICES);
+                return k;
+            }
+            n += x->count;
+            break;
+        default:
+            pf_fail(st, PF_E_INPUT, "change %lld: unknown kind %d", (long long)k, (int)x->kind);
+            return k;
+        }
+        if (__builtin_add_overflow(source_cap, add_to_source, &source_cap)) {
+            pf_fail(st, PF_E_INPUT,
+                    "change %lld: the capacity out of the source passes 2^63 - 1", (long long)k);
+            return k;
+        }
+    }
+    return count;
+}
+
+typedef struct id_use {
+    int64_t id, change;
+} id_use;
+
+static int by_id_then_change(const void *pa, const void *pb)
+{
+    const id_use *a = pa, *b = pb;
+    if (a->id != b->id)
+        return a->id < b->id ? -1 : 1;
+    return (a->change > b->change) - (a->change < b->change);
+}
+
+/* The first of the changes before `limit` that names an arc an earlier
+ * change of the batch deleted; limit when none does. */
+static int64_t first_use_after_delete(const pf_dyn_change *c, int64_t limit, int64_t *deleted_by,
+                                      pf_status *st)
+{
+    int64_t uses = 0, dels = 0;
+    for (int64_t k = 0; k < limit; k++) {
+        uses += c[k].kind == PF_DYN_CAP || c[k].kind == PF_DYN_DEL;
+        dels += c[k].kind == PF_DYN_DEL;
+    }
+    if (dels == 0 || uses < 2)
+        return limit;
+    id_use *u = pf_alloc((size_t)uses, sizeof *u, st);
+    if (!u)
+        return -1;
+    int64_t j = 0;
+    for (int64_t k = 0; k < limit; k++)
+        if (c[k].kind == PF_DYN_CAP || c[k].kind == PF_DYN_DEL)
+            u[j++] = (id_use){.id = c[k].id, .change = k};
+    qsort(u, (size_t)uses, sizeof *u, by_id_then_change);
+    int64_t bad = limit;
+    for (int64_t i = 0; i + 1 < uses; i++) {
+        /* The first deletion of an id: the next use of it is bad. */
+        if (c[u[i].change].kind == PF_DYN_DEL && u[i + 1].id == u[i].id &&
+            u[i + 1].change < bad) {
+            bad = u[i + 1].change;
+            *deleted_by = u[i].change;
+        }
+    }
+    free(u);
+    return bad;
+}
+
+int pf_dyn_check(const pf_dyn_graph *d, const pf_dyn_change *c, int64_t count, pf_status *st)
+{
+    if (count < 0 || (count > 0 && !c))
+        return pf_fail(st, PF_E_USAGE, "pf_dyn_check: %lld changes at %p", (long long)count,
+                       (const void *)c);
+    pf_status first_st = {0};
+    int64_t bad = first_bad_change(d, c, count, &first_st);
+    int64_t deleted_by = -1;
+    int64_t reused = first_use_after_delete(c, bad, &deleted_by, st);
+    if (reused < 0)
+        return PF_E_NOMEM;
+    if (reused < bad)
+        return pf_fail(st, PF_E_INPUT, "change %lld: arc %lld was deleted (by change %lld)",
+                       (long long)reused, (long long)c[reused].id, (long long)deleted_by);
+    if (bad < count) {
+        if (st)
+            *st = first_st;
+        return first_st.code;
+    }
+    return PF_OK;
+}
+
+/* ---- the plan ---- */
+
+/* What a batch needs before it starts, all of it allocated. */
+typedef struct batch_plan {
+    int64_t adds, new_vertices, new_slots;
+    int64_t *ends;         /* the added arcs' ends (2 per arc, not self-loops), sorted */
+    int64_t ends_count;
+    int64_t *extra_vertex, *extra_slots, extra_count; /* old vertices' demand */
+    int64_t *new_demand;   /* new vertices: slots the batch's arcs take at each */
+    int64_t *deficits;     /* vertices that went below 0 (one per change at most) */
+    int need_layout;
+    dyn_plan layout;
+} batch_plan;
+
+static void batch_plan_free(batch_plan *b)
+{
+    free(b->ends);
+    free(b->extra_vertex);
+    free(b->extra_slots);
+    free(b->new_demand);
+    free(b->deficits);
+    pf_dyn_plan_free(&b->layout);
+}
+
+static int compare_int64(const void *pa, const void *pb)
+{
+    int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+    return (a > b) - (a < b);
+}
+
+/* Free or dead slots vertex u can give without a layout. */
+static int64_t room_at(const pf_dyn_graph *d, int64_t u)
+{
+    return d->view.first[u + 1] - d->view.first[u] - d->used[u] + d->dead[u];
+}
+
+/* Every added arc's ends, and each vertex's demand: an old vertex with
+ * less room than that calls for a layout. */
+static int plan_demand(const pf_dyn_graph *d, const pf_dyn_change *c, int64_t count,
+                       batch_plan *b, pf_status *st)
+{
+    const int64_t n0 = d->view.n;
+    for (int64_t k = 0; k < count; k++) {
+        b->adds += c[k].kind == PF_DYN_ADD;
+        b->new_vertices += c[k].kind == PF_DYN_ADDV ? c[k].count : 0;
+    }
+    b->ends = pf_alloc((size_t)(2 * b->adds + 1), sizeof *b->ends, st);
+    b->extra_vertex = pf_alloc((size_t)(2 * b->adds + 1), sizeof *b->extra_vertex, st);
+    b->extra_slots = pf_alloc((size_t)(2 * b->adds + 1), sizeof *b->extra_slots, st);
+    b->new_demand = pf_calloc((size_t)(b->new_vertices + 1), sizeof *b->new_demand, st);
+    b->deficits = pf_alloc((size_t)(count + 1), sizeof *b->deficits, st);
+    if (!b->ends || !b->extra_vertex || !b->extra_slots || !b->new_demand || !b->deficits)
+        return PF_E_NOMEM;
+    for (int64_t k = 0; k < count; k++) {
+        if (c[k].kind != PF_DYN_ADD || c[k].tail == c[k].head)
+            continue;
+        b->ends[b->ends_count++] = c[k].tail;
+        b->ends[b->ends_count++] = c[k].head;
+    }
+    qsort(b->ends, (size_t)b->ends_count, sizeof *b->ends, compare_int64);
+    b->new_slots = b->new_vertices * d->params.slack_min;
+    for (int64_t i = 0; i < b->ends_count;) {
+        int64_t u = b->ends[i], k = 0;
+        for (; i < b->ends_count && b->ends[i] == u; i++)
+            k++;
+        if (u >= n0) {
+            b->new_demand[u - n0] = k;
+            b->new_slots += k;
+            continue;
+        }
+        b->extra_vertex[b->extra_count] = u;
+        b->extra_slots[b->extra_count++] = k;
+        if (room_at(d, u) < k)
+            b->need_layout = 1;
+    }
+    if (n0 + b->new_vertices > d->vertex_cap ||
+        d->view.first[n0] + b->new_slots > d->slot_cap)
+        b->need_layout = 1;
+    return PF_OK;
+}
+
+/* Room in the id arrays for `need` ids; the arrays keep their contents. */
+static int grow_ids(pf_dyn_graph *d, int64_t need, pf_status *st)
+{
+    if (need <= d->ids_cap)
+        return PF_OK;
+    int64_t cap = d->ids_cap * 2 > need ? d->ids_cap * 2 : need;
+    size_t k = (size_t)cap;
+    void *p;
+    if (!(p = realloc(d->slot_of, k * sizeof *d->slot_of)))
+        goto nomem;
+    d->slot_of = p;
+    if (!(p = realloc(d->tail_of, k * sizeof *d->tail_of)))
+        goto nomem;
+    d->tail_of = p;
+    if (!(p = realloc(d->head_of, k * sizeof *d->head_of)))
+        goto nomem;
+    d->head_of = p;
+    if (!(p = realloc(d->cap_of, k * sizeof *d->cap_of)))
+        goto nomem;
+    d->cap_of = p;
+    if (!(p = realloc(d->deleted, k)))
+        goto nomem;
+    d->deleted = p;
+    d->ids_cap = cap;
+    return PF_OK;
+nomem:
+    return pf_fail(st, PF_E_NOMEM, "dynamic graph: out of memory for %lld arc ids",
+                   (long long)cap);
+}
+
+/* ---- the changes ---- */
+
+typedef struct batch_state {
+    pf_dyn_batch_out out;
+    int64_t *deficits;     /* NULL: not recorded (a later repair scans) */
+    int64_t deficit_count;
+} batch_state;
+
+/* Excess v lost `amount`: recorded when that made it a deficit. */
+static void lose_excess(pf_dyn_graph *d, int64_t v, int64_t amount, batch_state *b)
+{
+    int64_t before = d->excess[v];
+    d->excess[v] = before - amount;
+    pf_dyn_touch_vertex(d, v);
+    if (b->deficits && before >= 0 && before - amount < 0 && v != d->view.source)
+        b->deficits[b->deficit_count++] = v;
+}
+
+/* Pushes the residual of source slot f to its head (source's slots have
+ * residual 0). */
+static void saturate_from_source(pf_dyn_graph *d, int64_t f, batch_state *b)
+{
+    int64_t c = d->res[f];
+    if (c <= 0)
+        return;
+    int64_t r = d->view.rev[f];
+    d->res[f] = 0;
+    d->res[r] += c;
+    d->excess[d->view.head[f]] += c;
+    d->excess[d->view.source] -= c;
+    pf_dyn_touch_vertex(d, d->view.head[f]);
+    pf_dyn_touch_vertex(d, d->view.source);
+    b->out.source_pushed += c;
+}
+
+/* The capacity of the pair with forward slot f becomes c (dyn_graph.h). */
+static void set_pair_cap(pf_dyn_graph *d, int64_t f, int64_t c, batch_state *b)
+{
+    const int64_t r = d->view.rev[f];
+    const int32_t u = d->view.head[r], v = d->view.head[f];
+    const int64_t flow = d->res[r];
+    if (u == d->view.source)
+        d->source_cap += c - d->view.cap[f];
+    d->view.cap[f] = c;
+    if (c >= flow) {
+        d->res[f] = c - flow;
+    } else {
+        d->res[f] = 0;
+        d->res[r] = c;
+        d->excess[u] += flow - c;
+        pf_dyn_touch_vertex(d, u);
+        lose_excess(d, v, flow - c, b);
+        b->out.flow_cut += flow - c;
+    }
+    pf_dyn_touch_slot(d, f);
+    pf_dyn_touch_slot(d, r);
+    if (u == d->view.source)
+        saturate_from_source(d, f, b);
+}
+
+/* A slot of u for a new arc: a free one, else a dead one (the plan made
+ * sure there is one). */
+static int64_t take_slot(pf_dyn_graph *d, int64_t u)
+{
+    const int64_t lo = d->view.first[u];
+    if (lo + d->used[u] < d->view.first[u + 1])
+        return lo + d->used[u]++;
+    for (int64_t a = lo; a < lo + d->used[u]; a++) {
+        if (d->view.rev[a] == a) {
+            d->dead[u]--;
+            return a;
+        }
+    }
+    return -1;
+}
+
+static void apply_add(pf_dyn_graph *d, const pf_dyn_change *x, batch_state *b)
+{
+    const int64_t id = d->ids++;
+    const int32_t u = (int32_t)x->tail, v = (int32_t)x->head;
+    d->tail_of[id] = u;
+    d->head_of[id] = v;
+    d->cap_of[id] = x->cap;
+    d->deleted[id] = 0;
+    d->slot_of[id] = -1;
+    if (u == v)
+        return; /* a self-loop: an id, no slots */
+    int64_t f = take_slot(d, u), r = take_slot(d, v);
+    d->view.head[f] = v;
+    d->view.rev[f] = r;
+    d->view.cap[f] = x->cap;
+    d->res[f] = x->cap;
+    d->view.head[r] = u;
+    d->view.rev[r] = f;
+    d->view.cap[r] = 0;
+    d->res[r] = 0;
+    pf_dyn_touch_slot(d, f);
+    pf_dyn_touch_slot(d, r);
+    d->slot_of[id] = f;
+    d->live_arcs++;
+    if (u == d->view.source) {
+        d->source_cap += x->cap;
+        saturate_from_source(d, f, b);
+    }
+}
+
+static void apply_del(pf_dyn_graph *d, int64_t id, batch_state *b)
+{
+    const int64_t f = d->slot_of[id];
+    d->slot_of[id] = -1;
+    d->cap_of[id] = 0;
+    d->deleted[id] = 1;
+    if (f < 0)
+        return;
+    const int64_t r = d->view.rev[f];
+    const int32_t u = d->view.head[r], v = d->view.head[f];
+    const int64_t flow = d->res[r];
+    if (flow > 0) {
+        d->excess[u] += flow;
+        pf_dyn_touch_vertex(d, u);
+        lose_excess(d, v, flow, b);
+        b->out.flow_cut += flow;
+    }
+    if (u == d->view.source)
+        d->source_cap -= d->view.cap[f];
+    pf_dyn_kill_slot(d, f, u);
+    pf_dyn_kill_slot(d, r, v);
+    pf_dyn_touch_slot(d, f);
+    pf_dyn_touch_slot(d, r);
+    d->dead[u]++;
+    d->dead[v]++;
+    d->live_arcs--;
+}
+
+/* count vertices appended, each with slack_min free slots plus those the
+ * batch's arcs take there (demand, indexed from the first new vertex). */
+static void apply_addv(pf_dyn_graph *d, int64_t count, const int64_t *demand)
+{
+    for (int64_t j = 0; j < count; j++) {
+        const int64_t v = d->view.n;
+        const int64_t lo = d->view.first[v];
+        const int64_t hi = lo + d->params.slack_min + demand[j];
+        d->view.first[v + 1] = hi;
+        for (int64_t a = lo; a < hi; a++) {
+            pf_dyn_kill_slot(d, a, (int32_t)v);
+            pf_dyn_touch_slot(d, a);
+        }
+        d->used[v] = d->dead[v] = d->excess[v] = 0;
+        d->walk_mark[v] = 0;
+        pf_dyn_touch_vertex(d, v);
+        pf_dyn_touch_vertex(d, v + 1);
+        d->view.n++;
+    }
+    d->view.arcs = d->view.first[d->view.n];
+}
+
+int pf_dyn_set_slot_cap(pf_dyn_graph *d, int64_t slot, int64_t cap, pf_status *st)
+{
+    if (slot < 0 || slot >= d->view.arcs || d->view.rev[slot] == slot ||
+        d->view.cap[d->view.rev[slot]] != 0)
+        return pf_fail(st, PF_E_INPUT, "pf_dyn_set_slot_cap: slot %lld is not a forward slot",
+                       (long long)slot);
+    if (cap < 0)
+        return pf_fail(st, PF_E_INPUT, "pf_dyn_set_slot_cap: negative capacity %lld",
+                       (long long)cap);
+    int64_t tail = d->view.head[d->view.rev[slot]], total = 0;
+    if (tail == d->view.source &&
+        __builtin_add_overflow(d->source_cap - d->view.cap[slot], cap, &total))
+        return pf_fail(st, PF_E_INPUT,
+                       "pf_dyn_set_slot_cap: the capacity out of the source passes 2^63 - 1");
+    batch_state b = {0};
+    set_pair_cap(d, slot, cap, &b);
+    if (b.out.flow_cut > 0)
+        d->deficits_pending = 1;
+    return PF_OK;
+}
+
+int64_t pf_dyn_take_preflow(pf_dyn_graph *d)
+{
+    const int32_t s = d->view.source;
+    int64_t others = 0;
+    for (int64_t v = 0; v < d->view.n; v++)
+        others += v == s ? 0 : d->excess[v];
+    d->excess[s] = -others;
+    batch_state b = {0};
+    for (int64_t a = d->view.first[s]; a < d->view.first[s + 1]; a++)
+        saturate_from_source(d, a, &b);
+    return b.out.source_pushed;
+}
+
+/* ---- the batch ---- */
+
+static void apply_changes(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count,
+                          const batch_plan *p, batch_state *b)
+{
+    int64_t next_new = 0;
+    for (int64_t k = 0; k < count; k++) {
+        const pf_dyn_change *x = &c[k];
+        switch (x->kind) {
+        case PF_DYN_CAP:
+            if (d->slot_of[x->id] >= 0)
+                set_pair_cap(d, d->slot_of[x->id], x->cap, b);
+            d->cap_of[x->id] = x->cap;
+            break;
+        case PF_DYN_ADD:
+            apply_add(d, x, b);
+            break;
+        case PF_DYN_DEL:
+            apply_del(d, x->id, b);
+            break;
+        case PF_DYN_ADDV:
+            apply_addv(d, x->count, p->new_demand + next_new);
+            next_new += x->count;
+            break;
+        }
+    }
+    d->view.input_arcs = d->view.output_arcs = d->ids;
+}
+
+int pf_dyn_apply(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count, pf_dyn_batch_out *out,
+                 pf_status *st)
+{
+    int rc = pf_dyn_check(d, c, count, st);
+    if (rc)
+        return rc;
+    batch_plan p = {0};
+    rc = plan_demand(d, c, count, &p, st);
+    if (!rc)
+        rc = grow_ids(d, d->ids + p.adds, st);
+    if (!rc && p.need_layout)
+        rc = pf_dyn_plan(d, p.extra_vertex, p.extra_slots, p.extra_count, p.new_vertices,
+                         p.new_slots, &p.layout, st);
+    if (rc) {
+        batch_plan_free(&p);
+        return rc;
+    }
+    batch_state b = {.deficits = p.deficits};
+    if (p.need_layout) {
+        pf_dyn_plan_commit(d, &p.layout);
+        b.out.recompacted = 1;
+    }
+    apply_changes(d, c, count, &p, &b);
+    if (d->deficits_pending)
+        rc = pf_dyn_repair_list(d, NULL, 0, &b.out, st);
+    else
+        rc = pf_dyn_repair_list(d, b.deficits, b.deficit_count, &b.out, st);
+    if (!rc)
+        d->deficits_pending = 0;
+    batch_plan_free(&p);
+    if (out)
+        *out = b.out;
+    return rc;
+}

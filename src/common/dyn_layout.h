@@ -1,0 +1,75 @@
+/* The dynamic graph's storage (dyn_graph.c), shared with its batch code
+ * (dyn_apply.c): a set of arrays sized for some room, and the layout that
+ * fills them from the graph as it is, each vertex's live slots first in
+ * their order, then its slack (a recompaction, or a growth). */
+#ifndef PF_DYN_LAYOUT_H
+#define PF_DYN_LAYOUT_H
+
+#include <stdint.h>
+
+#include "dyn_graph.h"
+
+typedef struct dyn_arrays {
+    int64_t vertex_cap, slot_cap, pages, vertex_pages;
+    int64_t *first, *rev, *cap, *res, *excess, *used, *dead;
+    int32_t *head;
+    uint8_t *dirty, *vertex_dirty;
+    int64_t *walk_cur, *walk_path;
+    uint8_t *walk_mark;
+    int32_t *walk_dist, *walk_seen;
+} dyn_arrays;
+
+/* A recompaction prepared (every allocation done) but not yet applied. */
+typedef struct dyn_plan {
+    dyn_arrays arrays;
+    int64_t *new_slot;     /* old slots: where each live one goes (-1 dead) */
+    int64_t slots;         /* first[n] after the layout */
+} dyn_plan;
+
+/* Free slots a vertex of `degree` live slots gets. */
+int64_t pf_dyn_slack_for(const pf_dyn_params *p, int64_t degree);
+
+/* The room kept for new vertices over `n`. */
+int64_t pf_dyn_vertex_room(const pf_dyn_params *p, int64_t n);
+
+/* Allocates every array for vertex_cap vertices and slot_cap slots. */
+int pf_dyn_arrays_alloc(dyn_arrays *a, int64_t vertex_cap, int64_t slot_cap, int page_log2,
+                        pf_status *st);
+void pf_dyn_arrays_free(dyn_arrays *a);
+
+/* Prepares the layout of d's vertices with `extra[u]` more slots for the
+ * vertices listed in extra_vertex (extra_count of them, with their counts
+ * in extra_slots; repeats add up), room for `more_vertices` vertices and
+ * `more_slots` slots past them besides the default room. */
+int pf_dyn_plan(const pf_dyn_graph *d, const int64_t *extra_vertex, const int64_t *extra_slots,
+                int64_t extra_count, int64_t more_vertices, int64_t more_slots, dyn_plan *plan,
+                pf_status *st);
+/* Moves d into the plan's arrays (nothing can fail) and frees the old ones. */
+void pf_dyn_plan_commit(pf_dyn_graph *d, dyn_plan *plan);
+void pf_dyn_plan_free(dyn_plan *plan);
+
+/* Repairs the deficits of the listed vertices (list NULL: of every
+ * vertex), adding to out's deficits and repair_steps (dyn_repair.c). */
+int pf_dyn_repair_list(pf_dyn_graph *d, const int64_t *list, int64_t len, pf_dyn_batch_out *out,
+                       pf_status *st);
+
+/* Marks the page of slot a, and of vertex v, dirty. */
+static inline void pf_dyn_touch_slot(pf_dyn_graph *d, int64_t a)
+{
+    d->dirty[a >> d->page_log2] = 1;
+}
+static inline void pf_dyn_touch_vertex(pf_dyn_graph *d, int64_t v)
+{
+    d->vertex_dirty[v >> d->page_log2] = 1;
+}
+
+/* Writes slot a of vertex u as a free slot. */
+static inline void pf_dyn_kill_slot(pf_dyn_graph *d, int64_t a, int32_t u)
+{
+    d->view.head[a] = u;
+    d->view.rev[a] = a;
+    d->view.cap[a] = 0;
+    d->res[a] = 0;
+}
+
+#endif

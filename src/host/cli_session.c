@@ -1,0 +1,293 @@
+/* `portaflow session GRAPH [UPDATES|-]`: solves GRAPH, then reads batches
+ * of updates (updates.h: cap, add, del, addv, source, sink, each batch
+ * ended by `solve`) and solves again after each, warm, on one device kept
+ * open. Each solve prints `c batch K`, timing lines and `s VALUE` (and f
+ * and n lines with --flow and --cut), or one JSON object a line with
+ * --json. A bad batch is reported as FILE:LINE (exit 2) and not applied. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/network.h"
+#include "../common/status.h"
+#include "../common/timer.h"
+#include "../common/updates.h"
+#include "cli.h"
+#include "cli_input.h"
+#include "cli_opts.h"
+
+typedef struct session_args {
+    pf_solve_options opt;
+    int print_flow, print_cut, json, verify;
+    int cold;           /* --cold: every batch solved from scratch (to compare) */
+    const char *graph, *updates;
+    pf_cli_input input;
+} session_args;
+
+enum { OPT_FLOW = 1, OPT_CUT, OPT_VERIFY, OPT_COLD };
+
+static const pf_opt session_options[] = {
+    {.id = OPT_FLOW, .name = "flow",
+     .help = "print one 'f U V FLOW' line per arc after each solve (deleted arcs: 0)"},
+    {.id = OPT_CUT, .name = "cut",
+     .help = "print one 'n ID' line per vertex on the source side after each solve"},
+    {.id = OPT_VERIFY, .name = "verify",
+     .help = "check every answer (capacity, conservation, cut = value); a failure is exit 3"},
+    {.id = OPT_COLD, .name = "cold",
+     .help = "solve every batch from scratch (graph rebuilt, zero flow): what warm saves"},
+    PF_CLI_INPUT_OPTIONS,
+    {0},
+};
+
+static const pf_cmd_spec session_spec = {
+    .name = "session",
+    .synopsis = "[OPTIONS] GRAPH [UPDATES|-]",
+    .about = "Solves GRAPH, then applies each batch of UPDATES (a file, or - for standard\n"
+             "input, read batch by batch) and solves again from the last flow, with the\n"
+             "device opened once. UPDATES lines (arcs numbered from 1 in input order, added\n"
+             "arcs next; vertices numbered as in GRAPH): 'c ...', 'cap I C', 'add U V C',\n"
+             "'del I', 'addv K', 'source S', 'sink T', and 'solve' ending each batch.\n"
+             "stdout per solve: 'c batch K', 'c' timing lines, 's VALUE' (then f and n\n"
+             "lines asked for); --json: one JSON object per line. A bad line or batch:\n"
+             "'FILE:LINE: what is wrong', exit 2, that batch not applied.\n",
+    .options = session_options,
+    .shared = PF_OPTS_DEVICE | PF_OPTS_JSON,
+    .max_args = 2,
+};
+
+static int on_session_option(void *ctx, int id, const char *arg)
+{
+    session_args *a = ctx;
+    int rc = pf_cli_input_option(&session_spec, &a->input, id, arg);
+    if (rc != PF_OPTS_GO_ON)
+        return rc;
+    if (id == OPT_FLOW)
+        a->print_flow = 1;
+    else if (id == OPT_CUT)
+        a->print_cut = 1;
+    else if (id == OPT_COLD)
+        a->cold = 1;
+    else
+        a->verify = 1;
+    return PF_EXIT_OK;
+}
+
+static int parse_session_args(int argc, char **argv, session_args *a)
+{
+    memset(a, 0, sizeof *a);
+    pf_solve_options_init(&a->opt);
+    pf_opts_parsed p;
+    int rc = pf_opts_parse(&session_spec, argc, argv, on_session_option, a, &p);
+    if (rc != PF_OPTS_GO_ON)
+        return rc;
+    if (!p.count)
+        return pf_opts_usage_error(&session_spec, "a graph file is required (session GRAPH)");
+    a->graph = p.args[0];
+    a->updates = p.count > 1 ? p.args[1] : NULL;
+    a->json = p.shared.json;
+    a->opt.backend = p.shared.backend;
+    a->opt.device_index = p.shared.device_index;
+    a->opt.threads = p.shared.threads;
+    a->opt.want_flow = a->print_flow || a->verify;
+    a->opt.want_cut = a->print_cut || a->verify;
+    a->opt.log = pf_cli_log;
+    return PF_OPTS_GO_ON;
+}
+
+/* ---- one solve's output ----------------------------------------------- */
+
+typedef struct batch_report {
+    int64_t batch, updates;
+    double apply_s;
+    const pf_session_stats *stats;
+} batch_report;
+
+static void print_json(const session_args *a, const pf_network *net, const pf_solution *sol,
+                       const batch_report *r)
+{
+    int64_t base = net->zero_based_ids ? 0 : 1;
+    const pf_phase_times *t = &sol->times;
+    printf("{\"batch\":%lld,\"updates\":%lld,\"value\":", (long long)r->batch,
+           (long long)r->updates);
+    pf_cli_print_amount(stdout, net, sol->value);
+    pf_cli_print_scale(stdout, net, 1);
+    fputs(",\"backend\":", stdout);
+    pf_cli_json_string(stdout, sol->backend);
+    fputs(",\"device\":", stdout);
+    pf_cli_json_string(stdout, sol->device);
+    printf(",\"warm\":%s,\"cold_reason\":", r->stats->cold_reason[0] ? "false" : "true");
+    pf_cli_json_string(stdout, r->stats->cold_reason);
+    printf(",\"vertices\":%lld,\"arcs\":%lld,\"live_arcs\":%lld,\"apply_s\":%.6f,"
+           "\"solve_s\":%.6f,\"upload_s\":%.6f,\"push_relabel_s\":%.6f,"
+           "\"global_relabel_s\":%.6f,\"phase2_s\":%.6f,\"download_s\":%.6f,"
+           "\"recompactions\":%lld,\"slots\":%lld,\"device_bytes\":%llu,\"host_bytes\":%llu",
+           (long long)pf_network_vertices(net), (long long)pf_network_arcs(net),
+           (long long)r->stats->live_arcs, r->apply_s, t->total, t->upload, t->push_relabel,
+           t->global_relabel, t->phase2, t->download, (long long)r->stats->recompactions,
+           (long long)r->stats->slots, (unsigned long long)r->stats->device_bytes,
+           (unsigned long long)r->stats->host_bytes);
+    if (a->verify)
+        fputs(",\"verified\":true", stdout);
+    if (a->print_flow) {
+        fputs(",\"flow\":[", stdout);
+        for (int64_t i = 0; i < pf_network_arcs(net); i++) {
+            if (i)
+                fputc(',', stdout);
+            pf_cli_print_amount(stdout, net, sol->arc_flow[i]);
+        }
+        fputc(']', stdout);
+    }
+    if (a->print_cut) {
+        fputs(",\"cut\":[", stdout);
+        int first = 1;
+        for (int64_t v = 0; v < pf_network_vertices(net); v++)
+            if (sol->source_side[v]) {
+                printf(first ? "%lld" : ",%lld", (long long)(v + base));
+                first = 0;
+            }
+        fputc(']', stdout);
+    }
+    fputs("}\n", stdout);
+}
+
+static void print_lines(const session_args *a, const pf_network *net, const pf_solution *sol,
+                        const batch_report *r)
+{
+    int64_t base = net->zero_based_ids ? 0 : 1;
+    const pf_phase_times *t = &sol->times;
+    printf("c batch %lld updates %lld\n", (long long)r->batch, (long long)r->updates);
+    if (r->batch == 0)
+        printf("c backend %s\nc device %s\n", sol->backend, sol->device);
+    if (r->stats->cold_reason[0])
+        printf("c cold: %s\n", r->stats->cold_reason);
+    printf("c vertices %lld arcs %lld live_arcs %lld\n", (long long)pf_network_vertices(net),
+           (long long)pf_network_arcs(net), (long long)r->stats->live_arcs);
+    printf("c apply_s %.6f solve_s %.6f upload_s %.6f push_relabel_s %.6f "
+           "global_relabel_s %.6f phase2_s %.6f download_s %.6f\n",
+           r->apply_s, t->total, t->upload, t->push_relabel, t->global_relabel, t->phase2,
+           t->download);
+    if (a->verify)
+        fputs("c verify ok (capacity, conservation, value, cut = value)\n", stdout);
+    pf_cli_print_scale(stdout, net, 0);
+    fputs("s ", stdout);
+    pf_cli_print_amount(stdout, net, sol->value);
+    fputc('\n', stdout);
+    for (int64_t i = 0; a->print_flow && i < pf_network_arcs(net); i++) {
+        int64_t u, v;
+        pf_network_arc(net, i, &u, &v, NULL);
+        printf("f %lld %lld ", (long long)(u + base), (long long)(v + base));
+        pf_cli_print_amount(stdout, net, sol->arc_flow[i]);
+        fputc('\n', stdout);
+    }
+    for (int64_t v = 0; a->print_cut && v < pf_network_vertices(net); v++)
+        if (sol->source_side[v])
+            printf("n %lld\n", (long long)(v + base));
+}
+
+/* Solves, verifies where asked, prints. */
+static int solve_and_print(const session_args *a, pf_session *s, batch_report *r,
+                           pf_status *st)
+{
+    pf_solution sol;
+    int rc = pf_session_solve(s, &sol, st);
+    if (rc)
+        return pf_cli_error(st);
+    pf_session_stats stats;
+    pf_session_get_stats(s, &stats);
+    r->stats = &stats;
+    pf_network *net = pf_session_network(s, st);
+    if (!net) {
+        pf_solution_free(&sol);
+        return pf_cli_error(st);
+    }
+    if (a->verify && pf_verify(net, sol.value, sol.arc_flow, sol.source_side, st)) {
+        fprintf(stderr, "portaflow: batch %lld: %s answer failed verification: %s\n",
+                (long long)r->batch, sol.backend, st->message);
+        rc = PF_EXIT_DEVICE;
+    } else {
+        if (a->json)
+            print_json(a, net, &sol, r);
+        else
+            print_lines(a, net, &sol, r);
+        fflush(stdout); /* an interactive caller sees each answer as it comes */
+    }
+    pf_solution_free(&sol);
+    pf_network_free(net);
+    return rc;
+}
+
+/* "FILE:LINE: what" for a batch the session refused: the update it names,
+ * or the batch's `solve` line. */
+static int report_refused(pf_update_reader *reader, const pf_update_batch *b, int64_t bad,
+                          const pf_status *st)
+{
+    char where[512];
+    const char *message = st->message;
+    /* the library says "update K: ..."; the line says which update */
+    if (!strncmp(message, "update ", 7)) {
+        const char *colon = strchr(message, ':');
+        if (colon && colon[1] == ' ')
+            message = colon + 2;
+    }
+    int64_t k = bad >= 0 && bad < b->count ? bad : b->count - 1;
+    if (k >= 0)
+        pf_update_reader_where(reader, b, k, where, sizeof where);
+    else
+        snprintf(where, sizeof where, "%s", "updates");
+    fprintf(stderr, "portaflow: %s: %s\n", where, message);
+    return pf_cli_exit_code(st->code);
+}
+
+int pf_cli_session(int argc, char **argv)
+{
+    session_args a;
+    int rc = parse_session_args(argc, argv, &a);
+    if (rc != PF_OPTS_GO_ON) {
+        pf_cli_input_free(&a.input);
+        return rc;
+    }
+    pf_status st;
+    pf_network *net = pf_cli_read_network(&a.input, a.graph, &st);
+    pf_cli_input_free(&a.input);
+    if (!net)
+        return pf_cli_error(&st);
+    int zero_based = net->zero_based_ids;
+    pf_session *s = NULL;
+    rc = pf_session_open(net, &a.opt, &s, &st);
+    pf_network_free(net);
+    if (rc)
+        return pf_cli_error(&st);
+    batch_report report = {0};
+    rc = solve_and_print(&a, s, &report, &st);
+    pf_update_reader *reader = NULL;
+    if (!rc && a.updates && pf_update_reader_open(a.updates, zero_based, &reader, &st))
+        rc = pf_cli_error(&st);
+    pf_update_batch batch;
+    memset(&batch, 0, sizeof batch);
+    while (!rc && reader) {
+        int got = pf_update_reader_next(reader, &batch, &st);
+        if (got < 0 || (got != 0 && got != 1)) {
+            rc = pf_cli_error(&st);
+            break;
+        }
+        if (got == 0)
+            break;
+        double t0 = pf_now();
+        int64_t bad = -1;
+        if (pf_session_apply(s, batch.items, batch.count, &bad, &st)) {
+            rc = report_refused(reader, &batch, bad, &st);
+            break;
+        }
+        if (a.cold && pf_session_restart(s, &st)) {
+            rc = pf_cli_error(&st);
+            break;
+        }
+        report = (batch_report){.batch = report.batch + 1, .updates = batch.count,
+                                .apply_s = pf_now() - t0};
+        rc = solve_and_print(&a, s, &report, &st);
+    }
+    pf_update_batch_free(&batch);
+    pf_update_reader_close(reader);
+    pf_session_close(s);
+    return rc;
+}

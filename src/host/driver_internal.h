@@ -1,0 +1,97 @@
+/* The parallel driver's state and steps (driver.c), shared by the whole
+ * solve (driver.c) and by the sessions that keep a device open across
+ * stretches and solves (driver_session.c). Private to src/host. */
+#ifndef PF_DRIVER_INTERNAL_H
+#define PF_DRIVER_INTERNAL_H
+
+#include <stdint.h>
+
+#include "../common/progress.h"
+#include "../common/residual.h"
+#include "../device/device.h"
+#include "engine.h"
+
+typedef struct driver {
+    const pf_device_ops *ops;
+    pf_dev *dev;
+    pf_dev_graph g;
+    const pf_residual *host;
+    pf_engine_out *out;
+    pf_progress progress;
+    int32_t cycles;       /* push/relabel operations per vertex per round */
+    int async;            /* offer backends the asynchronous discharge (device.h) */
+    double gr_alpha;      /* global relabel after alpha * n + arcs / 2 work */
+    int64_t gr_max_rounds; /* ... or after this many rounds, whichever first */
+    uint64_t bytes;       /* device memory held */
+    int64_t room_n, room_arcs;   /* buffers at least this large (sessions) */
+    int64_t alloc_n, alloc_arcs; /* what the buffers hold now */
+    /* 32-bit path (g.cap_bits == 32): the capacities as uploaded, each
+     * clamped to the source's capacity + 1 (cap_bits_needed); a residual
+     * read back gets cap - clamped added to be one of the input graph. */
+    int32_t *cap32;
+    int64_t active;       /* size of the active list in g.list_a */
+    int host_threads;     /* OpenMP threads for host-side steps (opt->threads) */
+    const pf_solve_options *opt; /* the caller's cancel callback */
+    pf_device_desc desc;
+    /* PORTAFLOW_TRACE=1: where a global relabel's time goes (each part
+     * waited for, so tracing itself slows the solve); printed at the end. */
+    int trace;
+    double trace_collect, trace_cancel, trace_bfs, trace_saturate;
+    int64_t trace_levels;
+} driver;
+
+/* count elements of a res or excess buffer from element `at` on, as int64. */
+int drv_download_caps(driver *d, pf_buf *buf, int64_t at, int64_t count, int64_t *dst,
+                         pf_status *st);
+
+/* Every residual, as the input graph's (the 32-bit clamp undone). */
+int drv_download_residuals(driver *d, int64_t *res, pf_status *st);
+
+/* The device buffers of d->g for d->host (after drv_choose_cap_bits). */
+int drv_alloc_graph(driver *d, const pf_device_desc *desc, pf_status *st);
+
+/* Releases the buffers of d->g (any that are held). */
+void drv_release_graph(driver *d);
+
+/* d->host to the device: the preflow not begun (residuals = capacities). */
+int drv_upload_graph(driver *d, pf_status *st);
+
+/* The active list in list_a (mark, then compaction); d->active its size. */
+int drv_collect_active(driver *d, pf_status *st);
+
+/* Exact distances to `target` (reverse BFS), then, unless resaturate < 0,
+ * the arcs out of `resaturate` that regained residual saturated. */
+int drv_global_relabel(driver *d, int32_t target, int32_t excluded, int32_t resaturate,
+                          pf_status *st);
+
+/* Push-relabel rounds until a global relabel is due (work or round cap),
+ * max_rounds, or no vertex is active. */
+int drv_run_rounds(driver *d, const char *phase, int32_t target, int64_t max_rounds,
+                      double max_work, int64_t *listed, pf_status *st);
+
+/* A whole phase toward `target`: relabels and rounds until none is active. */
+int drv_run_phase(driver *d, const char *phase, int32_t target, int32_t excluded,
+                     int32_t resaturate, double *pr_time, double *gr_time, pf_status *st);
+
+/* After phase 2: PF_E_DEVICE where a vertex other than the terminals kept excess. */
+int drv_check_balanced(driver *d, pf_status *st);
+
+/* Opens the device and uploads the graph (h, or wait_graph(data) once the
+ * device is open); on failure d->dev is NULL or closed by drv_close. */
+int drv_open(driver *d, const pf_device_ops *ops, const pf_residual *h,
+                       const pf_solve_options *opt, pf_engine_out *out,
+                       const pf_residual *(*wait_graph)(void *), void *data, pf_status *st);
+
+/* Releases the buffers and closes the device (nothing when not open). */
+void drv_close(driver *d);
+
+/* d->g.cap_bits for this device and d->host (and the 32-bit clamp). */
+int drv_choose_cap_bits(driver *d, const pf_device_desc *desc, int64_t *clamp, pf_status *st);
+
+/* The capacities as the 32-bit path uploads them (clamped). */
+int drv_make_cap32(driver *d, int64_t clamp, pf_status *st);
+
+/* What a device cannot hold: PF_E_DEVICE naming the limit and the fix. */
+int drv_check_device_limits(const pf_device_ops *ops, const pf_residual *h, pf_status *st);;
+
+#endif

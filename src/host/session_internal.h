@@ -1,0 +1,63 @@
+/* A session's state (session.c: the API, batches, the network as it is;
+ * session_solve.c: the engines, cold and warm). Private to src/host. */
+#ifndef PF_SESSION_INTERNAL_H
+#define PF_SESSION_INTERNAL_H
+
+#include <stdint.h>
+
+#include "../common/dyn_graph.h"
+#include "../device/device.h"
+#include "driver_session.h"
+#include "portaflow.h"
+
+struct pf_session {
+    pf_solve_options opt;  /* the caller's, copied (backend points at backend_name) */
+    char backend_name[16];
+    const pf_device_ops *ops; /* the backend the session runs on */
+    pf_dev_session *dev;   /* its device, kept open; NULL: the host's sequential engine */
+    int threads;           /* OpenMP threads for host-side steps */
+
+    /* The network's own facts, kept from open. */
+    int zero_based_ids;
+    int is_real, scale_log2;
+    double scale_error;
+
+    /* Terminals: one source and one sink, or several (then the residual
+     * graph has a super source and sink at view ids n_input, n_input + 1,
+     * and user vertex v >= n_input is view vertex v + 2). */
+    int64_t n_input;       /* the network's vertex count at open */
+    int64_t n_user;        /* vertices now, as the user counts them */
+    int64_t source_count, sink_count;
+    int32_t *sources, *sinks; /* user ids, ascending */
+    int super;             /* 1: super terminals in the view */
+
+    pf_dyn_graph g;        /* the graph and the preflow */
+    int solved;            /* the preflow is a maximum one for the graph as it is */
+    int cold_next;         /* the next solve starts over (terminals changed) */
+    char cold_reason[128];
+
+    pf_session_stats stats;
+};
+
+/* View id of user vertex v, and back (-1 for a super terminal). */
+static inline int64_t pf_session_view_id(const struct pf_session *s, int64_t v)
+{
+    return s->super && v >= s->n_input ? v + 2 : v;
+}
+static inline int64_t pf_session_user_id(const struct pf_session *s, int64_t v)
+{
+    if (!s->super || v < s->n_input)
+        return v;
+    return v < s->n_input + 2 ? -1 : v - 2;
+}
+
+/* The graph (g) built again from the network as it now is, the preflow
+ * started over: after the terminals change, and at open. */
+int pf_session_rebuild(struct pf_session *s, const pf_network *net, pf_status *st);
+
+/* Phase 1 from the preflow on the session's engine; then, as the options
+ * ask, the cut and a flow, into sol (value, arc_flow over ids,
+ * source_side over user vertices, times, backend, device). */
+int pf_session_run(struct pf_session *s, pf_solution *sol, pf_status *st);
+
+#endif

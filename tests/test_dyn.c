@@ -1,0 +1,679 @@
+/* Suite "dyn": the dynamic residual graph of a session (dyn_graph.h).
+ * Hand-made cases for each flow rule (a lowered capacity on a saturated
+ * arc, a deleted arc that carried flow, a deficit behind a cycle of flow,
+ * arcs into the source and out of the sink), refused batches that leave
+ * every array byte for byte as it was, recompaction and growth; then
+ * hundreds of random batches on random and generated networks, each
+ * followed by pf_dyn_verify, a warm solve of the sequential engine from
+ * the graph's own preflow, and a cold solve of a network kept alongside:
+ * the two values must agree. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/dyn_graph.h"
+#include "common/gen.h"
+#include "common/network.h"
+#include "common/residual.h"
+#include "device/seq/seq_engine.h"
+#include "support.h"
+
+/* ---- helpers ----------------------------------------------------------- */
+
+static void expect_valid(const pf_dyn_graph *d)
+{
+    pf_status st;
+    int rc = pf_dyn_verify(d, &st);
+    PF_EXPECT(rc == PF_OK, "pf_dyn_verify: %s", st.message);
+}
+
+static pf_dyn_graph build_from(const pf_network *net, const pf_dyn_params *p)
+{
+    pf_status st;
+    pf_residual g;
+    ck_assert_int_eq(pf_residual_build(net, &g, PF_ARCS_FORWARD_FIRST, 1, &st), PF_OK);
+    pf_dyn_graph d;
+    int rc = pf_dyn_build(&g, NULL, NULL, p, &d, &st);
+    ck_assert_msg(rc == PF_OK, "pf_dyn_build: %s", st.message);
+    pf_residual_free(&g);
+    expect_valid(&d);
+    return d;
+}
+
+/* The max-flow value of net, solved from scratch. */
+static int64_t cold_value(const pf_network *net)
+{
+    pf_status st;
+    pf_residual g;
+    ck_assert_int_eq(pf_residual_build(net, &g, PF_ARCS_FORWARD_FIRST, 1, &st), PF_OK);
+    pf_solve_options opt;
+    pf_solve_options_init(&opt);
+    pf_engine_out out;
+    memset(&out, 0, sizeof out);
+    out.res = malloc((size_t)g.arcs * sizeof *out.res + 8);
+    int rc = pf_seq_solve(&g, &opt, &out, &st);
+    ck_assert_msg(rc == PF_OK, "pf_seq_solve: %s", st.message);
+    free(out.res);
+    pf_residual_free(&g);
+    return out.value;
+}
+
+/* The sequential engine from d's preflow to a maximum preflow; its value.
+ * With keep, the result becomes d's preflow (as a session's solve). */
+static int64_t warm_value(pf_dyn_graph *d, int keep)
+{
+    pf_status st;
+    pf_solve_options opt;
+    pf_solve_options_init(&opt);
+    int64_t *res = malloc((size_t)d->view.arcs * sizeof *res + 8);
+    pf_seq_run *run = NULL;
+    int rc = pf_seq_run_open(&d->view, res, &opt, &run, &st);
+    ck_assert_msg(rc == PF_OK, "pf_seq_run_open: %s", st.message);
+    memcpy(res, d->res, (size_t)d->view.arcs * sizeof *res);
+    pf_seq_run_load(run, d->excess);
+    for (int rounds = 0;; rounds++) {
+        pf_seq_stretch sh;
+        ck_assert_int_eq(pf_seq_run_stretch(run, 0, &sh, &st), PF_OK);
+        if (sh.active == 0)
+            break;
+        ck_assert_int_lt(rounds, 100000);
+    }
+    if (keep) {
+        memcpy(d->res, res, (size_t)d->view.arcs * sizeof *res);
+        pf_seq_run_excess(run, d->excess);
+    }
+    pf_engine_out out;
+    memset(&out, 0, sizeof out);
+    rc = pf_seq_run_finish(run, &out, &st);
+    ck_assert_msg(rc == PF_OK, "pf_seq_run_finish: %s", st.message);
+    free(out.source_side);
+    pf_seq_run_free(run);
+    free(res);
+    if (keep) {
+        pf_dyn_take_preflow(d);
+        expect_valid(d);
+    }
+    return out.value;
+}
+
+static void apply_ok(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count,
+                     pf_dyn_batch_out *out)
+{
+    pf_status st;
+    int rc = pf_dyn_apply(d, c, count, out, &st);
+    ck_assert_msg(rc == PF_OK, "pf_dyn_apply: %s", st.message);
+    expect_valid(d);
+}
+
+static pf_network *net_of(int64_t n, int64_t s, int64_t t, const int64_t (*arcs)[3], int64_t m)
+{
+    pf_status st;
+    pf_network *net = pf_network_new(n, s, t, &st);
+    ck_assert_ptr_nonnull(net);
+    for (int64_t i = 0; i < m; i++)
+        ck_assert_int_eq(pf_network_add_arc(net, arcs[i][0], arcs[i][1], arcs[i][2], &st), PF_OK);
+    return net;
+}
+
+/* ---- hand-made cases ---------------------------------------------------- */
+
+/* s=0 -> 1 -> 2=t, both 5: after a solve the flow is 5; the second arc
+ * lowered to 2 leaves 3 at vertex 1 and takes 3 off the sink. */
+START_TEST(lower_saturated)
+{
+    const int64_t arcs[][3] = {{0, 1, 5}, {1, 2, 5}};
+    pf_network *net = net_of(3, 0, 2, arcs, 2);
+    pf_dyn_graph d = build_from(net, NULL);
+    ck_assert_int_eq(d.excess[1], 5);
+    ck_assert_int_eq(d.excess[0], -5);
+    ck_assert_int_eq(warm_value(&d, 1), 5);
+    ck_assert_int_eq(pf_dyn_flow(&d, 1), 5);
+    pf_dyn_change c[] = {{.kind = PF_DYN_CAP, .id = 1, .cap = 2}};
+    pf_dyn_batch_out out;
+    apply_ok(&d, c, 1, &out);
+    ck_assert_int_eq(out.flow_cut, 3);
+    ck_assert_int_eq(out.deficits, 0);
+    ck_assert_int_eq(d.excess[1], 3);
+    ck_assert_int_eq(d.excess[2], 2);
+    ck_assert_int_eq(pf_dyn_flow(&d, 1), 2);
+    ck_assert_int_eq(d.cap_of[1], 2);
+    ck_assert_int_eq(warm_value(&d, 1), 2);
+    /* Raised again: residual opens, the value comes back. */
+    c[0].cap = 9;
+    apply_ok(&d, c, 1, &out);
+    ck_assert_int_eq(out.flow_cut, 0);
+    ck_assert_int_eq(warm_value(&d, 1), 5);
+    /* The source's arc lowered: still saturated, its flow cut at 1. */
+    pf_dyn_change lower_source[] = {{.kind = PF_DYN_CAP, .id = 0, .cap = 1}};
+    apply_ok(&d, lower_source, 1, &out);
+    ck_assert_int_eq(out.flow_cut, 4);
+    ck_assert_int_eq(out.deficits, 1);
+    ck_assert_int_eq(d.excess[0], -1);
+    ck_assert_int_eq(warm_value(&d, 1), 1);
+    pf_dyn_free(&d);
+    pf_network_free(net);
+}
+END_TEST
+
+/* s=0 -> 1 -> 2 -> 3=t carrying 4: deleting 1 -> 2 leaves excess at 1 and
+ * a deficit at 2, which the repair takes from the sink. */
+START_TEST(delete_flow_arc)
+{
+    const int64_t arcs[][3] = {{0, 1, 4}, {1, 2, 4}, {2, 3, 4}, {1, 3, 1}};
+    pf_network *net = net_of(4, 0, 3, arcs, 4);
+    pf_dyn_graph d = build_from(net, NULL);
+    ck_assert_int_eq(warm_value(&d, 1), 4);
+    int64_t through = pf_dyn_flow(&d, 1);
+    ck_assert(through >= 3);
+    pf_dyn_change c[] = {{.kind = PF_DYN_DEL, .id = 1}};
+    pf_dyn_batch_out out;
+    apply_ok(&d, c, 1, &out);
+    ck_assert_int_eq(out.flow_cut, through);
+    ck_assert_int_eq(out.deficits, 1);
+    ck_assert(out.repair_steps >= 1);
+    ck_assert_int_eq(d.excess[2], 0);
+    ck_assert_int_eq(d.excess[3], 4 - through);
+    ck_assert_int_eq(pf_dyn_flow(&d, 1), 0);
+    ck_assert_int_eq(pf_dyn_flow(&d, 2), 0);
+    ck_assert_int_eq(d.deleted[1], 1);
+    ck_assert_int_eq(d.live_arcs, 3);
+    ck_assert_int_eq(d.dead[1], 1);
+    ck_assert_int_eq(d.dead[2], 1);
+    ck_assert_int_eq(warm_value(&d, 1), 1);
+    /* The dead slots are taken again by new arcs. */
+    pf_dyn_change add[] = {{.kind = PF_DYN_ADD, .tail = 1, .head = 2, .cap = 7}};
+    apply_ok(&d, add, 1, &out);
+    ck_assert_int_eq(d.ids, 5);
+    ck_assert_int_eq(warm_value(&d, 1), 4);
+    pf_dyn_free(&d);
+    pf_network_free(net);
+}
+END_TEST
+
+/* A deficit whose only flow paths run round a cycle of flow first: s=0 ->
+ * 1 (2), 1 -> 2 (3), 2 -> 3 (3), 3 -> 1 (3), 2 -> t=4 (3), with 1 unit
+ * circulating 1 -> 2 -> 3 -> 1. Deleting the source's arc leaves 1 with a
+ * deficit of 2; the repair cancels the cycle and takes 2 off the sink. */
+START_TEST(deficit_through_cycle)
+{
+    const int64_t arcs[][3] = {{0, 1, 2}, {1, 2, 3}, {2, 3, 3}, {3, 1, 3}, {2, 4, 3}};
+    const int64_t flow[] = {2, 3, 1, 1, 2};
+    pf_network *net = net_of(5, 0, 4, arcs, 5);
+    pf_status st;
+    pf_residual g;
+    ck_assert_int_eq(pf_residual_build(net, &g, PF_ARCS_FORWARD_FIRST, 1, &st), PF_OK);
+    int64_t res[10], excess[5] = {-2, 0, 0, 0, 2};
+    for (int i = 0; i < 5; i++) {
+        int64_t f = g.fwd_of_input[i];
+        res[f] = arcs[i][2] - flow[i];
+        res[g.rev[f]] = flow[i];
+    }
+    pf_dyn_graph d;
+    ck_assert_int_eq(pf_dyn_build(&g, res, excess, NULL, &d, &st), PF_OK);
+    expect_valid(&d);
+    ck_assert_int_eq(pf_dyn_flow(&d, 3), 1);
+    pf_dyn_change c[] = {{.kind = PF_DYN_DEL, .id = 0}};
+    pf_dyn_batch_out out;
+    apply_ok(&d, c, 1, &out);
+    ck_assert_int_eq(out.deficits, 1);
+    for (int64_t i = 1; i < 5; i++)
+        ck_assert_int_eq(pf_dyn_flow(&d, i), 0);
+    ck_assert_int_eq(d.excess[4], 0);
+    ck_assert_int_eq(d.excess[0], 0);
+    pf_dyn_free(&d);
+    pf_residual_free(&g);
+    pf_network_free(net);
+}
+END_TEST
+
+/* Arcs into the source and out of the sink, parallel arcs and self-loops,
+ * added and changed: values against a cold solve. */
+START_TEST(terminal_arcs)
+{
+    const int64_t arcs[][3] = {{0, 1, 3}, {1, 2, 2}, {2, 0, 5}, {2, 1, 1}, {1, 1, 4}};
+    pf_network *net = net_of(3, 0, 2, arcs, 5);
+    pf_dyn_graph d = build_from(net, NULL);
+    ck_assert_int_eq(d.tail_of[4], -1); /* the build's self-loop: ends unknown */
+    ck_assert_int_eq(warm_value(&d, 1), 2);
+    pf_dyn_change c[] = {
+        {.kind = PF_DYN_ADD, .tail = 1, .head = 0, .cap = 6},   /* into the source */
+        {.kind = PF_DYN_ADD, .tail = 2, .head = 1, .cap = 6},   /* out of the sink */
+        {.kind = PF_DYN_ADD, .tail = 1, .head = 2, .cap = 1},   /* parallel */
+        {.kind = PF_DYN_ADD, .tail = 2, .head = 2, .cap = 9},   /* self-loop */
+        {.kind = PF_DYN_ADD, .tail = 0, .head = 2, .cap = 4},   /* source to sink */
+        {.kind = PF_DYN_CAP, .id = 4, .cap = 1},
+        {.kind = PF_DYN_CAP, .id = 8, .cap = 2},
+    };
+    pf_dyn_batch_out out;
+    apply_ok(&d, c, 7, &out);
+    ck_assert_int_eq(d.slot_of[8], -1);
+    ck_assert_int_eq(d.cap_of[8], 2);
+    ck_assert_int_eq(pf_dyn_flow(&d, 8), 0);
+    ck_assert_int_eq(pf_dyn_flow(&d, 9), 4);
+    ck_assert_int_eq(out.source_pushed, 4);
+    ck_assert_int_eq(warm_value(&d, 1), 2 + 1 + 4);
+    pf_dyn_change del[] = {{.kind = PF_DYN_DEL, .id = 9}, {.kind = PF_DYN_DEL, .id = 8}};
+    apply_ok(&d, del, 2, &out);
+    ck_assert_int_eq(warm_value(&d, 1), 3);
+    pf_dyn_free(&d);
+    pf_network_free(net);
+}
+END_TEST
+
+/* Every array of d, byte for byte. */
+typedef struct snapshot {
+    void *bufs[16];
+    size_t lens[16];
+    int count;
+    pf_dyn_graph copy;
+} snapshot;
+
+static void snap_add(snapshot *s, const void *p, size_t len)
+{
+    s->bufs[s->count] = malloc(len + 1);
+    memcpy(s->bufs[s->count], p, len);
+    s->lens[s->count++] = len;
+}
+
+static void snap_take(snapshot *s, const pf_dyn_graph *d)
+{
+    memset(s, 0, sizeof *s);
+    s->copy = *d;
+    size_t n = (size_t)d->view.n, slots = (size_t)d->view.arcs, ids = (size_t)d->ids;
+    snap_add(s, d->view.first, (n + 1) * 8);
+    snap_add(s, d->view.head, slots * 4);
+    snap_add(s, d->view.rev, slots * 8);
+    snap_add(s, d->view.cap, slots * 8);
+    snap_add(s, d->res, slots * 8);
+    snap_add(s, d->excess, n * 8);
+    snap_add(s, d->used, n * 8);
+    snap_add(s, d->dead, n * 8);
+    snap_add(s, d->slot_of, ids * 8);
+    snap_add(s, d->tail_of, ids * 4);
+    snap_add(s, d->head_of, ids * 4);
+    snap_add(s, d->cap_of, ids * 8);
+    snap_add(s, d->deleted, ids);
+    snap_add(s, d->dirty, (size_t)d->pages);
+}
+
+static void snap_expect_same(snapshot *s, const pf_dyn_graph *d)
+{
+    ck_assert_mem_eq(&s->copy, d, sizeof *d);
+    const void *now[] = {d->view.first, d->view.head, d->view.rev, d->view.cap, d->res,
+                         d->excess, d->used, d->dead, d->slot_of, d->tail_of, d->head_of,
+                         d->cap_of, d->deleted, d->dirty};
+    for (int k = 0; k < s->count; k++) {
+        ck_assert_msg(memcmp(s->bufs[k], now[k], s->lens[k]) == 0, "array %d changed", k);
+        free(s->bufs[k]);
+    }
+}
+
+static void expect_refused(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count,
+                           const char *needle)
+{
+    snapshot s;
+    snap_take(&s, d);
+    pf_status st;
+    ck_assert_int_eq(pf_dyn_apply(d, c, count, NULL, &st), PF_E_INPUT);
+    ck_assert_msg(strstr(st.message, needle), "message \"%s\" lacks \"%s\"", st.message,
+                  needle);
+    snap_expect_same(&s, d);
+}
+
+START_TEST(refused_batches)
+{
+    const int64_t arcs[][3] = {{0, 1, 5}, {1, 2, 5}, {0, 2, 1}};
+    pf_network *net = net_of(3, 0, 2, arcs, 3);
+    pf_dyn_graph d = build_from(net, NULL);
+    warm_value(&d, 1);
+    pf_dyn_change del[] = {{.kind = PF_DYN_DEL, .id = 2}};
+    apply_ok(&d, del, 1, NULL);
+    pf_dyn_clean(&d);
+
+    pf_dyn_change bad_id[] = {{.kind = PF_DYN_CAP, .id = 0, .cap = 1},
+                              {.kind = PF_DYN_CAP, .id = 3, .cap = 1}};
+    expect_refused(&d, bad_id, 2, "change 1: arc 3 does not exist");
+    pf_dyn_change deleted[] = {{.kind = PF_DYN_ADD, .tail = 0, .head = 1, .cap = 1},
+                               {.kind = PF_DYN_DEL, .id = 2}};
+    expect_refused(&d, deleted, 2, "change 1: arc 2 was deleted");
+    pf_dyn_change twice[] = {{.kind = PF_DYN_DEL, .id = 1}, {.kind = PF_DYN_CAP, .id = 0, .cap = 0},
+                             {.kind = PF_DYN_CAP, .id = 1, .cap = 3}};
+    expect_refused(&d, twice, 3, "change 2: arc 1 was deleted (by change 0)");
+    pf_dyn_change added_then_deleted[] = {{.kind = PF_DYN_ADD, .tail = 0, .head = 1, .cap = 1},
+                                          {.kind = PF_DYN_DEL, .id = 3},
+                                          {.kind = PF_DYN_DEL, .id = 3}};
+    expect_refused(&d, added_then_deleted, 3, "change 2: arc 3 was deleted");
+    pf_dyn_change vertex[] = {{.kind = PF_DYN_ADDV, .count = 2},
+                              {.kind = PF_DYN_ADD, .tail = 4, .head = 1, .cap = 1},
+                              {.kind = PF_DYN_ADD, .tail = 5, .head = 1, .cap = 1}};
+    expect_refused(&d, vertex, 3, "change 2: vertex 5 outside the graph (5 vertices)");
+    pf_dyn_change negative[] = {{.kind = PF_DYN_CAP, .id = 0, .cap = -1}};
+    expect_refused(&d, negative, 1, "change 0: negative capacity -1");
+    pf_dyn_change negative_add[] = {{.kind = PF_DYN_ADD, .tail = 0, .head = 1, .cap = -4}};
+    expect_refused(&d, negative_add, 1, "negative capacity -4");
+    pf_dyn_change no_vertices[] = {{.kind = PF_DYN_ADDV, .count = 0}};
+    expect_refused(&d, no_vertices, 1, "adds 0 vertices");
+    pf_dyn_change kind[] = {{.kind = 9}};
+    expect_refused(&d, kind, 1, "unknown kind 9");
+    pf_dyn_change huge[] = {{.kind = PF_DYN_ADD, .tail = 0, .head = 1, .cap = INT64_MAX - 2}};
+    expect_refused(&d, huge, 1, "capacity out of the source passes");
+    pf_dyn_change too_many[] = {{.kind = PF_DYN_ADDV, .count = PF_MAX_VERTICES}};
+    expect_refused(&d, too_many, 1, "pass the limit");
+    pf_status st;
+    ck_assert_int_eq(pf_dyn_check(&d, negative, 1, &st), PF_E_INPUT);
+    ck_assert_int_eq(pf_dyn_check(&d, del, 0, &st), PF_OK);
+    pf_dyn_free(&d);
+    pf_network_free(net);
+}
+END_TEST
+
+/* No slack at all: the first added arc recompacts; ids follow their slots;
+ * the vertex room exhausted: the arrays grow. */
+START_TEST(recompact_and_grow)
+{
+    const int64_t arcs[][3] = {{0, 1, 5}, {1, 2, 5}, {0, 2, 2}, {2, 3, 9}};
+    pf_network *net = net_of(4, 0, 3, arcs, 4);
+    pf_dyn_params p;
+    pf_dyn_params_default(&p);
+    p.slack_min = 0;
+    p.slack = 1e-9; /* not both 0: ceil gives 1 slot at a vertex with arcs */
+    p.vertex_room = 0;
+    p.page_log2 = 2;
+    pf_dyn_graph d = build_from(net, &p);
+    ck_assert_int_eq(warm_value(&d, 1), 7);
+    pf_dyn_clean(&d);
+    ck_assert_int_eq(d.all_dirty, 0);
+    pf_dyn_batch_out out;
+    int64_t before = d.recompactions;
+    for (int round = 0; round < 4; round++) {
+        pf_dyn_change c[] = {{.kind = PF_DYN_ADD, .tail = 1, .head = 3, .cap = 1}};
+        apply_ok(&d, c, 1, &out);
+    }
+    ck_assert(d.recompactions > before);
+    ck_assert_int_eq(d.all_dirty, 1);
+    ck_assert_int_eq(warm_value(&d, 1), 7);
+    pf_dyn_clean(&d);
+    /* One more vertex than the room: growth. */
+    pf_dyn_change grow[] = {{.kind = PF_DYN_ADDV, .count = 3},
+                            {.kind = PF_DYN_ADD, .tail = 0, .head = 5, .cap = 4},
+                            {.kind = PF_DYN_ADD, .tail = 5, .head = 3, .cap = 3},
+                            {.kind = PF_DYN_ADD, .tail = 5, .head = 6, .cap = 3}};
+    apply_ok(&d, grow, 4, &out);
+    ck_assert_int_eq(out.recompacted, 1);
+    ck_assert_int_eq(d.view.n, 7);
+    ck_assert_int_eq(warm_value(&d, 1), 10);
+    /* Dirty pages only where a batch wrote, once nothing moves. */
+    pf_dyn_clean(&d);
+    pf_dyn_change cap[] = {{.kind = PF_DYN_CAP, .id = 3, .cap = 1}};
+    apply_ok(&d, cap, 1, &out);
+    ck_assert_int_eq(out.recompacted, 0);
+    ck_assert_int_eq(d.all_dirty, 0);
+    int64_t f = d.slot_of[3], dirty = 0;
+    ck_assert_int_eq(d.dirty[f >> d.page_log2], 1);
+    for (int64_t k = 0; k < d.pages; k++)
+        dirty += d.dirty[k];
+    ck_assert(dirty >= 1 && dirty <= 3);
+    pf_dyn_free(&d);
+    pf_network_free(net);
+}
+END_TEST
+
+/* A super source's arcs (no ids) set by slot: their deficits repaired by
+ * pf_dyn_repair or by the next batch. Sources 0 and 1, sink 4. */
+START_TEST(slot_cap_and_repair)
+{
+    const int64_t arcs[][3] = {{0, 2, 5}, {1, 2, 5}, {2, 3, 8}, {3, 4, 8}};
+    pf_network *net = net_of(5, 0, 4, arcs, 4);
+    pf_status st;
+    const int64_t sources[] = {0, 1}, sinks[] = {4};
+    ck_assert_int_eq(pf_network_set_terminals(net, sources, 2, sinks, 1, &st), PF_OK);
+    pf_dyn_graph d = build_from(net, NULL);
+    ck_assert_int_eq(d.ids, 4);
+    ck_assert_int_eq(d.view.source, 5);
+    ck_assert_int_eq(warm_value(&d, 1), 8);
+    int64_t super[2], found = 0;
+    for (int64_t a = d.view.first[5]; a < d.view.first[6]; a++)
+        if (d.view.rev[a] != a && d.view.cap[a] > 0)
+            super[found++] = a;
+    ck_assert_int_eq(found, 2);
+    ck_assert_int_eq(pf_dyn_set_slot_cap(&d, d.view.rev[super[0]], 3, &st), PF_E_INPUT);
+    ck_assert_int_eq(pf_dyn_set_slot_cap(&d, super[0], -1, &st), PF_E_INPUT);
+    ck_assert_int_eq(pf_dyn_set_slot_cap(&d, super[0], 1, &st), PF_OK);
+    ck_assert_int_eq(pf_dyn_set_slot_cap(&d, super[1], 2, &st), PF_OK);
+    ck_assert_int_eq(d.excess[0] + d.excess[1], 3 - 10); /* both were saturated */
+    ck_assert_int_eq(d.deficits_pending, 1);
+    expect_valid(&d); /* a pending deficit is allowed */
+    pf_dyn_batch_out out = {0};
+    ck_assert_int_eq(pf_dyn_repair(&d, &out, &st), PF_OK);
+    ck_assert_int_eq(out.deficits, 2);
+    ck_assert(out.repair_steps >= 2);
+    ck_assert_int_eq(d.deficits_pending, 0);
+    expect_valid(&d);
+    ck_assert_int_eq(warm_value(&d, 1), 3);
+    /* Left to the next batch instead, raised again through a batch too. */
+    ck_assert_int_eq(pf_dyn_set_slot_cap(&d, super[1], 0, &st), PF_OK);
+    apply_ok(&d, NULL, 0, &out);
+    ck_assert_int_eq(out.deficits, 1);
+    ck_assert_int_eq(warm_value(&d, 1), 1);
+    ck_assert_int_eq(pf_dyn_set_slot_cap(&d, super[1], 5, &st), PF_OK);
+    ck_assert_int_eq(warm_value(&d, 1), 6);
+    pf_dyn_free(&d);
+    pf_network_free(net);
+}
+END_TEST
+
+/* ---- random batches ----------------------------------------------------- */
+
+typedef struct fuzz {
+    pf_rng rng;
+    pf_network *net;       /* the mirror: deleted arcs at capacity 0 */
+    pf_dyn_graph d;
+    int64_t max_cap;
+} fuzz;
+
+static int64_t random_live_id(fuzz *z)
+{
+    for (int tries = 0; tries < 64; tries++) {
+        int64_t id = pf_rng_range(&z->rng, 0, z->d.ids - 1);
+        if (!z->d.deleted[id])
+            return id;
+    }
+    return -1;
+}
+
+static int64_t random_vertex(fuzz *z, int64_t n)
+{
+    int64_t pick = pf_rng_range(&z->rng, 0, 9);
+    if (pick == 0)
+        return z->d.view.source;
+    if (pick == 1)
+        return z->d.view.sink;
+    return pf_rng_range(&z->rng, 0, n - 1);
+}
+
+/* One random change valid after the ones before it (n: vertices then). */
+static pf_dyn_change random_change(fuzz *z, int64_t *n, int64_t *ids)
+{
+    int64_t kind = pf_rng_range(&z->rng, 0, 19);
+    int64_t id = z->d.ids > 0 ? random_live_id(z) : -1;
+    if (kind < 7 && id >= 0) {
+        /* Lower (often below the flow), zero, or raise. */
+        int64_t now = z->d.cap_of[id];
+        int64_t cap = pf_rng_range(&z->rng, 0, 2) == 0 ? 0 : pf_rng_range(&z->rng, 0, now + z->max_cap);
+        return (pf_dyn_change){.kind = PF_DYN_CAP, .id = id, .cap = cap};
+    }
+    if (kind < 11 && id >= 0)
+        return (pf_dyn_change){.kind = PF_DYN_DEL, .id = id};
+    if (kind == 11)
+        return (pf_dyn_change){.kind = PF_DYN_ADDV, .count = pf_rng_range(&z->rng, 1, 3)};
+    int64_t u = random_vertex(z, *n), v = random_vertex(z, *n);
+    if (pf_rng_range(&z->rng, 0, 5) == 0 && id >= 0 && z->d.tail_of[id] >= 0) {
+        u = z->d.tail_of[id]; /* parallel to a live arc */
+        v = z->d.head_of[id];
+    }
+    (*ids)++;
+    return (pf_dyn_change){.kind = PF_DYN_ADD, .tail = u, .head = v,
+                           .cap = pf_rng_range(&z->rng, 0, z->max_cap)};
+}
+
+/* The mirror network after change x. */
+static void mirror(fuzz *z, const pf_dyn_change *x)
+{
+    pf_status st;
+    switch (x->kind) {
+    case PF_DYN_CAP:
+        z->net->cap[x->id] = x->cap;
+        break;
+    case PF_DYN_DEL:
+        z->net->cap[x->id] = 0;
+        break;
+    case PF_DYN_ADD:
+        ck_assert_int_eq(pf_network_add_arc(z->net, x->tail, x->head, x->cap, &st), PF_OK);
+        break;
+    case PF_DYN_ADDV:
+        z->net->n += x->count;
+        break;
+    }
+}
+
+/* A batch's changes, with a few that are not drawn twice on one id (a
+ * deleted arc is not named again in its batch). */
+static int64_t random_batch(fuzz *z, pf_dyn_change *c, int64_t most)
+{
+    int64_t n = z->d.view.n, ids = z->d.ids, count = 0;
+    int64_t want = pf_rng_range(&z->rng, 1, most);
+    while (count < want) {
+        pf_dyn_change x = random_change(z, &n, &ids);
+        if (x.kind == PF_DYN_ADDV)
+            n += x.count;
+        int clash = 0;
+        for (int64_t k = 0; k < count; k++)
+            clash |= (x.kind == PF_DYN_CAP || x.kind == PF_DYN_DEL) && c[k].kind == PF_DYN_DEL &&
+                     c[k].id == x.id;
+        if (clash) {
+            ids -= x.kind == PF_DYN_ADD;
+            continue;
+        }
+        c[count++] = x;
+    }
+    return count;
+}
+
+/* `batches` random batches on net (taken over): after each one the graph
+ * verifies and, every `solve_every` batches, a warm solve from its preflow
+ * equals a cold one of the mirror (the warm result kept, as a session's). */
+typedef struct fuzz_totals {
+    int64_t batches, flow_cut, deficits, repair_steps, recompactions, grown;
+} fuzz_totals;
+
+static fuzz_totals totals;
+
+static void fuzz_network(pf_network *net, const pf_dyn_params *p, int64_t max_cap, int batches,
+                         int most, int solve_every, uint64_t seed)
+{
+    fuzz z = {.net = net, .max_cap = max_cap};
+    pf_rng_seed(&z.rng, seed);
+    z.d = build_from(net, p);
+    ck_assert_int_eq(warm_value(&z.d, 1), cold_value(net));
+    pf_dyn_change *c = malloc((size_t)most * sizeof *c);
+    for (int b = 0; b < batches; b++) {
+        int64_t count = random_batch(&z, c, most);
+        pf_dyn_batch_out out;
+        int64_t room = z.d.vertex_cap;
+        apply_ok(&z.d, c, count, &out);
+        for (int64_t k = 0; k < count; k++)
+            mirror(&z, &c[k]);
+        totals.batches++;
+        totals.flow_cut += out.flow_cut;
+        totals.deficits += out.deficits;
+        totals.repair_steps += out.repair_steps;
+        totals.recompactions += out.recompacted;
+        totals.grown += z.d.vertex_cap != room;
+        ck_assert_int_eq(z.d.view.n, z.net->n);
+        if ((b + 1) % solve_every == 0) {
+            int64_t warm = warm_value(&z.d, 1), cold = cold_value(z.net);
+            PF_EXPECT(warm == cold, "seed %llu batch %d: warm %lld, cold %lld",
+                      (unsigned long long)seed, b, (long long)warm, (long long)cold);
+        }
+    }
+    free(c);
+    pf_dyn_free(&z.d);
+    pf_network_free(z.net);
+}
+
+START_TEST(random_small)
+{
+    pf_status st;
+    for (uint64_t seed = 1; seed <= 24; seed++) {
+        int64_t n = 4 + (int64_t)(seed % 9) * 3, m = n * 3;
+        pf_network *net = pf_gen_random(n, m, 20, seed, &st);
+        ck_assert_ptr_nonnull(net);
+        pf_dyn_params p;
+        pf_dyn_params_default(&p);
+        if (seed % 3 == 0) { /* tight: recompaction and growth happen */
+            p.slack = 0.01;
+            p.slack_min = 0;
+            p.vertex_room = 1;
+        }
+        fuzz_network(net, &p, 20, 20, 6, 1, seed);
+    }
+    /* The batches did what they are here for. */
+    ck_assert_int_eq(totals.batches, 24 * 20);
+    ck_assert(totals.flow_cut > 0 && totals.deficits > 0 && totals.repair_steps > 0);
+    ck_assert(totals.recompactions > 0 && totals.grown > 0);
+}
+END_TEST
+
+START_TEST(random_families)
+{
+    pf_status st;
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        fuzz_network(pf_gen_rmf(3, 3, 1, 50, seed, &st), NULL, 60, 25, 12, 1, seed);
+        fuzz_network(pf_gen_rlg(4, 6, 30, seed, &st), NULL, 40, 25, 12, 1, seed + 100);
+        fuzz_network(pf_gen_random(60, 400, 100, seed, &st), NULL, 100, 25, 30, 1, seed + 200);
+        fuzz_network(pf_gen_grid2d(6, 5, 4, 20, seed, &st), NULL, 40, 25, 12, 1, seed + 300);
+    }
+}
+END_TEST
+
+/* Larger batches between solves: many deficits per repair. */
+START_TEST(random_many_deficits)
+{
+    pf_status st;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        pf_dyn_params p;
+        pf_dyn_params_default(&p);
+        p.threads = (int)seed; /* the layout on 1..3 threads */
+        p.page_log2 = 3;
+        fuzz_network(pf_gen_rlg(8, 12, 50, seed, &st), &p, 50, 12, 120, 2, seed + 400);
+        fuzz_network(pf_gen_random(150, 900, 50, seed, &st), &p, 50, 12, 200, 3, seed + 500);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("dyn");
+    TCase *known = tcase_create("known");
+    tcase_add_test(known, lower_saturated);
+    tcase_add_test(known, delete_flow_arc);
+    tcase_add_test(known, deficit_through_cycle);
+    tcase_add_test(known, terminal_arcs);
+    tcase_add_test(known, refused_batches);
+    tcase_add_test(known, recompact_and_grow);
+    tcase_add_test(known, slot_cap_and_repair);
+    suite_add_tcase(s, known);
+
+    TCase *random = tcase_create("random");
+    tcase_set_timeout(random, 120);
+    tcase_add_test(random, random_small);
+    tcase_add_test(random, random_families);
+    tcase_add_test(random, random_many_deficits);
+    suite_add_tcase(s, random);
+
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,344 @@
+/* Sessions (src/host/session.c, session_solve.c) on the backend named on
+ * the command line: after every batch of random updates — capacities
+ * raised and lowered (saturated arcs below their flow), arcs deleted
+ * (flow-carrying ones too), added (parallel arcs, arcs into the source
+ * and out of the sink, self-loops), vertices added, terminals moved — the
+ * warm answer has the value of a cold seq solve of the network as it now
+ * is, and its flow and cut pass the certificate check. A refused batch
+ * changes nothing. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/gen.h"
+#include "support.h"
+
+static const char *backend;
+static int device_bits[32];
+static int reduced; /* PORTAFLOW_TEST_REDUCED=1: fewer batches */
+
+static pf_session *open_session(const pf_network *net)
+{
+    pf_solve_options opt;
+    pf_solve_options_init(&opt);
+    opt.backend = backend;
+    opt.want_flow = opt.want_cut = 1;
+    pf_session *s = NULL;
+    pf_status st;
+    PF_EXPECT(pf_session_open(net, &opt, &s, &st) == PF_OK, "open on %s: %s", backend,
+              st.message);
+    return s;
+}
+
+static int64_t cold_value(const pf_network *net)
+{
+    pf_solve_options opt;
+    pf_solve_options_init(&opt);
+    opt.backend = "seq";
+    pf_solution sol;
+    pf_status st;
+    PF_EXPECT(pf_solve(net, &opt, &sol, &st) == PF_OK, "cold seq: %s", st.message);
+    int64_t value = sol.value;
+    pf_solution_free(&sol);
+    return value;
+}
+
+/* Solves warm; the value is the cold one and the certificate holds.
+ * Returns the solution (flows by id) for the next batch's choices. */
+static void solve_checked(pf_session *s, pf_solution *sol, const char *what, int64_t batch)
+{
+    pf_status st;
+    PF_EXPECT(pf_session_solve(s, sol, &st) == PF_OK, "%s batch %lld: %s", what,
+              (long long)batch, st.message);
+    pf_network *net = pf_session_network(s, &st);
+    PF_EXPECT(net != NULL, "network: %s", st.message);
+    int64_t want = cold_value(net);
+    PF_EXPECT(sol->value == want, "%s batch %lld on %s: warm %lld, cold %lld", what,
+              (long long)batch, backend, (long long)sol->value, (long long)want);
+    PF_EXPECT(pf_verify(net, sol->value, sol->arc_flow, sol->source_side, &st) == PF_OK,
+              "%s batch %lld certificate: %s", what, (long long)batch, st.message);
+    pf_network_free(net);
+}
+
+/* A random batch for the session as it is (flows from the last solve):
+ * `count` updates drawn from every kind. */
+static int64_t random_batch(pf_session *s, const pf_solution *last, const uint8_t *deleted,
+                            pf_rng *r, pf_update *u, int64_t count, int terminals)
+{
+    int64_t n = pf_session_vertices(s), ids = pf_session_arcs(s);
+    pf_status st;
+    pf_network *net = pf_session_network(s, &st);
+    int64_t made = 0;
+    int moved = 0; /* one terminal change a batch */
+    for (int64_t k = 0; k < count; k++) {
+        pf_update *x = &u[made];
+        memset(x, 0, sizeof *x);
+        int64_t id = pf_rng_range(r, 0, ids - 1);
+        int64_t tail, head, cap;
+        pf_network_arc(net, id, &tail, &head, &cap);
+        int live = !deleted[id];
+        switch (pf_rng_range(r, 0, 9)) {
+        case 0: case 1: /* lowered below the flow where there is one */
+            if (!live)
+                continue;
+            x->kind = PF_UPDATE_CAP;
+            x->arc = id;
+            x->capacity = last->arc_flow[id] > 0 ? pf_rng_range(r, 0, last->arc_flow[id] - 1)
+                                                 : pf_rng_range(r, 0, cap);
+            break;
+        case 2: /* raised */
+            if (!live)
+                continue;
+            x->kind = PF_UPDATE_CAP;
+            x->arc = id;
+            x->capacity = cap + pf_rng_range(r, 1, 20);
+            break;
+        case 3: case 4: /* deleted: flow-carrying ones first */
+            if (!live)
+                continue;
+            x->kind = PF_UPDATE_DEL;
+            x->arc = id;
+            break;
+        case 5: case 6: case 7: { /* added: parallel, into the source, out of the sink */
+            int which = (int)pf_rng_range(r, 0, 4);
+            x->kind = PF_UPDATE_ADD;
+            x->tail = which == 0 ? tail : pf_rng_range(r, 0, n - 1);
+            x->head = which == 0 ? head : which == 1 ? pf_network_source(net)
+                                                     : pf_rng_range(r, 0, n - 1);
+            if (which == 2)
+                x->tail = pf_network_sink(net);
+            x->capacity = pf_rng_range(r, 0, 30);
+            break;
+        }
+        case 8:
+            x->kind = PF_UPDATE_ADDV;
+            x->count = pf_rng_range(r, 1, 3);
+            n += x->count;
+            break;
+        default:
+            if (!terminals || pf_rng_range(r, 0, 5))
+                continue;
+            x->kind = pf_rng_range(r, 0, 1) ? PF_UPDATE_SOURCE : PF_UPDATE_SINK;
+            x->tail = pf_rng_range(r, 0, n - 1);
+            if (moved || x->tail == pf_network_source(net) || x->tail == pf_network_sink(net))
+                continue;
+            moved = 1;
+            break;
+        }
+        if (x->kind == PF_UPDATE_DEL || x->kind == PF_UPDATE_CAP) {
+            /* one change per arc per batch keeps the deleted marks simple */
+            int again = 0;
+            for (int64_t j = 0; j < made; j++)
+                again |= (u[j].kind == PF_UPDATE_DEL || u[j].kind == PF_UPDATE_CAP) &&
+                         u[j].arc == id;
+            if (again)
+                continue;
+        }
+        made++;
+    }
+    pf_network_free(net);
+    return made;
+}
+
+/* Families the batches run on: small enough for hundreds of batches. */
+static pf_network *family(int i, pf_status *st)
+{
+    switch (i) {
+    case 0: return pf_gen_random(40, 200, 30, 11, st);
+    case 1: return pf_gen_rmf(3, 4, 1, 30, 5, st);
+    case 2: return pf_gen_rlg(6, 8, 30, 7, st);
+    case 3: return pf_gen_grid2d(8, 8, 4, 20, 3, st);
+    default: return pf_gen_ac(16, 40, 9, st);
+    }
+}
+enum { FAMILIES = 5 };
+
+static void run_batches(pf_network *net, uint64_t seed, int64_t batches, int terminals)
+{
+    pf_session *s = open_session(net);
+    pf_solution sol;
+    solve_checked(s, &sol, "first", 0);
+    pf_rng r;
+    pf_rng_seed(&r, seed);
+    enum { MAX_UPDATES = 24 };
+    pf_update u[MAX_UPDATES];
+    uint8_t *deleted = calloc(1 << 16, 1);
+    for (int64_t b = 1; b <= batches; b++) {
+        int64_t count = random_batch(s, &sol, deleted, &r, u, pf_rng_range(&r, 1, MAX_UPDATES),
+                                     terminals);
+        int64_t bad = 0;
+        pf_status st;
+        PF_EXPECT(pf_session_apply(s, u, count, &bad, &st) == PF_OK,
+                  "batch %lld update %lld: %s", (long long)b, (long long)bad, st.message);
+        for (int64_t k = 0; k < count; k++)
+            if (u[k].kind == PF_UPDATE_DEL)
+                deleted[u[k].arc] = 1;
+        pf_solution_free(&sol);
+        solve_checked(s, &sol, "random", b);
+    }
+    pf_session_stats stats;
+    pf_session_get_stats(s, &stats);
+    PF_EXPECT(stats.solves == batches + 1 && stats.batches == batches,
+              "%lld solves, %lld batches", (long long)stats.solves, (long long)stats.batches);
+    pf_solution_free(&sol);
+    free(deleted);
+    pf_session_close(s);
+}
+
+START_TEST(families_warm_equals_cold)
+{
+    pf_status st;
+    pf_network *net = family(_i, &st);
+    ck_assert_msg(net != NULL, "%s", st.message);
+    run_batches(net, 100 + (uint64_t)_i, reduced ? 25 : 120, 0);
+    pf_network_free(net);
+}
+END_TEST
+
+START_TEST(terminals_move)
+{
+    pf_status st;
+    pf_network *net = pf_gen_random(30, 150, 25, 21 + (uint64_t)_i, &st);
+    ck_assert_msg(net != NULL, "%s", st.message);
+    run_batches(net, 300 + (uint64_t)_i, reduced ? 15 : 60, 1);
+    pf_network_free(net);
+}
+END_TEST
+
+START_TEST(several_terminals)
+{
+    pf_status st;
+    pf_network *net = pf_gen_random(30, 160, 25, 41, &st);
+    ck_assert_msg(net != NULL, "%s", st.message);
+    int64_t sources[] = {0, 3, 5}, sinks[] = {29, 27};
+    ck_assert_msg(pf_network_set_terminals(net, sources, 3, sinks, 2, &st) == PF_OK, "%s",
+                  st.message);
+    run_batches(net, 500, reduced ? 15 : 60, 0);
+    pf_network_free(net);
+}
+END_TEST
+
+/* The whole state, to compare before and after a refused batch. */
+static char *snapshot(pf_session *s)
+{
+    pf_status st;
+    pf_network *net = pf_session_network(s, &st);
+    int64_t m = pf_network_arcs(net);
+    char *text = malloc((size_t)(m + 2) * 64);
+    size_t at = (size_t)sprintf(text, "n %lld m %lld\n", (long long)pf_network_vertices(net),
+                                (long long)m);
+    for (int64_t i = 0; i < m; i++) {
+        int64_t u, v, c;
+        pf_network_arc(net, i, &u, &v, &c);
+        at += (size_t)sprintf(text + at, "%lld %lld %lld\n", (long long)u, (long long)v,
+                              (long long)c);
+    }
+    pf_network_free(net);
+    return text;
+}
+
+START_TEST(refused_batch_changes_nothing)
+{
+    pf_status st;
+    pf_network *net = pf_gen_random(20, 80, 20, 5, &st);
+    pf_session *s = open_session(net);
+    pf_solution before;
+    solve_checked(s, &before, "before", 0);
+    pf_update del = {.kind = PF_UPDATE_DEL, .arc = 3};
+    ck_assert_int_eq(pf_session_apply(s, &del, 1, NULL, &st), PF_OK);
+    pf_solution_free(&before);
+    solve_checked(s, &before, "deleted", 1);
+    char *want = snapshot(s);
+    const pf_update bad[][3] = {
+        {{.kind = PF_UPDATE_CAP, .arc = 0, .capacity = 5}, {.kind = PF_UPDATE_DEL, .arc = 3}},
+        {{.kind = PF_UPDATE_ADD, .tail = 0, .head = 1, .capacity = 4},
+         {.kind = PF_UPDATE_CAP, .arc = 1000, .capacity = 1}},
+        {{.kind = PF_UPDATE_ADDV, .count = 2}, {.kind = PF_UPDATE_ADD, .tail = 0, .head = 22}},
+        {{.kind = PF_UPDATE_CAP, .arc = 1, .capacity = -4}},
+        {{.kind = PF_UPDATE_SOURCE, .tail = 19}, {.kind = PF_UPDATE_SINK, .tail = 19}},
+        {{.kind = PF_UPDATE_ADDV, .count = 0}},
+        {{.kind = PF_UPDATE_CAP, .arc = 2, .is_real = 1, .real_capacity = 2.5}},
+    };
+    const int64_t counts[] = {2, 2, 2, 1, 2, 1, 1}, where[] = {1, 1, 1, 0, 1, 0, 0};
+    for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
+        int64_t at = -2;
+        int rc = pf_session_apply(s, bad[i], counts[i], &at, &st);
+        PF_EXPECT(rc == PF_E_INPUT, "bad batch %zu: rc %d", i, rc);
+        PF_EXPECT(at == where[i], "bad batch %zu: update %lld named, not %lld (%s)", i,
+                  (long long)at, (long long)where[i], st.message);
+        char *got = snapshot(s);
+        PF_EXPECT(strcmp(got, want) == 0, "bad batch %zu changed the graph", i);
+        free(got);
+    }
+    pf_solution after;
+    solve_checked(s, &after, "after", 2);
+    PF_EXPECT(after.value == before.value, "value %lld after refused batches, %lld before",
+              (long long)after.value, (long long)before.value);
+    pf_solution_free(&before);
+    pf_solution_free(&after);
+    free(want);
+    pf_session_close(s);
+    pf_network_free(net);
+}
+END_TEST
+
+START_TEST(real_capacities)
+{
+    pf_status st;
+    pf_network *net = pf_network_new(4, 0, 3, &st);
+    const double caps[] = {1.5, 2.25, 0.75, 3.125, 1.0};
+    const int64_t ends[][2] = {{0, 1}, {0, 2}, {1, 2}, {1, 3}, {2, 3}};
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(pf_network_add_arc_real(net, ends[i][0], ends[i][1], caps[i], &st),
+                         PF_OK);
+    ck_assert_int_eq(pf_network_finish(net, PF_SCALE_BOUND_LOG2, &st), PF_OK);
+    pf_session *s = open_session(net);
+    pf_solution sol;
+    solve_checked(s, &sol, "real", 0);
+    pf_update u[] = {{.kind = PF_UPDATE_CAP, .arc = 4, .is_real = 1, .real_capacity = 0.5},
+                     {.kind = PF_UPDATE_ADD, .tail = 0, .head = 3, .is_real = 1,
+                      .real_capacity = 0.25},
+                     {.kind = PF_UPDATE_CAP, .arc = 0, .capacity = 2}};
+    ck_assert_int_eq(pf_session_apply(s, u, 3, NULL, &st), PF_OK);
+    pf_solution_free(&sol);
+    solve_checked(s, &sol, "real", 1);
+    int scale = 0;
+    pf_network_scale(net, &scale, NULL);
+    /* 0->1->3 carries 2 (arc 0 now), 0->2->3 0.5 (arc 4 now), 0->3 0.25 */
+    PF_EXPECT(sol.value == (int64_t)(2.75 * (double)(1LL << scale)), "value %lld at scale %d",
+              (long long)sol.value, scale);
+    pf_solution_free(&sol);
+    pf_session_close(s);
+    pf_network_free(net);
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+    backend = argc > 1 ? argv[1] : "omp";
+    reduced = pf_test_reduced();
+    if (pf_test_backend_missing(backend))
+        return PF_TEST_SKIP;
+    pf_test_device_widths(backend, device_bits, 32);
+    if (strcmp(backend, "seq") && !(device_bits[0] & PF_MAXFLOW_64)) {
+        printf("SKIP: %s's first device has 32-bit residuals only; sessions need 64\n",
+               backend);
+        return PF_TEST_SKIP;
+    }
+    Suite *s = suite_create(backend);
+    TCase *tc = tcase_create("session");
+    tcase_set_timeout(tc, 600);
+    tcase_add_loop_test(tc, families_warm_equals_cold, 0, FAMILIES);
+    tcase_add_loop_test(tc, terminals_move, 0, 2);
+    tcase_add_test(tc, several_terminals);
+    tcase_add_test(tc, refused_batch_changes_nothing);
+    tcase_add_test(tc, real_capacities);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_set_fork_status(sr, CK_NOFORK); /* see test_steps.c */
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
