@@ -204,3 +204,33 @@ def test_bad_calls_raise():
         session.solve()
     with pytest.raises(ValueError, match="closed"):
         session.add_arcs([0], [1], [1])
+
+
+def test_ctrl_c_interrupts_a_session_solve(backend):
+    import os
+    import signal
+    import threading
+    import time
+
+    from conftest import grid_arcs
+    n, s, t, (tails, heads, caps) = grid_arcs(400, np.random.default_rng(1))
+    session = portaflow.Session((tails, heads, caps), s, t, backend=backend, n_vertices=n)
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        session.solve()
+    except KeyboardInterrupt:
+        pass
+    else:
+        try:  # the solve ended first: take the late signal here
+            timer.join()
+            time.sleep(0.2)
+        except KeyboardInterrupt:
+            pass
+        session.close()
+        pytest.skip("the solve ended before the interrupt came (or is not cancellable)")
+    timer.join()
+    session.close()  # the device is released
+    small = portaflow.Session(([0, 1], [1, 2], [4, 3]), 0, 2, backend=backend)
+    assert small.solve().flow_value == 3
+    small.close()
