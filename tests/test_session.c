@@ -186,22 +186,16 @@ static void run_batches(pf_network *net, uint64_t seed, int64_t batches, int ter
     pf_session_close(s);
 }
 
+/* The families, then random graphs whose terminals move too. */
 START_TEST(families_warm_equals_cold)
 {
     pf_status st;
-    pf_network *net = family(_i, &st);
+    int terminals = _i >= FAMILIES;
+    pf_network *net = terminals ? pf_gen_random(30, 150, 25, 21 + (uint64_t)_i, &st)
+                                : family(_i, &st);
     ck_assert_msg(net != NULL, "%s", st.message);
-    run_batches(net, 100 + (uint64_t)_i, reduced ? 25 : 120, 0);
-    pf_network_free(net);
-}
-END_TEST
-
-START_TEST(terminals_move)
-{
-    pf_status st;
-    pf_network *net = pf_gen_random(30, 150, 25, 21 + (uint64_t)_i, &st);
-    ck_assert_msg(net != NULL, "%s", st.message);
-    run_batches(net, 300 + (uint64_t)_i, reduced ? 15 : 60, 1);
+    int64_t batches = terminals ? (reduced ? 15 : 60) : (reduced ? 25 : 120);
+    run_batches(net, 100 + (uint64_t)_i, batches, terminals);
     pf_network_free(net);
 }
 END_TEST
@@ -314,6 +308,60 @@ START_TEST(real_capacities)
 }
 END_TEST
 
+/* Counts the lines of `text` that start with `prefix`. */
+static int count_lines(const char *text, const char *prefix)
+{
+    int count = 0;
+    size_t len = strlen(prefix);
+    for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+        count += strncmp(line, prefix, len) == 0;
+    return count;
+}
+
+START_TEST(cli_session)
+{
+    /* 0 -> 1 -> 3 (2), 0 -> 1 -> 2 -> 3 (1), 0 -> 2 -> 3 (2): value 5 */
+    const char *graph = pf_test_tmpfile("p max 4 5\nn 1 s\nn 4 t\na 1 2 3\na 1 3 2\n"
+                                        "a 2 3 1\na 2 4 2\na 3 4 3\n");
+    const char *updates = pf_test_tmpfile("c lower, add, delete\ncap 4 1\nsolve\n"
+                                          "add 1 4 7\ndel 2\nsolve\naddv 1\nadd 5 4 2\n"
+                                          "add 1 5 1\nsource 2\nsolve\n");
+    char *out, *err;
+    const char *args[] = {"session", "--verify", "--backend", backend, "--flow", "--cut",
+                          graph, updates, NULL};
+    ck_assert_int_eq(pf_test_run_cli(args, NULL, &out, &err), 0);
+    PF_EXPECT(count_lines(out, "s ") == 4 && count_lines(out, "c verify ok") == 4,
+              "4 verified solves: %s", out);
+    /* 5; arc 4 (2 -> 4) at 1: 4; an arc 1 -> 4 of 7, arc 2 (1 -> 3) gone: 7 + 2;
+     * from vertex 2: 2 -> 4 (1) and 2 -> 3 -> 4 (1) */
+    const char *values[] = {"\ns 5\n", "\ns 4\n", "\ns 9\n", "\ns 2\n"};
+    for (int i = 0; i < 4; i++)
+        PF_EXPECT(strstr(out, values[i]), "value %d (%s): %s", i, values[i], out);
+    PF_EXPECT(strstr(out, "c cold: the source changed"), "cold line: %s", out);
+    PF_EXPECT(count_lines(out, "f ") == 5 + 5 + 7 + 7, "f lines: %s", out);
+    free(out), free(err);
+
+    const char *bad = pf_test_tmpfile("cap 1 5\nsolve\ndel 2\ncap 2 7\nsolve\n");
+    const char *refused[] = {"session", "--backend", backend, graph, bad, NULL};
+    ck_assert_int_eq(pf_test_run_cli(refused, NULL, &out, &err), 2);
+    PF_EXPECT(strstr(err, ":4: arc 2 was deleted"), "refused batch: %s", err);
+    PF_EXPECT(count_lines(out, "s ") == 2, "two solves before the refused batch: %s", out);
+    free(out), free(err);
+
+    const char *stdin_args[] = {"session", "--json", "--backend", backend, graph, "-", NULL};
+    const char *piped = pf_test_tmpfile("add 1 4 99999999999\nsolve\nadd 1 9 1\nsolve\n");
+    ck_assert_int_eq(pf_test_run_cli(stdin_args, piped, &out, &err), 2);
+    PF_EXPECT(strstr(out, "\"batch\":1") && strstr(out, "\"warm\":true"), "json: %s", out);
+    PF_EXPECT(strstr(err, "<stdin>:3: head 9 outside 1..4"), "stdin error: %s", err);
+    free(out), free(err);
+
+    const char *none[] = {"session", NULL};
+    ck_assert_int_eq(pf_test_run_cli(none, NULL, &out, &err), 1);
+    free(out), free(err);
+    remove(graph), remove(updates), remove(bad), remove(piped);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     backend = argc > 1 ? argv[1] : "omp";
@@ -329,11 +377,11 @@ int main(int argc, char **argv)
     Suite *s = suite_create(backend);
     TCase *tc = tcase_create("session");
     tcase_set_timeout(tc, 600);
-    tcase_add_loop_test(tc, families_warm_equals_cold, 0, FAMILIES);
-    tcase_add_loop_test(tc, terminals_move, 0, 2);
+    tcase_add_loop_test(tc, families_warm_equals_cold, 0, FAMILIES + 2);
     tcase_add_test(tc, several_terminals);
     tcase_add_test(tc, refused_batch_changes_nothing);
     tcase_add_test(tc, real_capacities);
+    tcase_add_test(tc, cli_session);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_set_fork_status(sr, CK_NOFORK); /* see test_steps.c */

@@ -69,6 +69,12 @@
 #       table and per-level JSON in $OUT/graph/ (graph_anchors.csv keeps the
 #       rows of earlier calls). ALGS: "bfs sssp tc" (default) or a part, to
 #       split a big graph over calls. Plot here: bench/graph_plot.py.
+#   bench/gpu/run.sh session [INSTANCES [BACKENDS [BATCHES [EXTRA]]]]
+#       sessions (bench/session.sh): warm re-solves against cold ones over one
+#       update stream per fraction (0.1%, 1%), the 1000-arc floor, and with
+#       EXTRA=--long the 1000-batch memory stream; the first call of a warm
+#       machine also runs the session suites on cuda and opencl and
+#       compute-sanitizer on a CUDA session. Table: $OUT/session/session.md.
 # Logs and tables go to $OUT (the device tool brings them back) or ./bench/out.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -293,6 +299,27 @@ hybrid)
     grep -E "^ *[0-9]+/|Ok:|Fail:"
   bash bench/hybrid.sh --bin "$bin" --out "$out/hybrid_${set_name//[^a-z0-9_]/_}" --reps "$reps" \
     --limit "$limit" --engines "$engines" "${files[@]}"
+  ;;
+session)
+  # Sessions (bench/session.sh): the suites on the GPU backends and
+  # compute-sanitizer on a CUDA session (first call of a warm machine),
+  # then warm against cold on INSTANCES for BACKENDS.
+  instances=${1:-rmf_64x64} backends=${2:-cuda opencl omp seq} batches=${3:-5} extra=${4:-}
+  if [ ! -f /tmp/pf_session_checked ]; then
+    meson test -C build-gpu --print-errorlogs session-cuda session-opencl 2>&1 |
+      tee "$out/session_tests.log" | grep -E "^ *[0-9]+/|Ok:|Fail:"
+    small=$(mktemp -d)
+    "$bin" gen rlg 12 20 > "$small/g.max"
+    "$bin" gen updates "$small/g.max" --fraction 0.02 --batches 20 --mix cap,add,del,addv \
+      -o "$small/u.upd"
+    compute-sanitizer --tool memcheck --error-exitcode 9 "$bin" session --verify -b cuda \
+      "$small/g.max" "$small/u.upd" > "$out/session_sanitizer.log" 2>&1
+    echo "compute-sanitizer session: exit $?, $(grep 'ERROR SUMMARY' "$out/session_sanitizer.log")"
+    touch /tmp/pf_session_checked
+  fi
+  read -r -a names <<<"$instances"
+  bash bench/session.sh --bin "$bin" --out "$out/session" --backends "$backends" \
+    --batches "$batches" $extra "${names[@]}"
   ;;
 *) echo "unknown stage $stage" >&2; exit 1 ;;
 esac

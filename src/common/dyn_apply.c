@@ -319,6 +319,8 @@ static void set_pair_cap(pf_dyn_graph *d, int64_t f, int64_t c, batch_state *b)
         pf_dyn_touch_vertex(d, u);
         lose_excess(d, v, flow - c, b);
         b->out.flow_cut += flow - c;
+        if (u != d->view.source)
+            pf_dyn_reroute(d, u, v, flow - c, &b->out);
     }
     pf_dyn_touch_slot(d, f);
     pf_dyn_touch_slot(d, r);
@@ -398,6 +400,8 @@ static void apply_del(pf_dyn_graph *d, int64_t id, batch_state *b)
     d->dead[u]++;
     d->dead[v]++;
     d->live_arcs--;
+    if (flow > 0 && u != d->view.source)
+        pf_dyn_reroute(d, u, v, flow, &b->out);
 }
 
 /* count vertices appended, each with slack_min free slots plus those the

@@ -123,6 +123,7 @@ typedef struct pf_dyn_change {
 /* What a batch did, for reports. */
 typedef struct pf_dyn_batch_out {
     int64_t flow_cut;      /* flow removed from arcs by lowered or deleted capacities */
+    int64_t rerouted;      /* of it, sent round the arc from its tail to its head */
     int64_t deficits;      /* vertices left with a deficit, before the repair */
     int64_t repair_steps;  /* arcs walked by the deficit repair */
     int64_t source_pushed; /* pushed out of the source on new or raised arcs */
@@ -135,7 +136,10 @@ void pf_dyn_params_default(pf_dyn_params *p);
  * preflow `res` (g->arcs values, residuals of g's arcs) and `excess` (g->n
  * values) — the state a previous solve left — or, with res == NULL, the
  * initial preflow: residuals = capacities, then every source arc
- * saturated. The state must satisfy the invariants above. */
+ * saturated. The state must satisfy the invariants above (residual left at
+ * the source's slots is pushed out again). The ids are g's reported arcs
+ * (output_arcs); g keeps no self-loop's ends or capacity, so those ids get
+ * tail_of = head_of = -1 and cap_of = 0, for the caller to overwrite. */
 int pf_dyn_build(const pf_residual *g, const int64_t *res, const int64_t *excess,
                  const pf_dyn_params *p, pf_dyn_graph *d, pf_status *st);
 void pf_dyn_free(pf_dyn_graph *d);
@@ -150,13 +154,15 @@ void pf_dyn_free(pf_dyn_graph *d);
  * self-loops are allowed (a self-loop gets an id and carries no flow). */
 int pf_dyn_check(const pf_dyn_graph *d, const pf_dyn_change *c, int64_t count, pf_status *st);
 
-/* Applies a batch that pf_dyn_check accepted, in order, keeping the
+/* Applies a batch (checked first with pf_dyn_check: a bad one changes
+ * nothing), in order, keeping the
  * preflow valid: a raised capacity opens residual capacity; a capacity
  * lowered below the arc's flow (or a deleted arc) takes the difference off
- * the flow, leaving excess at the tail and a deficit at the head; arcs out
+ * the flow, leaving excess at the tail and a deficit at the head, unless a
+ * short residual path from tail to head takes it round the arc; arcs out
  * of the source are saturated; then every deficit is repaired by cancelling
  * flow forward along arcs that carry flow, until it meets excess (or the
- * sink's, or the source), which keeps the invariants. Slots are taken from
+ * sink's, or the source), which keeps the invariants (dyn_repair.c). Slots are taken from
  * a vertex's free ones; where a vertex has none, the whole graph is
  * recompacted (every vertex's slack restored) first. PF_E_NOMEM leaves the
  * graph as it was. `out` may be NULL. */

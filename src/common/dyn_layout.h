@@ -53,6 +53,12 @@ void pf_dyn_plan_free(dyn_plan *plan);
 int pf_dyn_repair_list(pf_dyn_graph *d, const int64_t *list, int64_t len, pf_dyn_batch_out *out,
                        pf_status *st);
 
+/* Moves up to `amount` of excess from u back to w along residual paths
+ * found near u (a bounded search), undoing a cut's excess and deficit
+ * where the flow can go round the cut arc; returns what it moved. */
+int64_t pf_dyn_reroute(pf_dyn_graph *d, int64_t u, int64_t w, int64_t amount,
+                       pf_dyn_batch_out *out);
+
 /* Marks the page of slot a, and of vertex v, dirty. */
 static inline void pf_dyn_touch_slot(pf_dyn_graph *d, int64_t a)
 {

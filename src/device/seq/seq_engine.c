@@ -654,8 +654,11 @@ struct pf_seq_run {
     double t_start, t_phase1;
 };
 
-int pf_seq_run_open(const pf_residual *g, int64_t *res, const pf_solve_options *opt,
-                    pf_seq_run **run, pf_status *st)
+/* A run over g and `res`: from the start (excess NULL: res filled with
+ * the capacities, the source's arcs saturated) or from the preflow that
+ * res and excess hold. */
+static int run_open(const pf_residual *g, int64_t *res, const int64_t *excess,
+                    const pf_solve_options *opt, pf_seq_run **run, pf_status *st)
 {
     pf_seq_run *r = pf_calloc(1, sizeof *r, st);
     if (!r)
@@ -667,29 +670,25 @@ int pf_seq_run_open(const pf_residual *g, int64_t *res, const pf_solve_options *
         return rc;
     }
     r->g = g;
-    seq_init(&r->S, g);
+    if (excess)
+        seq_resume_init(&r->S, g, excess);
+    else
+        seq_init(&r->S, g);
     r->t_phase1 = pf_now();
     *run = r;
     return PF_OK;
 }
 
+int pf_seq_run_open(const pf_residual *g, int64_t *res, const pf_solve_options *opt,
+                    pf_seq_run **run, pf_status *st)
+{
+    return run_open(g, res, NULL, opt, run, st);
+}
+
 int pf_seq_run_open_preflow(const pf_residual *g, int64_t *res, const int64_t *excess,
                             const pf_solve_options *opt, pf_seq_run **run, pf_status *st)
 {
-    pf_seq_run *r = pf_calloc(1, sizeof *r, st);
-    if (!r)
-        return PF_E_NOMEM;
-    r->t_start = pf_now();
-    int rc = seq_setup(&r->S, g, res, opt, st);
-    if (rc) {
-        free(r);
-        return rc;
-    }
-    r->g = g;
-    seq_resume_init(&r->S, g, excess);
-    r->t_phase1 = pf_now();
-    *run = r;
-    return PF_OK;
+    return run_open(g, res, excess, opt, run, st);
 }
 
 void pf_seq_run_load(pf_seq_run *run, const int64_t *excess)
