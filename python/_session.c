@@ -101,11 +101,12 @@ static PyObject *py_session_open(PyObject *self, PyObject *args)
     Py_END_ALLOW_THREADS
     PyObject *capsule = rc ? NULL : PyCapsule_New(ps, CAPSULE_NAME, free_session_capsule);
     if (!capsule) {
+        int interrupted = ps->watch.interrupted && PyErr_Occurred();
         if (ps->session)
             pf_session_close(ps->session);
         free(ps->backend);
         free(ps);
-        if (rc && !(ps->watch.interrupted && PyErr_Occurred()))
+        if (rc && !interrupted)
             pf_py_raise_status(&st);
         return NULL;
     }
