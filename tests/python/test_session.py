@@ -234,3 +234,29 @@ def test_ctrl_c_interrupts_a_session_solve(backend):
     small = portaflow.Session(([0, 1], [1, 2], [4, 3]), 0, 2, backend=backend)
     assert small.solve().flow_value == 3
     small.close()
+
+
+def test_memory_does_not_grow_across_sessions():
+    import os
+
+    def rss():
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+    rng = np.random.default_rng(3)
+    g = random_csr(rng, 60, 0.2)
+
+    def cycle():
+        with portaflow.Session(g, 0, 59, backend="seq", cut=True) as session:
+            for _ in range(5):
+                ids = session.add_arcs([0], [59], [1])
+                session.set_capacities(ids, [2])
+                session.solve()
+
+    for _ in range(20):  # allocator pools warmed
+        cycle()
+    before = rss()
+    for _ in range(300):
+        cycle()
+    grown = rss() - before
+    assert grown < 4 << 20, f"RSS grew by {grown >> 10} KiB over 300 sessions"
