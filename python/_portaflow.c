@@ -19,6 +19,10 @@
 #include <string.h>
 #include <time.h>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include "common/network.h" /* pf_network_view_csr, the library's own */
 
 PyObject *pf_py_device_error, *pf_py_cancelled_error, *pf_py_negative_cycle_error;
@@ -166,8 +170,9 @@ static pf_network *build_network(flow_job *job)
 }
 
 /* The part of the flow matrix that needs the input alone (pf_csr_flow_plan),
- * built on its own thread while the network is built and solved: the
- * device solves while the host is idle, and the seq engine uses one core.
+ * built on its own thread (on all cores but one) while the network is
+ * built and solved: the device solves while the host is idle, and the seq
+ * engine uses one core.
  * Not beside the omp engine, which keeps every core busy: there the plan
  * is made after the solve. */
 typedef struct plan_job {
@@ -181,6 +186,13 @@ static void *make_plan(void *arg)
 {
     plan_job *p = arg;
     const flow_job *job = p->job;
+#ifdef _OPENMP
+    /* One core stays with the solve: seq's one thread, or the host thread
+     * that drives a device (this thread's own setting, not the solve's). */
+    int cores = omp_get_max_threads();
+    if (cores > 1)
+        omp_set_num_threads(cores - 1);
+#endif
     double t0 = pf_py_monotonic_s();
     p->plan = pf_csr_flow_plan_new(job->n, job->indptr, job->indices, job->index_size,
                                    job->matrix_repeats, &p->st);
