@@ -672,7 +672,7 @@ PyMODINIT_FUNC PyInit__portaflow(void)
         PyModule_AddIntConstant(m, "api_version", PORTAFLOW_API_VERSION) < 0 ||
         PyModule_AddIntConstant(m, "CSR_SUM_REPEATS", PF_CSR_SUM_REPEATS) < 0 ||
         PyModule_AddIntConstant(m, "CSR_KEEP_REPEATS", PF_CSR_KEEP_REPEATS) < 0 ||
-        PyModule_AddIntConstant(m, "has_sessions", PF_PY_HAS_SESSIONS) < 0 ||
+        PyModule_AddIntConstant(m, "has_sessions", 1) < 0 ||
         PyModule_AddIntConstant(m, "UPDATE_CAP", PF_UPDATE_CAP) < 0 ||
         PyModule_AddIntConstant(m, "UPDATE_ADD", PF_UPDATE_ADD) < 0 ||
         PyModule_AddIntConstant(m, "UPDATE_DEL", PF_UPDATE_DEL) < 0 ||

@@ -42,13 +42,7 @@ int pf_py_check_vector(PyObject *obj, int type, const char *what, npy_intp *len)
 PyObject *pf_py_adopt_vector(npy_intp len, int type, void *data);
 PyObject *pf_py_times_dict(const pf_phase_times *t);
 
-/* The session part of the module's method table (_session.c): empty
- * unless built with PF_PY_SESSIONS (the library's sessions are there). */
-#ifdef PF_PY_SESSIONS
-#define PF_PY_HAS_SESSIONS 1
-#else
-#define PF_PY_HAS_SESSIONS 0
-#endif
+/* The session part of the module's method table (_session.c). */
 extern PyMethodDef pf_py_session_methods[];
 
 #endif

@@ -2,15 +2,11 @@
  * capsule, opened from arc arrays, changed by batches of updates given as
  * columns (kind, a, b, capacity), solved warm with the GIL released and
  * Ctrl-C watched as a one-off solve is. Library errors, a refused batch's
- * "update K: ..." included, become exceptions with the library's message.
- * Built without the library's sessions (PF_PY_SESSIONS unset) the table
- * is empty and the module says has_sessions = False. */
+ * "update K: ..." included, become exceptions with the library's message. */
 #include "_portaflow.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#ifdef PF_PY_SESSIONS
 
 #define CAPSULE_NAME "portaflow.session"
 
@@ -264,9 +260,3 @@ PyMethodDef pf_py_session_methods[] = {
     {"session_close", py_session_close, METH_VARARGS, "Closes a session (internal)."},
     {NULL, NULL, 0, NULL},
 };
-
-#else
-
-PyMethodDef pf_py_session_methods[] = {{NULL, NULL, 0, NULL}};
-
-#endif

@@ -4,7 +4,7 @@ the modified graph, after every one of a few dozen random batches
 backend this machine has: equal values, valid flows per arc id (deleted
 arcs 0), cuts whose capacity is the value; refused batches change
 nothing; errors carry the library's message. Skipped where the build has
-no sessions (the library's pf_session_* missing)."""
+no sessions."""
 import numpy as np
 import pytest
 
