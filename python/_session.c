@@ -18,15 +18,21 @@ typedef struct py_session {
     pf_py_signal_watch watch;
 } py_session;
 
-static void close_session(py_session *ps)
+/* Closes the session (the device released), without the GIL where
+ * `release_gil` (not in a destructor: it may run at interpreter exit). */
+static void close_session(py_session *ps, int release_gil)
 {
-    if (ps->session) {
-        pf_session *s = ps->session;
-        ps->session = NULL;
-        Py_BEGIN_ALLOW_THREADS
+    pf_session *s = ps->session;
+    ps->session = NULL;
+    if (!s)
+        return;
+    if (!release_gil) {
         pf_session_close(s);
-        Py_END_ALLOW_THREADS
+        return;
     }
+    Py_BEGIN_ALLOW_THREADS
+    pf_session_close(s);
+    Py_END_ALLOW_THREADS
 }
 
 static void free_session_capsule(PyObject *capsule)
@@ -34,7 +40,7 @@ static void free_session_capsule(PyObject *capsule)
     py_session *ps = PyCapsule_GetPointer(capsule, CAPSULE_NAME);
     if (!ps)
         return;
-    close_session(ps);
+    close_session(ps, 0);
     free(ps->backend);
     free(ps);
 }
@@ -247,7 +253,7 @@ static PyObject *py_session_close(PyObject *self, PyObject *args)
     py_session *ps = PyCapsule_GetPointer(capsule, CAPSULE_NAME);
     if (!ps)
         return NULL;
-    close_session(ps);
+    close_session(ps, 1);
     Py_RETURN_NONE;
 }
 
