@@ -72,12 +72,45 @@ void pf_py_watch_start(pf_py_signal_watch *w)
     w->next_poll = pf_py_monotonic_s() + SIGNAL_POLL_S;
 }
 
+void pf_py_gate_init(pf_py_gate *g)
+{
+    pthread_mutex_init(&g->lock, NULL);
+    pthread_cond_init(&g->opened_cond, NULL);
+    g->opened = 0;
+}
+
+void pf_py_gate_open(pf_py_gate *g)
+{
+    pthread_mutex_lock(&g->lock);
+    g->opened = 1;
+    pthread_cond_broadcast(&g->opened_cond);
+    pthread_mutex_unlock(&g->lock);
+}
+
+void pf_py_gate_wait(pf_py_gate *g)
+{
+    pthread_mutex_lock(&g->lock);
+    while (!g->opened)
+        pthread_cond_wait(&g->opened_cond, &g->lock);
+    pthread_mutex_unlock(&g->lock);
+}
+
+void pf_py_gate_destroy(pf_py_gate *g)
+{
+    pthread_mutex_destroy(&g->lock);
+    pthread_cond_destroy(&g->opened_cond);
+}
+
 /* The library's cancel callback: called from the solving thread without
  * the GIL; takes it briefly to run Python's signal handlers (they run only
  * in the main thread; elsewhere this is a no-op). */
 int pf_py_poll_signals(void *data)
 {
     pf_py_signal_watch *w = data;
+    if (w->start) {
+        pf_py_gate_open(w->start);
+        w->start = NULL;
+    }
     double now = pf_py_monotonic_s();
     if (w->interrupted)
         return 1;
@@ -170,13 +203,14 @@ static pf_network *build_network(flow_job *job)
 }
 
 /* The part of the flow matrix that needs the input alone (pf_csr_flow_plan),
- * built on its own thread (on all cores but one) while the network is
- * built and solved: the device solves while the host is idle, and the seq
- * engine uses one core.
+ * built on its own thread (on all cores but one) while the engine runs:
+ * the device solves while the host is idle, and the seq engine uses one
+ * core.
  * Not beside the omp engine, which keeps every core busy: there the plan
  * is made after the solve. */
 typedef struct plan_job {
     const flow_job *job;
+    pf_py_gate start; /* beside the solve: opened once the engine runs */
     pf_csr_flow_plan *plan;
     pf_status st;
     double seconds;
@@ -198,6 +232,16 @@ static void *make_plan(void *arg)
                                    job->matrix_repeats, &p->st);
     p->seconds = pf_py_monotonic_s() - t0;
     return NULL;
+}
+
+/* The planner thread: from the engine's first cancel poll (or the solve's
+ * end) on, not during the residual build, which faults in as much memory
+ * at once and is slowed by a second writer (bench/NOTES.md 37). */
+static void *plan_when_engine_runs(void *arg)
+{
+    plan_job *p = arg;
+    pf_py_gate_wait(&p->start);
+    return make_plan(p);
 }
 
 static int plan_beside_solve(const flow_job *job)
@@ -228,9 +272,11 @@ static void run_flow_job(flow_job *job)
     memset(&job->sol, 0, sizeof job->sol);
     memset(&job->matrix, 0, sizeof job->matrix);
     plan_job plan = {.job = job};
+    pf_py_gate_init(&plan.start);
     pthread_t planner;
     int planning = job->want_matrix && plan_beside_solve(job) &&
-                   pthread_create(&planner, NULL, make_plan, &plan) == 0;
+                   pthread_create(&planner, NULL, plan_when_engine_runs, &plan) == 0;
+    job->watch.start = planning ? &plan.start : NULL;
     double t0 = pf_py_monotonic_s();
     pf_network *net = build_network(job);
     job->build_s = pf_py_monotonic_s() - t0;
@@ -242,8 +288,12 @@ static void run_flow_job(flow_job *job)
         pf_network_free(net);
     }
     double t_waited = pf_py_monotonic_s();
-    if (planning)
+    job->watch.start = NULL;
+    if (planning) {
+        pf_py_gate_open(&plan.start); /* an engine that never polled */
         pthread_join(planner, NULL);
+    }
+    pf_py_gate_destroy(&plan.start);
     if (job->rc == PF_OK && job->want_matrix && job->sol.arc_flow) {
         finish_matrix(job, &plan, planning);
         job->matrix_s = pf_py_monotonic_s() - t_waited; /* the wait for the plan too */
