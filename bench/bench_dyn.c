@@ -48,6 +48,10 @@ static pf_network *make_instance(const char *spec)
     return net;
 }
 
+/* The engine's work on the last solve: pushes and global relabels (the
+ * same on any machine, unlike the seconds). */
+static int64_t last_pushes, last_relabels;
+
 /* pf_seq_solve on g: seconds, value. */
 static double seq_seconds(const pf_residual *g, int64_t *value)
 {
@@ -63,6 +67,8 @@ static double seq_seconds(const pf_residual *g, int64_t *value)
     double t = pf_now() - t0;
     free(out.res);
     *value = out.value;
+    last_pushes = out.rounds;
+    last_relabels = out.global_relabels;
     return t;
 }
 
@@ -74,6 +80,30 @@ static double best_seq_seconds(const pf_residual *g, int reps, int64_t *value)
         best = t < best ? t : best;
     }
     return best;
+}
+
+static void mixed_batch(const pf_dyn_graph *d, int64_t k, pf_rng *rng, pf_dyn_change *c);
+
+/* Batches of 1% of the arcs (mixed) until one recompacts, at most `most`:
+ * how many went in place. */
+static int batches_in_place(pf_dyn_graph *d, int most)
+{
+    pf_rng rng;
+    pf_rng_seed(&rng, 5);
+    int64_t k = d->live_arcs / 100;
+    pf_dyn_change *c = malloc((size_t)k * sizeof *c + sizeof *c);
+    int b = 0;
+    for (; b < most; b++) {
+        mixed_batch(d, k, &rng, c);
+        pf_status st;
+        pf_dyn_batch_out out;
+        if (pf_dyn_apply(d, c, k, &out, &st))
+            die("pf_dyn_apply", &st);
+        if (out.recompacted)
+            break;
+    }
+    free(c);
+    return b;
 }
 
 typedef struct slack_setting {
@@ -95,8 +125,9 @@ static void part_slack(const char *name, const pf_network *net, int reps)
         die("pf_residual_build", &st);
     int64_t value;
     double csr = best_seq_seconds(&g, reps, &value);
-    printf("slack %s: n %lld arcs %lld value %lld csr %.3f s\n", name, (long long)g.n,
-           (long long)g.arcs, (long long)value, csr);
+    printf("slack %s: n %lld arcs %lld value %lld csr %.3f s, %lld pushes, %lld global "
+           "relabels\n", name, (long long)g.n, (long long)g.arcs, (long long)value, csr,
+           (long long)last_pushes, (long long)last_relabels);
     for (size_t k = 0; k < sizeof settings / sizeof *settings; k++) {
         pf_dyn_params p;
         pf_dyn_params_default(&p);
@@ -109,8 +140,12 @@ static void part_slack(const char *name, const pf_network *net, int reps)
         double t = best_seq_seconds(&d.view, reps, &v2);
         if (v2 != value)
             die("slotted value differs", NULL);
-        printf("slack %s: slack %.4f min %d slots/arcs %.3f dyn %.3f s ratio %.3f\n", name,
-               p.slack, (int)p.slack_min, (double)d.view.arcs / (double)g.arcs, t, t / csr);
+        printf("slack %s: slack %.4f min %d slots/arcs %.3f dyn %.3f s ratio %.3f, %lld pushes, "
+               "%lld global relabels\n", name, p.slack, (int)p.slack_min,
+               (double)d.view.arcs / (double)g.arcs, t, t / csr, (long long)last_pushes,
+               (long long)last_relabels);
+        printf("slack %s: slack %.4f min %d: %d batches of 1%% in place before a recompaction "
+               "(of at most 8)\n", name, p.slack, (int)p.slack_min, batches_in_place(&d, 8));
         pf_dyn_free(&d);
     }
     pf_residual_free(&g);
@@ -196,18 +231,28 @@ static void mixed_batch(const pf_dyn_graph *d, int64_t k, pf_rng *rng, pf_dyn_ch
 static const double fractions[] = {0.001, 0.01};
 enum { BATCHES = 4, FINE_LOG2 = 8, COARSE_LOG2 = 16 };
 
-/* Dirty pages of 2^p slots from the finest marks. */
-static int64_t dirty_at(const uint8_t *fine, int64_t fine_pages, int p)
+/* Dirty pages of 2^p slots from the finest marks, and the runs of
+ * consecutive dirty pages (one copy each). */
+static int64_t dirty_at(const uint8_t *fine, int64_t fine_pages, int p, int64_t *runs)
 {
     int64_t group = (int64_t)1 << (p - FINE_LOG2), count = 0;
+    int last = 0;
+    *runs = 0;
     for (int64_t g = 0; g < fine_pages; g += group) {
         int any = 0;
         for (int64_t k = g; k < g + group && k < fine_pages; k++)
             any |= fine[k];
         count += any;
+        *runs += any && !last;
+        last = any;
     }
     return count;
 }
+
+/* A transfer model for a PCIe device (H100 class): a fixed cost per copy
+ * and a bandwidth; the whole arrays are one copy each. */
+#define COPY_SECONDS 5e-6
+#define COPY_BYTES_PER_SECOND 25e9
 
 static void part_pages(const char *name, const pf_network *net)
 {
@@ -219,7 +264,7 @@ static void part_pages(const char *name, const pf_network *net)
     for (size_t f = 0; f < sizeof fractions / sizeof *fractions; f++) {
         int64_t k = (int64_t)(fractions[f] * (double)d.live_arcs);
         pf_dyn_change *c = malloc((size_t)k * sizeof *c);
-        double sums[COARSE_LOG2 + 1][2] = {{0}};
+        double sums[COARSE_LOG2 + 1][4] = {{0}};
         int64_t recompacted = 0;
         for (int b = 0; b < BATCHES; b++) {
             mixed_batch(&d, k, &rng, c);
@@ -230,21 +275,29 @@ static void part_pages(const char *name, const pf_network *net)
                 die("pf_dyn_apply", &st);
             recompacted += out.recompacted;
             for (int p = FINE_LOG2; p <= COARSE_LOG2; p++) {
-                sums[p][0] += (double)dirty_at(d.dirty, d.pages, p);
-                sums[p][1] += (double)dirty_at(d.vertex_dirty, d.vertex_pages, p);
+                int64_t runs, vruns;
+                sums[p][0] += (double)dirty_at(d.dirty, d.pages, p, &runs);
+                sums[p][1] += (double)dirty_at(d.vertex_dirty, d.vertex_pages, p, &vruns);
+                sums[p][2] += (double)runs;
+                sums[p][3] += (double)vruns;
             }
             warm_solve(&d);
         }
         double whole = slot_bytes * (double)d.view.arcs + vertex_bytes * (double)d.view.n;
-        printf("pages %s: fraction %.3f (%lld changes, %lld recompactions) whole %.1f MB\n",
-               name, fractions[f], (long long)k, (long long)recompacted, whole / 1e6);
+        printf("pages %s: fraction %.3f (%lld changes, %lld recompactions) whole %.1f MB, "
+               "modelled copy %.2f ms\n",
+               name, fractions[f], (long long)k, (long long)recompacted, whole / 1e6,
+               1e3 * (6 * COPY_SECONDS + whole / COPY_BYTES_PER_SECOND));
         for (int p = FINE_LOG2; p <= COARSE_LOG2; p++) {
             double pages = sums[p][0] / BATCHES, vpages = sums[p][1] / BATCHES;
             double bytes = pages * (double)((int64_t)1 << p) * slot_bytes +
                            vpages * (double)((int64_t)1 << p) * vertex_bytes;
-            printf("pages %s: fraction %.3f log2 %2d slot pages %9.1f vertex pages %8.1f "
-                   "bytes %.2f MB (%.1f%% of whole)\n",
-                   name, fractions[f], p, pages, vpages, bytes / 1e6, 100 * bytes / whole);
+            double runs = sums[p][2] / BATCHES, vruns = sums[p][3] / BATCHES;
+            double model = (4 * runs + 2 * vruns) * COPY_SECONDS + bytes / COPY_BYTES_PER_SECOND;
+            printf("pages %s: fraction %.3f log2 %2d slot pages %9.1f (%8.1f runs) vertex pages "
+                   "%8.1f bytes %.2f MB (%.1f%% of whole) modelled copy %.2f ms\n",
+                   name, fractions[f], p, pages, runs, vpages, bytes / 1e6, 100 * bytes / whole,
+                   1e3 * model);
         }
         free(c);
     }
@@ -287,7 +340,7 @@ static void part_apply(const char *name, const pf_network *net)
         int64_t k = (int64_t)(fractions[f] * (double)d.live_arcs);
         pf_dyn_change *c = malloc((size_t)k * sizeof *c);
         double t[BATCHES];
-        int64_t cut = 0, deficits = 0, steps = 0, recompacted = 0;
+        int64_t cut = 0, rerouted = 0, deficits = 0, steps = 0, recompacted = 0, resets = 0;
         for (int b = 0; b < BATCHES; b++) {
             mixed_batch(&d, k, &rng, c);
             pf_dyn_batch_out out;
@@ -296,6 +349,8 @@ static void part_apply(const char *name, const pf_network *net)
                 die("pf_dyn_apply", &st);
             t[b] = pf_now() - t0;
             cut += out.flow_cut;
+            rerouted += out.rerouted;
+            resets += out.reset;
             deficits += out.deficits;
             steps += out.repair_steps;
             recompacted += out.recompacted;
@@ -305,10 +360,11 @@ static void part_apply(const char *name, const pf_network *net)
         double med = (t[BATCHES / 2 - 1] + t[BATCHES / 2]) / 2;
         printf("apply %s: fraction %.3f %lld changes: median %.5f s (min %.5f max %.5f), "
                "%.3g updates/s, rebuild/apply %.1fx; per batch %.0f deficits, %.0f repair "
-               "steps, %lld recompactions in %d\n",
+               "steps, %.0f%% of the cut flow rerouted; %lld recompactions, %lld resets in %d\n",
                name, fractions[f], (long long)k, med, t[0], t[BATCHES - 1], (double)k / med,
                rebuild[1] / med, (double)deficits / BATCHES, (double)steps / BATCHES,
-               (long long)recompacted, BATCHES);
+               cut ? 100.0 * (double)rerouted / (double)cut : 0.0, (long long)recompacted,
+               (long long)resets, BATCHES);
         free(c);
     }
     pf_dyn_free(&d);

@@ -111,6 +111,32 @@ START_TEST(from_arrays_rejects_bad_input)
 }
 END_TEST
 
+/* Both builders check their arguments alike: the id base, the arc count,
+ * and every array given when there are arcs. */
+START_TEST(from_arrays_rejects_bad_arguments)
+{
+    const int64_t t[] = {0, 1}, h[] = {1, 2}, c[] = {5, 5};
+    const double w[] = {1.5, 2};
+    pf_status st;
+    ck_assert_ptr_null(pf_network_from_arrays(3, 0, 2, -1, t, h, c, 0, &st));
+    ck_assert_int_eq(st.code, PF_E_USAGE);
+    ck_assert_str_eq(st.message, "arc count -1 with a negative count of arrays");
+    ck_assert_ptr_null(pf_network_from_arrays(3, 0, 2, 2, t, h, NULL, 0, &st));
+    ck_assert_str_eq(st.message, "arc count 2 with missing arrays");
+    ck_assert_ptr_null(pf_wgraph_from_arrays(3, 2, t, h, w, 2, &st));
+    ck_assert_int_eq(st.code, PF_E_USAGE);
+    ck_assert_str_eq(st.message, "id base 2: must be 0 or 1");
+    ck_assert_ptr_null(pf_wgraph_from_arrays(3, -1, t, h, w, 0, &st));
+    ck_assert_str_eq(st.message, "arc count -1 with a negative count of arrays");
+    ck_assert_ptr_null(pf_wgraph_from_arrays(3, 2, NULL, h, w, 0, &st));
+    ck_assert_int_eq(st.code, PF_E_USAGE);
+    ck_assert_str_eq(st.message, "arc count 2 with missing arrays");
+    pf_wgraph *g = pf_wgraph_from_arrays(3, 0, NULL, NULL, NULL, 0, &st);
+    ck_assert_ptr_nonnull(g); /* no arcs: no arrays needed */
+    pf_wgraph_free(g);
+}
+END_TEST
+
 START_TEST(set_capacities_in_bulk)
 {
     const int64_t t[] = {0, 0, 1, 1, 2}, h[] = {1, 2, 2, 3, 3}, c[] = {3, 2, 1, 2, 3};
@@ -391,6 +417,7 @@ int main(int argc, char **argv)
     }
     tcase_add_test(tc, from_arrays_matches_arc_by_arc);
     tcase_add_test(tc, from_arrays_rejects_bad_input);
+    tcase_add_test(tc, from_arrays_rejects_bad_arguments);
     tcase_add_test(tc, set_capacities_in_bulk);
     tcase_add_test(tc, cut_sides_and_arcs);
     tcase_add_test(tc, cancel_stops_the_solve);

@@ -614,8 +614,8 @@ START_TEST(readme_and_help_agree)
     char *end = strstr(section + 3, "\n## ");
     if (end)
         *end = '\0';
-    static const char *const commands[] = {"solve", "compare", "demo", "check",
-                                           "gen", "apsp", "backends", "bfs", "sssp", "tc"};
+    static const char *const commands[] = {"solve", "compare", "demo", "check", "gen", "apsp",
+                                           "backends", "bfs", "sssp", "tc", "session"};
     char all_help[65536] = "";
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
         char *out, *err;

@@ -258,6 +258,47 @@ START_TEST(edge_of_32_bits)
 }
 END_TEST
 
+/* The crawl handoff: with a round cap of one, every batch of rounds ends at
+ * the cap, so once a batch has run with at most PORTAFLOW_HANDOFF vertices
+ * active the next global relabel hands phase 1 to the host's sequential
+ * engine, which reports its pushes; PORTAFLOW_HANDOFF=0 keeps the solve on
+ * the device. AK's excess needs many rounds to cross its long paths, and
+ * one pass per round (PORTAFLOW_ASYNC=0) keeps the CPU backend from
+ * finishing phase 1 in its first round. Both ways give seq's answer. */
+START_TEST(crawl_is_handed_to_the_host)
+{
+    int device = _i % device_count;
+    pf_status st;
+    pf_network *net = pf_gen_ak(200, &st);
+    ck_assert_ptr_nonnull(net);
+    pf_solution want, got;
+    solve_verified(net, "seq", -1, 0, &want);
+    static const char *const handoffs[] = {"1024", "0"};
+    setenv("PORTAFLOW_GR_ROUNDS", "1", 1);
+    setenv("PORTAFLOW_ASYNC", "0", 1);
+    for (int i = 0; i < 2; i++) {
+        setenv("PORTAFLOW_HANDOFF", handoffs[i], 1);
+        pf_knobs_reload();
+        solve_verified(net, backend, device, 0, &got);
+        PF_EXPECT(got.value == want.value, "PORTAFLOW_HANDOFF=%s: value %lld, seq %lld",
+                  handoffs[i], (long long)got.value, (long long)want.value);
+        if (i == 0)
+            PF_EXPECT(got.host_pushes > 0, "a crawl of %lld vertices was not handed over",
+                      (long long)pf_network_vertices(net));
+        else
+            PF_EXPECT(got.host_pushes == 0, "PORTAFLOW_HANDOFF=0 handed over (%lld pushes)",
+                      (long long)got.host_pushes);
+        pf_solution_free(&got);
+    }
+    unsetenv("PORTAFLOW_HANDOFF");
+    unsetenv("PORTAFLOW_GR_ROUNDS");
+    unsetenv("PORTAFLOW_ASYNC");
+    pf_knobs_reload();
+    pf_solution_free(&want);
+    pf_network_free(net);
+}
+END_TEST
+
 /* Every device declares the widths it runs max-flow in: OpenCL and CUDA
  * always 32 (64 with 64-bit atomics), omp 64 only; and a device without
  * 64 says why in its limits, which `portaflow backends` prints. */
@@ -351,6 +392,7 @@ int main(int argc, char **argv)
     tcase_add_loop_test(tc, edge_of_32_bits, 0, device_count);
     tcase_add_loop_test(tc, unsupported_width_is_refused, 0, device_count);
     tcase_add_loop_test(tc, capabilities_are_declared, 0, device_count);
+    tcase_add_loop_test(tc, crawl_is_handed_to_the_host, 0, device_count);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_set_fork_status(sr, CK_NOFORK); /* see test_steps.c */

@@ -486,6 +486,35 @@ START_TEST(slot_cap_and_repair)
 }
 END_TEST
 
+/* The initial preflow on the graph as it is: a cold start after changes. */
+START_TEST(reset_preflow)
+{
+    pf_status st;
+    pf_network *net = pf_gen_rlg(4, 5, 20, 3, &st);
+    pf_dyn_graph d = build_from(net, NULL);
+    int64_t value = warm_value(&d, 1);
+    pf_dyn_change c[] = {{.kind = PF_DYN_DEL, .id = 7}, {.kind = PF_DYN_CAP, .id = 9, .cap = 0},
+                         {.kind = PF_DYN_ADD, .tail = 3, .head = 9, .cap = 11}};
+    apply_ok(&d, c, 3, NULL);
+    pf_dyn_clean(&d);
+    pf_dyn_reset_preflow(&d);
+    ck_assert_int_eq(d.all_dirty, 1);
+    expect_valid(&d);
+    for (int64_t a = d.view.first[d.view.source]; a < d.view.first[d.view.source + 1]; a++)
+        ck_assert_int_eq(d.res[a], 0);
+    for (int64_t i = 0; i < d.ids; i++)
+        ck_assert_int_eq(pf_dyn_flow(&d, i),
+                         d.tail_of[i] == d.view.source && d.slot_of[i] >= 0 ? d.cap_of[i] : 0);
+    net->cap[7] = 0;
+    net->cap[9] = 0;
+    ck_assert_int_eq(pf_network_add_arc(net, 3, 9, 11, &st), PF_OK);
+    ck_assert_int_eq(warm_value(&d, 1), cold_value(net));
+    ck_assert(value >= 0);
+    pf_dyn_free(&d);
+    pf_network_free(net);
+}
+END_TEST
+
 /* ---- random batches ----------------------------------------------------- */
 
 typedef struct fuzz {
@@ -689,6 +718,7 @@ int main(void)
     tcase_add_test(known, refused_batches);
     tcase_add_test(known, recompact_and_grow);
     tcase_add_test(known, slot_cap_and_repair);
+    tcase_add_test(known, reset_preflow);
     suite_add_tcase(s, known);
 
     TCase *random = tcase_create("random");

@@ -155,12 +155,10 @@ static int finish_dimacs(dimacs_parser *ps, size_t len)
 {
     const line_ctx *lc = &ps->lc;
     int64_t eof_line = lc->line + 1;
-    if (!ps->net)
-        return pf_io_fail(lc->st, lc->name, eof_line,
-                          len == 0 ? "the file is empty (expected a '" PROBLEM_USAGE "' line)"
-                                   : "no '" PROBLEM_USAGE "' line");
-    if (ps->net->m < ps->declared_arcs)
-        return too_few_arcs(lc, eof_line, ps->declared_arcs, ps->net->m, ps->p_line);
+    int rc = check_dimacs_end(lc, len, ps->net != NULL, PROBLEM_USAGE, ps->p_line,
+                              ps->declared_arcs, ps->net ? ps->net->m : 0);
+    if (rc)
+        return rc;
     if (!ps->terminals[0].count)
         return pf_io_fail(lc->st, lc->name, eof_line, "no source line ('n ID s')");
     if (!ps->terminals[1].count)

@@ -20,7 +20,7 @@
 #include "status.h"
 
 /* The defaults, from the measurements in bench/NOTES.md ("dynamic graph"). */
-enum { DEFAULT_PAGE_LOG2 = 12, DEFAULT_SLACK_MIN = 2 };
+enum { DEFAULT_PAGE_LOG2 = 12, DEFAULT_SLACK_MIN = 4 };
 #define DEFAULT_SLACK 0.125
 
 /* Vertices per scheduling chunk of the parallel loops. */
@@ -462,6 +462,21 @@ void pf_dyn_plan_commit(pf_dyn_graph *d, dyn_plan *plan)
     d->recompactions++;
     free(plan->new_slot);
     memset(plan, 0, sizeof *plan);
+}
+
+void pf_dyn_reset_preflow(pf_dyn_graph *d)
+{
+    const int threads = resolve_threads(d->params.threads);
+    const int64_t slots = d->view.arcs;
+    int64_t *res = d->res;
+    const int64_t *cap = d->view.cap;
+    PF_OMP(omp parallel for schedule(static) num_threads(threads) if (threads > 1))
+    for (int64_t a = 0; a < slots; a++)
+        res[a] = cap[a];
+    memset(d->excess, 0, (size_t)d->view.n * sizeof *d->excess);
+    saturate_source_slots(d);
+    d->deficits_pending = 0;
+    d->all_dirty = 1;
 }
 
 int64_t pf_dyn_flow(const pf_dyn_graph *d, int64_t id)

@@ -128,6 +128,8 @@ typedef struct pf_dyn_batch_out {
     int64_t repair_steps;  /* arcs walked by the deficit repair */
     int64_t source_pushed; /* pushed out of the source on new or raised arcs */
     int recompacted;       /* the slot arrays were rebuilt (every page dirty) */
+    int reset;             /* the repair cost more than a fresh start would: the
+                              preflow is the initial one (every page dirty) */
 } pf_dyn_batch_out;
 
 void pf_dyn_params_default(pf_dyn_params *p);
@@ -183,6 +185,10 @@ int pf_dyn_repair(pf_dyn_graph *d, pf_dyn_batch_out *out, pf_status *st);
  * Returns what was pushed out of the source. Marks no page: the caller
  * knows what the engine wrote. */
 int64_t pf_dyn_take_preflow(pf_dyn_graph *d);
+
+/* The initial preflow on the graph as it is (residuals = capacities,
+ * every source arc saturated): a cold start; every page dirty. */
+void pf_dyn_reset_preflow(pf_dyn_graph *d);
 
 /* The flow on arc `id` (0 for deleted arcs and self-loops). */
 int64_t pf_dyn_flow(const pf_dyn_graph *d, int64_t id);

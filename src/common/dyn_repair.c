@@ -22,7 +22,11 @@
  * along them. A depth-first walk on a layered graph can wander through
  * whole layers before it descends (its paths, and every cancellation
  * along them, get long); the labelled one costs one pass over the graph
- * and paths no longer than needed (bench/NOTES.md has the measurements). */
+ * and paths no longer than needed (bench/NOTES.md has the measurements).
+ * Where even that passes a few times the graph's size (deficits that must
+ * travel far and split many ways: a grid's sink side), the repair gives up
+ * and the batch leaves the initial preflow (pf_dyn_reset_preflow): the next
+ * solve is cold, and the batch costs no more than a fresh start. */
 #include <string.h>
 
 #include "dyn_graph.h"
@@ -33,6 +37,9 @@
 enum { DFS_SHARE = 4, DFS_MIN_BUDGET = 4096 };
 enum { MARK_NONE, MARK_PATH, MARK_DEAD, MARK_SEEN };
 enum { OVER_BUDGET = -1 };
+/* Past RESET_SHARE * (vertices + slots) steps in one repair, the preflow
+ * is reset to the initial one instead (a cold start costs about that). */
+enum { RESET_SHARE = 16 };
 
 static int no_path(int64_t v, int64_t deficit, pf_status *st)
 {
@@ -236,11 +243,15 @@ static void relabel(pf_dyn_graph *d, int64_t x, pf_dyn_batch_out *out)
     d->walk_cur[x] = d->view.first[x];
 }
 
-/* v's deficit along shortest flow paths (labels from label_all). */
-static int repair_labelled(pf_dyn_graph *d, int64_t v, pf_dyn_batch_out *out, pf_status *st)
+/* v's deficit along shortest flow paths (labels from label_all);
+ * OVER_BUDGET once out->repair_steps passes give_up. */
+static int repair_labelled(pf_dyn_graph *d, int64_t v, int64_t give_up, pf_dyn_batch_out *out,
+                           pf_status *st)
 {
     int64_t top = 0, x = v;
     while (d->excess[v] < 0) {
+        if (out->repair_steps > give_up)
+            return OVER_BUDGET;
         if (x != v && (x == d->view.source || d->excess[x] > 0)) {
             top = cancel_path(d, v, x, top, out);
             x = top ? d->view.head[d->walk_path[top - 1]] : v;
@@ -264,8 +275,10 @@ static int repair_labelled(pf_dyn_graph *d, int64_t v, pf_dyn_batch_out *out, pf
 
 /* ---- rerouting ---- */
 
-/* Vertices a reroute's search may visit. */
-enum { REROUTE_VISITS = 256 };
+/* Vertices a reroute's search may visit, and the most arcs a vertex it
+ * goes on from may have (a grid's sink is joined to half the pixels: a
+ * search that went on from it would read them all, every time). */
+enum { REROUTE_VISITS = 64, REROUTE_HUB = 256 };
 
 /* Pushes along the search's path from u to w (parents in walk_cur) what
  * the path and `most` allow; returns that. */
@@ -286,7 +299,8 @@ static int64_t push_path(pf_dyn_graph *d, int64_t u, int64_t w, int64_t most)
 }
 
 /* A breadth-first search from u over residual arcs for w, visiting at most
- * REROUTE_VISITS vertices; 1 when found (the path in walk_cur). */
+ * REROUTE_VISITS vertices and going on from none with more than
+ * REROUTE_HUB arcs but u; 1 when found (the path in walk_cur). */
 static int find_residual_path(pf_dyn_graph *d, int64_t u, int64_t w, pf_dyn_batch_out *out)
 {
     int64_t *queue = d->walk_path, tail = 0;
@@ -295,6 +309,8 @@ static int find_residual_path(pf_dyn_graph *d, int64_t u, int64_t w, pf_dyn_batc
     queue[tail++] = u;
     for (int64_t at = 0; at < tail && !found && tail < REROUTE_VISITS; at++) {
         int64_t x = queue[at];
+        if (x != u && d->view.first[x + 1] - d->view.first[x] > REROUTE_HUB)
+            continue;
         for (int64_t a = d->view.first[x]; a < d->view.first[x + 1]; a++) {
             int64_t y = d->view.head[a];
             if (d->res[a] <= 0 || d->walk_mark[y] || y == d->view.source)
@@ -335,6 +351,7 @@ int pf_dyn_repair_list(pf_dyn_graph *d, const int64_t *list, int64_t len, pf_dyn
 {
     const int64_t count = list ? len : d->view.n;
     const int64_t budget = out->repair_steps + d->view.arcs / DFS_SHARE + DFS_MIN_BUDGET;
+    const int64_t give_up = out->repair_steps + RESET_SHARE * (d->view.n + d->view.arcs);
     int64_t seen = 0;
     int rc = PF_OK, labelled = 0;
     for (int64_t k = 0; k < count && !rc; k++) {
@@ -352,10 +369,15 @@ int pf_dyn_repair_list(pf_dyn_graph *d, const int64_t *list, int64_t len, pf_dyn
             labelled = 1;
         }
         if (labelled)
-            rc = repair_labelled(d, v, out, st);
+            rc = repair_labelled(d, v, give_up, out, st);
     }
     for (int64_t j = 0; j < seen; j++)
         d->walk_mark[d->walk_seen[j]] = MARK_NONE;
+    if (rc == OVER_BUDGET) {
+        pf_dyn_reset_preflow(d);
+        out->reset = 1;
+        rc = PF_OK;
+    }
     return rc;
 }
 

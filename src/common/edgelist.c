@@ -84,9 +84,7 @@ pf_network *pf_parse_edgelist(const char *text, const char *name, int zero_based
     ep.net = pf_network_new(PF_MAX_VERTICES, 0, 1, st);
     if (!ep.net)
         return NULL;
-    int rc = scan_edge_lines(text, &ep.lc, parse_edge, &ep);
-    if (!rc && ep.net->m == 0)
-        rc = pf_io_fail(st, name, ep.lc.line + 1, "no arcs ('" EDGE_USAGE "' lines)");
+    int rc = scan_edge_lines(text, &ep.lc, EDGE_USAGE, parse_edge, &ep);
     if (rc) {
         pf_network_free(ep.net);
         return NULL;

@@ -83,9 +83,7 @@ static pf_wgraph *parse_el(const char *text, const char *name, int zero_based, i
     ep.g = pf_wgraph_new(PF_MAX_VERTICES, st);
     if (!ep.g)
         return NULL;
-    int rc = scan_edge_lines(text, &ep.lc, el_arc, &ep);
-    if (!rc && ep.g->m == 0)
-        rc = pf_io_fail(st, name, ep.lc.line + 1, "no arcs ('" EL_USAGE "' lines)");
+    int rc = scan_edge_lines(text, &ep.lc, EL_USAGE, el_arc, &ep);
     if (rc) {
         pf_wgraph_free(ep.g);
         return NULL;

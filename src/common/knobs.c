@@ -81,6 +81,12 @@ const pf_knob_info pf_knob_table[PF_KNOB_COUNT] = {
         .name = "PORTAFLOW_GR_ROUNDS", .kind = PF_KNOB_INT, .offset = VALUE(gr_rounds),
         .least = 1, .most = INT31, .fallback = 256,
         .meaning = "parallel driver: global relabel after at most this many rounds"},
+    [PF_KNOB_HANDOFF] = {
+        .name = "PORTAFLOW_HANDOFF", .kind = PF_KNOB_INT, .offset = VALUE(handoff), .least = 0,
+        .most = INT64_MAX, .fallback = 1024,
+        .meaning = "parallel driver: phase 1 goes to the host's sequential engine (which also "
+                   "does the cut and phase 2) once a batch of rounds ran to the round cap with "
+                   "at most this many vertices active (the excess crawls); 0: never"},
     [PF_KNOB_HYBRID] = {
         .name = "PORTAFLOW_HYBRID", .kind = PF_KNOB_CHOICE, .offset = VALUE(hybrid),
         .choices = hybrid_choices, .fallback = PF_KNOB_AUTO,

@@ -45,6 +45,7 @@ typedef enum pf_knob_id {
     PF_KNOB_FOLLOW,
     PF_KNOB_GR_ALPHA,
     PF_KNOB_GR_ROUNDS,
+    PF_KNOB_HANDOFF,
     PF_KNOB_HYBRID,
     PF_KNOB_HYBRID_START,
     PF_KNOB_HYBRID_STRETCH,
@@ -103,6 +104,7 @@ typedef struct pf_knob_values {
     int64_t follow;
     double gr_alpha;
     int64_t gr_rounds;
+    int64_t handoff;           /* 0: the parallel driver never hands phase 1 to the host */
     int64_t hybrid;            /* enum pf_hybrid_mode, or PF_KNOB_AUTO: the option's */
     int64_t hybrid_start;
     int64_t hybrid_stretch;    /* 0: one global-relabel period */

@@ -175,14 +175,9 @@ pf_network *pf_parse_mm_network(const char *text, size_t len, const char *name, 
         else
             rc = parse_entry(&mp, &p);
     }
-    int64_t eof_line = mp.lc.line + 1;
-    if (!rc && !mp.net)
-        rc = pf_io_fail(st, name, eof_line, "no size line '" MM_SIZE_TEXT "' after the banner");
-    if (!rc && mp.entries < mp.declared)
-        rc = pf_io_fail(st, name, eof_line,
-                        "fewer entries than the size line (line %lld) declares: expected %lld, "
-                        "found %lld",
-                        (long long)mp.size_line, (long long)mp.declared, (long long)mp.entries);
+    if (!rc)
+        rc = check_mm_end(&mp.lc, mp.net != NULL, MM_SIZE_TEXT, mp.size_line, mp.declared,
+                          mp.entries);
     if (rc) {
         pf_network_free(mp.net);
         return NULL;

@@ -270,6 +270,22 @@ static inline int finish_line(const line_ctx *lc, const char **pp, const char *a
     return PF_OK;
 }
 
+/* The two ways a field fails before its value counts: missing (usage is
+ * the line's shape) or not a number at all (not_a: "a number", "a vertex
+ * id"); PF_OK for any other kind. what names the field in messages. */
+static inline int field_missing_or_junk(const line_ctx *lc, enum field_kind kind,
+                                        const char *field, const char *what, const char *usage,
+                                        const char *not_a)
+{
+    if (kind == FIELD_MISSING)
+        return pf_io_fail(lc->st, lc->name, lc->line, "missing %s (expected '%s')", what,
+                          usage);
+    if (kind == FIELD_JUNK)
+        return pf_io_fail(lc->st, lc->name, lc->line, "%s '%.*s' is not %s", what,
+                          field_len(field), field, not_a);
+    return PF_OK;
+}
+
 static inline int id_ok(enum field_kind kind, uint64_t value, int64_t n)
 {
     return kind == FIELD_NUMBER && value - 1 < (uint64_t)n; /* 0 wraps high */
@@ -279,24 +295,23 @@ static inline int id_ok(enum field_kind kind, uint64_t value, int64_t n)
 static inline int id_error(const line_ctx *lc, enum field_kind kind, const char *field,
                            int64_t n, const char *what, const char *usage)
 {
-    if (kind == FIELD_MISSING)
-        return pf_io_fail(lc->st, lc->name, lc->line, "missing %s (expected '%s')",
-                          what, usage);
-    if (kind == FIELD_JUNK)
-        return pf_io_fail(lc->st, lc->name, lc->line, "%s '%.*s' is not a number",
-                          what, field_len(field), field);
+    int rc = field_missing_or_junk(lc, kind, field, what, usage, "a number");
+    if (rc)
+        return rc;
     return pf_io_fail(lc->st, lc->name, lc->line, "%s %.*s is outside 1..%lld",
                       what, field_len(field), field, (long long)n);
 }
 
 /* Every line of an edge list: '#' and '%' lines and blank lines passed
  * over, each other line handed to arc(ctx, &p), which moves p past it.
- * lc->line counts the lines; the first error ends the walk. */
-static inline int scan_edge_lines(const char *text, line_ctx *lc,
+ * lc->line counts the lines; the first error ends the walk. A list without
+ * an arc line is an error too ("no arcs"; usage: the arc line's shape). */
+static inline int scan_edge_lines(const char *text, line_ctx *lc, const char *usage,
                                   int (*arc)(void *ctx, const char **pp), void *ctx)
 {
     const char *p = text;
     int rc = PF_OK;
+    int64_t arcs = 0;
     while (*p && !rc) {
         lc->line++;
         p = skip_blanks(p);
@@ -304,9 +319,13 @@ static inline int scan_edge_lines(const char *text, line_ctx *lc,
             p = next_line(p);
         else if (is_eol(*p))
             p += *p != '\0';
-        else
+        else {
             rc = arc(ctx, &p);
+            arcs++;
+        }
     }
+    if (!rc && !arcs)
+        return pf_io_fail(lc->st, lc->name, lc->line + 1, "no arcs ('%s' lines)", usage);
     return rc;
 }
 
@@ -334,12 +353,9 @@ static inline int scan_list_id(const line_ctx *lc, const char **pp, const char *
     const char *field;
     uint64_t v = 0;
     enum field_kind kind = scan_uint(pp, &field, &v);
-    if (kind == FIELD_MISSING)
-        return pf_io_fail(lc->st, lc->name, lc->line, "missing %s (expected '%s')", what,
-                          usage);
-    if (kind == FIELD_JUNK)
-        return pf_io_fail(lc->st, lc->name, lc->line, "%s '%.*s' is not a vertex id", what,
-                          field_len(field), field);
+    int rc = field_missing_or_junk(lc, kind, field, what, usage, "a vertex id");
+    if (rc)
+        return rc;
     if (kind != FIELD_NUMBER || v < (uint64_t)base ||
         v - (uint64_t)base >= (uint64_t)PF_MAX_VERTICES)
         return pf_io_fail(lc->st, lc->name, lc->line, "%s %.*s outside %lld..%lld%s", what,
@@ -381,12 +397,9 @@ static inline int check_vertex_count(const line_ctx *lc, enum field_kind kind,
                                      const char *field, uint64_t n, int64_t least,
                                      const char *usage)
 {
-    if (kind == FIELD_MISSING)
-        return pf_io_fail(lc->st, lc->name, lc->line, "missing vertex count (expected '%s')",
-                          usage);
-    if (kind == FIELD_JUNK)
-        return pf_io_fail(lc->st, lc->name, lc->line, "vertex count '%.*s' is not a number",
-                          field_len(field), field);
+    int rc = field_missing_or_junk(lc, kind, field, "vertex count", usage, "a number");
+    if (rc)
+        return rc;
     if (kind != FIELD_NUMBER || n < (uint64_t)least || n > (uint64_t)PF_MAX_VERTICES)
         return pf_io_fail(lc->st, lc->name, lc->line, "vertex count %.*s is outside %lld..%lld",
                           field_len(field), field, (long long)least,
@@ -402,12 +415,9 @@ static inline int scan_count(const line_ctx *lc, const char **pp, const char *wh
     const char *field;
     uint64_t value = 0;
     enum field_kind kind = scan_uint(pp, &field, &value);
-    if (kind == FIELD_MISSING)
-        return pf_io_fail(lc->st, lc->name, lc->line, "missing %s (expected '%s')", what,
-                          usage);
-    if (kind == FIELD_JUNK)
-        return pf_io_fail(lc->st, lc->name, lc->line, "%s '%.*s' is not a number", what,
-                          field_len(field), field);
+    int rc = field_missing_or_junk(lc, kind, field, what, usage, "a number");
+    if (rc)
+        return rc;
     if (kind != FIELD_NUMBER || value > (uint64_t)INT64_MAX)
         return pf_io_fail(lc->st, lc->name, lc->line, "%s %.*s is %s", what,
                           field_len(field), field,
@@ -523,14 +533,43 @@ static inline int check_arc_line(const line_ctx *lc, const char *line_start, int
     return arc_line_error(lc, line_start, p_line, declared);
 }
 
-/* At end of input (reported on eof_line): fewer arc lines than declared. */
-static inline int too_few_arcs(const line_ctx *lc, int64_t eof_line, int64_t declared,
-                               int64_t found, int64_t p_line)
+/* At the end of a DIMACS file (reported on the line after the last): a p
+ * line was read (graph: whether it made the graph; p_usage: its shape;
+ * len: the input's size, 0 when the file is empty) and all the arcs it
+ * declares (it stood on p_line). */
+static inline int check_dimacs_end(const line_ctx *lc, size_t len, int graph,
+                                   const char *p_usage, int64_t p_line, int64_t declared,
+                                   int64_t found)
 {
-    return pf_io_fail(lc->st, lc->name, eof_line,
-                      "fewer arc lines than the p line (line %lld) declares: "
-                      "expected %lld, found %lld",
-                      (long long)p_line, (long long)declared, (long long)found);
+    int64_t eof_line = lc->line + 1;
+    if (!graph)
+        return len == 0 ? pf_io_fail(lc->st, lc->name, eof_line,
+                                     "the file is empty (expected a '%s' line)", p_usage)
+                        : pf_io_fail(lc->st, lc->name, eof_line, "no '%s' line", p_usage);
+    if (found < declared)
+        return pf_io_fail(lc->st, lc->name, eof_line,
+                          "fewer arc lines than the p line (line %lld) declares: "
+                          "expected %lld, found %lld",
+                          (long long)p_line, (long long)declared, (long long)found);
+    return PF_OK;
+}
+
+/* At the end of a Matrix Market file (reported on the line after the
+ * last): the size line was read (sized; size_usage: its shape) and at
+ * least the `declared` entries it gave (size_line: where it stood). */
+static inline int check_mm_end(const line_ctx *lc, int sized, const char *size_usage,
+                               int64_t size_line, int64_t declared, int64_t entries)
+{
+    int64_t eof_line = lc->line + 1;
+    if (!sized)
+        return pf_io_fail(lc->st, lc->name, eof_line, "no size line '%s' after the banner",
+                          size_usage);
+    if (entries < declared)
+        return pf_io_fail(lc->st, lc->name, eof_line,
+                          "fewer entries than the size line (line %lld) declares: "
+                          "expected %lld, found %lld",
+                          (long long)size_line, (long long)declared, (long long)entries);
+    return PF_OK;
 }
 
 /* ---- matrix files ---------------------------------------------------- */

@@ -142,13 +142,9 @@ static pf_wgraph *parse_sp(const char *text, size_t len, const char *name, pf_st
         else if (type != 'c')
             rc = unknown_line(&ps.lc, start, "c, p or a");
     }
-    int64_t eof_line = ps.lc.line + 1;
-    if (!rc && !ps.g)
-        rc = pf_io_fail(st, name, eof_line,
-                        len == 0 ? "the file is empty (expected a '" SP_PROBLEM_USAGE "' line)"
-                                 : "no '" SP_PROBLEM_USAGE "' line");
-    if (!rc && ps.g->m < ps.declared_arcs)
-        rc = too_few_arcs(&ps.lc, eof_line, ps.declared_arcs, ps.g->m, ps.p_line);
+    if (!rc)
+        rc = check_dimacs_end(&ps.lc, len, ps.g != NULL, SP_PROBLEM_USAGE, ps.p_line,
+                              ps.declared_arcs, ps.g ? ps.g->m : 0);
     if (rc) {
         pf_wgraph_free(ps.g);
         return NULL;
@@ -335,15 +331,9 @@ static pf_wgraph *parse_mm(const char *text, size_t len, const char *name, pf_st
         else
             rc = parse_mm_entry(&mp, start, &p);
     }
-    int64_t eof_line = mp.lc.line + 1;
-    if (!rc && !mp.g)
-        rc = pf_io_fail(st, name, eof_line, "no size line '%s' after the banner",
-                        MM_SIZE_USAGE);
-    if (!rc && mp.entries < mp.declared)
-        rc = pf_io_fail(st, name, eof_line,
-                        "fewer entries than the size line (line %lld) declares: "
-                        "expected %lld, found %lld",
-                        (long long)mp.size_line, (long long)mp.declared, (long long)mp.entries);
+    if (!rc)
+        rc = check_mm_end(&mp.lc, mp.g != NULL, MM_SIZE_USAGE, mp.size_line, mp.declared,
+                          mp.entries);
     if (rc) {
         pf_wgraph_free(mp.g);
         return NULL;

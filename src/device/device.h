@@ -188,6 +188,27 @@ typedef struct pf_device_caps {
     unsigned maxflow_bits : 2;
 } pf_device_caps;
 
+/* The graph analytics steps' signatures (semantics: their entries in
+ * pf_device_ops below). Each backend declares its steps with these types
+ * (`pf_bfs_push_fn pf_cl_bfs_push;`), so every parameter list is written
+ * once, here. */
+typedef int pf_bfs_push_fn(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count,
+                           int64_t in_arcs, pf_buf *dist, int32_t level, pf_buf *out,
+                           int64_t *out_count, int64_t *out_arcs, pf_status *st);
+typedef int pf_bfs_pull_fn(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t level,
+                           pf_buf *flags, int64_t *found, int64_t *found_arcs, pf_status *st);
+typedef int pf_bfs_parents_fn(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t source,
+                              pf_buf *parent, pf_status *st);
+typedef int pf_sssp_relax_fn(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count,
+                             int64_t in_arcs, pf_buf *dist, pf_buf *claim, int32_t step,
+                             pf_buf *near, pf_buf *far, int64_t bound_i, double bound_f,
+                             int64_t *near_count, int64_t *near_arcs, pf_status *st);
+typedef int pf_sssp_far_fn(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, pf_buf *far,
+                           int64_t bound_i, double bound_f, pf_buf *out, pf_sssp_far_out *res,
+                           pf_status *st);
+typedef int pf_intersect_count_fn(pf_dev *dev, const pf_dev_csr *g, int64_t *total,
+                                  pf_status *st);
+
 typedef struct pf_device_ops {
     const char *name; /* "seq", "omp", "opencl", "cuda" */
     pf_device_caps caps;
@@ -331,21 +352,17 @@ typedef struct pf_device_ops {
      * *out_arcs), with which a backend picks between a worker group per
      * vertex and an advance balanced over arcs (a scan of the degrees and a
      * binary search per arc: hubs of power-law graphs). */
-    int (*bfs_push)(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count, int64_t in_arcs,
-                    pf_buf *dist, int32_t level, pf_buf *out, int64_t *out_count,
-                    int64_t *out_arcs, pf_status *st);
+    pf_bfs_push_fn *bfs_push;
     /* advance, pull (bottom-up BFS): every v with dist[v] == -1 scans its
      * in-arcs (g->rfirst, g->rhead) for a u with dist[u] == level and stops
      * at the first; then dist[v] = level + 1 and flags[v] = 1; every other
      * flags[v] = 0. *found, *found_arcs as bfs_push's counts. */
-    int (*bfs_pull)(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t level, pf_buf *flags,
-                    int64_t *found, int64_t *found_arcs, pf_status *st);
+    pf_bfs_pull_fn *bfs_pull;
     /* compute: parent[v] = the smallest u with an arc (u,v) and dist[u] ==
      * dist[v] - 1 (the first in v's in-arcs, which are sorted), for every
      * reached v but the source; parent[source] = source; -1 elsewhere.
      * Needs g->rfirst. */
-    int (*bfs_parents)(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t source,
-                       pf_buf *parent, pf_status *st);
+    pf_bfs_parents_fn *bfs_parents;
     /* advance with relaxation (near-far SSSP): for every u in in[0..count)
      * and arc (u,v), d = dist[u] + w (w = 1 without weights); where d <
      * dist[v], dist[v] = d by an atomic minimum, and the worker that lowered
@@ -355,20 +372,16 @@ typedef struct pf_device_ops {
      * weights; "none" INT64_MAX) or double (real; +inf); bound likewise
      * (bound_i / bound_f). *near_count = vertices appended, *near_arcs =
      * their out-degree sum; in_arcs as bfs_push's. */
-    int (*sssp_relax)(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count,
-                      int64_t in_arcs, pf_buf *dist, pf_buf *claim, int32_t step, pf_buf *near,
-                      pf_buf *far, int64_t bound_i, double bound_f, int64_t *near_count,
-                      int64_t *near_arcs, pf_status *st);
+    pf_sssp_relax_fn *sssp_relax;
     /* compute + filter (near-far's far pile): every v with far[v] = 1 and
      * dist[v] < bound goes to out (far[v] = 0); of those left with far[v]
      * = 1, out->rest counts them and rest_min_i / rest_min_f is their
      * smallest distance. */
-    int (*sssp_far)(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, pf_buf *far, int64_t bound_i,
-                    double bound_f, pf_buf *out, pf_sssp_far_out *res, pf_status *st);
+    pf_sssp_far_fn *sssp_far;
     /* segmented intersection (triangles): g holds each undirected edge once,
      * oriented from lower to higher rank, rows sorted by head; *total = the
      * sum over its arcs (u,v) of |N(u) n N(v)|. */
-    int (*intersect_count)(pf_dev *dev, const pf_dev_csr *g, int64_t *total, pf_status *st);
+    pf_intersect_count_fn *intersect_count;
 } pf_device_ops;
 
 /* The compiled-in backends (each defined in its own folder). */

@@ -35,17 +35,26 @@ static int check_base(int base, pf_status *st)
     return PF_OK;
 }
 
+/* The arguments every builder takes: the id base, and `arcs` arcs with
+ * each of their arrays given (values: capacities or weights). */
+static int check_arc_arrays(int base, int64_t arcs, const int64_t *tails, const int64_t *heads,
+                            const void *values, pf_status *st)
+{
+    int rc = check_base(base, st);
+    if (rc)
+        return rc;
+    if (arcs < 0 || (arcs > 0 && (!tails || !heads || !values)))
+        return pf_fail(st, PF_E_USAGE, "arc count %lld with %s arrays", (long long)arcs,
+                       arcs < 0 ? "a negative count of" : "missing");
+    return PF_OK;
+}
+
 pf_network *pf_network_from_arrays(int64_t vertices, int64_t source, int64_t sink,
                                    int64_t arcs, const int64_t *tails, const int64_t *heads,
                                    const int64_t *capacities, int base, pf_status *st)
 {
-    if (check_base(base, st))
+    if (check_arc_arrays(base, arcs, tails, heads, capacities, st))
         return NULL;
-    if (arcs < 0 || (arcs > 0 && (!tails || !heads || !capacities))) {
-        pf_fail(st, PF_E_USAGE, "arc count %lld with %s arrays", (long long)arcs,
-                arcs < 0 ? "a negative count of" : "missing");
-        return NULL;
-    }
     pf_network *net = pf_network_new(vertices, source - base, sink - base, st);
     if (!net)
         return NULL;
@@ -145,13 +154,8 @@ pf_wgraph *pf_wgraph_from_arrays(int64_t vertices, int64_t arcs, const int64_t *
                                  const int64_t *heads, const double *weights, int base,
                                  pf_status *st)
 {
-    if (check_base(base, st))
+    if (check_arc_arrays(base, arcs, tails, heads, weights, st))
         return NULL;
-    if (arcs < 0 || (arcs > 0 && (!tails || !heads || !weights))) {
-        pf_fail(st, PF_E_USAGE, "arc count %lld with %s arrays", (long long)arcs,
-                arcs < 0 ? "a negative count of" : "missing");
-        return NULL;
-    }
     for (int64_t i = 0; i < arcs; i++)
         if (check_arc_ids(i, tails[i] - base, heads[i] - base, vertices, base, st))
             return NULL;

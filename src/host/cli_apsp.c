@@ -134,9 +134,7 @@ static int parse_apsp_args(int argc, char **argv, apsp_args *a)
     int rc = pf_opts_parse(&apsp_spec, argc, argv, on_apsp_option, a, &p);
     if (rc != PF_OPTS_GO_ON)
         return rc;
-    a->opt.backend = p.shared.backend;
-    a->opt.device_index = p.shared.device_index;
-    a->opt.threads = p.shared.threads;
+    pf_opts_take_device(&p.shared, &a->opt.backend, &a->opt.device_index, &a->opt.threads);
     a->opt.log = pf_cli_log;
     a->out_path = p.shared.out_path;
     a->json = p.shared.json;

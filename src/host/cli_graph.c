@@ -62,35 +62,28 @@ static const pf_opt tc_options[] = {INPUT_OPTIONS, {0}};
     "GRAPH: DIMACS 'p sp', Matrix Market, adjacency-matrix text, an edge list ('U V' or\n"   \
     "'U V W' lines, '#'/'%' comments) or portaflow's binary form (gen --format bin).\n"
 
+/* What the three commands share: one graph argument and the same shared options. */
+#define GRAPH_SPEC_COMMON                                                                    \
+    .synopsis = "[OPTIONS] GRAPH", .max_args = 1,                                            \
+    .shared = PF_OPTS_DEVICE | PF_OPTS_OUT | PF_OPTS_PROGRESS | PF_OPTS_JSON
+
 static const pf_cmd_spec bfs_spec = {
-    .name = "bfs",
-    .synopsis = "[OPTIONS] GRAPH",
+    .name = "bfs", .options = bfs_options, GRAPH_SPEC_COMMON,
     .about = "Hop distances along arcs from the source; one 'd ID DIST' row per vertex\n"
              "('d ID DIST PARENT' with --parents; 'inf' and '-' where unreached).\n" GRAPH_ABOUT_INPUT,
-    .options = bfs_options,
-    .shared = PF_OPTS_DEVICE | PF_OPTS_OUT | PF_OPTS_PROGRESS | PF_OPTS_JSON,
-    .max_args = 1,
 };
 
 static const pf_cmd_spec sssp_spec = {
-    .name = "sssp",
-    .synopsis = "[OPTIONS] GRAPH",
+    .name = "sssp", .options = sssp_options, GRAPH_SPEC_COMMON,
     .about = "Shortest-path distances from the source (weights 1 where the input has none);\n"
              "one 'd ID DIST' row per vertex ('inf' where unreached). A negative cycle\n"
              "reachable from the source exits 2 naming it.\n" GRAPH_ABOUT_INPUT,
-    .options = sssp_options,
-    .shared = PF_OPTS_DEVICE | PF_OPTS_OUT | PF_OPTS_PROGRESS | PF_OPTS_JSON,
-    .max_args = 1,
 };
 
 static const pf_cmd_spec tc_spec = {
-    .name = "tc",
-    .synopsis = "[OPTIONS] GRAPH",
+    .name = "tc", .options = tc_options, GRAPH_SPEC_COMMON,
     .about = "Triangles of the undirected simple graph (arc directions, self-loops and\n"
              "repeated arcs ignored): 's triangles T'.\n" GRAPH_ABOUT_INPUT,
-    .options = tc_options,
-    .shared = PF_OPTS_DEVICE | PF_OPTS_OUT | PF_OPTS_PROGRESS | PF_OPTS_JSON,
-    .max_args = 1,
 };
 
 static int on_option(void *ctx, int id, const char *arg)
@@ -118,9 +111,7 @@ static int parse_args(const pf_cmd_spec *spec, int argc, char **argv, graph_args
     int rc = pf_opts_parse(spec, argc, argv, on_option, a, &p);
     if (rc != PF_OPTS_GO_ON)
         return rc;
-    a->opt.backend = p.shared.backend;
-    a->opt.device_index = p.shared.device_index;
-    a->opt.threads = p.shared.threads;
+    pf_opts_take_device(&p.shared, &a->opt.backend, &a->opt.device_index, &a->opt.threads);
     a->json = p.shared.json;
     a->out_path = p.shared.out_path;
     a->progress = pf_opts_progress_mode(&p.shared);
@@ -194,60 +185,69 @@ static pf_csr *load(graph_args *a, pf_status *st)
     return pf_csr_read(a->path, &a->read, st);
 }
 
-/* What every command does first: its options, its graph and, for bfs and
- * sssp, the source. PF_OPTS_GO_ON with run->g read and
- * *t0 the start, or the status to exit with now (nothing left open). */
-static int start_command(const pf_cmd_spec *spec, int argc, char **argv, graph_args *a,
-                         graph_run *run, pf_csr **g, double *t0, pf_status *st)
-{
-    int rc = parse_args(spec, argc, argv, a);
-    if (rc != PF_OPTS_GO_ON)
-        return rc;
-    *t0 = pf_now();
-    *g = load(a, st);
-    if (!*g)
-        return pf_cli_error(st);
-    *run = (graph_run){.a = a, .g = *g};
-    if (spec != &tc_spec && take_source(a, *g, &run->source, st)) {
-        pf_csr_free(*g);
-        return usage_status(st);
-    }
-    return PF_OPTS_GO_ON;
-}
+/* Every command's answer, on the stack of run_command. */
+typedef union graph_result {
+    pf_bfs_result bfs;
+    pf_sssp_result sssp;
+    pf_tc_result tc;
+} graph_result;
 
-/* What every command does last: the answer written if all went well
- * (rc 0), the graph freed, the exit status. */
-static int finish_command(const graph_args *a, void (*write)(FILE *, const void *),
-                          graph_run *run, pf_csr *g, double t0, int rc, pf_status *st)
-{
-    run->total_s = pf_now() - t0;
-    if (!rc)
-        rc = write_output(a, write, run, st);
-    pf_csr_free(g);
-    return rc ? pf_cli_error(st) : PF_EXIT_OK;
-}
+/* What run_command hands back from solve when the command has already
+ * said why it ends (sssp's negative cycle): exit PF_EXIT_INPUT, no output. */
+enum { REPORTED = -1 };
 
-int pf_cli_bfs(int argc, char **argv)
+/* One command: its spec, its engine call (with --verify's check, setting
+ * run->verified) and its writers. free_result is NULL where the answer
+ * holds no memory. */
+typedef struct graph_command {
+    const pf_cmd_spec *spec;
+    int (*solve)(const graph_args *a, graph_run *run, graph_result *res, pf_status *st);
+    void (*free_result)(graph_result *res);
+    void (*write_text)(FILE *out, const void *run);
+    void (*write_json)(FILE *out, const void *run);
+} graph_command;
+
+/* Options, graph and, for bfs and sssp, the source; then the engine; then
+ * the answer written if all went well, everything freed, the exit status. */
+static int run_command(const graph_command *cmd, int argc, char **argv)
 {
     graph_args a;
-    graph_run run;
-    pf_csr *g;
-    double t0;
-    pf_status st;
-    int rc = start_command(&bfs_spec, argc, argv, &a, &run, &g, &t0, &st);
+    int rc = parse_args(cmd->spec, argc, argv, &a);
     if (rc != PF_OPTS_GO_ON)
         return rc;
-    pf_bfs_result res;
-    pf_progress_step("bfs");
-    rc = pf_graph_bfs(g, run.source, &a.opt, &res, &st);
-    if (!rc && a.verify) {
-        pf_progress_step("verifying");
-        rc = pf_bfs_verify(g, run.source, res.dist, res.parent, 1, &st);
-        run.verified = !rc;
+    double t0 = pf_now();
+    pf_status st;
+    pf_csr *g = load(&a, &st);
+    if (!g)
+        return pf_cli_error(&st);
+    graph_run run = {.a = &a, .g = g};
+    if (cmd->spec != &tc_spec && take_source(&a, g, &run.source, &st)) {
+        pf_csr_free(g);
+        return usage_status(&st);
     }
+    graph_result res;
+    pf_progress_step("%s", cmd->spec->name);
+    rc = cmd->solve(&a, &run, &res, &st);
     run.res = &res;
-    rc = finish_command(&a, a.json ? write_bfs_json : write_bfs_text, &run, g, t0, rc, &st);
-    pf_bfs_result_free(&res);
+    run.total_s = pf_now() - t0;
+    if (!rc)
+        rc = write_output(&a, a.json ? cmd->write_json : cmd->write_text, &run, &st);
+    pf_csr_free(g);
+    if (cmd->free_result)
+        cmd->free_result(&res);
+    if (rc == REPORTED)
+        return PF_EXIT_INPUT;
+    return rc ? pf_cli_error(&st) : PF_EXIT_OK;
+}
+
+static int solve_bfs(const graph_args *a, graph_run *run, graph_result *res, pf_status *st)
+{
+    int rc = pf_graph_bfs(run->g, run->source, &a->opt, &res->bfs, st);
+    if (!rc && a->verify) {
+        pf_progress_step("verifying");
+        rc = pf_bfs_verify(run->g, run->source, res->bfs.dist, res->bfs.parent, 1, st);
+        run->verified = !rc;
+    }
     return rc;
 }
 
@@ -274,60 +274,63 @@ static void report_cycle(const pf_csr *g, const pf_sssp_result *res, const char 
     fputc('\n', stderr);
 }
 
+static int solve_sssp(const graph_args *a, graph_run *run, graph_result *res, pf_status *st)
+{
+    int rc = pf_graph_sssp(run->g, run->source, &a->opt, &res->sssp, st);
+    if (rc == PF_E_INPUT && res->sssp.cycle_len > 0) {
+        report_cycle(run->g, &res->sssp, strcmp(a->path, "-") ? a->path : "<stdin>",
+                     a->read.zero_based ? 0 : 1);
+        return REPORTED;
+    }
+    if (!rc && a->verify) {
+        pf_progress_step("verifying");
+        rc = pf_sssp_verify(run->g, run->source, res->sssp.dist_i, res->sssp.dist_f, st);
+        run->verified = !rc;
+    }
+    return rc;
+}
+
+/* --verify: against seq's count. */
+static int solve_tc(const graph_args *a, graph_run *run, graph_result *res, pf_status *st)
+{
+    int rc = pf_graph_tc(run->g, &a->opt, &res->tc, st);
+    if (!rc && a->verify && strcmp(res->tc.backend, "seq")) {
+        pf_progress_step("verifying against seq");
+        pf_graph_options seq = a->opt;
+        seq.backend = "seq";
+        pf_tc_result check;
+        rc = pf_graph_tc(run->g, &seq, &check, st);
+        if (!rc && check.triangles != res->tc.triangles)
+            rc = pf_fail(st, PF_E_VERIFY, "%s counted %lld triangles, seq %lld",
+                         res->tc.backend, (long long)res->tc.triangles,
+                         (long long)check.triangles);
+    }
+    run->verified = a->verify && !rc;
+    return rc;
+}
+
+static void free_bfs(graph_result *res) { pf_bfs_result_free(&res->bfs); }
+static void free_sssp(graph_result *res) { pf_sssp_result_free(&res->sssp); }
+
+int pf_cli_bfs(int argc, char **argv)
+{
+    static const graph_command bfs = {.spec = &bfs_spec, .solve = solve_bfs,
+                                      .free_result = free_bfs, .write_text = write_bfs_text,
+                                      .write_json = write_bfs_json};
+    return run_command(&bfs, argc, argv);
+}
+
 int pf_cli_sssp(int argc, char **argv)
 {
-    graph_args a;
-    graph_run run;
-    pf_csr *g;
-    double t0;
-    pf_status st;
-    int rc = start_command(&sssp_spec, argc, argv, &a, &run, &g, &t0, &st);
-    if (rc != PF_OPTS_GO_ON)
-        return rc;
-    pf_sssp_result res;
-    pf_progress_step("sssp");
-    rc = pf_graph_sssp(g, run.source, &a.opt, &res, &st);
-    if (rc == PF_E_INPUT && res.cycle_len > 0) {
-        report_cycle(g, &res, strcmp(a.path, "-") ? a.path : "<stdin>", a.read.zero_based ? 0 : 1);
-        pf_sssp_result_free(&res);
-        pf_csr_free(g);
-        return PF_EXIT_INPUT;
-    }
-    if (!rc && a.verify) {
-        pf_progress_step("verifying");
-        rc = pf_sssp_verify(g, run.source, res.dist_i, res.dist_f, &st);
-        run.verified = !rc;
-    }
-    run.res = &res;
-    rc = finish_command(&a, a.json ? write_sssp_json : write_sssp_text, &run, g, t0, rc, &st);
-    pf_sssp_result_free(&res);
-    return rc;
+    static const graph_command sssp = {.spec = &sssp_spec, .solve = solve_sssp,
+                                       .free_result = free_sssp, .write_text = write_sssp_text,
+                                       .write_json = write_sssp_json};
+    return run_command(&sssp, argc, argv);
 }
 
 int pf_cli_tc(int argc, char **argv)
 {
-    graph_args a;
-    graph_run run;
-    pf_csr *g;
-    double t0;
-    pf_status st;
-    int rc = start_command(&tc_spec, argc, argv, &a, &run, &g, &t0, &st);
-    if (rc != PF_OPTS_GO_ON)
-        return rc;
-    pf_tc_result res;
-    pf_progress_step("tc");
-    rc = pf_graph_tc(g, &a.opt, &res, &st);
-    run.res = &res;
-    if (!rc && a.verify && strcmp(res.backend, "seq")) { /* against seq's count */
-        pf_progress_step("verifying against seq");
-        pf_graph_options seq = a.opt;
-        seq.backend = "seq";
-        pf_tc_result check;
-        rc = pf_graph_tc(g, &seq, &check, &st);
-        if (!rc && check.triangles != res.triangles)
-            rc = pf_fail(&st, PF_E_VERIFY, "%s counted %lld triangles, seq %lld", res.backend,
-                         (long long)res.triangles, (long long)check.triangles);
-    }
-    run.verified = a.verify && !rc;
-    return finish_command(&a, a.json ? write_tc_json : write_tc_text, &run, g, t0, rc, &st);
+    static const graph_command tc = {.spec = &tc_spec, .solve = solve_tc,
+                                     .write_text = write_tc_text, .write_json = write_tc_json};
+    return run_command(&tc, argc, argv);
 }

@@ -300,3 +300,11 @@ int pf_opts_progress_mode(const pf_opts_shared *shared)
 }
 
 int pf_opts_progress_on(const pf_opts_shared *shared) { return pf_opts_progress_mode(shared); }
+
+void pf_opts_take_device(const pf_opts_shared *shared, const char **backend, int *device_index,
+                         int *threads)
+{
+    *backend = shared->backend;
+    *device_index = shared->device_index;
+    *threads = shared->threads;
+}

@@ -122,6 +122,11 @@ int pf_opts_progress_mode(const pf_opts_shared *shared);
 /* The same value under its first name (commands written against it). */
 int pf_opts_progress_on(const pf_opts_shared *shared);
 
+/* The device choice (--backend, --device, --threads) into the fields
+ * that pf_solve_options, pf_apsp_options and pf_graph_options each have. */
+void pf_opts_take_device(const pf_opts_shared *shared, const char **backend, int *device_index,
+                         int *threads);
+
 /* Whole-number option values: a decimal integer in [min, max], else a usage
  * error naming the option (--NAME) and the range. 0 or the exit status. */
 int pf_opts_int(const pf_cmd_spec *spec, const char *name, const char *text, int64_t min,

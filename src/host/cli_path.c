@@ -50,9 +50,7 @@ static int parse_path_args(int argc, char **argv, path_args *a)
     int rc = pf_opts_parse(&path_spec, argc, argv, NULL, a, &p);
     if (rc != PF_OPTS_GO_ON)
         return rc;
-    a->opt.backend = p.shared.backend;
-    a->opt.device_index = p.shared.device_index;
-    a->opt.threads = p.shared.threads;
+    pf_opts_take_device(&p.shared, &a->opt.backend, &a->opt.device_index, &a->opt.threads);
     a->opt.log = pf_cli_log;
     a->json = p.shared.json;
     if (!p.count)

@@ -98,9 +98,7 @@ static int parse_solve_args(int argc, char **argv, solve_args *a)
         return rc;
     a->path = p.count ? p.args[0] : NULL;
     a->json = p.shared.json;
-    a->opt.backend = p.shared.backend;
-    a->opt.device_index = p.shared.device_index;
-    a->opt.threads = p.shared.threads;
+    pf_opts_take_device(&p.shared, &a->opt.backend, &a->opt.device_index, &a->opt.threads);
     a->opt.want_flow = a->print_flow || a->verify;
     a->opt.want_cut = a->print_cut || a->print_cut_arcs || a->verify;
     a->opt.progress = pf_opts_progress_mode(&p.shared);

@@ -117,12 +117,21 @@ static void c_release(pf_dev *dev, pf_buf *buf)
     free(CBUF(buf));
 }
 
+/* A copy between buf's [offset, offset + bytes) and host memory at host:
+ * step names it, buf_name its buffer's side, no_host what a missing host
+ * pointer is called. */
+static int check_copy(const pf_buf *buf, size_t offset, const void *host, size_t bytes,
+                      const char *step, const char *buf_name, const char *no_host,
+                      pf_status *st)
+{
+    int rc = check_bytes(buf, offset, bytes, step, buf_name, st);
+    return !rc && bytes && !host ? usage(st, step, no_host) : rc;
+}
+
 static int c_upload(pf_dev *dev, pf_buf *dst, size_t offset, const void *src, size_t bytes,
                     pf_status *st)
 {
-    int rc = check_bytes(dst, offset, bytes, "upload", "destination", st);
-    if (!rc && bytes && !src)
-        rc = usage(st, "upload", "no source");
+    int rc = check_copy(dst, offset, src, bytes, "upload", "destination", "no source", st);
     checked_dev *c = CDEV(dev);
     return rc ? rc : c->inner->upload(c->dev, INNER(dst), offset, src, bytes, st);
 }
@@ -130,25 +139,32 @@ static int c_upload(pf_dev *dev, pf_buf *dst, size_t offset, const void *src, si
 static int c_download(pf_dev *dev, pf_buf *src, size_t offset, void *dst, size_t bytes,
                       pf_status *st)
 {
-    int rc = check_bytes(src, offset, bytes, "download", "source", st);
-    if (!rc && bytes && !dst)
-        rc = usage(st, "download", "no destination");
+    int rc = check_copy(src, offset, dst, bytes, "download", "source", "no destination", st);
     checked_dev *c = CDEV(dev);
     return rc ? rc : c->inner->download(c->dev, INNER(src), offset, dst, bytes, st);
 }
 
+/* fill_i32 (elem 4) or fill_i64 (elem 8): count elements of buf. */
+static int c_fill(pf_dev *dev, pf_buf *buf, int64_t value, int64_t count, size_t elem,
+                  pf_status *st)
+{
+    const char *step = elem == 4 ? "fill_i32" : "fill_i64";
+    int rc = check_elems(buf, count, elem, step, "target", st);
+    checked_dev *c = CDEV(dev);
+    if (rc)
+        return rc;
+    return elem == 4 ? c->inner->fill_i32(c->dev, INNER(buf), (int32_t)value, count, st)
+                     : c->inner->fill_i64(c->dev, INNER(buf), value, count, st);
+}
+
 static int c_fill_i32(pf_dev *dev, pf_buf *buf, int32_t value, int64_t count, pf_status *st)
 {
-    int rc = check_elems(buf, count, 4, "fill_i32", "target", st);
-    checked_dev *c = CDEV(dev);
-    return rc ? rc : c->inner->fill_i32(c->dev, INNER(buf), value, count, st);
+    return c_fill(dev, buf, value, count, sizeof value, st);
 }
 
 static int c_fill_i64(pf_dev *dev, pf_buf *buf, int64_t value, int64_t count, pf_status *st)
 {
-    int rc = check_elems(buf, count, 8, "fill_i64", "target", st);
-    checked_dev *c = CDEV(dev);
-    return rc ? rc : c->inner->fill_i64(c->dev, INNER(buf), value, count, st);
+    return c_fill(dev, buf, value, count, sizeof value, st);
 }
 
 static uint64_t c_held_bytes(pf_dev *dev)
@@ -432,6 +448,7 @@ static int (*const slot_open[SLOTS])(const pf_open_params *, pf_dev **, pf_devic
 
 /* Each entry the backend has, checked; the optional ones stay NULL where
  * it has none. */
+#define CHECKED_IF_PRESENT(slot) t->slot = in->slot ? c_##slot : NULL
 static void build_table(pf_device_ops *t, const pf_device_ops *in, int slot)
 {
     *t = *in; /* name, caps, probe, maxflow_solve, fw_variants: as they are */
@@ -443,21 +460,22 @@ static void build_table(pf_device_ops *t, const pf_device_ops *in, int slot)
     t->download = c_download;
     t->fill_i32 = c_fill_i32;
     t->fill_i64 = c_fill_i64;
-    t->held_bytes = in->held_bytes ? c_held_bytes : NULL;
+    CHECKED_IF_PRESENT(held_bytes);
     t->sync = c_sync;
-    t->scan_i32 = in->scan_i32 ? c_scan_i32 : NULL;
-    t->filter_i32 = in->filter_i32 ? c_filter_i32 : NULL;
-    t->mark_active = in->mark_active ? c_mark_active : NULL;
-    t->saturate_from = in->saturate_from ? c_saturate_from : NULL;
-    t->push_relabel = in->push_relabel ? c_push_relabel : NULL;
-    t->cancel_violations = in->cancel_violations ? c_cancel_violations : NULL;
-    t->bfs_levels = in->bfs_levels ? c_bfs_levels : NULL;
-    t->fw_tile = in->fw_tile ? c_fw_tile : NULL;
-    t->fw_phase = in->fw_phase ? c_fw_phase : NULL;
-    t->fw_step = in->fw_step ? c_fw_step : NULL;
-    t->fw_simd = in->fw_simd ? c_fw_simd : NULL;
-    t->fw_stats = in->fw_stats ? c_fw_stats : NULL;
+    CHECKED_IF_PRESENT(scan_i32);
+    CHECKED_IF_PRESENT(filter_i32);
+    CHECKED_IF_PRESENT(mark_active);
+    CHECKED_IF_PRESENT(saturate_from);
+    CHECKED_IF_PRESENT(push_relabel);
+    CHECKED_IF_PRESENT(cancel_violations);
+    CHECKED_IF_PRESENT(bfs_levels);
+    CHECKED_IF_PRESENT(fw_tile);
+    CHECKED_IF_PRESENT(fw_phase);
+    CHECKED_IF_PRESENT(fw_step);
+    CHECKED_IF_PRESENT(fw_simd);
+    CHECKED_IF_PRESENT(fw_stats);
 }
+#undef CHECKED_IF_PRESENT
 
 const pf_device_ops *pf_dev_checked(const pf_device_ops *ops)
 {

@@ -322,6 +322,7 @@ int drv_run_rounds(driver *d, const char *phase, int32_t target, int64_t max_rou
     int64_t cap = d->gr_max_rounds < max_rounds ? d->gr_max_rounds : max_rounds;
     double work = 0;
     int rc = PF_OK;
+    d->peak_active = d->active;
     for (int64_t rounds = 0; !rc && d->active > 0 && work < gr_work && rounds < cap; rounds++) {
         int64_t round_work = 0;
         /* What is left of the budget, for a backend that discharges
@@ -332,6 +333,8 @@ int drv_run_rounds(driver *d, const char *phase, int32_t target, int64_t max_rou
                                   st);
         if (!rc)
             rc = drv_collect_active(d, st);
+        if (d->active > d->peak_active)
+            d->peak_active = d->active;
         work += (double)round_work;
         d->out->rounds++;
         draw_progress(d, phase, target, d->out->global_relabels);
@@ -341,11 +344,22 @@ int drv_run_rounds(driver *d, const char *phase, int32_t target, int64_t max_rou
     return rc;
 }
 
-/* One phase: push-relabel toward `target`, never through `excluded`. */
-int drv_run_phase(driver *d, const char *phase, int32_t target, int32_t excluded,
-                     int32_t resaturate, double *pr_time, double *gr_time, pf_status *st)
+/* One phase: push-relabel toward `target`, never through `excluded`. With
+ * handoff_active > 0 it stops early (*crawling set) when the excess crawls:
+ * the batch of rounds since the last global relabel ran to the round cap
+ * before doing the work that calls for a relabel, with at most
+ * handoff_active vertices active in any of its rounds. What is left is
+ * sequential work that costs the device a round per hop and the host a few
+ * nanoseconds (AK: a few hundred active vertices whose excess creeps along
+ * paths tens of thousands of arcs long; the tail of RMFGEN's phase 1). A
+ * solve's start, with few active vertices, is no crawl: its batches do the
+ * relabel work first. */
+static int run_phase(driver *d, const char *phase, int32_t target, int32_t excluded,
+                     int32_t resaturate, int64_t handoff_active, int *crawling, double *pr_time,
+                     double *gr_time, pf_status *st)
 {
     int rc = PF_OK;
+    int crawled = 0;
     for (;;) {
         double t0 = pf_now();
         rc = drv_global_relabel(d, target, excluded, resaturate, st);
@@ -354,13 +368,136 @@ int drv_run_phase(driver *d, const char *phase, int32_t target, int32_t excluded
         *gr_time += pf_now() - t0;
         if (rc || d->active == 0)
             break;
+        if (handoff_active > 0 && crawled && d->peak_active <= handoff_active) {
+            *crawling = 1;
+            break;
+        }
         t0 = pf_now();
-        int64_t listed = 0;
+        int64_t listed = 0, rounds_before = d->out->rounds;
         rc = drv_run_rounds(d, phase, target, INT64_MAX, INFINITY, &listed, st);
         *pr_time += pf_now() - t0;
         if (rc)
             break;
+        crawled = d->out->rounds - rounds_before == d->gr_max_rounds;
     }
+    return rc;
+}
+
+int drv_run_phase(driver *d, const char *phase, int32_t target, int32_t excluded,
+                  int32_t resaturate, double *pr_time, double *gr_time, pf_status *st)
+{
+    int crawling = 0;
+    return run_phase(d, phase, target, excluded, resaturate, 0, &crawling, pr_time, gr_time,
+                     st);
+}
+
+/* The graph in the sequential engine's arc order: h itself, or a relayout
+ * of it into *relaid with its own residual array *relaid_res. */
+static int seq_layout(driver *d, pf_residual *relaid, int64_t **relaid_res, int *is_relaid,
+                      pf_status *st)
+{
+    const pf_residual *h = d->host;
+    pf_arc_order order = pf_residual_order_for(1);
+    *is_relaid = h->order != order;
+    if (!*is_relaid)
+        return PF_OK;
+    int rc = pf_residual_relayout(h, order, relaid, d->host_threads, st);
+    if (rc)
+        return rc;
+    *relaid_res = pf_alloc((size_t)h->arcs + 1, sizeof **relaid_res, st);
+    return *relaid_res ? PF_OK : PF_E_NOMEM;
+}
+
+/* Phase 1 on the host from the device's preflow, then the cut and phase 2:
+ * the residuals read back into d->out->res (and laid out again into `res`
+ * over `g` where the host engine's order differs), the excesses into
+ * `excess`. */
+static int run_on_host(driver *d, const pf_residual *g, int64_t *res, int64_t *excess,
+                       pf_engine_out *host, pf_status *st)
+{
+    const pf_residual *h = d->host;
+    double t0 = pf_now();
+    int rc = drv_download_residuals(d, d->out->res, st);
+    if (!rc)
+        rc = drv_download_caps(d, d->g.excess, 0, h->n, excess, st);
+    d->out->times.download += pf_now() - t0;
+    if (rc)
+        return rc;
+    if (res != d->out->res)
+        pf_residual_copy_residuals(h, d->out->res, g, res, d->host_threads);
+    pf_seq_run *run = NULL;
+    rc = pf_seq_run_open_preflow(g, res, excess, d->opt, &run, st);
+    pf_seq_stretch stretch = {.active = 1};
+    while (!rc && stretch.active > 0)
+        rc = pf_seq_run_stretch(run, 0, &stretch, st);
+    if (!rc)
+        rc = pf_seq_run_finish(run, host, st);
+    pf_seq_run_free(run);
+    return rc;
+}
+
+/* The host's sequential engine takes the preflow over (read back from the
+ * device) and does the rest: phase 1, the cut, and phase 2 when a flow is
+ * wanted; d->out gets the value, the cut, the residuals and the host's
+ * counts and times. It runs on its own arc order (residual.h), which AK,
+ * handed over nearly whole, needs; the relayout costs about one residual
+ * build, once. */
+static int finish_on_host(driver *d, pf_status *st)
+{
+    const pf_residual *h = d->host;
+    pf_engine_out *out = d->out;
+    if (d->trace)
+        fprintf(stderr,
+                "portaflow trace: phase 1 crawls (%lld active at most in the last %lld rounds): "
+                "the host's sequential engine finishes it\n",
+                (long long)d->peak_active, (long long)d->gr_max_rounds);
+    int64_t *excess = pf_alloc((size_t)h->n, sizeof *excess, st);
+    if (!excess)
+        return PF_E_NOMEM;
+    double t0 = pf_now();
+    pf_residual relaid = {0};
+    int64_t *relaid_res = NULL;
+    int is_relaid = 0;
+    int rc = seq_layout(d, &relaid, &relaid_res, &is_relaid, st);
+    out->times.setup += pf_now() - t0;
+
+    pf_engine_out host = {.res = is_relaid ? relaid_res : out->res,
+                          .source_side = out->source_side};
+    if (!rc)
+        rc = run_on_host(d, is_relaid ? &relaid : h, host.res, excess, &host, st);
+    if (!rc && is_relaid)
+        pf_residual_copy_residuals(&relaid, relaid_res, h, out->res, d->host_threads);
+    pf_residual_free(&relaid); /* zeroed where there was none */
+    free(relaid_res);
+    free(excess);
+    if (rc)
+        return rc;
+    out->value = host.value;
+    out->global_relabels += host.global_relabels;
+    out->host_pushes = host.rounds;
+    out->times.setup += host.times.setup;
+    out->times.push_relabel += host.times.push_relabel;
+    out->times.global_relabel += host.times.global_relabel;
+    out->times.phase2 += host.times.phase2;
+    return PF_OK;
+}
+
+/* Phase 1 of a whole solve: run_phase toward the sink, except that once
+ * the excess crawls (see run_phase) with at most PORTAFLOW_HANDOFF vertices
+ * active the host's sequential engine takes the preflow over and does the
+ * rest of phase 1, the cut and phase 2 (*handed_off set). */
+static int run_phase1(driver *d, int *handed_off, pf_status *st)
+{
+    const pf_residual *h = d->host;
+    pf_engine_out *out = d->out;
+    /* The host engine needs the residuals in out->res, which a caller may
+     * leave out when it wants no flow. */
+    int64_t handoff_active = out->res ? pf_knobs()->handoff : 0;
+    *handed_off = 0;
+    int rc = run_phase(d, "phase 1", h->sink, h->source, h->source, handoff_active, handed_off,
+                       &out->times.push_relabel, &out->times.global_relabel, st);
+    if (!rc && *handed_off)
+        rc = finish_on_host(d, st);
     return rc;
 }
 
@@ -508,12 +645,12 @@ int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_s
 {
     driver d;
     int rc = drv_open(&d, ops, h, opt, out, NULL, NULL, st);
+    int handed_off = 0;
     if (!rc)
-        rc = drv_run_phase(&d, "phase 1", h->sink, h->source, h->source, &out->times.push_relabel,
-                       &out->times.global_relabel, st);
-    if (!rc)
+        rc = run_phase1(&d, &handed_off, st);
+    if (!rc && !handed_off)
         rc = download_results(&d, st);
-    if (!rc && opt->want_flow) {
+    if (!rc && opt->want_flow && !handed_off) {
         double p2_pr = 0, p2_gr = 0;
         rc = drv_run_phase(&d, "phase 2", h->source, h->sink, -1, &p2_pr, &p2_gr, st);
         out->times.phase2 += p2_pr + p2_gr;

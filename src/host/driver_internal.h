@@ -30,6 +30,7 @@ typedef struct driver {
      * read back gets cap - clamped added to be one of the input graph. */
     int32_t *cap32;
     int64_t active;       /* size of the active list in g.list_a */
+    int64_t peak_active;  /* the most active in a round of the last drv_run_rounds */
     int host_threads;     /* OpenMP threads for host-side steps (opt->threads) */
     const pf_solve_options *opt; /* the caller's cancel callback */
     pf_device_desc desc;

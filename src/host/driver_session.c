@@ -270,6 +270,16 @@ static int upload_everything(pf_dev_session *s, const pf_residual *h, const int6
     return rc;
 }
 
+/* Past half the pages changed, one transfer of the whole arrays costs
+ * less than one per run of pages (bench/NOTES.md: the page sizes). */
+static int mostly_marked(const uint8_t *marks, int page_log2, int64_t total)
+{
+    int64_t pages = (total + ((int64_t)1 << page_log2) - 1) >> page_log2, marked = 0;
+    for (int64_t p = 0; p < pages; p++)
+        marked += marks[p] != 0;
+    return 2 * marked > pages;
+}
+
 int pf_dev_session_update(pf_dev_session *s, const pf_residual *h, const int64_t *res,
                           const int64_t *excess, const pf_dev_pages *pages, pf_status *st)
 {
@@ -280,7 +290,7 @@ int pf_dev_session_update(pf_dev_session *s, const pf_residual *h, const int64_t
                        "ones only; --backend omp or seq runs sessions",
                        d->ops->name, d->desc.name);
     if (pages->all || s->stale || h->n > d->alloc_n || h->arcs > d->alloc_arcs ||
-        h->first != d->host->first) {
+        h->first != d->host->first || mostly_marked(pages->slots, pages->page_log2, h->arcs)) {
         int rc = upload_everything(s, h, res, excess, st);
         s->stale = rc != PF_OK;
         return rc;

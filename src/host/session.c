@@ -285,6 +285,11 @@ int pf_session_apply(pf_session *s, const pf_update *updates, int64_t count, int
         } else if (s->super) {
             rc = refresh_super_arcs(s, st);
         }
+        if (!rc && out.reset) {
+            snprintf(s->cold_reason, sizeof s->cold_reason,
+                     "repairing the batch's deficits would cost more than starting over");
+            s->cold_next = 1;
+        }
     }
     if (rc) {
         if (bad)

@@ -259,20 +259,12 @@ void pf_cl_fw_stats_release(pf_dev *dev);
 
 extern const char pf_cl_graph_source[];
 extern const size_t pf_cl_graph_source_len;
-int pf_cl_bfs_push(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count, int64_t in_arcs,
-                   pf_buf *dist, int32_t level, pf_buf *out, int64_t *out_count,
-                   int64_t *out_arcs, pf_status *st);
-int pf_cl_bfs_pull(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t level, pf_buf *flags,
-                   int64_t *found, int64_t *found_arcs, pf_status *st);
-int pf_cl_bfs_parents(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t source,
-                      pf_buf *parent, pf_status *st);
-int pf_cl_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count,
-                     int64_t in_arcs, pf_buf *dist, pf_buf *claim, int32_t step, pf_buf *near,
-                     pf_buf *far, int64_t bound_i, double bound_f, int64_t *near_count,
-                     int64_t *near_arcs, pf_status *st);
-int pf_cl_sssp_far(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, pf_buf *far, int64_t bound_i,
-                   double bound_f, pf_buf *out, pf_sssp_far_out *res, pf_status *st);
-int pf_cl_intersect_count(pf_dev *dev, const pf_dev_csr *g, int64_t *total, pf_status *st);
+pf_bfs_push_fn pf_cl_bfs_push;
+pf_bfs_pull_fn pf_cl_bfs_pull;
+pf_bfs_parents_fn pf_cl_bfs_parents;
+pf_sssp_relax_fn pf_cl_sssp_relax;
+pf_sssp_far_fn pf_cl_sssp_far;
+pf_intersect_count_fn pf_cl_intersect_count;
 /* Releases the analytics program (dev->graph). */
 void pf_cl_graph_release(pf_dev *dev);
 

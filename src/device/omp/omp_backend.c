@@ -26,20 +26,10 @@ static int64_t host_memory_bytes(void)
 
 static void describe(pf_device_desc *d, int threads)
 {
-    memset(d, 0, sizeof *d);
-    strcpy(d->backend, "omp");
-    d->index = 0;
+    pf_host_describe(d, "omp", "OpenMP", omp_get_num_procs());
     snprintf(d->name, sizeof d->name, "host CPU, %d OpenMP threads", threads);
-    strcpy(d->vendor, "OpenMP");
-    strcpy(d->kind, "cpu");
-    d->compute_units = omp_get_num_procs();
     d->global_mem = (uint64_t)host_memory_bytes();
     d->max_alloc = d->global_mem;
-    /* Its discharge and BFS (omp_discharge.c, omp_bfs.c) read int64
-     * residuals; a CPU has 64-bit atomics, so 32 bits would only save
-     * memory. */
-    d->maxflow_bits = PF_MAXFLOW_64;
-    d->fp64 = 1;
 }
 
 static int ompb_probe(pf_device_desc *descs, int max, char *why, size_t why_len)
@@ -54,9 +44,9 @@ static int ompb_probe(pf_device_desc *descs, int max, char *why, size_t why_len)
 static int ompb_open(const pf_open_params *params, pf_dev **out, pf_device_desc *desc,
                     pf_status *st)
 {
-    if (params->device_index > 0)
-        return pf_fail(st, PF_E_DEVICE, "omp: no device %d (only device 0, the host CPU)",
-                       params->device_index);
+    int rc = pf_host_check_index("omp", params->device_index, st);
+    if (rc)
+        return rc;
     pf_dev *dev = pf_calloc(1, sizeof *dev, st);
     if (!dev)
         return PF_E_NOMEM;
@@ -95,18 +85,7 @@ static void ompb_close(pf_dev *dev)
 static int ompb_alloc(pf_dev *dev, size_t bytes, pf_buf **out, pf_status *st)
 {
     (void)dev;
-    pf_buf *b = malloc(sizeof *b + (bytes ? bytes : 1));
-    if (!b)
-        return pf_fail(st, PF_E_DEVICE, "omp: out of host memory for a %zu-byte buffer", bytes);
-    b->bytes = bytes;
-    *out = b;
-    return PF_OK;
-}
-
-static void ompb_release(pf_dev *dev, pf_buf *buf)
-{
-    (void)dev;
-    free(buf);
+    return pf_host_buf_alloc("omp", bytes, out, st);
 }
 
 /* memcpy in one piece per thread: a fresh buffer's pages fault in on
@@ -115,7 +94,7 @@ static void ompb_release(pf_dev *dev, pf_buf *buf)
 static void copy_bytes(pf_dev *dev, void *dst, const void *src, size_t bytes)
 {
     if (bytes < ((size_t)1 << 22) || dev->threads == 1) { /* scalars: no team */
-        memcpy(dst, src, bytes);
+        pf_host_copy(dst, src, bytes);
         return;
     }
 #pragma omp parallel num_threads(dev->threads)
@@ -130,8 +109,7 @@ static int ompb_upload(pf_dev *dev, pf_buf *dst, size_t offset, const void *src,
                       pf_status *st)
 {
     (void)st; /* arguments are checked at the interface (src/host/dev_check.c) */
-    if (bytes)
-        copy_bytes(dev, dst->data + offset, src, bytes);
+    copy_bytes(dev, dst->data + offset, src, bytes);
     return PF_OK;
 }
 
@@ -139,8 +117,7 @@ static int ompb_download(pf_dev *dev, pf_buf *src, size_t offset, void *dst, siz
                         pf_status *st)
 {
     (void)st;
-    if (bytes)
-        copy_bytes(dev, dst, src->data + offset, bytes);
+    copy_bytes(dev, dst, src->data + offset, bytes);
     return PF_OK;
 }
 
@@ -161,13 +138,6 @@ static int ompb_fill_i64(pf_dev *dev, pf_buf *buf, int64_t value, int64_t count,
 #pragma omp parallel for num_threads(dev->threads) schedule(static) if (count > 65536)
     for (int64_t i = 0; i < count; i++)
         p[i] = value;
-    return PF_OK;
-}
-
-static int ompb_sync(pf_dev *dev, pf_status *st)
-{
-    (void)dev;
-    (void)st;
     return PF_OK;
 }
 
@@ -302,13 +272,13 @@ const pf_device_ops pf_backend_omp = {
     .open = ompb_open,
     .close = ompb_close,
     .alloc = ompb_alloc,
-    .release = ompb_release,
+    .release = pf_host_release,
     .upload = ompb_upload,
     .download = ompb_download,
     .fill_i32 = ompb_fill_i32,
     .fill_i64 = ompb_fill_i64,
     .held_bytes = ompb_discharge_bytes,
-    .sync = ompb_sync,
+    .sync = pf_host_sync,
     .scan_i32 = ompb_scan_i32,
     .filter_i32 = ompb_filter_i32,
     .mark_active = ompb_mark_active,

@@ -10,11 +10,7 @@
 
 #include "../../common/knobs.h"
 #include "../device.h"
-
-struct pf_buf {
-    size_t bytes;
-    unsigned char data[];
-};
+#include "../shared/pf_host_device.h" /* struct pf_buf: host memory */
 
 /* Per-thread frontier pieces for the BFS levels (omp_bfs.c), kept across
  * calls. */

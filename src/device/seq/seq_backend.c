@@ -7,16 +7,12 @@
 
 #include "../../common/status.h"
 #include "../shared/pf_fw_row.h"
+#include "../shared/pf_host_device.h"
 #include "seq_engine.h"
 
-/* A buffer is host memory; the device holds nothing of its own. */
-struct pf_buf {
-    size_t bytes;
-    unsigned char data[];
-};
-
-/* The device holds no state, so every open hands out the same one (and
- * an open on another thread allocates nothing: no malloc arena of its own). */
+/* A buffer is host memory (pf_host_device.h). The device holds no state, so
+ * every open hands out the same one (and an open on another thread
+ * allocates nothing: no malloc arena of its own). */
 struct pf_dev {
     int unused;
 };
@@ -27,15 +23,8 @@ static pf_dev the_host;
 
 static void describe(pf_device_desc *d)
 {
-    memset(d, 0, sizeof *d);
-    strcpy(d->backend, "seq");
-    d->index = 0;
+    pf_host_describe(d, "seq", "portaflow", 1);
     strcpy(d->name, SEQ_DEVICE_NAME);
-    strcpy(d->vendor, "portaflow");
-    strcpy(d->kind, "cpu");
-    d->compute_units = 1;
-    d->maxflow_bits = PF_MAXFLOW_64;
-    d->fp64 = 1;
 }
 
 static int seq_probe(pf_device_desc *descs, int max, char *why, size_t why_len)
@@ -50,9 +39,9 @@ static int seq_probe(pf_device_desc *descs, int max, char *why, size_t why_len)
 static int seq_open(const pf_open_params *params, pf_dev **out, pf_device_desc *desc,
                     pf_status *st)
 {
-    if (params->device_index > 0)
-        return pf_fail(st, PF_E_DEVICE, "seq: no device %d (only device 0, the host CPU)",
-                       params->device_index);
+    int rc = pf_host_check_index("seq", params->device_index, st);
+    if (rc)
+        return rc;
     describe(desc);
     *out = &the_host;
     return PF_OK;
@@ -66,59 +55,27 @@ static void seq_close(pf_dev *dev)
 static int seq_alloc(pf_dev *dev, size_t bytes, pf_buf **out, pf_status *st)
 {
     (void)dev;
-    pf_buf *b = malloc(sizeof *b + (bytes ? bytes : 1));
-    if (!b)
-        return pf_fail(st, PF_E_DEVICE, "seq: out of host memory for a %zu-byte buffer", bytes);
-    b->bytes = bytes;
-    *out = b;
-    return PF_OK;
+    return pf_host_buf_alloc("seq", bytes, out, st);
 }
 
-static void seq_release(pf_dev *dev, pf_buf *buf)
+/* count copies of the elem-byte value, one after another. */
+static void fill(pf_buf *buf, const void *value, size_t elem, int64_t count)
 {
-    (void)dev;
-    free(buf);
-}
-
-static int seq_upload(pf_dev *dev, pf_buf *dst, size_t offset, const void *src, size_t bytes,
-                      pf_status *st)
-{
-    (void)dev, (void)st;
-    if (bytes)
-        memcpy(dst->data + offset, src, bytes);
-    return PF_OK;
-}
-
-static int seq_download(pf_dev *dev, pf_buf *src, size_t offset, void *dst, size_t bytes,
-                        pf_status *st)
-{
-    (void)dev, (void)st;
-    if (bytes)
-        memcpy(dst, src->data + offset, bytes);
-    return PF_OK;
+    for (int64_t i = 0; i < count; i++)
+        memcpy(buf->data + (size_t)i * elem, value, elem);
 }
 
 static int seq_fill_i32(pf_dev *dev, pf_buf *buf, int32_t value, int64_t count, pf_status *st)
 {
     (void)dev, (void)st;
-    int32_t *p = (int32_t *)(void *)buf->data;
-    for (int64_t i = 0; i < count; i++)
-        p[i] = value;
+    fill(buf, &value, sizeof value, count);
     return PF_OK;
 }
 
 static int seq_fill_i64(pf_dev *dev, pf_buf *buf, int64_t value, int64_t count, pf_status *st)
 {
     (void)dev, (void)st;
-    int64_t *p = (int64_t *)(void *)buf->data;
-    for (int64_t i = 0; i < count; i++)
-        p[i] = value;
-    return PF_OK;
-}
-
-static int seq_sync(pf_dev *dev, pf_status *st)
-{
-    (void)dev, (void)st;
+    fill(buf, &value, sizeof value, count);
     return PF_OK;
 }
 
@@ -160,12 +117,12 @@ const pf_device_ops pf_backend_seq = {
     .open = seq_open,
     .close = seq_close,
     .alloc = seq_alloc,
-    .release = seq_release,
-    .upload = seq_upload,
-    .download = seq_download,
+    .release = pf_host_release,
+    .upload = pf_host_upload,
+    .download = pf_host_download,
     .fill_i32 = seq_fill_i32,
     .fill_i64 = seq_fill_i64,
-    .sync = seq_sync,
+    .sync = pf_host_sync,
     .fw_variants = 1u << PF_FW_PLAIN,
     .fw_step = seq_fw_step,
 };
