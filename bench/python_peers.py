@@ -15,8 +15,10 @@ its flow matrix (scipy's result holds one too), with the library's own
 solve time and the Python-side share beside it: wall minus the library's
 time, i.e. the network built from the CSR arrays, the flow matrix after
 the solve, and the rest of the call (the part of the flow matrix made on
-a second thread during the solve is shown but not added). Every value is
-checked against the others.
+a second thread during the solve is shown but not added). Since work
+beside the solve can slow the solve itself, the note also holds a
+value-only call on the same arrays (no flows, no matrix) and the whole
+call's time against it. Every value is checked against the others.
 
 Usage:
   bench/python_peers.py [--bin build/portaflow] [--instances rlg_1024x1024,grid2d_2048,FILE.max]
@@ -206,15 +208,35 @@ def run_portaflow(csr, s, t, backend, reps):
     return wall, lib, r
 
 
-def python_side_note(wall, lib, r):
-    """The library's time and what the call spent beside it."""
+def run_value_only(csr, s, t, backend, reps):
+    """Wall seconds of the best of reps value-only solves of the same CSR
+    arrays (no flows, no flow matrix, no cut): the solve alone, to hold
+    the whole call against (work beside the solve slows it too)."""
+    from portaflow import _graphs, _portaflow
+    n, indptr, indices, data, _ = _graphs.csr_capacities(csr)
+    best = None
+    for _ in range(reps):
+        start = time.perf_counter()
+        _portaflow.solve_csr(n, s, t, indptr, indices, data, backend, -1, False, False,
+                             _portaflow.CSR_SUM_REPEATS)
+        took = time.perf_counter() - start
+        best = took if best is None else min(best, took)
+    return best
+
+
+def python_side_note(wall, lib, r, alone=None):
+    """The library's time, what the call spent beside it, and the whole
+    call against a value-only solve."""
     tm = r.times
     side = wall - lib
     share = 100 * side / lib if lib > 0 else 0.0
     parts = [f"build {tm.get('build', 0):.3f} s", f"flow matrix {tm.get('flow_matrix', 0):.3f} s"]
     if tm.get("flow_plan"):
         parts.append(f"its plan {tm['flow_plan']:.3f} s beside the solve")
-    return f"library {lib:.3f} s, Python side {share:.1f}% of it ({', '.join(parts)})"
+    note = f"library {lib:.3f} s, Python side {share:.1f}% of it ({', '.join(parts)})"
+    if alone:
+        note += f"; value-only call {alone:.3f} s, whole call {100 * (wall - alone) / alone:+.1f}%"
+    return note
 
 
 # ---- the table -----------------------------------------------------------------
@@ -267,13 +289,14 @@ def main():
         for backend in backends:
             try:
                 wall, lib, r = run_portaflow(csr, s, t, backend, args.reps)
+                alone = run_value_only(csr, s, t, backend, args.reps)
             except portaflow.DeviceError as exc:
                 lines.append(f"| {name} | portaflow {backend} | | | {exc} |")
                 continue
             label = f"portaflow {backend}" + (f" ({r.backend})" if backend == "auto" else "")
             values[label], times[label] = r.flow_value, wall
             lines.append(f"| {name} | {label} | {wall:.3f} | {r.flow_value} | "
-                         f"{python_side_note(wall, lib, r)} |")
+                         f"{python_side_note(wall, lib, r, alone)} |")
             print(f"  {label}: {wall:.3f} s", file=sys.stderr)
         if len(set(values.values())) > 1:
             summary.append(f"- {name}: VALUES DIFFER: {values}")

@@ -9,10 +9,8 @@
  * callback, so Ctrl-C stops it with KeyboardInterrupt and the device is
  * released. Library errors become exceptions carrying the library's
  * message. */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
-#include <numpy/arrayobject.h>
+#define PF_PY_IMPORTS_ARRAY /* this file imports NumPy's API table */
+#include "_portaflow.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -21,9 +19,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "portaflow.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
-static PyObject *device_error, *cancelled_error, *negative_cycle_error;
+#include "common/network.h" /* pf_network_view_csr, the library's own */
+
+PyObject *pf_py_device_error, *pf_py_cancelled_error, *pf_py_negative_cycle_error;
 
 /* Seconds between looks for pending signals during a solve. */
 #define SIGNAL_POLL_S 0.05
@@ -31,7 +33,7 @@ static PyObject *device_error, *cancelled_error, *negative_cycle_error;
 /* ---- errors ------------------------------------------------------------ */
 
 /* Raises the exception that fits st->code with the library's message. */
-static PyObject *raise_status(const pf_status *st)
+PyObject *pf_py_raise_status(const pf_status *st)
 {
     PyObject *type = PyExc_RuntimeError;
     switch (st->code) {
@@ -40,13 +42,13 @@ static PyObject *raise_status(const pf_status *st)
         type = PyExc_ValueError;
         break;
     case PF_E_DEVICE:
-        type = device_error;
+        type = pf_py_device_error;
         break;
     case PF_E_NOMEM:
         type = PyExc_MemoryError;
         break;
     case PF_E_CANCELLED:
-        type = cancelled_error;
+        type = pf_py_cancelled_error;
         break;
     default:
         break;
@@ -57,25 +59,59 @@ static PyObject *raise_status(const pf_status *st)
 
 /* ---- Ctrl-C -------------------------------------------------------------- */
 
-typedef struct signal_watch {
-    double next_poll; /* monotonic seconds */
-    int interrupted;  /* a signal handler raised: its exception is set */
-} signal_watch;
-
-static double monotonic_s(void)
+double pf_py_monotonic_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+void pf_py_watch_start(pf_py_signal_watch *w)
+{
+    w->interrupted = 0;
+    w->next_poll = pf_py_monotonic_s() + SIGNAL_POLL_S;
+}
+
+void pf_py_gate_init(pf_py_gate *g)
+{
+    pthread_mutex_init(&g->lock, NULL);
+    pthread_cond_init(&g->opened_cond, NULL);
+    g->opened = 0;
+}
+
+void pf_py_gate_open(pf_py_gate *g)
+{
+    pthread_mutex_lock(&g->lock);
+    g->opened = 1;
+    pthread_cond_broadcast(&g->opened_cond);
+    pthread_mutex_unlock(&g->lock);
+}
+
+void pf_py_gate_wait(pf_py_gate *g)
+{
+    pthread_mutex_lock(&g->lock);
+    while (!g->opened)
+        pthread_cond_wait(&g->opened_cond, &g->lock);
+    pthread_mutex_unlock(&g->lock);
+}
+
+void pf_py_gate_destroy(pf_py_gate *g)
+{
+    pthread_mutex_destroy(&g->lock);
+    pthread_cond_destroy(&g->opened_cond);
+}
+
 /* The library's cancel callback: called from the solving thread without
  * the GIL; takes it briefly to run Python's signal handlers (they run only
  * in the main thread; elsewhere this is a no-op). */
-static int poll_signals(void *data)
+int pf_py_poll_signals(void *data)
 {
-    signal_watch *w = data;
-    double now = monotonic_s();
+    pf_py_signal_watch *w = data;
+    if (w->start) {
+        pf_py_gate_open(w->start);
+        w->start = NULL;
+    }
+    double now = pf_py_monotonic_s();
     if (w->interrupted)
         return 1;
     if (now < w->next_poll)
@@ -92,7 +128,7 @@ static int poll_signals(void *data)
 
 /* A 1-d C-contiguous array of `type` (borrowed check, no conversion: the
  * Python layer converts). */
-static int check_vector(PyObject *obj, int type, const char *what, npy_intp *len)
+int pf_py_check_vector(PyObject *obj, int type, const char *what, npy_intp *len)
 {
     if (!PyArray_Check(obj) || PyArray_NDIM((PyArrayObject *)obj) != 1 ||
         PyArray_TYPE((PyArrayObject *)obj) != type ||
@@ -112,7 +148,7 @@ static void free_capsule(PyObject *capsule)
 
 /* An array over a buffer the library malloc'ed, without a copy: the array
  * owns it (freed with it). On failure the buffer is freed here. */
-static PyObject *adopt_vector(npy_intp len, int type, void *data)
+PyObject *pf_py_adopt_vector(npy_intp len, int type, void *data)
 {
     PyObject *arr = PyArray_SimpleNewFromData(1, &len, type, data);
     PyObject *owner = arr ? PyCapsule_New(data, "portaflow.buffer", free_capsule) : NULL;
@@ -129,7 +165,7 @@ static PyObject *adopt_vector(npy_intp len, int type, void *data)
     return arr;
 }
 
-static PyObject *times_dict(const pf_phase_times *t)
+PyObject *pf_py_times_dict(const pf_phase_times *t)
 {
     return Py_BuildValue("{s:d,s:d,s:d,s:d,s:d,s:d,s:d}", "total", t->total, "setup", t->setup,
                          "upload", t->upload, "push_relabel", t->push_relabel,
@@ -149,7 +185,7 @@ typedef struct flow_job {
     int index_size, data_size;
     int want_matrix, matrix_repeats; /* pf_csr_flow_matrix's repeats */
     pf_solve_options opt;
-    signal_watch watch;
+    pf_py_signal_watch watch;
     pf_solution sol;
     pf_csr_matrix matrix;
     pf_status st;
@@ -159,20 +195,22 @@ typedef struct flow_job {
 
 static pf_network *build_network(flow_job *job)
 {
-    if (job->indptr)
-        return pf_network_from_csr(job->n, job->source, job->sink, job->indptr, job->indices,
+    if (job->indptr) /* read in place by the solve: the caller holds the arrays */
+        return pf_network_view_csr(job->n, job->source, job->sink, job->indptr, job->indices,
                                    job->index_size, job->data, job->data_size, &job->st);
     return pf_network_from_arrays(job->n, job->source, job->sink, job->m, job->tails,
                                   job->heads, job->caps, 0, &job->st);
 }
 
 /* The part of the flow matrix that needs the input alone (pf_csr_flow_plan),
- * built on its own thread while the network is built and solved: the
- * device solves while the host is idle, and the seq engine uses one core.
+ * built on its own thread (on all cores but one) while the engine runs:
+ * the device solves while the host is idle, and the seq engine uses one
+ * core.
  * Not beside the omp engine, which keeps every core busy: there the plan
  * is made after the solve. */
 typedef struct plan_job {
     const flow_job *job;
+    pf_py_gate start; /* beside the solve: opened once the engine runs */
     pf_csr_flow_plan *plan;
     pf_status st;
     double seconds;
@@ -182,11 +220,28 @@ static void *make_plan(void *arg)
 {
     plan_job *p = arg;
     const flow_job *job = p->job;
-    double t0 = monotonic_s();
+#ifdef _OPENMP
+    /* One core stays with the solve: seq's one thread, or the host thread
+     * that drives a device (this thread's own setting, not the solve's). */
+    int cores = omp_get_max_threads();
+    if (cores > 1)
+        omp_set_num_threads(cores - 1);
+#endif
+    double t0 = pf_py_monotonic_s();
     p->plan = pf_csr_flow_plan_new(job->n, job->indptr, job->indices, job->index_size,
                                    job->matrix_repeats, &p->st);
-    p->seconds = monotonic_s() - t0;
+    p->seconds = pf_py_monotonic_s() - t0;
     return NULL;
+}
+
+/* The planner thread: from the engine's first cancel poll (or the solve's
+ * end) on, not during the residual build, which faults in as much memory
+ * at once and is slowed by a second writer (bench/NOTES.md 40). */
+static void *plan_when_engine_runs(void *arg)
+{
+    plan_job *p = arg;
+    pf_py_gate_wait(&p->start);
+    return make_plan(p);
 }
 
 static int plan_beside_solve(const flow_job *job)
@@ -217,12 +272,14 @@ static void run_flow_job(flow_job *job)
     memset(&job->sol, 0, sizeof job->sol);
     memset(&job->matrix, 0, sizeof job->matrix);
     plan_job plan = {.job = job};
+    pf_py_gate_init(&plan.start);
     pthread_t planner;
     int planning = job->want_matrix && plan_beside_solve(job) &&
-                   pthread_create(&planner, NULL, make_plan, &plan) == 0;
-    double t0 = monotonic_s();
+                   pthread_create(&planner, NULL, plan_when_engine_runs, &plan) == 0;
+    job->watch.start = planning ? &plan.start : NULL;
+    double t0 = pf_py_monotonic_s();
     pf_network *net = build_network(job);
-    job->build_s = monotonic_s() - t0;
+    job->build_s = pf_py_monotonic_s() - t0;
     if (!net) {
         job->rc = job->st.code;
     } else {
@@ -230,12 +287,16 @@ static void run_flow_job(flow_job *job)
         job->rc = pf_solve(net, &job->opt, &job->sol, &job->st);
         pf_network_free(net);
     }
-    double t_waited = monotonic_s();
-    if (planning)
+    double t_waited = pf_py_monotonic_s();
+    job->watch.start = NULL;
+    if (planning) {
+        pf_py_gate_open(&plan.start); /* an engine that never polled */
         pthread_join(planner, NULL);
+    }
+    pf_py_gate_destroy(&plan.start);
     if (job->rc == PF_OK && job->want_matrix && job->sol.arc_flow) {
         finish_matrix(job, &plan, planning);
-        job->matrix_s = monotonic_s() - t_waited; /* the wait for the plan too */
+        job->matrix_s = pf_py_monotonic_s() - t_waited; /* the wait for the plan too */
     }
     pf_csr_flow_plan_free(plan.plan);
 }
@@ -248,11 +309,11 @@ static PyObject *matrix_tuple(pf_csr_matrix *m)
 {
     if (!m->indptr)
         Py_RETURN_NONE;
-    PyObject *indptr = adopt_vector((npy_intp)m->rows + 1, int_type(m->index_size), m->indptr);
+    PyObject *indptr = pf_py_adopt_vector((npy_intp)m->rows + 1, int_type(m->index_size), m->indptr);
     m->indptr = NULL;
-    PyObject *indices = adopt_vector((npy_intp)m->entries, int_type(m->index_size), m->indices);
+    PyObject *indices = pf_py_adopt_vector((npy_intp)m->entries, int_type(m->index_size), m->indices);
     m->indices = NULL;
-    PyObject *values = adopt_vector((npy_intp)m->entries, int_type(m->value_size), m->values);
+    PyObject *values = pf_py_adopt_vector((npy_intp)m->entries, int_type(m->value_size), m->values);
     m->values = NULL;
     PyObject *out = NULL;
     if (indptr && indices && values)
@@ -268,11 +329,11 @@ static PyObject *flow_result(flow_job *job, npy_intp m, npy_intp n)
     pf_solution *sol = &job->sol;
     /* The arrays take over the library's buffers (pf_solution_free then
      * frees nothing of them). */
-    PyObject *flow = sol->arc_flow ? adopt_vector(m, NPY_INT64, sol->arc_flow) : Py_None;
+    PyObject *flow = sol->arc_flow ? pf_py_adopt_vector(m, NPY_INT64, sol->arc_flow) : Py_None;
     sol->arc_flow = NULL;
-    PyObject *side = sol->source_side ? adopt_vector(n, NPY_BOOL, sol->source_side) : Py_None;
+    PyObject *side = sol->source_side ? pf_py_adopt_vector(n, NPY_BOOL, sol->source_side) : Py_None;
     sol->source_side = NULL;
-    PyObject *times = times_dict(&sol->times);
+    PyObject *times = pf_py_times_dict(&sol->times);
     PyObject *matrix = matrix_tuple(&job->matrix);
     PyObject *out = NULL;
     if (flow && side && times && matrix)
@@ -303,9 +364,9 @@ static PyObject *run_and_report(flow_job *job, const char *backend, int device, 
     job->opt.device_index = device;
     job->opt.want_flow = want_flow;
     job->opt.want_cut = want_cut;
-    job->opt.cancel = poll_signals;
+    job->opt.cancel = pf_py_poll_signals;
     job->opt.cancel_data = &job->watch;
-    job->watch.next_poll = monotonic_s() + SIGNAL_POLL_S;
+    pf_py_watch_start(&job->watch);
     Py_BEGIN_ALLOW_THREADS
     run_flow_job(job);
     Py_END_ALLOW_THREADS
@@ -314,7 +375,7 @@ static PyObject *run_and_report(flow_job *job, const char *backend, int device, 
         pf_csr_matrix_free(&job->matrix);
         if (job->watch.interrupted && PyErr_Occurred())
             return NULL; /* KeyboardInterrupt (or what the handler raised) */
-        return raise_status(&job->st);
+        return pf_py_raise_status(&job->st);
     }
     PyObject *out = flow_result(job, (npy_intp)job->m, (npy_intp)job->n);
     pf_solution_free(&job->sol);
@@ -335,8 +396,8 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
                           &backend, &device, &want_flow, &want_cut))
         return NULL;
     npy_intp mt, mh, mc;
-    if (check_vector(tails, NPY_INT64, "tails", &mt) || check_vector(heads, NPY_INT64, "heads", &mh) ||
-        check_vector(caps, NPY_INT64, "capacities", &mc))
+    if (pf_py_check_vector(tails, NPY_INT64, "tails", &mt) || pf_py_check_vector(heads, NPY_INT64, "heads", &mh) ||
+        pf_py_check_vector(caps, NPY_INT64, "capacities", &mc))
         return NULL;
     if (mt != mh || mt != mc)
         return PyErr_Format(PyExc_ValueError,
@@ -498,8 +559,8 @@ static PyObject *py_apsp(PyObject *self, PyObject *args)
                           &want_paths))
         return NULL;
     npy_intp mt, mh, mw;
-    if (check_vector(tails, NPY_INT64, "tails", &mt) || check_vector(heads, NPY_INT64, "heads", &mh) ||
-        check_vector(weights, NPY_FLOAT64, "weights", &mw))
+    if (pf_py_check_vector(tails, NPY_INT64, "tails", &mt) || pf_py_check_vector(heads, NPY_INT64, "heads", &mh) ||
+        pf_py_check_vector(weights, NPY_FLOAT64, "weights", &mw))
         return NULL;
     if (mt != mh || mt != mw)
         return PyErr_Format(PyExc_ValueError, "tails, heads and weights differ in length");
@@ -516,13 +577,13 @@ static PyObject *py_apsp(PyObject *self, PyObject *args)
     Py_END_ALLOW_THREADS
     if (job.rc != PF_OK) {
         if (job.res.cycle_len > 0) {
-            PyErr_Format(negative_cycle_error, "%s (through vertex %d)", job.st.message,
+            PyErr_Format(pf_py_negative_cycle_error, "%s (through vertex %d)", job.st.message,
                          (int)job.res.cycle[0]);
             pf_apsp_result_free(&job.res);
             return NULL;
         }
         pf_apsp_result_free(&job.res);
-        return raise_status(&job.st);
+        return pf_py_raise_status(&job.st);
     }
     npy_intp dims[2] = {(npy_intp)n, (npy_intp)n};
     PyObject *dist = PyArray_SimpleNew(2, dims, NPY_FLOAT64);
@@ -569,7 +630,7 @@ static PyObject *py_read_network(PyObject *self, PyObject *args)
     Py_END_ALLOW_THREADS
     Py_DECREF(path_obj);
     if (!net)
-        return raise_status(&st);
+        return pf_py_raise_status(&st);
     npy_intp m = (npy_intp)pf_network_arcs(net);
     PyObject *tails = PyArray_SimpleNew(1, &m, NPY_INT64);
     PyObject *heads = PyArray_SimpleNew(1, &m, NPY_INT64);
@@ -641,22 +702,33 @@ PyMODINIT_FUNC PyInit__portaflow(void)
     PyObject *m = PyModule_Create(&module);
     if (!m)
         return NULL;
-    device_error = PyErr_NewExceptionWithDoc(
+    pf_py_device_error = PyErr_NewExceptionWithDoc(
         "portaflow.DeviceError", "A backend or device failed, or is not available.",
         PyExc_RuntimeError, NULL);
-    cancelled_error = PyErr_NewExceptionWithDoc(
+    pf_py_cancelled_error = PyErr_NewExceptionWithDoc(
         "portaflow.CancelledError", "The solve was cancelled.", PyExc_RuntimeError, NULL);
-    negative_cycle_error = PyErr_NewExceptionWithDoc(
+    pf_py_negative_cycle_error = PyErr_NewExceptionWithDoc(
         "portaflow.NegativeCycleError", "The graph has a negative cycle.", PyExc_ValueError,
         NULL);
-    if (!device_error || !cancelled_error || !negative_cycle_error ||
-        PyModule_AddObjectRef(m, "DeviceError", device_error) < 0 ||
-        PyModule_AddObjectRef(m, "CancelledError", cancelled_error) < 0 ||
-        PyModule_AddObjectRef(m, "NegativeCycleError", negative_cycle_error) < 0 ||
+    if (PyModule_AddFunctions(m, pf_py_session_methods) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (!pf_py_device_error || !pf_py_cancelled_error || !pf_py_negative_cycle_error ||
+        PyModule_AddObjectRef(m, "DeviceError", pf_py_device_error) < 0 ||
+        PyModule_AddObjectRef(m, "CancelledError", pf_py_cancelled_error) < 0 ||
+        PyModule_AddObjectRef(m, "NegativeCycleError", pf_py_negative_cycle_error) < 0 ||
         PyModule_AddStringConstant(m, "version", pf_version()) < 0 ||
         PyModule_AddIntConstant(m, "api_version", PORTAFLOW_API_VERSION) < 0 ||
         PyModule_AddIntConstant(m, "CSR_SUM_REPEATS", PF_CSR_SUM_REPEATS) < 0 ||
-        PyModule_AddIntConstant(m, "CSR_KEEP_REPEATS", PF_CSR_KEEP_REPEATS) < 0) {
+        PyModule_AddIntConstant(m, "CSR_KEEP_REPEATS", PF_CSR_KEEP_REPEATS) < 0 ||
+        PyModule_AddIntConstant(m, "has_sessions", 1) < 0 ||
+        PyModule_AddIntConstant(m, "UPDATE_CAP", PF_UPDATE_CAP) < 0 ||
+        PyModule_AddIntConstant(m, "UPDATE_ADD", PF_UPDATE_ADD) < 0 ||
+        PyModule_AddIntConstant(m, "UPDATE_DEL", PF_UPDATE_DEL) < 0 ||
+        PyModule_AddIntConstant(m, "UPDATE_ADDV", PF_UPDATE_ADDV) < 0 ||
+        PyModule_AddIntConstant(m, "UPDATE_SOURCE", PF_UPDATE_SOURCE) < 0 ||
+        PyModule_AddIntConstant(m, "UPDATE_SINK", PF_UPDATE_SINK) < 0) {
         Py_DECREF(m);
         return NULL;
     }

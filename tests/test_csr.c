@@ -5,11 +5,16 @@
  * pf_csr_flow_matrix equals a dense reference built entry by entry: the
  * structure of the input and its transpose (repeats summed or kept as
  * scipy keeps them), columns increasing, flows summed and antisymmetric
- * (scipy.sparse.csgraph.maximum_flow's result), widened where needed. */
+ * (scipy.sparse.csgraph.maximum_flow's result), widened where needed.
+ * A view of the arrays (pf_network_view_csr) gives the residual graph a
+ * copy gives, bit for bit, in every arc order and thread count, and the
+ * same errors. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/network.h"
+#include "common/residual.h"
 #include "support.h"
 
 /* A CSR matrix as int64 arrays, convertible to either element size. */
@@ -215,13 +220,37 @@ static void check_flow_matrix(const csr64 *a, const int64_t *flow, int repeats,
     free(dense);
 }
 
+/* a with the second and later entries of a position in a row dropped (rows
+ * stay in their random order): no position repeats, the flow plan's
+ * gather path. */
+static void drop_repeats(csr64 *a)
+{
+    int64_t at = 0;
+    int64_t *last_row = malloc((size_t)a->n * sizeof *last_row);
+    for (int64_t v = 0; v < a->n; v++)
+        last_row[v] = -1;
+    for (int64_t u = 0, k = 0; u < a->n; u++) {
+        for (; k < a->indptr[u + 1]; k++)
+            if (last_row[a->indices[k]] != u) {
+                last_row[a->indices[k]] = u;
+                a->indices[at] = a->indices[k];
+                a->values[at++] = a->values[k];
+            }
+        a->indptr[u + 1] = at;
+    }
+    a->m = at;
+    free(last_row);
+}
+
 START_TEST(flow_matrix_equals_dense_reference)
 {
-    for (int mode = 0; mode < 4; mode++) {
+    for (int mode = 0; mode < 8; mode++) {
         int index_size = mode & 1 ? 8 : 4;
         int repeats = mode & 2 ? PF_CSR_KEEP_REPEATS : PF_CSR_SUM_REPEATS;
         for (int64_t n = 1; n <= 301; n += 100) {
             csr64 a = random_csr(n, n > 200 ? 250 : 4, (uint64_t)(n + mode));
+            if (mode & 4)
+                drop_repeats(&a);
             int64_t *flow = malloc((size_t)(a.m + 1) * 8);
             uint64_t seed = 99;
             for (int64_t k = 0; k < a.m; k++)
@@ -335,6 +364,185 @@ START_TEST(flow_plan_in_two_steps)
 }
 END_TEST
 
+
+/* Whether two residual graphs are the same arrays, element by element. */
+static void assert_same_residual(const pf_residual *x, const pf_residual *y, const char *what)
+{
+    ck_assert_msg(x->n == y->n && x->arcs == y->arcs && x->input_arcs == y->input_arcs &&
+                      x->output_arcs == y->output_arcs,
+                  "%s: sizes differ", what);
+    ck_assert_msg(memcmp(x->first, y->first, (size_t)(x->n + 1) * sizeof *x->first) == 0,
+                  "%s: first differs", what);
+    for (int64_t a = 0; a < x->arcs; a++)
+        ck_assert_msg(x->head[a] == y->head[a] && x->rev[a] == y->rev[a] &&
+                          x->cap[a] == y->cap[a],
+                      "%s: arc %lld differs", what, (long long)a);
+    for (int64_t i = 0; i < x->input_arcs; i++)
+        ck_assert_msg(x->fwd_of_input[i] == y->fwd_of_input[i], "%s: input arc %lld differs",
+                      what, (long long)i);
+}
+
+static pf_network *view_csr(const csr64 *a, int index_size, int cap_size, void **arrays,
+                            pf_status *st)
+{
+    arrays[0] = narrowed(a->indptr, a->n + 1, index_size);
+    arrays[1] = narrowed(a->indices, a->m, index_size);
+    arrays[2] = narrowed(a->values, a->m, cap_size);
+    return pf_network_view_csr(a->n, 0, a->n - 1, arrays[0], arrays[1], index_size, arrays[2],
+                               cap_size, st);
+}
+
+START_TEST(view_builds_what_a_copy_builds)
+{
+    static const pf_arc_order orders[] = {PF_ARCS_FORWARD_FIRST, PF_ARCS_INPUT,
+                                          PF_ARCS_INPUT_REVERSED, PF_ARCS_FORWARD_ROTATED};
+    for (int sizes = 0; sizes < 4; sizes++) {
+        int index_size = sizes & 1 ? 8 : 4, cap_size = sizes & 2 ? 8 : 4;
+        for (int64_t n = 5; n <= 300; n += 295) {
+            /* rows with repeats, zeros, self-loops, and some empty rows */
+            csr64 a = random_csr(n, n == 5 ? 3 : 250, (uint64_t)(n * 7 + sizes));
+            pf_status st;
+            void *arrays[3];
+            pf_network *copy = from_csr(&a, 0, n - 1, index_size, cap_size, &st);
+            pf_network *view = view_csr(&a, index_size, cap_size, arrays, &st);
+            ck_assert_msg(copy && view, "%s", st.message);
+            ck_assert_ptr_nonnull(view->csr.indptr);
+            ck_assert_ptr_null(view->tail);
+            ck_assert_int_eq(pf_network_arcs(view), a.m);
+            for (int o = 0; o < 4; o++)
+                for (int threads = 1; threads <= 3; threads++) {
+                    pf_residual x, y;
+                    ck_assert_int_eq(pf_residual_build(copy, &x, orders[o], threads, &st), PF_OK);
+                    ck_assert_int_eq(pf_residual_build(view, &y, orders[o], threads, &st), PF_OK);
+                    char what[64];
+                    snprintf(what, sizeof what, "n %lld sizes %d/%d order %d threads %d",
+                             (long long)n, index_size, cap_size, o, threads);
+                    assert_same_residual(&x, &y, what);
+                    pf_residual_free(&x);
+                    pf_residual_free_later(&y, NULL, 0);
+                    ck_assert_ptr_null(y.head); /* left empty */
+                }
+            pf_solve_options opt;
+            pf_solve_options_init(&opt);
+            opt.backend = "seq";
+            opt.want_flow = 1;
+            opt.want_cut = 1;
+            pf_solution x, y;
+            ck_assert_int_eq(pf_solve(copy, &opt, &x, &st), PF_OK);
+            ck_assert_int_eq(pf_solve(view, &opt, &y, &st), PF_OK);
+            ck_assert_int_eq(x.value, y.value);
+            ck_assert_int_eq(memcmp(x.arc_flow, y.arc_flow, (size_t)a.m * 8), 0);
+            ck_assert_int_eq(memcmp(x.source_side, y.source_side, (size_t)n), 0);
+            pf_solution_free(&x);
+            pf_solution_free(&y);
+            pf_network_free(copy);
+            pf_network_free(view);
+            for (int k = 0; k < 3; k++)
+                free(arrays[k]);
+            csr64_free(&a);
+        }
+    }
+}
+END_TEST
+
+/* The message of a view's solve, or "" if it solved. */
+static const char *view_solve_error(pf_network *view, pf_status *st)
+{
+    pf_solve_options opt;
+    pf_solve_options_init(&opt);
+    opt.backend = "seq";
+    pf_solution sol;
+    int rc = pf_solve(view, &opt, &sol, st);
+    pf_solution_free(&sol);
+    return rc ? st->message : "";
+}
+
+/* The message of pf_residual_build on `threads` threads, or "". */
+static const char *view_build_error(pf_network *view, int threads, pf_status *st)
+{
+    pf_residual g;
+    int rc = pf_residual_build(view, &g, PF_ARCS_FORWARD_ROTATED, threads, st);
+    pf_residual_free(&g);
+    return rc ? st->message : "";
+}
+
+START_TEST(view_checks_as_a_copy_does)
+{
+    pf_status st;
+    const int32_t indptr[] = {0, 2, 3, 3}, far[] = {1, 3, 2}, caps[] = {4, 5, 6};
+    /* indptr here; the entries when the solve reads them, with from_csr's words */
+    pf_network *view = pf_network_view_csr(3, 0, 2, indptr, far, 4, caps, 4, &st);
+    ck_assert_ptr_nonnull(view);
+    ck_assert_str_eq(view_solve_error(view, &st), "entry 1 (row 0): column 3 outside 0..2");
+    ck_assert_int_eq(st.code, PF_E_INPUT);
+    pf_network_free(view);
+    const int32_t indices[] = {1, 2, 2}, negative[] = {4, 5, -6}, low[] = {-4, 5, 6};
+    view = pf_network_view_csr(3, 0, 2, indptr, indices, 4, negative, 4, &st);
+    ck_assert_str_eq(view_solve_error(view, &st),
+                     "entry 2 (row 1, column 2): capacity -6 outside 0..2^62");
+    pf_network_free(view);
+    /* a bad capacity before a bad column: the lower entry, as from_csr */
+    view = pf_network_view_csr(3, 0, 2, indptr, far, 4, low, 4, &st);
+    ck_assert_str_eq(view_solve_error(view, &st),
+                     "entry 0 (row 0, column 1): capacity -4 outside 0..2^62");
+    pf_network_free(view);
+    const int32_t falls[] = {0, 2, 1, 3};
+    ck_assert_ptr_null(pf_network_view_csr(3, 0, 2, falls, indices, 4, caps, 4, &st));
+    ck_assert_str_eq(st.message, "CSR row 1: indptr decreases (1 after 2)");
+    ck_assert_ptr_null(pf_network_view_csr(3, 1, 1, indptr, indices, 4, caps, 4, &st));
+    ck_assert_int_eq(st.code, PF_E_INPUT);
+
+    /* Bad entries far apart, on 1-3 threads: the lowest, as from_csr says. */
+    for (int kind = 0; kind < 3; kind++) {
+        csr64 a = random_csr(400, 300, 5 + (uint64_t)kind);
+        if (kind != 1)
+            a.values[a.m / 2] = -1;
+        if (kind != 0)
+            a.indices[a.m / 3] = kind == 1 ? 400 : -3;
+        a.values[a.m - 10] = ((int64_t)1 << 62) + 1;
+        void *arrays[3];
+        pf_network *copy = from_csr(&a, 0, 399, 8, 8, &st);
+        ck_assert_ptr_null(copy);
+        char want[sizeof st.message];
+        snprintf(want, sizeof want, "%s", st.message);
+        pf_network *v = view_csr(&a, 8, 8, arrays, &st);
+        ck_assert_ptr_nonnull(v);
+        for (int threads = 1; threads <= 3; threads++)
+            ck_assert_str_eq(view_build_error(v, threads, &st), want);
+        pf_network_free(v);
+        for (int k = 0; k < 3; k++)
+            free(arrays[k]);
+        csr64_free(&a);
+    }
+
+    /* Far more vertices than arcs touch: compacting pays, so a copy comes
+     * back, and its solve is right. */
+    enum { N = 200000 };
+    int32_t *sparse_ptr = calloc(N + 1, sizeof *sparse_ptr);
+    const int32_t cols[] = {1, N - 1}, two[] = {7, 3};
+    sparse_ptr[1] = 1;
+    for (int u = 2; u <= N; u++)
+        sparse_ptr[u] = 2;
+    pf_network *net = pf_network_view_csr(N, 0, N - 1, sparse_ptr, cols, 4, two, 4, &st);
+    ck_assert_msg(net != NULL, "%s", st.message);
+    ck_assert_ptr_null(net->csr.indptr);
+    pf_solve_options opt;
+    pf_solve_options_init(&opt);
+    opt.backend = "seq";
+    pf_solution sol;
+    ck_assert_int_eq(pf_solve(net, &opt, &sol, &st), PF_OK);
+    ck_assert_int_eq(sol.value, 3);
+    pf_solution_free(&sol);
+    pf_network_free(net);
+    free(sparse_ptr);
+
+    /* Large enough to be freed on a thread of its own. */
+    void *big = malloc((size_t)80 << 20);
+    ck_assert_ptr_nonnull(big);
+    pf_residual_free_later(NULL, big, (size_t)80 << 20);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("csr");
@@ -346,6 +554,8 @@ int main(void)
     tcase_add_test(tc, flow_matrix_of_a_solution);
     tcase_add_test(tc, flow_matrix_widens_and_rejects);
     tcase_add_test(tc, flow_plan_in_two_steps);
+    tcase_add_test(tc, view_builds_what_a_copy_builds);
+    tcase_add_test(tc, view_checks_as_a_copy_does);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -8,14 +8,16 @@ scipy.sparse.csgraph and networkx.
 """
 from ._flow import MaximumFlowResult, maximum_flow, minimum_cut
 from ._paths import floyd_warshall
+from ._session import Session, SessionResult
 from ._portaflow import CancelledError, DeviceError, NegativeCycleError
-from ._portaflow import api_version as _api_version
+from ._portaflow import api_version
+from ._portaflow import has_sessions
 from ._portaflow import devices as _devices
 from ._portaflow import read_network as _read_network
 from ._portaflow import version as __version__
 
 __all__ = ["maximum_flow", "minimum_cut", "floyd_warshall", "backends", "read_dimacs",
-           "MaximumFlowResult",
+           "MaximumFlowResult", "Session", "SessionResult", "api_version", "has_sessions",
            "DeviceError", "CancelledError", "NegativeCycleError"]
 
 

@@ -6,6 +6,14 @@
 
 #include "portaflow.h"
 
+/* The arcs of a network read in place from a caller's CSR arrays
+ * (pf_network_view_csr): arc k is entry k, row u -> indices[k] of capacity
+ * caps[k]; indptr/indices of index_size bytes, caps of cap_size (4 or 8). */
+typedef struct pf_csr_arcs {
+    const void *indptr, *indices, *caps;
+    int index_size, cap_size;
+} pf_csr_arcs;
+
 struct pf_network {
     int64_t n;          /* vertices */
     int64_t m;          /* arcs */
@@ -16,6 +24,8 @@ struct pf_network {
     int32_t *tail;      /* m */
     int32_t *head;      /* m */
     int64_t *cap;       /* m; in fixed point (cap * 2^scale_log2) when is_real */
+    pf_csr_arcs csr;    /* csr.indptr set: a CSR view, whose arcs are there
+                           only (tail, head and cap stay NULL) */
 
     /* Several terminals (pf_network_set_terminals): NULL while there is
      * one of each, then every source and sink, ascending. */
@@ -66,6 +76,17 @@ int pf_network_compact(const pf_network *net, pf_network **out, int32_t **old_id
  * so they cannot reach the sink) are on the source side. */
 int pf_network_expand_side(const pf_network *net, const int32_t *old_id, int64_t count,
                            const uint8_t *compact_side, uint8_t **side, pf_status *st);
+
+/* A network over the caller's CSR arrays, not copied: the residual build
+ * reads them in place, so they must stay unchanged until the network is
+ * freed. indptr is checked here, the entries as the build reads them: a
+ * bad one fails pf_solve with pf_network_from_csr's message. Only for
+ * pf_solve (one source and sink), the counts and pf_network_free: it has
+ * no tail, head or cap arrays for anything else to read. A network worth
+ * compacting (pf_network_worth_compacting) comes back as a copy. */
+pf_network *pf_network_view_csr(int64_t vertices, int64_t source, int64_t sink,
+                                const void *indptr, const void *indices, int index_size,
+                                const void *capacities, int capacity_size, pf_status *st);
 
 /* Largest vertex count: ids must fit int32 on every backend. */
 #define PF_MAX_VERTICES ((int64_t)INT32_MAX - 1)

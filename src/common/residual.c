@@ -5,6 +5,7 @@
  * reach a target (the cut), the reverse-arc forms the devices take. */
 #include "residual.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,95 @@ static void split_range(int64_t len, int t, int count, int64_t *begin, int64_t *
     *end = len * (t + 1) / count;
 }
 
+/* Inlined with a constant `csr`, so that each walk below compiles twice,
+ * once per arc source, with no test of the source per arc. */
+#define ARC_INLINE static inline __attribute__((always_inline))
+
+/* Element k of an int32 (size 4) or int64 (size 8) array. */
+ARC_INLINE int64_t sized_element(const void *array, int size, int64_t k)
+{
+    return size == 4 ? ((const int32_t *)array)[k] : ((const int64_t *)array)[k];
+}
+
+/* The input arcs in order, from the network's arrays or, for a CSR view
+ * (net->csr), from the caller's rows: u is the row of the last arc read,
+ * row_end where that row ends. */
+typedef struct arc_walk {
+    const pf_network *net;
+    int64_t u, row_end;
+} arc_walk;
+
+static arc_walk walk_begin(const pf_network *net)
+{
+    return (arc_walk){.net = net, .u = -1, .row_end = 0};
+}
+
+/* Arc i's tail; a walk reads i = 0, 1, 2, ... in turn. */
+ARC_INLINE int32_t walk_tail(arc_walk *w, int csr, int64_t i)
+{
+    if (!csr)
+        return w->net->tail[i];
+    const pf_csr_arcs *c = &w->net->csr;
+    while (i >= w->row_end)
+        w->row_end = sized_element(c->indptr, c->index_size, ++w->u + 1);
+    return (int32_t)w->u;
+}
+
+ARC_INLINE int32_t arc_head(const pf_network *net, int csr, int64_t i)
+{
+    return csr ? (int32_t)sized_element(net->csr.indices, net->csr.index_size, i) : net->head[i];
+}
+
+ARC_INLINE int64_t arc_cap(const pf_network *net, int csr, int64_t i)
+{
+    return csr ? sized_element(net->csr.caps, net->csr.cap_size, i) : net->cap[i];
+}
+
+/* A CSR view's arcs are checked as they are read (pf_network_view_csr
+ * checks only indptr): whether arc i's column is outside 0..n-1; such an
+ * arc is left out of the build, which then fails. Never for a network. */
+ARC_INLINE int bad_column(const pf_network *net, int csr, int64_t i)
+{
+    if (!csr)
+        return 0;
+    int64_t v = sized_element(net->csr.indices, net->csr.index_size, i);
+    return v < 0 || v >= net->n;
+}
+
+ARC_INLINE int bad_cap(const pf_network *net, int csr, int64_t i)
+{
+    if (!csr)
+        return 0;
+    int64_t c = arc_cap(net, csr, i);
+    return c < 0 || c > PF_CAP_MAX;
+}
+
+/* Degrees of the vertices in [lo, hi) (count_degrees); returns the first
+ * arc whose column is bad (a CSR view's), or m. */
+ARC_INLINE int64_t count_range(const pf_network *net, int csr, int64_t *first, int64_t *out_deg,
+                               int64_t lo, int64_t hi)
+{
+    arc_walk w = walk_begin(net);
+    int64_t first_bad = net->m;
+    for (int64_t i = 0; lo < hi && i < net->m; i++) {
+        int32_t u = walk_tail(&w, csr, i), v = arc_head(net, csr, i);
+        if (bad_column(net, csr, i)) {
+            if (i < first_bad)
+                first_bad = i;
+            continue;
+        }
+        if (u == v)
+            continue;
+        if (u >= lo && u < hi) {
+            first[u + 2]++;
+            out_deg[u]++;
+        }
+        if (v >= lo && v < hi)
+            first[v + 2]++;
+    }
+    return first_bad;
+}
+
 /* first has n + 2 entries, not yet zeroed: the degree of u goes to
  * first[u + 2], so that after the prefix sum first[u + 1] is where u's arcs
  * start and can serve as the cursor of u's out-arcs during the scatter;
@@ -59,13 +149,13 @@ static void split_range(int64_t len, int t, int count, int64_t *begin, int64_t *
  * Each thread zeroes and counts only the ends at its own range of vertices,
  * walking all arcs: no atomics, since a vertex joined to most others (the
  * source of an image-like grid) would bounce one cache line between all
- * cores. */
-static void count_degrees(const pf_network *net, int64_t *first, int64_t *out_deg, int threads)
+ * cores. Returns the first arc of a CSR view with a bad column, or m. */
+static int64_t count_degrees(const pf_network *net, int64_t *first, int64_t *out_deg,
+                             int threads)
 {
-    const int32_t *tail = net->tail, *head = net->head;
-    const int64_t m = net->m;
+    int64_t first_bad = net->m;
     (void)threads; /* read by the directive only */
-    PF_OMP(omp parallel num_threads(threads) if (threads > 1))
+    PF_OMP(omp parallel num_threads(threads) if (threads > 1) reduction(min : first_bad))
     {
         int t, count;
         team_position(&t, &count);
@@ -75,18 +165,12 @@ static void count_degrees(const pf_network *net, int64_t *first, int64_t *out_de
         memset(first + lo + 2, 0, (size_t)(hi - lo) * sizeof *first);
         pf_mem_prefault(out_deg + lo, (size_t)(hi - lo) * sizeof *out_deg);
         memset(out_deg + lo, 0, (size_t)(hi - lo) * sizeof *out_deg);
-        for (int64_t i = 0; lo < hi && i < m; i++) {
-            int32_t u = tail[i], v = head[i];
-            if (u == v)
-                continue;
-            if (u >= lo && u < hi) {
-                first[u + 2]++;
-                out_deg[u]++;
-            }
-            if (v >= lo && v < hi)
-                first[v + 2]++;
-        }
+        int64_t bad = net->csr.indptr ? count_range(net, 1, first, out_deg, lo, hi)
+                                      : count_range(net, 0, first, out_deg, lo, hi);
+        if (bad < first_bad)
+            first_bad = bad;
     }
+    return first_bad;
 }
 
 /* Inclusive prefix sum in place. With several threads: each sums its own
@@ -152,12 +236,15 @@ static inline int64_t place(const arc_placer *p, int64_t slot, int32_t u, int re
 }
 
 /* One pass in input order, pairing each arc with its reverse at once. */
-static void scatter_serial(const pf_network *net, pf_residual *g, int64_t *in_cursor,
-                           const arc_placer *placer)
+ARC_INLINE int64_t scatter_serial_from(const pf_network *net, int csr, pf_residual *g,
+                                       int64_t *in_cursor, const arc_placer *placer)
 {
     int64_t *cursor = g->first + 1;
+    arc_walk w = walk_begin(net);
     for (int64_t i = 0; i < net->m; i++) {
-        int32_t u = net->tail[i], v = net->head[i];
+        int32_t u = walk_tail(&w, csr, i), v = arc_head(net, csr, i);
+        if (bad_column(net, csr, i) || bad_cap(net, csr, i))
+            return i;
         if (u == v) {
             g->fwd_of_input[i] = -1; /* self-loops carry no flow */
             continue;
@@ -165,13 +252,64 @@ static void scatter_serial(const pf_network *net, pf_residual *g, int64_t *in_cu
         int64_t a = place(placer, cursor[u]++, u, 0);
         int64_t b = place(placer, in_cursor[v]++, v, in_cursor != cursor);
         g->head[a] = v;
-        g->cap[a] = net->cap[i];
+        g->cap[a] = arc_cap(net, csr, i);
         g->rev[a] = b;
         g->head[b] = u;
         g->cap[b] = 0;
         g->rev[b] = a;
         g->fwd_of_input[i] = a;
     }
+    return net->m;
+}
+
+/* Returns the first arc of a CSR view with a bad column or capacity, or m
+ * (the build stops there: it fails). */
+static int64_t scatter_serial(const pf_network *net, pf_residual *g, int64_t *in_cursor,
+                              const arc_placer *placer)
+{
+    if (net->csr.indptr)
+        return scatter_serial_from(net, 1, g, in_cursor, placer);
+    return scatter_serial_from(net, 0, g, in_cursor, placer);
+}
+
+/* scatter_parallel's walk: the arc ends at vertices [lo, hi) placed, rev
+ * tagged with the input arc's number (i forward, -1 - i reverse). Returns
+ * the first arc of a CSR view with a bad capacity at a tail in [lo, hi),
+ * or m; arcs with a bad column (count_range found them) are left out. */
+ARC_INLINE int64_t scatter_range(const pf_network *net, int csr, pf_residual *g,
+                                 int64_t *in_cursor, const arc_placer *placer, int64_t lo,
+                                 int64_t hi)
+{
+    int64_t *cursor = g->first + 1, *rev = g->rev;
+    int64_t first_bad = net->m;
+    arc_walk w = walk_begin(net);
+    for (int64_t i = 0; lo < hi && i < net->m; i++) {
+        int32_t u = walk_tail(&w, csr, i), v = arc_head(net, csr, i);
+        int own_tail = u >= lo && u < hi, own_head = v >= lo && v < hi;
+        if (!own_tail && !own_head)
+            continue;
+        if (bad_column(net, csr, i))
+            continue;
+        if (own_tail && bad_cap(net, csr, i) && i < first_bad)
+            first_bad = i;
+        if (u == v) {
+            g->fwd_of_input[i] = -1; /* self-loops carry no flow */
+            continue;
+        }
+        if (own_tail) {
+            int64_t a = place(placer, cursor[u]++, u, 0);
+            g->head[a] = v;
+            g->cap[a] = arc_cap(net, csr, i);
+            rev[a] = i;
+        }
+        if (own_head) {
+            int64_t b = place(placer, in_cursor[v]++, v, in_cursor != cursor);
+            g->head[b] = u;
+            g->cap[b] = 0;
+            rev[b] = -1 - i;
+        }
+    }
+    return first_bad;
 }
 
 /* The lowest vertex whose arcs start at or after `arc` (cursor[u] holds
@@ -207,14 +345,14 @@ static int64_t vertex_at_arc(const int64_t *cursor, int64_t n, int64_t arc)
  * relaxed atomics make the overlap defined. No m-sized scratch array is
  * needed, whose faulting in would cost about as much (see pf_mem_prefault).
  * `bounds` has room for threads + 1 entries. */
-static void scatter_parallel(const pf_network *net, pf_residual *g, int64_t *in_cursor,
-                             const arc_placer *placer, int threads, int64_t *bounds)
+static int64_t scatter_parallel(const pf_network *net, pf_residual *g, int64_t *in_cursor,
+                                const arc_placer *placer, int threads, int64_t *bounds)
 {
-    const int32_t *tail = net->tail, *head = net->head;
+    int64_t first_bad = net->m;
     const int64_t m = net->m, n = g->n;
     int64_t *cursor = g->first + 1, *rev = g->rev;
     (void)threads; /* read by the directive only */
-    PF_OMP(omp parallel num_threads(threads))
+    PF_OMP(omp parallel num_threads(threads) reduction(min : first_bad))
     {
         int t, count;
         team_position(&t, &count);
@@ -234,28 +372,10 @@ static void scatter_parallel(const pf_network *net, pf_residual *g, int64_t *in_
         pf_mem_prefault(g->rev + arc_lo, (size_t)(arc_hi - arc_lo) * sizeof *g->rev);
         pf_mem_prefault(g->cap + arc_lo, (size_t)(arc_hi - arc_lo) * sizeof *g->cap);
 
-        for (int64_t i = 0; lo < hi && i < m; i++) {
-            int32_t u = tail[i], v = head[i];
-            int own_tail = u >= lo && u < hi, own_head = v >= lo && v < hi;
-            if (!own_tail && !own_head)
-                continue;
-            if (u == v) {
-                g->fwd_of_input[i] = -1; /* self-loops carry no flow */
-                continue;
-            }
-            if (own_tail) {
-                int64_t a = place(placer, cursor[u]++, u, 0);
-                g->head[a] = v;
-                g->cap[a] = net->cap[i];
-                rev[a] = i;
-            }
-            if (own_head) {
-                int64_t b = place(placer, in_cursor[v]++, v, in_cursor != cursor);
-                g->head[b] = u;
-                g->cap[b] = 0;
-                rev[b] = -1 - i;
-            }
-        }
+        int64_t bad = net->csr.indptr ? scatter_range(net, 1, g, in_cursor, placer, lo, hi)
+                                      : scatter_range(net, 0, g, in_cursor, placer, lo, hi);
+        if (bad < first_bad)
+            first_bad = bad;
         for (int64_t a = arc_lo; a < arc_hi; a++)
             if (rev[a] >= 0)
                 g->fwd_of_input[rev[a]] = a;
@@ -269,6 +389,39 @@ static void scatter_parallel(const pf_network *net, pf_residual *g, int64_t *in_
             __atomic_store_n(&rev[a], b, __ATOMIC_RELAXED);
         }
     }
+    return first_bad;
+}
+
+/* A CSR view's bad entry k (its column, else its capacity) as
+ * pf_network_from_csr words it; returns PF_E_INPUT. */
+static int csr_entry_error(const pf_network *net, int64_t k, pf_status *st)
+{
+    const pf_csr_arcs *c = &net->csr;
+    int64_t lo = 0, hi = net->n - 1; /* the row: the last u with indptr[u] <= k */
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo + 1) / 2;
+        if (sized_element(c->indptr, c->index_size, mid) <= k)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    int64_t column = sized_element(c->indices, c->index_size, k);
+    int64_t capacity = sized_element(c->caps, c->cap_size, k);
+    if (column < 0 || column >= net->n)
+        return pf_fail(st, PF_E_INPUT, "entry %lld (row %lld): column %lld outside 0..%lld",
+                       (long long)k, (long long)lo, (long long)column, (long long)net->n - 1);
+    return pf_fail(st, PF_E_INPUT,
+                   "entry %lld (row %lld, column %lld): capacity %lld outside 0..2^62",
+                   (long long)k, (long long)lo, (long long)column, (long long)capacity);
+}
+
+/* The first arc of a CSR view below `k` whose capacity is bad, or k. */
+static int64_t first_bad_cap(const pf_network *net, int64_t k)
+{
+    for (int64_t i = 0; i < k; i++)
+        if (bad_cap(net, 1, i))
+            return i;
+    return k;
 }
 
 /* Counting sort by tail, O(n + m): count the arc ends per vertex, prefix
@@ -294,7 +447,11 @@ static int build_plain(const pf_network *net, pf_residual *g, pf_arc_order order
         goto fail;
 
     g->first[0] = g->first[1] = 0;
-    count_degrees(net, g->first, in_cursor, threads);
+    int64_t bad = count_degrees(net, g->first, in_cursor, threads);
+    if (bad < net->m) {
+        csr_entry_error(net, first_bad_cap(net, bad), st);
+        goto fail;
+    }
     prefix_sum(g->first, n + 2, threads, scratch);
     g->arcs = g->first[n + 1];
     PF_OMP(omp parallel for num_threads(threads) if (threads > 1))
@@ -327,13 +484,17 @@ static int build_plain(const pf_network *net, pf_residual *g, pf_arc_order order
     if (!g->head || !g->rev || !g->cap)
         goto fail;
     if (threads > 1) {
-        scatter_parallel(net, g, in_cursor, &placer, threads, scratch);
+        bad = scatter_parallel(net, g, in_cursor, &placer, threads, scratch);
     } else {
         pf_mem_prefault(g->fwd_of_input, (size_t)m * sizeof *g->fwd_of_input);
         pf_mem_prefault(g->head, (size_t)g->arcs * sizeof *g->head);
         pf_mem_prefault(g->rev, (size_t)g->arcs * sizeof *g->rev);
         pf_mem_prefault(g->cap, (size_t)g->arcs * sizeof *g->cap);
-        scatter_serial(net, g, in_cursor, &placer);
+        bad = scatter_serial(net, g, in_cursor, &placer);
+    }
+    if (bad < net->m) {
+        csr_entry_error(net, bad, st);
+        goto fail;
     }
     /* The in-arc cursors stopped at the end of each list: the next start. */
     PF_OMP(omp parallel for num_threads(threads) if (threads > 1))
@@ -430,6 +591,10 @@ int pf_residual_build(const pf_network *net, pf_residual *g, pf_arc_order order,
         return pf_fail(st, PF_E_USAGE,
                        "real capacities not in fixed point yet: call pf_network_finish first");
     }
+    if (net->sources && net->csr.indptr) {
+        memset(g, 0, sizeof *g);
+        return pf_fail(st, PF_E_USAGE, "a CSR view has one source and one sink");
+    }
     if (net->sources)
         return build_with_super_terminals(net, g, order, threads, st);
     return build_plain(net, g, order, threads, st);
@@ -487,6 +652,59 @@ void pf_residual_copy_residuals(const pf_residual *from, const int64_t *from_res
             to_res[to->rev[b]] = from_res[from->rev[a]];
         }
     }
+}
+
+/* Below this many bytes a thread costs more than the free it would hide. */
+#define FREE_LATER_MIN_BYTES ((size_t)64 << 20)
+
+/* The blocks a detached thread frees. */
+typedef struct free_job {
+    void *blocks[PF_FREE_LATER_MAX];
+    int count;
+} free_job;
+
+static void *free_job_run(void *arg)
+{
+    free_job *job = arg;
+    for (int k = 0; k < job->count; k++)
+        free(job->blocks[k]);
+    free(job);
+    return NULL;
+}
+
+void pf_free_later(void *const *blocks, int count, size_t bytes)
+{
+    if (count > PF_FREE_LATER_MAX)
+        count = PF_FREE_LATER_MAX;
+    free_job *job = bytes >= FREE_LATER_MIN_BYTES ? malloc(sizeof *job) : NULL;
+    pthread_attr_t attr;
+    pthread_t thread;
+    int started = 0;
+    if (job && pthread_attr_init(&attr) == 0) {
+        job->count = count;
+        memcpy(job->blocks, blocks, (size_t)count * sizeof *blocks);
+        started = pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED) == 0 &&
+                  pthread_create(&thread, &attr, free_job_run, job) == 0;
+        pthread_attr_destroy(&attr);
+    }
+    if (!started) { /* small, or no thread: here and now */
+        free(job);
+        for (int k = 0; k < count; k++)
+            free(blocks[k]);
+    }
+}
+
+void pf_residual_free_later(pf_residual *g, void *also, size_t also_bytes)
+{
+    pf_residual empty = {0};
+    if (!g)
+        g = &empty;
+    size_t bytes = also_bytes + (size_t)g->arcs * (sizeof *g->head + sizeof *g->rev +
+                                                   sizeof *g->cap) +
+                   (size_t)g->input_arcs * sizeof *g->fwd_of_input;
+    void *blocks[] = {g->first, g->head, g->rev, g->cap, g->fwd_of_input, also};
+    pf_free_later(blocks, 6, bytes);
+    memset(g, 0, sizeof *g);
 }
 
 void pf_residual_free(pf_residual *g)

@@ -56,6 +56,8 @@ typedef struct pf_residual {
  * with the capacity of the source's out-arcs, one from each sink with that
  * of its in-arcs. Their arcs follow the input arcs, so flows and cut sides
  * of the real vertices and arcs come first (output_arcs, net->n).
+ * A CSR view (net->csr, pf_network_view_csr) is read in place, arc k being
+ * entry k; it has one source and one sink.
  *
  * Builds g from net in the given order with `threads` OpenMP threads (<= 0:
  * all of them, 1: serial; always serial without OpenMP). The result is the
@@ -77,6 +79,15 @@ int pf_residual_relayout(const pf_residual *in, pf_arc_order order, pf_residual 
 void pf_residual_copy_residuals(const pf_residual *from, const int64_t *from_res,
                                 const pf_residual *to, int64_t *to_res, int threads);
 void pf_residual_free(pf_residual *g);
+/* pf_residual_free(g) (g may be NULL) and free(also), of `also_bytes`
+ * bytes, on a detached thread when they are large (tens of megabytes and
+ * more), so that the caller has its result while the pages go back; g is
+ * left empty. Small ones, or where no thread starts, are freed here. */
+void pf_residual_free_later(pf_residual *g, void *also, size_t also_bytes);
+/* free() of up to PF_FREE_LATER_MAX blocks (NULLs allowed) of `bytes` in
+ * all, the same way: on a detached thread when large, else here. */
+#define PF_FREE_LATER_MAX 8
+void pf_free_later(void *const *blocks, int count, size_t bytes);
 
 /* Flow on every reported input arc (output_arcs of them), from residual capacities `res` (arcs long);
  * `threads` as for pf_residual_build. */

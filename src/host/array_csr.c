@@ -1,6 +1,7 @@
 /* The CSR part of the array API (portaflow.h): a network read straight
  * from a compressed-sparse-row capacity matrix as scipy.sparse stores it
- * (int32 or int64 arrays, read in place), and a solution's flows as the
+ * (int32 or int64 arrays, read in place; pf_network_view_csr: not even
+ * copied, the residual build reads them), and a solution's flows as the
  * antisymmetric flow matrix scipy.sparse.csgraph.maximum_flow returns.
  * Both work on ranges of entries or rows on OpenMP threads. Every check
  * runs before anything is returned, and the error reported is the lowest
@@ -18,6 +19,7 @@
 
 #include "../common/memavail.h"
 #include "../common/network.h"
+#include "../common/residual.h"
 #include "../common/status.h"
 
 /* Below this many entries one thread does it all: a parallel region costs
@@ -158,9 +160,31 @@ static int64_t fill_arcs(const csr_in *a, const void *caps, int cap_size, pf_net
     return k1;
 }
 
-pf_network *pf_network_from_csr(int64_t vertices, int64_t source, int64_t sink,
-                                const void *indptr, const void *indices, int index_size,
-                                const void *capacities, int capacity_size, pf_status *st)
+/* The lowest bad entry of a's, or a->m, the good ones copied into net's
+ * arrays: by ranges of entries on OpenMP threads. */
+static int64_t read_entries(const csr_in *a, const void *caps, int cap_size, pf_network *net)
+{
+    int64_t first_bad = a->m;
+    int threads = thread_count(a->m);
+    (void)threads; /* read by the directive only */
+    PF_OMP(omp parallel num_threads(threads) reduction(min : first_bad) if (threads > 1))
+    {
+        int t, count;
+        team_position(&t, &count);
+        int64_t k0 = a->m * t / count, k1 = a->m * (t + 1) / count;
+        int64_t bad = fill_arcs(a, caps, cap_size, net, k0, k1);
+        if (bad < k1 && bad < first_bad)
+            first_bad = bad;
+    }
+    return first_bad;
+}
+
+/* The network of a CSR matrix: a view of the caller's arrays (view set,
+ * unless compacting pays) or a copy. */
+static pf_network *network_of_csr(int64_t vertices, int64_t source, int64_t sink,
+                                  const void *indptr, const void *indices, int index_size,
+                                  const void *capacities, int capacity_size, int view,
+                                  pf_status *st)
 {
     if (check_sizes(index_size, capacity_size, st))
         return NULL;
@@ -169,31 +193,47 @@ pf_network *pf_network_from_csr(int64_t vertices, int64_t source, int64_t sink,
         return NULL;
     csr_in a = {.n = vertices, .indptr = indptr, .indices = indices, .index_size = index_size};
     if (check_indptr(&a, st) ||
-        (a.m > 0 && !capacities && pf_fail(st, PF_E_USAGE, "CSR matrix without capacities")) ||
-        (a.m > 0 && pf_network_reserve(net, a.m, st))) {
+        (a.m > 0 && !capacities && pf_fail(st, PF_E_USAGE, "CSR matrix without capacities"))) {
         pf_network_free(net);
         return NULL;
     }
-    int64_t first_bad = a.m;
-    int threads = thread_count(a.m);
-    (void)threads; /* read by the directive only */
-    PF_OMP(omp parallel num_threads(threads) reduction(min : first_bad) if (threads > 1))
-    {
-        int t, count;
-        team_position(&t, &count);
-        int64_t k1 = a.m * (t + 1) / count;
-        int64_t bad = fill_arcs(&a, capacities, capacity_size, net, a.m * t / count, k1);
-        if (bad < k1 && bad < first_bad)
-            first_bad = bad;
+    net->m = a.m;
+    /* A compact copy would read the arcs from the network's arrays. */
+    view = view && !pf_network_worth_compacting(net);
+    net->m = 0;
+    if (!view && a.m > 0 && pf_network_reserve(net, a.m, st)) {
+        pf_network_free(net);
+        return NULL;
     }
+    /* A view's entries are checked by the residual build as it reads them. */
+    int64_t first_bad = view ? a.m : read_entries(&a, capacities, capacity_size, net);
     if (first_bad < a.m) {
         entry_error(&a, first_bad, capacities, capacity_size, st);
         pf_network_free(net);
         return NULL;
     }
+    if (view)
+        net->csr = (pf_csr_arcs){.indptr = indptr, .indices = indices, .caps = capacities,
+                                 .index_size = index_size, .cap_size = capacity_size};
     net->m = a.m;
     pf_status_ok(st);
     return net;
+}
+
+pf_network *pf_network_from_csr(int64_t vertices, int64_t source, int64_t sink,
+                                const void *indptr, const void *indices, int index_size,
+                                const void *capacities, int capacity_size, pf_status *st)
+{
+    return network_of_csr(vertices, source, sink, indptr, indices, index_size, capacities,
+                          capacity_size, 0, st);
+}
+
+pf_network *pf_network_view_csr(int64_t vertices, int64_t source, int64_t sink,
+                                const void *indptr, const void *indices, int index_size,
+                                const void *capacities, int capacity_size, pf_status *st)
+{
+    return network_of_csr(vertices, source, sink, indptr, indices, index_size, capacities,
+                          capacity_size, 1, st);
 }
 
 /* ---- the flow matrix -------------------------------------------------- */
@@ -210,8 +250,13 @@ typedef struct transpose {
 struct pf_csr_flow_plan {
     csr_in a;         /* the caller's arrays, read again by the fill */
     int repeats;
-    transpose tr;
-    pf_csr_matrix out; /* indptr and indices final; values NULL */
+    transpose tr;     /* freed once the sources below are set */
+    pf_csr_matrix out; /* indptr and indices final; values int32, allocated */
+    /* Where no position repeats and the entries fit int32: output entry
+     * e's value is flow[fwd_src[e]] - flow[rev_src[e]] (-1: no such
+     * term), a gather with no merging left to the values pass. */
+    int32_t *fwd_src, *rev_src;
+    int64_t sources; /* entries of each */
 };
 
 static void transpose_free(transpose *tr)
@@ -219,6 +264,7 @@ static void transpose_free(transpose *tr)
     free(tr->start);
     free(tr->row);
     free(tr->entry);
+    memset(tr, 0, sizeof *tr);
 }
 
 /* Thread t of count gets vertices [lo, hi). */
@@ -377,7 +423,10 @@ typedef struct merge_pass {
     const int64_t *flow;  /* the values pass: arc_flow */
     int size;             /* bytes of what it writes */
     void *at;             /* the row's first output column or value; NULL: count */
+    int32_t *fwd_src, *rev_src; /* the columns pass: the row's first sources, or NULL */
     int too_big;          /* a value does not fit int32 */
+    int repeated;         /* a position appears twice among the entries or the
+                             transposed ones */
 } merge_pass;
 
 /* Merges row u's forward entries with its transpose entries. Per distinct
@@ -392,7 +441,7 @@ static int64_t merge_row(const forward_row *fwd, const transpose *tr, int64_t u,
         int64_t column = i < fwd->len ? element(fwd->cols, fwd->col_size, i) : INT64_MAX;
         if (j < j_end && tr->row[j] < column)
             column = tr->row[j];
-        int64_t value = 0, forward = 0, reverse = 0;
+        int64_t value = 0, forward = 0, reverse = 0, i0 = i, j0 = j;
         for (; i < fwd->len && element(fwd->cols, fwd->col_size, i) == column; i++, forward++)
             if (w->flow)
                 value += w->flow[fwd->ids ? fwd->ids[i] : fwd->first + i];
@@ -404,6 +453,12 @@ static int64_t merge_row(const forward_row *fwd, const transpose *tr, int64_t u,
                                                             : reverse;
         if (value < INT32_MIN || value > INT32_MAX)
             w->too_big = 1;
+        if (forward > 1 || reverse > 1)
+            w->repeated = 1;
+        if (w->fwd_src && copies == 1) {
+            w->fwd_src[count] = forward ? (int32_t)(fwd->ids ? fwd->ids[i0] : fwd->first + i0) : -1;
+            w->rev_src[count] = reverse ? (int32_t)tr->entry[j0] : -1;
+        }
         for (int64_t c = 0; w->at && c < copies; c++)
             set_element(w->at, w->size, count + c, w->flow ? (c == 0 ? value : 0) : column);
         count += copies;
@@ -417,12 +472,13 @@ static int64_t merge_row(const forward_row *fwd, const transpose *tr, int64_t u,
  * hold up a static share). Returns PF_E_NOMEM if a sort scratch is
  * missing; *too_big (if given) says whether a value did not fit int32. */
 static int merge_rows(const csr_in *a, const transpose *tr, int repeats, const int64_t *flow,
-                      int64_t *count, pf_csr_matrix *out, int *too_big)
+                      int64_t *count, pf_csr_matrix *out, int *too_big, int *repeated,
+                      int32_t *fwd_src, int32_t *rev_src)
 {
-    int failed = 0, big = 0;
+    int failed = 0, big = 0, twice = 0;
     int threads = thread_count(a->m + a->n);
     (void)threads;
-    PF_OMP(omp parallel num_threads(threads) if (threads > 1) reduction(| : failed, big))
+    PF_OMP(omp parallel num_threads(threads) if (threads > 1) reduction(| : failed, big, twice))
     {
         row_scratch scratch = {0};
         merge_pass w = {.repeats = repeats, .flow = flow};
@@ -433,17 +489,24 @@ static int merge_rows(const csr_in *a, const transpose *tr, int repeats, const i
             forward_row fwd;
             if (failed || (failed = forward_row_of(a, u, &scratch, &fwd)) != 0)
                 continue;
-            if (out)
-                w.at = base + element(out->indptr, out->index_size, u) * w.size;
+            if (out) {
+                int64_t at = element(out->indptr, out->index_size, u);
+                w.at = base + at * w.size;
+                w.fwd_src = fwd_src ? fwd_src + at : NULL;
+                w.rev_src = rev_src ? rev_src + at : NULL;
+            }
             int64_t entries = merge_row(&fwd, tr, u, &w);
             if (!out)
                 count[u] = entries;
         }
         big = w.too_big;
+        twice = w.repeated;
         free_scratch(&scratch);
     }
     if (too_big)
         *too_big = big;
+    if (repeated)
+        *repeated = twice;
     return failed ? PF_E_NOMEM : PF_OK;
 }
 
@@ -480,11 +543,40 @@ static int alloc_structure(int64_t n, const int64_t *count, pf_csr_matrix *out, 
     return PF_OK;
 }
 
+/* out->values for `size`-byte values, faulted in (before the solve ends
+ * where the plan is made beside it). */
+static int alloc_values(pf_csr_matrix *out, int size, pf_status *st)
+{
+    free(out->values);
+    out->value_size = size;
+    out->values = pf_alloc((size_t)out->entries + 1, (size_t)size, st);
+    if (!out->values)
+        return PF_E_NOMEM;
+    pf_mem_prefault(out->values, (size_t)out->entries * (size_t)size);
+    return PF_OK;
+}
+
+static int alloc_sources(pf_csr_flow_plan *plan, pf_status *st)
+{
+    size_t entries = (size_t)plan->out.entries + 1;
+    plan->fwd_src = pf_alloc(entries, sizeof *plan->fwd_src, st);
+    plan->rev_src = pf_alloc(entries, sizeof *plan->rev_src, st);
+    plan->sources = (int64_t)entries;
+    return plan->fwd_src && plan->rev_src ? PF_OK : PF_E_NOMEM;
+}
+
+/* A plan's large arrays go back on a thread of their own (residual.h):
+ * the caller, who has its matrix, need not wait for the pages. */
 void pf_csr_flow_plan_free(pf_csr_flow_plan *plan)
 {
     if (!plan)
         return;
-    transpose_free(&plan->tr);
+    size_t m = (size_t)plan->a.m;
+    size_t bytes = (size_t)plan->sources * 2 * sizeof *plan->fwd_src +
+                   (plan->tr.row ? m * (sizeof *plan->tr.row + sizeof *plan->tr.entry) : 0);
+    void *blocks[] = {plan->fwd_src, plan->rev_src, plan->tr.start, plan->tr.row,
+                      plan->tr.entry};
+    pf_free_later(blocks, 5, bytes);
     pf_csr_matrix_free(&plan->out);
     free(plan);
 }
@@ -534,15 +626,23 @@ pf_csr_flow_plan *pf_csr_flow_plan_new(int64_t vertices, const void *indptr, con
     pf_csr_flow_plan *plan = pf_calloc(1, sizeof *plan, st);
     int64_t *count = pf_alloc((size_t)vertices + 1, sizeof *count, st);
     int rc = plan && count ? build_transpose(&a, &plan->tr, st) : PF_E_NOMEM;
+    int repeated = 1;
     if (!rc) {
         plan->a = a;
         plan->repeats = repeats;
-        rc = merge_rows(&a, &plan->tr, repeats, NULL, count, NULL, NULL);
+        rc = merge_rows(&a, &plan->tr, repeats, NULL, count, NULL, NULL, &repeated, NULL, NULL);
     }
     if (!rc)
         rc = alloc_structure(vertices, count, &plan->out, st);
+    if (!rc && !repeated && a.m <= INT32_MAX)
+        rc = alloc_sources(plan, st);
     if (!rc)
-        rc = merge_rows(&a, &plan->tr, repeats, NULL, NULL, &plan->out, NULL);
+        rc = merge_rows(&a, &plan->tr, repeats, NULL, NULL, &plan->out, NULL, NULL,
+                        plan->fwd_src, plan->rev_src);
+    if (!rc && plan->fwd_src)
+        transpose_free(&plan->tr); /* the sources say it all */
+    if (!rc)
+        rc = alloc_values(&plan->out, 4, st);
     free(count);
     if (rc) {
         if (st->code != PF_E_NOMEM)
@@ -554,17 +654,44 @@ pf_csr_flow_plan *pf_csr_flow_plan_new(int64_t vertices, const void *indptr, con
     return plan;
 }
 
-/* The values pass at `value_size` bytes a value into out->values. */
-static int fill_values(const pf_csr_flow_plan *plan, const int64_t *arc_flow, int value_size,
-                       pf_csr_matrix *out, int *too_big, pf_status *st)
+/* The values pass from the sources: one gather per entry, on threads. */
+static void gather_values(const pf_csr_flow_plan *plan, const int64_t *flow, pf_csr_matrix *out,
+                          int *too_big)
 {
-    free(out->values);
-    out->value_size = value_size;
-    out->values = pf_alloc((size_t)out->entries, (size_t)value_size, st);
-    if (!out->values)
-        return PF_E_NOMEM;
-    pf_mem_prefault(out->values, (size_t)out->entries * (size_t)value_size);
-    return merge_rows(&plan->a, &plan->tr, plan->repeats, arc_flow, NULL, out, too_big);
+    const int32_t *fwd = plan->fwd_src, *rev = plan->rev_src;
+    const int64_t entries = out->entries;
+    int big = 0;
+    int threads = thread_count(entries);
+    (void)threads;
+    if (out->value_size == 4) {
+        int32_t *values = out->values;
+        PF_OMP(omp parallel for num_threads(threads) if (threads > 1) reduction(| : big))
+        for (int64_t e = 0; e < entries; e++) {
+            int64_t value = (fwd[e] >= 0 ? flow[fwd[e]] : 0) - (rev[e] >= 0 ? flow[rev[e]] : 0);
+            big |= value < INT32_MIN || value > INT32_MAX;
+            values[e] = (int32_t)value;
+        }
+    } else {
+        int64_t *values = out->values;
+        PF_OMP(omp parallel for num_threads(threads) if (threads > 1))
+        for (int64_t e = 0; e < entries; e++)
+            values[e] = (fwd[e] >= 0 ? flow[fwd[e]] : 0) - (rev[e] >= 0 ? flow[rev[e]] : 0);
+    }
+    if (too_big)
+        *too_big = big;
+}
+
+/* The values pass at out->value_size bytes a value into out->values
+ * (allocated). */
+static int fill_values(const pf_csr_flow_plan *plan, const int64_t *arc_flow, pf_csr_matrix *out,
+                       int *too_big)
+{
+    if (plan->fwd_src) {
+        gather_values(plan, arc_flow, out, too_big);
+        return PF_OK;
+    }
+    return merge_rows(&plan->a, &plan->tr, plan->repeats, arc_flow, NULL, out, too_big, NULL,
+                      NULL, NULL);
 }
 
 int pf_csr_flow_plan_matrix(pf_csr_flow_plan *plan, const int64_t *arc_flow, pf_csr_matrix *out,
@@ -579,9 +706,11 @@ int pf_csr_flow_plan_matrix(pf_csr_flow_plan *plan, const int64_t *arc_flow, pf_
     pf_csr_matrix m = plan->out; /* the structure passes to the caller */
     memset(&plan->out, 0, sizeof plan->out);
     int too_big = 0;
-    int rc = fill_values(plan, arc_flow, 4, &m, &too_big, st);
+    int rc = fill_values(plan, arc_flow, &m, &too_big);
     if (!rc && too_big) /* rare: flows past int32, from int64 capacities */
-        rc = fill_values(plan, arc_flow, 8, &m, NULL, st);
+        rc = alloc_values(&m, 8, st);
+    if (!rc && too_big)
+        rc = fill_values(plan, arc_flow, &m, NULL);
     if (rc) {
         if (st->code != PF_E_NOMEM)
             pf_fail(st, PF_E_NOMEM, "out of host memory for the flow matrix");

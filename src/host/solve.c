@@ -271,7 +271,9 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     side = NULL;
     sol->times.total = pf_now() - t_start;
 done:
-    free(res);
+    /* The residual graph (the hybrid's until it ends) and the residuals, most
+     * of the solve's memory, go back on a thread of their own when large. */
+    pf_residual_free_later(hy ? NULL : &g, res, res ? (size_t)g.arcs * sizeof *res : 0);
     free(side);
     pf_hybrid_end(hy, &g); /* frees g, also without a hybrid */
     if (rc)
