@@ -218,3 +218,13 @@ void pf_test_assert_arc(const pf_network *net, int64_t i, int64_t tail, int64_t 
                   (long long)t, (long long)h, (long long)c, (long long)tail, (long long)head,
                   (long long)cap);
 }
+
+int pf_test_run_in_process(Suite *s)
+{
+    SRunner *sr = srunner_create(s);
+    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

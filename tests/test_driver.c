@@ -394,10 +394,5 @@ int main(int argc, char **argv)
     tcase_add_loop_test(tc, capabilities_are_declared, 0, device_count);
     tcase_add_loop_test(tc, crawl_is_handed_to_the_host, 0, device_count);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_set_fork_status(sr, CK_NOFORK); /* see test_steps.c */
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return pf_test_run_in_process(s);
 }

@@ -9,12 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#define PF_OMP(directive) _Pragma(#directive)
-#else
-#define PF_OMP(directive)
-#endif
+#include "omp_threads.h"
 
 #include "dyn_layout.h"
 #include "status.h"
@@ -25,16 +20,6 @@ enum { DEFAULT_PAGE_LOG2 = 12, DEFAULT_SLACK_MIN = 4 };
 
 /* Vertices per scheduling chunk of the parallel loops. */
 enum { VERTEX_CHUNK = 4096 };
-
-static int resolve_threads(int threads)
-{
-#ifdef _OPENMP
-    return threads > 0 ? threads : omp_get_max_threads();
-#else
-    (void)threads;
-    return 1;
-#endif
-}
 
 void pf_dyn_params_default(pf_dyn_params *p)
 {
@@ -281,7 +266,7 @@ int pf_dyn_build(const pf_residual *g, const int64_t *res, const int64_t *excess
     d->params = resolved_params(p);
     d->page_log2 = d->params.page_log2;
     const int64_t n = g->n;
-    const int threads = resolve_threads(d->params.threads);
+    const int threads = pf_resolve_threads(d->params.threads);
     int64_t room = pf_dyn_vertex_room(&d->params, n);
     if (room > PF_MAX_VERTICES - n)
         room = PF_MAX_VERTICES - n;
@@ -442,7 +427,7 @@ static void plan_move_slots(const pf_dyn_graph *d, dyn_plan *plan, int threads)
 
 void pf_dyn_plan_commit(pf_dyn_graph *d, dyn_plan *plan)
 {
-    const int threads = resolve_threads(d->params.threads);
+    const int threads = pf_resolve_threads(d->params.threads);
     plan_slot_map(d, plan, threads);
     plan_move_slots(d, plan, threads);
     memcpy(plan->arrays.excess, d->excess, (size_t)d->view.n * sizeof *d->excess);
@@ -466,7 +451,7 @@ void pf_dyn_plan_commit(pf_dyn_graph *d, dyn_plan *plan)
 
 void pf_dyn_reset_preflow(pf_dyn_graph *d)
 {
-    const int threads = resolve_threads(d->params.threads);
+    const int threads = pf_resolve_threads(d->params.threads);
     const int64_t slots = d->view.arcs;
     int64_t *res = d->res;
     const int64_t *cap = d->view.cap;

@@ -89,17 +89,23 @@ static char *map_whole_file(FILE *in, size_t *len)
 }
 
 /* Reads the stream to EOF into a malloc'ed buffer with a NUL after the
- * last byte. A regular file's size gives the whole buffer at once (the
- * extra byte makes the one fread come back short, which is how EOF shows);
- * pipes grow it by doubling. */
-static char *read_whole_stream(FILE *in, const char *name, size_t *len, pf_status *st)
+ * last byte, after the have_len bytes `have` already taken from it. A
+ * regular file's size gives the whole buffer at once (the extra byte makes
+ * the one fread come back short, which is how EOF shows); pipes grow it by
+ * doubling. */
+char *pf_io_read_stream(FILE *in, const char *have, size_t have_len, const char *name,
+                        size_t *len, pf_status *st)
 {
     size_t cap = LOAD_PIPE_START;
     struct stat sb;
     if (fstat(fileno(in), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0)
         cap = (size_t)sb.st_size + 2;
+    if (cap < have_len + 2)
+        cap = have_len + 2;
     char *buf = malloc(cap);
-    size_t used = 0;
+    size_t used = have_len;
+    if (buf && have_len)
+        memcpy(buf, have, have_len);
     while (buf) {
         size_t room = cap - used - 1; /* keep one byte for the NUL */
         size_t got = fread(buf + used, 1, room, in);
@@ -171,7 +177,7 @@ static char *load_text(const char *path, const char **name, size_t *len, int *ma
     }
     *mapped = text != NULL;
     if (!text) {
-        text = read_whole_stream(in, *name, len, st);
+        text = pf_io_read_stream(in, NULL, 0, *name, len, st);
         if (text && *len >= UTF8_BOM_LEN && memcmp(text, UTF8_BOM, UTF8_BOM_LEN) == 0) {
             *len -= UTF8_BOM_LEN;
             memmove(text, text + UTF8_BOM_LEN, *len + 1);

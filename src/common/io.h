@@ -44,6 +44,11 @@ typedef struct pf_io_input {
 
 /* Fills *in: its text, or NULL with st set. Release with pf_io_unload. */
 char *pf_io_load(const char *path, pf_io_input *in, pf_status *st);
+/* The rest of stream `in` after the have_len bytes `have` already read from
+ * it, as one malloc'ed buffer that starts with them and ends with a NUL
+ * (*len excludes it); NULL and a message naming `name` on failure. */
+char *pf_io_read_stream(FILE *in, const char *have, size_t have_len, const char *name,
+                        size_t *len, pf_status *st);
 void pf_io_unload(pf_io_input *in);
 /* gzip input (gz_input.c): does data start with the gzip magic bytes?
  * The whole of data inflated, with a NUL after it (malloc'ed); without

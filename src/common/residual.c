@@ -9,28 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-/* OpenMP directives that vanish, without a warning, in a serial build. */
-#define PF_OMP(directive) _Pragma(#directive)
-#else
-#define PF_OMP(directive)
-#endif
+#include "omp_threads.h"
 
 #include "knobs.h"
 #include "memavail.h"
 #include "status.h"
-
-/* threads <= 0 means all of OpenMP's; without OpenMP everything is serial. */
-static int resolve_threads(int threads)
-{
-#ifdef _OPENMP
-    return threads > 0 ? threads : omp_get_max_threads();
-#else
-    (void)threads;
-    return 1;
-#endif
-}
 
 /* Inside a parallel region: this thread's number and the team's size (the
  * runtime may give fewer threads than asked for). */
@@ -432,7 +415,7 @@ static int build_plain(const pf_network *net, pf_residual *g, pf_arc_order order
     memset(g, 0, sizeof *g);
     g->order = order;
     const int64_t n = net->n, m = net->m;
-    threads = resolve_threads(threads);
+    threads = pf_resolve_threads(threads);
     g->n = n;
     g->source = net->source;
     g->sink = net->sink;
@@ -622,7 +605,7 @@ int pf_residual_relayout(const pf_residual *in, pf_arc_order order, pf_residual 
     view.cap = pf_alloc((size_t)m + 1, sizeof *view.cap, st);
     int rc = view.tail && view.head && view.cap ? PF_OK : PF_E_NOMEM;
     if (!rc) {
-        threads = resolve_threads(threads);
+        threads = pf_resolve_threads(threads);
         PF_OMP(omp parallel for num_threads(threads) schedule(static) if (threads > 1))
         for (int64_t i = 0; i < m; i++) {
             int64_t a = in->fwd_of_input[i];
@@ -643,7 +626,7 @@ int pf_residual_relayout(const pf_residual *in, pf_arc_order order, pf_residual 
 void pf_residual_copy_residuals(const pf_residual *from, const int64_t *from_res,
                                 const pf_residual *to, int64_t *to_res, int threads)
 {
-    threads = resolve_threads(threads);
+    threads = pf_resolve_threads(threads);
     PF_OMP(omp parallel for num_threads(threads) schedule(static) if (threads > 1))
     for (int64_t i = 0; i < from->input_arcs; i++) {
         int64_t a = from->fwd_of_input[i], b = to->fwd_of_input[i];
@@ -720,7 +703,7 @@ void pf_residual_free(pf_residual *g)
 void pf_residual_arc_flows(const pf_residual *g, const int64_t *res, int64_t *arc_flow,
                            int threads)
 {
-    threads = resolve_threads(threads);
+    threads = pf_resolve_threads(threads);
     PF_OMP(omp parallel for num_threads(threads) schedule(static) if (threads > 1))
     for (int64_t i = 0; i < g->output_arcs; i++) {
         int64_t a = g->fwd_of_input[i];
@@ -755,7 +738,7 @@ int pf_residual_reaches(const pf_residual *g, const int64_t *res, int32_t target
 
 void pf_residual_rev_indices(const pf_residual *g, uint32_t *out, int threads)
 {
-    threads = resolve_threads(threads);
+    threads = pf_resolve_threads(threads);
     PF_OMP(omp parallel for num_threads(threads) schedule(static) if (threads > 1))
     for (int64_t a = 0; a < g->arcs; a++)
         out[a] = (uint32_t)g->rev[a];
@@ -765,7 +748,7 @@ void pf_residual_rev_indices(const pf_residual *g, uint32_t *out, int threads)
  * did, whatever the thread count. */
 int pf_residual_rev_offsets(const pf_residual *g, int32_t *out, int threads, pf_status *st)
 {
-    threads = resolve_threads(threads);
+    threads = pf_resolve_threads(threads);
     int64_t first_bad = g->arcs;
     PF_OMP(omp parallel for num_threads(threads) schedule(static) if (threads > 1)
                reduction(min : first_bad))

@@ -34,39 +34,6 @@ struct pf_update_reader {
 
 /* ---- opening ------------------------------------------------------------ */
 
-/* The rest of fp after the `have` bytes already taken from it, as one
- * malloc'ed buffer starting with them. */
-static char *read_rest(FILE *fp, const char *have, size_t have_len, const char *name,
-                       size_t *len, pf_status *st)
-{
-    size_t cap = 1 << 16, used = have_len;
-    char *buf = malloc(cap);
-    if (buf)
-        memcpy(buf, have, have_len);
-    while (buf) {
-        size_t got = fread(buf + used, 1, cap - used - 1, fp);
-        used += got;
-        if (used < cap - 1)
-            break;
-        char *bigger = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-        if (!bigger)
-            free(buf);
-        buf = bigger;
-        cap *= 2;
-    }
-    if (!buf) {
-        pf_fail(st, PF_E_NOMEM, "%s: out of host memory reading the updates", name);
-        return NULL;
-    }
-    if (ferror(fp)) {
-        pf_fail(st, PF_E_INPUT, "%s: read error: %s", name, strerror(errno));
-        free(buf);
-        return NULL;
-    }
-    buf[used] = '\0';
-    *len = used;
-    return buf;
-}
 
 /* Input starting with the gzip magic is read whole and inflated; any
  * other input starting with its first byte (0x1f) is read whole too, as
@@ -84,7 +51,7 @@ static int take_compressed(pf_update_reader *r, pf_status *st)
     }
     char head = (char)first;
     size_t len = 0;
-    char *raw = read_rest(r->fp, &head, 1, r->name, &len, st);
+    char *raw = pf_io_read_stream(r->fp, &head, 1, r->name, &len, st);
     if (!raw)
         return st->code;
     if (!pf_gz_is_compressed(raw, len)) {

@@ -9,13 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-/* OpenMP directives that vanish, without a warning, in a serial build. */
-#define PF_OMP(directive) _Pragma(#directive)
-#else
-#define PF_OMP(directive)
-#endif
+#include "../common/omp_threads.h"
 
 #include "../common/memavail.h"
 #include "../common/network.h"
