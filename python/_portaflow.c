@@ -236,7 +236,7 @@ static void *make_plan(void *arg)
 
 /* The planner thread: from the engine's first cancel poll (or the solve's
  * end) on, not during the residual build, which faults in as much memory
- * at once and is slowed by a second writer (bench/NOTES.md 40). */
+ * at once and is slowed by a second writer (bench/NOTES.md). */
 static void *plan_when_engine_runs(void *arg)
 {
     plan_job *p = arg;

@@ -40,7 +40,7 @@ enum { OVER_BUDGET = -1 };
 /* Past RESET_SHARE * (vertices + slots) steps in one repair, the preflow
  * is reset to the initial one instead: a cold start on a GPU costs a few
  * passes over the graph, so a repair that has made that many is not
- * going to pay (RLG 1024x1024 gave up only after 1.7-2 s at 16). */
+ * going to pay (bench/NOTES.md has what larger shares cost). */
 enum { RESET_SHARE = 2 };
 
 static int no_path(int64_t v, int64_t deficit, pf_status *st)

@@ -199,7 +199,7 @@ static int relax_batch(sssp_state *s, int32_t steps, int32_t *step, int *cur, in
 
 /* Whether the next near steps go in a batch: on graphs without hubs only.
  * With hubs a small frontier can explode within a batch, whose launches
- * were sized for the small one (bench/NOTES.md 39: several times slower). */
+ * were sized for the small one (several times slower: bench/NOTES.md). */
 static int batches(const sssp_state *s, int64_t count, int64_t arcs)
 {
     return s->counts && !s->negative && s->no_hubs && count < BATCH_BELOW &&
