@@ -21,6 +21,7 @@
 #include "common/residual.h"
 #include "common/timer.h"
 #include "device/seq/seq_engine.h"
+#include "bench_instance.h"
 
 static void die(const char *what, const pf_status *st)
 {
@@ -30,22 +31,7 @@ static void die(const char *what, const pf_status *st)
 
 static pf_network *make_instance(const char *spec)
 {
-    pf_status st;
-    long long x = 0, y = 0;
-    pf_network *net = NULL;
-    if (sscanf(spec, "rmf:%lld:%lld", &x, &y) == 2)
-        net = pf_gen_rmf(x, y, 1, 10000, 1, &st);
-    else if (sscanf(spec, "rlg:%lld:%lld", &x, &y) == 2)
-        net = pf_gen_rlg(x, y, 10000, 1, &st);
-    else if (sscanf(spec, "grid:%lld:%lld", &x, &y) == 2)
-        net = pf_gen_grid2d(x, y, 4, 100, 1, &st);
-    else {
-        fprintf(stderr, "bench_dyn: instance %s: want rmf:A:B, rlg:R:C or grid:W:H\n", spec);
-        exit(2);
-    }
-    if (!net)
-        die(spec, &st);
-    return net;
+    return pf_bench_instance("bench_dyn", spec);
 }
 
 /* The engine's work on the last solve: pushes and global relabels (the

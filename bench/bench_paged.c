@@ -29,6 +29,7 @@
 #include "common/network.h"
 #include "common/residual.h"
 #include "common/timer.h"
+#include "bench_instance.h"
 
 typedef struct unit {
     int32_t head;
@@ -66,20 +67,7 @@ static void die(const char *what)
 
 static pf_network *make_instance(const char *spec)
 {
-    pf_status st;
-    long long x = 0, y = 0;
-    pf_network *net = NULL;
-    if (sscanf(spec, "rmf:%lld:%lld", &x, &y) == 2)
-        net = pf_gen_rmf(x, y, 1, 10000, 1, &st);
-    else if (sscanf(spec, "rlg:%lld:%lld", &x, &y) == 2)
-        net = pf_gen_rlg(x, y, 10000, 1, &st);
-    else if (sscanf(spec, "grid:%lld:%lld", &x, &y) == 2)
-        net = pf_gen_grid2d(x, y, 4, 100, 1, &st);
-    else
-        die("instance: want rmf:A:B, rlg:R:C or grid:W:H");
-    if (!net)
-        die(st.message);
-    return net;
+    return pf_bench_instance("bench_paged", spec);
 }
 
 /* Directory entry s of page p (from the page's end, 4 bytes each). */

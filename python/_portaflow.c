@@ -141,6 +141,23 @@ int pf_py_check_vector(PyObject *obj, int type, const char *what, npy_intp *len)
     return 0;
 }
 
+int pf_py_check_arcs(PyObject *tails, PyObject *heads, PyObject *caps, npy_intp *m)
+{
+    npy_intp mt, mh, mc;
+    if (pf_py_check_vector(tails, NPY_INT64, "tails", &mt) ||
+        pf_py_check_vector(heads, NPY_INT64, "heads", &mh) ||
+        pf_py_check_vector(caps, NPY_INT64, "capacities", &mc))
+        return -1;
+    if (mt != mh || mt != mc) {
+        PyErr_Format(PyExc_ValueError,
+                     "tails, heads and capacities differ in length (%zd, %zd, %zd)",
+                     (Py_ssize_t)mt, (Py_ssize_t)mh, (Py_ssize_t)mc);
+        return -1;
+    }
+    *m = mt;
+    return 0;
+}
+
 static void free_capsule(PyObject *capsule)
 {
     free(PyCapsule_GetPointer(capsule, "portaflow.buffer"));
@@ -395,14 +412,9 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "LLLOOOzipp", &n, &source, &sink, &tails, &heads, &caps,
                           &backend, &device, &want_flow, &want_cut))
         return NULL;
-    npy_intp mt, mh, mc;
-    if (pf_py_check_vector(tails, NPY_INT64, "tails", &mt) || pf_py_check_vector(heads, NPY_INT64, "heads", &mh) ||
-        pf_py_check_vector(caps, NPY_INT64, "capacities", &mc))
+    npy_intp mt;
+    if (pf_py_check_arcs(tails, heads, caps, &mt))
         return NULL;
-    if (mt != mh || mt != mc)
-        return PyErr_Format(PyExc_ValueError,
-                            "tails, heads and capacities differ in length (%zd, %zd, %zd)",
-                            (Py_ssize_t)mt, (Py_ssize_t)mh, (Py_ssize_t)mc);
     flow_job job = {.n = n, .source = source, .sink = sink, .m = mt};
     job.tails = PyArray_DATA((PyArrayObject *)tails);
     job.heads = PyArray_DATA((PyArrayObject *)heads);

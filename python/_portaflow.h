@@ -53,6 +53,9 @@ int pf_py_poll_signals(void *data);
 /* A 1-d C-contiguous array of `type` (NPY_INT64 or NPY_FLOAT64): 0, else
  * TypeError and -1. */
 int pf_py_check_vector(PyObject *obj, int type, const char *what, npy_intp *len);
+/* Three int64 vectors of one length m (an arc list); -1 and an exception
+ * otherwise. */
+int pf_py_check_arcs(PyObject *tails, PyObject *heads, PyObject *caps, npy_intp *m);
 /* An array that owns (frees) a buffer the library malloc'ed; on failure
  * the buffer is freed and NULL returned. */
 PyObject *pf_py_adopt_vector(npy_intp len, int type, void *data);

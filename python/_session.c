@@ -56,6 +56,15 @@ static py_session *open_session_of(PyObject *capsule)
     return ps;
 }
 
+/* The open session of a call whose one argument is its capsule. */
+static py_session *open_session_arg(PyObject *args)
+{
+    PyObject *capsule;
+    if (!PyArg_ParseTuple(args, "O", &capsule))
+        return NULL;
+    return open_session_of(capsule);
+}
+
 /* session_open(n, source, sink, tails, heads, capacities, backend, device,
  *              want_flow, want_cut) -> capsule */
 static PyObject *py_session_open(PyObject *self, PyObject *args)
@@ -68,15 +77,9 @@ static PyObject *py_session_open(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "LLLOOOzipp", &n, &source, &sink, &tails, &heads, &caps,
                           &backend, &device, &want_flow, &want_cut))
         return NULL;
-    npy_intp mt, mh, mc;
-    if (pf_py_check_vector(tails, NPY_INT64, "tails", &mt) ||
-        pf_py_check_vector(heads, NPY_INT64, "heads", &mh) ||
-        pf_py_check_vector(caps, NPY_INT64, "capacities", &mc))
+    npy_intp mt;
+    if (pf_py_check_arcs(tails, heads, caps, &mt))
         return NULL;
-    if (mt != mh || mt != mc)
-        return PyErr_Format(PyExc_ValueError,
-                            "tails, heads and capacities differ in length (%zd, %zd, %zd)",
-                            (Py_ssize_t)mt, (Py_ssize_t)mh, (Py_ssize_t)mc);
     py_session *ps = calloc(1, sizeof *ps);
     if (!ps || (backend && !(ps->backend = strdup(backend)))) {
         free(ps);
@@ -177,10 +180,7 @@ static PyObject *py_session_apply(PyObject *self, PyObject *args)
 static PyObject *py_session_solve(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *capsule;
-    if (!PyArg_ParseTuple(args, "O", &capsule))
-        return NULL;
-    py_session *ps = open_session_of(capsule);
+    py_session *ps = open_session_arg(args);
     if (!ps)
         return NULL;
     pf_solution sol;
@@ -222,10 +222,7 @@ static PyObject *py_session_solve(PyObject *self, PyObject *args)
 static PyObject *py_session_stats(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *capsule;
-    if (!PyArg_ParseTuple(args, "O", &capsule))
-        return NULL;
-    py_session *ps = open_session_of(capsule);
+    py_session *ps = open_session_arg(args);
     if (!ps)
         return NULL;
     pf_session_stats s;
