@@ -100,11 +100,15 @@ typedef struct batch_report {
     int64_t batch, updates;
     double apply_s;
     const pf_session_stats *stats;
+    int64_t vertices, arcs;  /* the session's now */
+    const pf_network *format; /* the input network: its scale and id base */
+    const pf_network *now;    /* the network as it is now, where the arcs' ends
+                                 are printed (--flow) or checked (--verify) */
 } batch_report;
 
-static void print_json(const session_args *a, const pf_network *net, const pf_solution *sol,
-                       const batch_report *r)
+static void print_json(const session_args *a, const pf_solution *sol, const batch_report *r)
 {
+    const pf_network *net = r->format;
     int64_t base = net->zero_based_ids ? 0 : 1;
     const pf_phase_times *t = &sol->times;
     printf("{\"batch\":%lld,\"updates\":%lld,\"value\":", (long long)r->batch,
@@ -121,7 +125,7 @@ static void print_json(const session_args *a, const pf_network *net, const pf_so
            "\"solve_s\":%.6f,\"upload_s\":%.6f,\"push_relabel_s\":%.6f,"
            "\"global_relabel_s\":%.6f,\"phase2_s\":%.6f,\"download_s\":%.6f,"
            "\"recompactions\":%lld,\"slots\":%lld,\"device_bytes\":%llu,\"host_bytes\":%llu",
-           (long long)pf_network_vertices(net), (long long)pf_network_arcs(net),
+           (long long)r->vertices, (long long)r->arcs,
            (long long)r->stats->live_arcs, r->apply_s, t->total, t->upload, t->push_relabel,
            t->global_relabel, t->phase2, t->download, (long long)r->stats->recompactions,
            (long long)r->stats->slots, (unsigned long long)r->stats->device_bytes,
@@ -130,7 +134,7 @@ static void print_json(const session_args *a, const pf_network *net, const pf_so
         fputs(",\"verified\":true", stdout);
     if (a->print_flow) {
         fputs(",\"flow\":[", stdout);
-        for (int64_t i = 0; i < pf_network_arcs(net); i++) {
+        for (int64_t i = 0; i < r->arcs; i++) {
             if (i)
                 fputc(',', stdout);
             pf_cli_print_amount(stdout, net, sol->arc_flow[i]);
@@ -140,7 +144,7 @@ static void print_json(const session_args *a, const pf_network *net, const pf_so
     if (a->print_cut) {
         fputs(",\"cut\":[", stdout);
         int first = 1;
-        for (int64_t v = 0; v < pf_network_vertices(net); v++)
+        for (int64_t v = 0; v < r->vertices; v++)
             if (sol->source_side[v]) {
                 printf(first ? "%lld" : ",%lld", (long long)(v + base));
                 first = 0;
@@ -150,9 +154,9 @@ static void print_json(const session_args *a, const pf_network *net, const pf_so
     fputs("}\n", stdout);
 }
 
-static void print_lines(const session_args *a, const pf_network *net, const pf_solution *sol,
-                        const batch_report *r)
+static void print_lines(const session_args *a, const pf_solution *sol, const batch_report *r)
 {
+    const pf_network *net = r->format;
     int64_t base = net->zero_based_ids ? 0 : 1;
     const pf_phase_times *t = &sol->times;
     printf("c batch %lld updates %lld\n", (long long)r->batch, (long long)r->updates);
@@ -160,8 +164,8 @@ static void print_lines(const session_args *a, const pf_network *net, const pf_s
         printf("c backend %s\nc device %s\n", sol->backend, sol->device);
     if (r->stats->cold_reason[0])
         printf("c cold: %s\n", r->stats->cold_reason);
-    printf("c vertices %lld arcs %lld live_arcs %lld\n", (long long)pf_network_vertices(net),
-           (long long)pf_network_arcs(net), (long long)r->stats->live_arcs);
+    printf("c vertices %lld arcs %lld live_arcs %lld\n", (long long)r->vertices,
+           (long long)r->arcs, (long long)r->stats->live_arcs);
     printf("c apply_s %.6f solve_s %.6f upload_s %.6f push_relabel_s %.6f "
            "global_relabel_s %.6f phase2_s %.6f download_s %.6f\n",
            r->apply_s, t->total, t->upload, t->push_relabel, t->global_relabel, t->phase2,
@@ -172,19 +176,20 @@ static void print_lines(const session_args *a, const pf_network *net, const pf_s
     fputs("s ", stdout);
     pf_cli_print_amount(stdout, net, sol->value);
     fputc('\n', stdout);
-    for (int64_t i = 0; a->print_flow && i < pf_network_arcs(net); i++) {
+    for (int64_t i = 0; a->print_flow && i < r->arcs; i++) {
         int64_t u, v;
-        pf_network_arc(net, i, &u, &v, NULL);
+        pf_network_arc(r->now, i, &u, &v, NULL);
         printf("f %lld %lld ", (long long)(u + base), (long long)(v + base));
         pf_cli_print_amount(stdout, net, sol->arc_flow[i]);
         fputc('\n', stdout);
     }
-    for (int64_t v = 0; a->print_cut && v < pf_network_vertices(net); v++)
+    for (int64_t v = 0; a->print_cut && v < r->vertices; v++)
         if (sol->source_side[v])
             printf("n %lld\n", (long long)(v + base));
 }
 
-/* Solves, verifies where asked, prints. */
+/* Solves, verifies where asked, prints. The network as it now is is
+ * built only where --flow prints its arcs or --verify checks them. */
 static int solve_and_print(const session_args *a, pf_session *s, batch_report *r,
                            pf_status *st)
 {
@@ -195,24 +200,27 @@ static int solve_and_print(const session_args *a, pf_session *s, batch_report *r
     pf_session_stats stats;
     pf_session_get_stats(s, &stats);
     r->stats = &stats;
-    pf_network *net = pf_session_network(s, st);
-    if (!net) {
+    r->vertices = pf_session_vertices(s);
+    r->arcs = pf_session_arcs(s);
+    pf_network *now = NULL;
+    if ((a->verify || a->print_flow) && !(now = pf_session_network(s, st))) {
         pf_solution_free(&sol);
         return pf_cli_error(st);
     }
-    if (a->verify && pf_verify(net, sol.value, sol.arc_flow, sol.source_side, st)) {
+    r->now = now;
+    if (a->verify && pf_verify(now, sol.value, sol.arc_flow, sol.source_side, st)) {
         fprintf(stderr, "portaflow: batch %lld: %s answer failed verification: %s\n",
                 (long long)r->batch, sol.backend, st->message);
         rc = PF_EXIT_DEVICE;
     } else {
         if (a->json)
-            print_json(a, net, &sol, r);
+            print_json(a, &sol, r);
         else
-            print_lines(a, net, &sol, r);
+            print_lines(a, &sol, r);
         fflush(stdout); /* an interactive caller sees each answer as it comes */
     }
     pf_solution_free(&sol);
-    pf_network_free(net);
+    pf_network_free(now);
     return rc;
 }
 
@@ -254,10 +262,11 @@ int pf_cli_session(int argc, char **argv)
     int zero_based = net->zero_based_ids;
     pf_session *s = NULL;
     rc = pf_session_open(net, &a.opt, &s, &st);
-    pf_network_free(net);
-    if (rc)
+    if (rc) {
+        pf_network_free(net);
         return pf_cli_error(&st);
-    batch_report report = {0};
+    }
+    batch_report report = {.format = net};
     rc = solve_and_print(&a, s, &report, &st);
     pf_update_reader *reader = NULL;
     if (!rc && a.updates && pf_update_reader_open(a.updates, zero_based, &reader, &st))
@@ -283,11 +292,12 @@ int pf_cli_session(int argc, char **argv)
             break;
         }
         report = (batch_report){.batch = report.batch + 1, .updates = batch.count,
-                                .apply_s = pf_now() - t0};
+                                .apply_s = pf_now() - t0, .format = net};
         rc = solve_and_print(&a, s, &report, &st);
     }
     pf_update_batch_free(&batch);
     pf_update_reader_close(reader);
     pf_session_close(s);
+    pf_network_free(net);
     return rc;
 }
