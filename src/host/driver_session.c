@@ -240,6 +240,23 @@ static int upload_runs(pf_dev_session *s, const pf_residual *h, const int64_t *v
     return rc;
 }
 
+/* h's offsets, heads and reverse arcs, whole. */
+static int upload_structure(pf_dev_session *s, const pf_residual *h, pf_status *st)
+{
+    driver *d = &s->d;
+    int32_t *rev = pf_alloc((size_t)(h->arcs ? h->arcs : 1), sizeof *rev, st);
+    if (!rev)
+        return PF_E_NOMEM;
+    rev_for_device(d->ops, h, 0, h->arcs, rev);
+    int rc = d->ops->upload(d->dev, d->g.first, 0, h->first, (size_t)(h->n + 1) * 8, st);
+    if (!rc)
+        rc = d->ops->upload(d->dev, d->g.head, 0, h->head, (size_t)h->arcs * 4, st);
+    if (!rc)
+        rc = d->ops->upload(d->dev, d->g.rev, 0, rev, (size_t)h->arcs * 4, st);
+    free(rev);
+    return rc;
+}
+
 /* The whole graph again, into buffers with room to grow where it
  * outgrew them (a quarter more). */
 static int upload_everything(pf_dev_session *s, const pf_residual *h, const int64_t *res,
@@ -247,8 +264,9 @@ static int upload_everything(pf_dev_session *s, const pf_residual *h, const int6
 {
     driver *d = &s->d;
     int rc = PF_OK;
+    int grow = h->n > d->alloc_n || h->arcs > d->alloc_arcs;
     d->host = h;
-    if (h->n > d->alloc_n || h->arcs > d->alloc_arcs) {
+    if (grow) {
         drv_release_graph(d);
         d->room_n = h->n + h->n / 4;
         d->room_arcs = h->arcs + h->arcs / 4;
@@ -263,8 +281,12 @@ static int upload_everything(pf_dev_session *s, const pf_residual *h, const int6
     d->g.arcs = h->arcs;
     d->g.source = h->source;
     d->g.sink = h->sink;
-    if (!rc)
+    /* New buffers get everything (owner and counters zeroed too); buffers
+     * that held the graph before get its structure, then the preflow. */
+    if (!rc && grow)
         rc = drv_upload_graph(d, st);
+    else if (!rc)
+        rc = upload_structure(s, h, st);
     if (!rc)
         rc = pf_dev_session_put(s, res, excess, st);
     return rc;
