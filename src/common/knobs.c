@@ -95,8 +95,10 @@ const pf_knob_info pf_knob_table[PF_KNOB_COUNT] = {
                    "(on), alone (off), or on for a GPU (auto)"},
     [PF_KNOB_HYBRID_START] = {
         .name = "PORTAFLOW_HYBRID_START", .kind = PF_KNOB_INT, .offset = VALUE(hybrid_start),
-        .least = 0, .most = INT31, .fallback = 1000,
-        .meaning = "the hybrid's switch threshold N* until both engines' rates are measured"},
+        .least = 0, .most = INT31, .fallback = 1,
+        .meaning = "the hybrid's first try of the device: once the host has this many "
+                   "vertices active and more left to do than a round trip of the state "
+                   "costs; then the measured rates decide"},
     [PF_KNOB_HYBRID_STRETCH] = {
         .name = "PORTAFLOW_HYBRID_STRETCH", .kind = PF_KNOB_INT,
         .offset = VALUE(hybrid_stretch), .least = 0, .most = INT31, .fallback = 0,

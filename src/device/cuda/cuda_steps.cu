@@ -201,6 +201,30 @@ int pf_cuda_cancel_violations(pf_dev *dev, const pf_dev_graph *g, pf_buf *list,
     return PF_OK;
 }
 
+int pf_cuda_sum_excess(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t count,
+                       int64_t *sum, pf_status *st)
+{
+    graph_ptrs p = {};
+    int rc = step_begin(dev, g, "sum_excess", list, count, &p, st);
+    if (rc == PF_OK)
+        rc = zero_counter(dev, &p, PF_CTR_EXCESS, st);
+    if (rc != PF_OK)
+        return rc;
+    if (count == 0) {
+        *sum = 0;
+        return PF_OK;
+    }
+    /* At most 128 blocks stride over the list: one atomic per thread. */
+    unsigned blocks = pf_cuda_blocks(count);
+    blocks = blocks < 128 ? blocks : 128;
+    PF_BY_WIDTH(g->cap_bits,
+                K::pf_k_sum_excess<<<blocks, PF_CUDA_BLOCK, 0, dev->stream>>>(
+                    pf_cuda_ptr<const pf_i32>(list), count, (const K::pf_cap *)p.excess,
+                    p.counters, PF_CTR_EXCESS));
+    PF_CUDA_CHECK_LAUNCH(st, "pf_k_sum_excess");
+    return read_counter(dev, &p, PF_CTR_EXCESS, sum, st);
+}
+
 int pf_cuda_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[2],
                        int32_t level, int32_t levels, int32_t excluded, int64_t *count,
                        pf_status *st)
