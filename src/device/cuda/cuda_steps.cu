@@ -104,6 +104,15 @@ static int read_counter(pf_dev *dev, const graph_ptrs *p, int slot, int64_t *val
     return rc;
 }
 
+/* step_begin, then counters[slot] = 0 for the step to add into. */
+static int step_begin_counted(pf_dev *dev, const pf_dev_graph *g, const char *step,
+                              const pf_buf *list, int64_t count, int slot, graph_ptrs *p,
+                              pf_status *st)
+{
+    int rc = step_begin(dev, g, step, list, count, p, st);
+    return rc != PF_OK ? rc : zero_counter(dev, p, slot, st);
+}
+
 int pf_cuda_mark_active(pf_dev *dev, const pf_dev_graph *g, pf_buf *flags, pf_status *st)
 {
     graph_ptrs p = {};
@@ -143,9 +152,7 @@ int pf_cuda_push_relabel(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64
                          int32_t cycles, int64_t *work, pf_status *st)
 {
     graph_ptrs p = {};
-    int rc = step_begin(dev, g, "push_relabel", list, count, &p, st);
-    if (rc == PF_OK)
-        rc = zero_counter(dev, &p, PF_CTR_WORK, st);
+    int rc = step_begin_counted(dev, g, "push_relabel", list, count, PF_CTR_WORK, &p, st);
     if (rc != PF_OK)
         return rc;
     if (count > 0 && cycles > 0) {
@@ -205,9 +212,7 @@ int pf_cuda_sum_excess(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t
                        int64_t *sum, pf_status *st)
 {
     graph_ptrs p = {};
-    int rc = step_begin(dev, g, "sum_excess", list, count, &p, st);
-    if (rc == PF_OK)
-        rc = zero_counter(dev, &p, PF_CTR_EXCESS, st);
+    int rc = step_begin_counted(dev, g, "sum_excess", list, count, PF_CTR_EXCESS, &p, st);
     if (rc != PF_OK)
         return rc;
     if (count == 0) {
