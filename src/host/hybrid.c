@@ -355,6 +355,7 @@ typedef struct hybrid {
     pf_hybrid_event *events;
     int64_t count, room;
     double host_seconds, transfer_seconds;
+    int64_t host_discharges;
     double last_threshold;  /* N* of the last decision */
     int64_t last_excess;    /* the active excess it was made at */
     int64_t stretches_here; /* on this engine since the last switch */
@@ -474,6 +475,24 @@ static int to_host(hybrid *y, int64_t active, int counted, pf_status *st)
     return rc || !counted ? rc : record(y, 0, active, st);
 }
 
+/* Discharges for the next host stretch: PORTAFLOW_HYBRID_STRETCH's where
+ * set; while the device is still opening, about POLL_SECONDS' worth at the
+ * host's rate so far, so that the device is taken up soon after it is
+ * ready (a natural stretch, one global-relabel period, can last 0.2 s on a
+ * million vertices); else up to the next global relabel. */
+#define POLL_SECONDS 0.01
+static int64_t host_budget(const hybrid *y)
+{
+    if (y->stretch > 0)
+        return y->stretch;
+    if (y->dev || y->dev_failed || !y->open || y->alternate)
+        return 0;
+    if (y->host_seconds <= 0 || y->host_discharges <= 0)
+        return 4096;
+    int64_t budget = (int64_t)(POLL_SECONDS * (double)y->host_discharges / y->host_seconds);
+    return budget > 1024 ? budget : 1024;
+}
+
 /* He & Hong's rule after a stretch, with `active` vertices and their
  * `excess` left (hybrid.h: the model). */
 static int wants_device(hybrid *y, int64_t active, int64_t excess)
@@ -500,10 +519,11 @@ static int run_phase1(hybrid *y, pf_status *st)
         int64_t active;
         if (!y->on_device) {
             pf_seq_stretch sh;
-            int rc = pf_seq_run_stretch(y->host, y->stretch, &sh, st);
+            int rc = pf_seq_run_stretch(y->host, host_budget(y), &sh, st);
             if (rc)
                 return rc;
             y->host_seconds += sh.seconds;
+            y->host_discharges += sh.discharges;
             pf_hybrid_model_host(&y->model, sh.excess_before, sh.excess, sh.seconds);
             if (y->trace)
                 fprintf(stderr,
