@@ -357,6 +357,13 @@ static void sssp_summary(const pf_csr *g, pf_sssp_result *res)
     }
 }
 
+/* Forgets the distances (either kind), as alloc_dist wants them. */
+static void free_dist(pf_sssp_result *res)
+{
+    PF_FREE_NULL(res->dist_i);
+    PF_FREE_NULL(res->dist_f);
+}
+
 /* The distances, all unreached but the source's; dist_i and dist_f are NULL
  * on entry. */
 static int alloc_dist(const pf_csr *g, int32_t source, pf_sssp_result *res, pf_status *st)
@@ -396,8 +403,7 @@ int pf_graph_sssp(const pf_csr *g, int32_t source, const pf_graph_options *opt,
     rc = e.ops ? device_sssp(&e, g, source, opt, res, st) : pf_graph_seq_sssp(g, source, res, st);
     pf_graph_engine_close(&e);
     if (rc == NEGATIVE_CYCLE) { /* the host finds it, from scratch */
-        PF_FREE_NULL(res->dist_i);
-        PF_FREE_NULL(res->dist_f);
+        free_dist(res);
         rc = alloc_dist(g, source, res, st);
         if (!rc)
             rc = pf_graph_seq_bellman_ford(g, source, res, st);
@@ -411,8 +417,7 @@ int pf_graph_sssp(const pf_csr *g, int32_t source, const pf_graph_options *opt,
 
 void pf_sssp_result_free(pf_sssp_result *res)
 {
-    PF_FREE_NULL(res->dist_i);
-    PF_FREE_NULL(res->dist_f);
+    free_dist(res);
     PF_FREE_NULL(res->cycle);
     res->cycle_len = 0;
 }
