@@ -171,11 +171,7 @@ typedef struct batch_plan {
 
 static void batch_plan_free(batch_plan *b)
 {
-    free(b->ends);
-    free(b->extra_vertex);
-    free(b->extra_slots);
-    free(b->new_demand);
-    free(b->deficits);
+    PF_FREE_ALL(b->ends, b->extra_vertex, b->extra_slots, b->new_demand, b->deficits);
     pf_dyn_plan_free(&b->layout);
 }
 

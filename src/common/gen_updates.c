@@ -297,9 +297,7 @@ int pf_update_gen_write(const pf_network *net, const pf_update_gen_params *p, FI
     rc = model_init(&s, st);
     if (!rc)
         rc = write_stream(&s, st);
-    free(s.cap);
-    free(s.live);
-    free(s.live_at);
+    PF_FREE_ALL(s.cap, s.live, s.live_at);
     if (!rc)
         pf_status_ok(st);
     return rc;

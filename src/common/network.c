@@ -83,13 +83,7 @@ void pf_network_free(pf_network *net)
 {
     if (!net)
         return;
-    free(net->tail);
-    free(net->head);
-    free(net->cap);
-    free(net->sources);
-    free(net->sinks);
-    free(net->real_cap);
-    free(net);
+    PF_FREE_ALL(net->tail, net->head, net->cap, net->sources, net->sinks, net->real_cap, net);
 }
 
 int64_t pf_network_vertices(const pf_network *net) { return net->n; }

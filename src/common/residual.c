@@ -489,9 +489,7 @@ static int build_plain(const pf_network *net, pf_residual *g, pf_arc_order order
     free(scratch);
     return PF_OK;
 fail:
-    free(in_cursor);
-    free(spans);
-    free(scratch);
+    PF_FREE_ALL(in_cursor, spans, scratch);
     pf_residual_free(g);
     return st ? st->code : PF_E_NOMEM;
 }
@@ -560,9 +558,7 @@ static int build_with_super_terminals(const pf_network *net, pf_residual *g, pf_
         rc = build_plain(&wide, g, order, threads, st);
     if (!rc)
         g->output_arcs = net->m;
-    free(wide.tail);
-    free(wide.head);
-    free(wide.cap);
+    PF_FREE_ALL(wide.tail, wide.head, wide.cap);
     return rc;
 }
 
@@ -617,9 +613,7 @@ int pf_residual_relayout(const pf_residual *in, pf_arc_order order, pf_residual 
         rc = pf_residual_build(&view, out, order, threads, st);
         out->output_arcs = in->output_arcs;
     }
-    free(view.tail);
-    free(view.head);
-    free(view.cap);
+    PF_FREE_ALL(view.tail, view.head, view.cap);
     return rc;
 }
 
@@ -692,11 +686,7 @@ void pf_residual_free_later(pf_residual *g, void *also, size_t also_bytes)
 
 void pf_residual_free(pf_residual *g)
 {
-    free(g->first);
-    free(g->head);
-    free(g->rev);
-    free(g->cap);
-    free(g->fwd_of_input);
+    PF_FREE_ALL(g->first, g->head, g->rev, g->cap, g->fwd_of_input);
     memset(g, 0, sizeof *g);
 }
 
