@@ -158,17 +158,8 @@ static int64_t saturate_source_slots(pf_dyn_graph *d)
 {
     const int32_t s = d->view.source;
     int64_t pushed = 0;
-    for (int64_t a = d->view.first[s]; a < d->view.first[s + 1]; a++) {
-        int64_t c = d->res[a];
-        if (c <= 0)
-            continue;
-        int64_t r = d->view.rev[a];
-        d->res[a] = 0;
-        d->res[r] += c;
-        d->excess[d->view.head[a]] += c;
-        d->excess[s] -= c;
-        pushed += c;
-    }
+    for (int64_t a = d->view.first[s]; a < d->view.first[s + 1]; a++)
+        pushed += pf_dyn_saturate_slot(d, a);
     return pushed;
 }
 

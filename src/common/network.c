@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "memavail.h"
+#include "sort.h"
 #include "status.h"
 
 pf_network *pf_network_new(int64_t vertices, int64_t source, int64_t sink, pf_status *st)
@@ -106,12 +107,6 @@ int pf_network_arc(const pf_network *net, int64_t i, int64_t *tail, int64_t *hea
 
 /* ---- several sources and sinks -------------------------------------- */
 
-static int compare_ids(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* A sorted copy of ids without duplicates, as int32; *count is updated.
  * Fails on an id outside the network. */
 static int32_t *terminal_set(const pf_network *net, const int64_t *ids, int64_t *count,
@@ -133,7 +128,7 @@ static int32_t *terminal_set(const pf_network *net, const int64_t *ids, int64_t 
         }
         sorted[i] = ids[i];
     }
-    qsort(sorted, (size_t)*count, sizeof *sorted, compare_ids);
+    qsort(sorted, (size_t)*count, sizeof *sorted, pf_compare_i64);
     int64_t kept = 0;
     for (int64_t i = 0; i < *count; i++)
         if (i == 0 || sorted[i] != sorted[i - 1])
