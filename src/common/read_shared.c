@@ -13,18 +13,26 @@
 
 /* ---- terminal lists ------------------------------------------------- */
 
+/* Room for one more terminal in list. */
+static int grow_terminals(pf_terminal_list *list, pf_status *st)
+{
+    if (list->count < list->alloc)
+        return PF_OK;
+    int64_t grow = list->alloc ? 2 * list->alloc : 4;
+    int ok = 1;
+    list->ids = pf_regrow(list->ids, (size_t)grow, sizeof *list->ids, &ok);
+    list->lines = pf_regrow(list->lines, (size_t)grow, sizeof *list->lines, &ok);
+    if (!ok)
+        return pf_fail(st, PF_E_NOMEM, "out of host memory for %lld terminals", (long long)grow);
+    list->alloc = grow;
+    return PF_OK;
+}
+
 int pf_terminal_list_add(pf_terminal_list *list, int64_t id, int64_t line, pf_status *st)
 {
-    if (list->count == list->alloc) {
-        int64_t grow = list->alloc ? 2 * list->alloc : 4;
-        int ok = 1;
-        list->ids = pf_regrow(list->ids, (size_t)grow, sizeof *list->ids, &ok);
-        list->lines = pf_regrow(list->lines, (size_t)grow, sizeof *list->lines, &ok);
-        if (!ok)
-            return pf_fail(st, PF_E_NOMEM, "out of host memory for %lld terminals",
-                           (long long)grow);
-        list->alloc = grow;
-    }
+    int rc = grow_terminals(list, st);
+    if (rc)
+        return rc;
     list->ids[list->count] = id;
     list->lines[list->count++] = line;
     return PF_OK;
