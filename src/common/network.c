@@ -87,6 +87,19 @@ void pf_network_free(pf_network *net)
     PF_FREE_ALL(net->tail, net->head, net->cap, net->sources, net->sinks, net->real_cap, net);
 }
 
+int64_t pf_csr_row_of(const void *indptr, int index_size, int64_t n, int64_t k)
+{
+    int64_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo + 1) / 2;
+        if (pf_sized_element(indptr, index_size, mid) <= k)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
 int64_t pf_network_vertices(const pf_network *net) { return net->n; }
 int64_t pf_network_arcs(const pf_network *net) { return net->m; }
 int64_t pf_network_source(const pf_network *net) { return net->source; }

@@ -27,10 +27,10 @@ typedef struct csr_in {
     int index_size;
 } csr_in;
 
-/* Element k of an int32 (size 4) or int64 (size 8) array. */
+/* Element k of a caller's int32 or int64 array (network.h). */
 static inline int64_t element(const void *array, int size, int64_t k)
 {
-    return size == 4 ? ((const int32_t *)array)[k] : ((const int64_t *)array)[k];
+    return pf_sized_element(array, size, k);
 }
 
 static inline void set_element(void *array, int size, int64_t k, int64_t value)
@@ -63,18 +63,10 @@ static int thread_count(int64_t work)
 #endif
 }
 
-/* The row holding entry k (k < m): the last u with indptr[u] <= k. */
+/* The row holding entry k (k < m). */
 static int64_t row_of_entry(const csr_in *a, int64_t k)
 {
-    int64_t lo = 0, hi = a->n - 1;
-    while (lo < hi) {
-        int64_t mid = lo + (hi - lo + 1) / 2;
-        if (element(a->indptr, a->index_size, mid) <= k)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
+    return pf_csr_row_of(a->indptr, a->index_size, a->n, k);
 }
 
 static int check_sizes(int index_size, int capacity_size, pf_status *st)
