@@ -100,6 +100,19 @@ int64_t pf_csr_row_of(const void *indptr, int index_size, int64_t n, int64_t k)
     return lo;
 }
 
+int pf_csr_entry_error(const pf_csr_arcs *c, int64_t n, int64_t k, pf_status *st)
+{
+    int64_t row = pf_csr_row_of(c->indptr, c->index_size, n, k);
+    int64_t column = pf_sized_element(c->indices, c->index_size, k);
+    int64_t capacity = pf_sized_element(c->caps, c->cap_size, k);
+    if (column < 0 || column >= n)
+        return pf_fail(st, PF_E_INPUT, "entry %lld (row %lld): column %lld outside 0..%lld",
+                       (long long)k, (long long)row, (long long)column, (long long)n - 1);
+    return pf_fail(st, PF_E_INPUT,
+                   "entry %lld (row %lld, column %lld): capacity %lld outside 0..2^62",
+                   (long long)k, (long long)row, (long long)column, (long long)capacity);
+}
+
 int64_t pf_network_vertices(const pf_network *net) { return net->n; }
 int64_t pf_network_arcs(const pf_network *net) { return net->m; }
 int64_t pf_network_source(const pf_network *net) { return net->source; }

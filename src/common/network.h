@@ -27,6 +27,11 @@ pf_sized_element(const void *array, int size, int64_t k)
  * last u with indptr[u] <= k. */
 int64_t pf_csr_row_of(const void *indptr, int index_size, int64_t n, int64_t k);
 
+/* The bad entry k of a CSR with n rows (its column outside 0..n-1, else
+ * its capacity outside 0..2^62) as the CSR entry points word it, with its
+ * row; returns PF_E_INPUT. */
+int pf_csr_entry_error(const pf_csr_arcs *c, int64_t n, int64_t k, pf_status *st);
+
 struct pf_network {
     int64_t n;          /* vertices */
     int64_t m;          /* arcs */

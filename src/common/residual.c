@@ -369,22 +369,6 @@ static int64_t scatter_parallel(const pf_network *net, pf_residual *g, int64_t *
     return first_bad;
 }
 
-/* A CSR view's bad entry k (its column, else its capacity) as
- * pf_network_from_csr words it; returns PF_E_INPUT. */
-static int csr_entry_error(const pf_network *net, int64_t k, pf_status *st)
-{
-    const pf_csr_arcs *c = &net->csr;
-    int64_t lo = pf_csr_row_of(c->indptr, c->index_size, net->n, k);
-    int64_t column = pf_sized_element(c->indices, c->index_size, k);
-    int64_t capacity = pf_sized_element(c->caps, c->cap_size, k);
-    if (column < 0 || column >= net->n)
-        return pf_fail(st, PF_E_INPUT, "entry %lld (row %lld): column %lld outside 0..%lld",
-                       (long long)k, (long long)lo, (long long)column, (long long)net->n - 1);
-    return pf_fail(st, PF_E_INPUT,
-                   "entry %lld (row %lld, column %lld): capacity %lld outside 0..2^62",
-                   (long long)k, (long long)lo, (long long)column, (long long)capacity);
-}
-
 /* The first arc of a CSR view below `k` whose capacity is bad, or k. */
 static int64_t first_bad_cap(const pf_network *net, int64_t k)
 {
@@ -419,7 +403,7 @@ static int build_plain(const pf_network *net, pf_residual *g, pf_arc_order order
     g->first[0] = g->first[1] = 0;
     int64_t bad = count_degrees(net, g->first, in_cursor, threads);
     if (bad < net->m) {
-        csr_entry_error(net, first_bad_cap(net, bad), st);
+        pf_csr_entry_error(&net->csr, net->n, first_bad_cap(net, bad), st);
         goto fail;
     }
     prefix_sum(g->first, n + 2, threads, scratch);
@@ -463,7 +447,7 @@ static int build_plain(const pf_network *net, pf_residual *g, pf_arc_order order
         bad = scatter_serial(net, g, in_cursor, &placer);
     }
     if (bad < net->m) {
-        csr_entry_error(net, bad, st);
+        pf_csr_entry_error(&net->csr, net->n, bad, st);
         goto fail;
     }
     /* The in-arc cursors stopped at the end of each list: the next start. */

@@ -110,15 +110,9 @@ static inline int entry_ok(int64_t n, int64_t column, int64_t capacity)
 static int entry_error(const csr_in *a, int64_t k, const void *caps, int cap_size,
                        pf_status *st)
 {
-    int64_t u = row_of_entry(a, k);
-    int64_t column = element(a->indices, a->index_size, k);
-    int64_t capacity = element(caps, cap_size, k);
-    if (column < 0 || column >= a->n)
-        return pf_fail(st, PF_E_INPUT, "entry %lld (row %lld): column %lld outside 0..%lld",
-                       (long long)k, (long long)u, (long long)column, (long long)a->n - 1);
-    return pf_fail(st, PF_E_INPUT,
-                   "entry %lld (row %lld, column %lld): capacity %lld outside 0..2^62",
-                   (long long)k, (long long)u, (long long)column, (long long)capacity);
+    const pf_csr_arcs c = {.indptr = a->indptr, .indices = a->indices, .caps = caps,
+                           .index_size = a->index_size, .cap_size = cap_size};
+    return pf_csr_entry_error(&c, a->n, k, st);
 }
 
 /* Entries [k0, k1) into net's arrays; returns the first bad entry, or k1. */
