@@ -85,9 +85,7 @@ static int parse_session_args(int argc, char **argv, session_args *a)
     a->graph = p.args[0];
     a->updates = p.count > 1 ? p.args[1] : NULL;
     a->json = p.shared.json;
-    a->opt.backend = p.shared.backend;
-    a->opt.device_index = p.shared.device_index;
-    a->opt.threads = p.shared.threads;
+    pf_opts_take_device(&p.shared, &a->opt.backend, &a->opt.device_index, &a->opt.threads);
     a->opt.want_flow = a->print_flow || a->verify;
     a->opt.want_cut = a->print_cut || a->verify;
     a->opt.log = pf_cli_log;
