@@ -72,10 +72,9 @@ static int on_session_option(void *ctx, int id, const char *arg)
     return PF_EXIT_OK;
 }
 
+/* a, zeroed with the default options, filled from the arguments. */
 static int parse_session_args(int argc, char **argv, session_args *a)
 {
-    memset(a, 0, sizeof *a);
-    pf_solve_options_init(&a->opt);
     pf_opts_parsed p;
     int rc = pf_opts_parse(&session_spec, argc, argv, on_session_option, a, &p);
     if (rc != PF_OPTS_GO_ON)
@@ -239,6 +238,8 @@ static int report_refused(pf_update_reader *reader, const pf_update_batch *b, in
 static int start_session(int argc, char **argv, session_args *a, pf_network **net,
                          pf_session **s, pf_status *st)
 {
+    memset(a, 0, sizeof *a);
+    pf_solve_options_init(&a->opt);
     int rc = parse_session_args(argc, argv, a);
     if (rc != PF_OPTS_GO_ON) {
         pf_cli_input_free(&a->input);
