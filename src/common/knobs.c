@@ -98,8 +98,10 @@ const pf_knob_info pf_knob_table[PF_KNOB_COUNT] = {
         .auto_text = "the --hybrid option's (pf_solve_options.hybrid)",
         .meaning = "what --hybrid auto becomes: the backend with the host's sequential engine "
                    "(on), alone (off), or on for a GPU (auto)"},
-    [PF_KNOB_HYBRID_START] = {INT_KNOB("PORTAFLOW_HYBRID_START", hybrid_start, 0, INT31, 1000),
-        .meaning = "the hybrid's switch threshold N* until both engines' rates are measured"},
+    [PF_KNOB_HYBRID_START] = {INT_KNOB("PORTAFLOW_HYBRID_START", hybrid_start, 0, INT31, 1),
+        .meaning = "the hybrid's first try of the device: once the host has this many "
+                   "vertices active and more left to do than a round trip of the state "
+                   "costs; then the measured rates decide"},
     [PF_KNOB_HYBRID_STRETCH] = {INT_KNOB("PORTAFLOW_HYBRID_STRETCH", hybrid_stretch, 0, INT31, 0),
         .meaning = "the hybrid's stretches: at most this many host discharges or device rounds "
                    "(of at most 64 times as many relabel arcs); 0: one global-relabel period"},

@@ -356,7 +356,8 @@ typedef struct hybrid {
     int64_t count, room;
     double host_seconds, transfer_seconds;
     double last_threshold;  /* N* of the last decision */
-    int64_t last_work;      /* the work of the stretch it was made after */
+    int64_t last_excess;    /* the active excess it was made at */
+    int64_t stretches_here; /* on this engine since the last switch */
 } hybrid;
 
 static int record(hybrid *y, int to_device, int64_t active, pf_status *st)
@@ -374,17 +375,17 @@ static int record(hybrid *y, int to_device, int64_t active, pf_status *st)
         .time = pf_now() - y->t_start,
         .to_device = to_device,
         .active = active,
-        .c_dev = pf_hybrid_model_c_dev(&y->model, active),
-        .c_host = y->model.c_host,
+        .c_dev = pf_hybrid_model_dev_rate(&y->model, active),
+        .c_host = y->model.host_rate,
         .transfer = y->model.transfer,
         .threshold = y->last_threshold,
-        .work = y->last_work,
+        .excess = y->last_excess,
     };
     if (y->trace)
         fprintf(stderr,
-                "portaflow trace: hybrid switch at %.4f s to the %s: %lld active, work %lld, "
-                "C_dev %.4g/s, C_host %.4g/s, T %.4g s, N* %.4g\n",
-                e->time, to_device ? "device" : "host", (long long)active, (long long)e->work,
+                "portaflow trace: hybrid switch at %.4f s to the %s: %lld active, excess %lld, "
+                "C_dev %.4g/s, C_host %.4g/s (ln excess), T %.4g s, N* %.4g (excess)\n",
+                e->time, to_device ? "device" : "host", (long long)active, (long long)e->excess,
                 e->c_dev, e->c_host, e->transfer, e->threshold);
     return PF_OK;
 }
@@ -452,6 +453,7 @@ static int to_device(hybrid *y, int64_t active, pf_status *st)
     y->transfer_seconds += took;
     pf_hybrid_model_transfer(&y->model, took);
     y->on_device = 1;
+    y->stretches_here = 0;
     return rc ? rc : record(y, 1, active, st);
 }
 
@@ -468,24 +470,24 @@ static int to_host(hybrid *y, int64_t active, int counted, pf_status *st)
     y->transfer_seconds += took;
     pf_hybrid_model_transfer(&y->model, took);
     y->on_device = 0;
+    y->stretches_here = 0;
     return rc || !counted ? rc : record(y, 0, active, st);
 }
 
-/* He & Hong's rule, for stretches: their N is the vertices an iteration
- * processes, which there is every active vertex. Here a stretch processes
- * `work` vertices (discharges on the host, list entries summed over the
- * device's rounds), and the host's highest-label order keeps far fewer
- * vertices active at once than the device's rounds do, so the active
- * count alone would undercount what the next stretch does (RLG: ~1000
- * active on seq, ~100000 discharges a stretch). The work of the stretch
- * just run stands for the next one's; the device's rate is taken at the
- * active count, which sets how full its rounds are. */
-static int wants_device(hybrid *y, int64_t active, int64_t work)
+/* He & Hong's rule after a stretch, with `active` vertices and their
+ * `excess` left (hybrid.h: the model). */
+static int wants_device(hybrid *y, int64_t active, int64_t excess)
 {
     if (y->alternate)
         return !y->on_device;
-    y->last_threshold = pf_hybrid_model_threshold(&y->model, active);
-    return (double)work > y->last_threshold;
+    /* Two stretches at least on an engine before the state moves again:
+     * one stretch's rate is too lumpy to act on alone. */
+    if (++y->stretches_here < 2)
+        return y->on_device;
+    y->last_excess = excess;
+    if (y->on_device)
+        return !pf_hybrid_model_to_host(&y->model, active, excess, &y->last_threshold);
+    return pf_hybrid_model_to_device(&y->model, active, excess, &y->last_threshold);
 }
 
 /* Phase 1 in stretches until one finds no active vertex; the state is on
@@ -502,18 +504,18 @@ static int run_phase1(hybrid *y, pf_status *st)
             if (rc)
                 return rc;
             y->host_seconds += sh.seconds;
-            pf_hybrid_model_host(&y->model, sh.discharges, sh.seconds);
+            pf_hybrid_model_host(&y->model, sh.excess_before, sh.excess, sh.seconds);
             if (y->trace)
                 fprintf(stderr,
                         "portaflow trace: hybrid %.4f s host stretch: %lld -> %lld active, "
-                        "%lld discharges in %.4g s\n",
+                        "excess %lld -> %lld, %lld discharges in %.4g s\n",
                         pf_now() - y->t_start, (long long)sh.active_before,
-                        (long long)sh.active, (long long)sh.discharges, sh.seconds);
+                        (long long)sh.active, (long long)sh.excess_before,
+                        (long long)sh.excess, (long long)sh.discharges, sh.seconds);
             if (sh.active == 0)
                 return PF_OK;
             active = sh.active;
-            y->last_work = sh.discharges;
-            if (device_ready(y, 0) && wants_device(y, active, sh.discharges) &&
+            if (device_ready(y, 0) && wants_device(y, active, sh.excess) &&
                 (rc = to_device(y, active, st)))
                 return rc;
             continue;
@@ -522,20 +524,21 @@ static int run_phase1(hybrid *y, pf_status *st)
         int rc = pf_dev_session_stretch(y->dev, y->stretch, &sd, st);
         if (rc)
             return rc;
-        pf_hybrid_model_device(&y->model, sd.rounds, sd.listed, sd.seconds);
+        pf_hybrid_model_device(&y->model, sd.rounds, sd.listed, sd.excess_before, sd.excess,
+                               sd.seconds);
         if (y->trace)
             fprintf(stderr,
                     "portaflow trace: hybrid %.4f s device stretch: %lld -> %lld active, "
-                    "%lld rounds over %lld listed in %.4g s\n",
+                    "excess %lld -> %lld, %lld rounds over %lld listed in %.4g s\n",
                     pf_now() - y->t_start, (long long)sd.active_before, (long long)sd.active,
-                    (long long)sd.rounds, (long long)sd.listed, sd.seconds);
+                    (long long)sd.excess_before, (long long)sd.excess, (long long)sd.rounds,
+                    (long long)sd.listed, sd.seconds);
         if (sd.active_before == 0) /* over, right after an exact relabel */
             return to_host(y, 0, 0, st);
         active = sd.active;
-        y->last_work = sd.listed;
         /* No vertex left active: the next relabel (the device's, cheap)
          * will most likely say phase 1 is over. */
-        if (active > 0 && !wants_device(y, active, sd.listed) &&
+        if (active > 0 && !wants_device(y, active, sd.excess) &&
             (rc = to_host(y, active, 1, st)))
             return rc;
     }

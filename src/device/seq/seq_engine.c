@@ -695,12 +695,16 @@ void pf_seq_run_load(pf_seq_run *run, const int64_t *excess)
 }
 
 /* Active vertices as the buckets hold them (labels below n). */
-static int64_t count_active(const seq *S)
+/* The active vertices, and their excess summed into *excess. */
+static int64_t count_active(const seq *S, int64_t *excess)
 {
-    int64_t count = 0;
+    int64_t count = 0, sum = 0;
     for (int32_t k = 1; k <= S->max_active; k++)
-        for (int32_t v = S->bucket[k].active; v >= 0; v = S->link[v].next)
+        for (int32_t v = S->bucket[k].active; v >= 0; v = S->link[v].next) {
             count++;
+            sum += S->vx[v].excess;
+        }
+    *excess = sum;
     return count;
 }
 
@@ -711,10 +715,10 @@ int pf_seq_run_stretch(pf_seq_run *run, int64_t budget, pf_seq_stretch *out, pf_
     int64_t before = S->discharges;
     global_relabel(S);
     S->cursor = 0;
-    out->active_before = count_active(S);
+    out->active_before = count_active(S, &out->excess_before);
     phase1_run(S, budget > 0 ? budget : INT64_MAX, 1);
     out->discharges = S->discharges - before;
-    out->active = count_active(S);
+    out->active = count_active(S, &out->excess);
     out->seconds = pf_now() - t0;
     if (S->cancelled)
         return pf_fail(st, PF_E_CANCELLED, "solve cancelled by the caller");

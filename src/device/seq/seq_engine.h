@@ -26,6 +26,8 @@ typedef struct pf_seq_run pf_seq_run;
 typedef struct pf_seq_stretch {
     int64_t active_before; /* after the stretch's global relabel; 0: phase 1 is over */
     int64_t active;        /* when it stopped; 0: phase 1 is over */
+    int64_t excess_before; /* the active vertices' excess then */
+    int64_t excess;        /* ... and when it stopped */
     int64_t discharges;
     double seconds;        /* the relabel included */
 } pf_seq_stretch;
