@@ -521,11 +521,7 @@ static void phase2(seq *S, const uint8_t *inside)
 
 static void seq_free(seq *S)
 {
-    free(S->label);
-    free(S->vx);
-    free(S->link);
-    free(S->bucket);
-    free(S->queue);
+    PF_FREE_ALL(S->label, S->vx, S->link, S->bucket, S->queue);
 }
 
 /* Checks g and allocates S's arrays over the residuals `res`. */
