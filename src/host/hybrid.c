@@ -336,14 +336,14 @@ void pf_hybrid_cancel(pf_hybrid *o) { pf_hybrid_end(o, NULL); }
 /* ---- the arbitrator ------------------------------------------------------ */
 
 typedef struct hybrid {
-    const pf_residual *h;
-    const pf_solve_options *opt;
-    pf_engine_out *out;
-    pf_hybrid_model model;
-    pf_seq_run *host;
+    pf_seq_run *host;       /* the engines and what the arbitrator knows of them */
     pf_dev_session *dev;    /* once the opener handed it over */
     opener *open;
     int dev_failed;
+    pf_hybrid_model model;
+    const pf_residual *h;   /* the solve: graph, options, answer */
+    const pf_solve_options *opt;
+    pf_engine_out *out;
     int on_device;
     int alternate;          /* PORTAFLOW_HYBRID_SWITCH=alternate: after every stretch */
     int64_t stretch;        /* PORTAFLOW_HYBRID_STRETCH: discharges / rounds, 0 = natural */
