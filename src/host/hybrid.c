@@ -65,6 +65,8 @@ struct pf_hybrid {
     pf_status st;
     const struct pf_device_ops *opened;
     pf_dev_session *session;
+    double opened_at, graph_at, relaid_at; /* pf_now() when the open, the wait
+                                             for the graph, its relayout ended */
 };
 typedef struct pf_hybrid opener;
 
@@ -113,6 +115,7 @@ static void opener_release(opener *o)
 static const pf_residual *opener_wait_graph(void *data)
 {
     opener *o = data;
+    o->opened_at = pf_now();
     pthread_mutex_lock(&o->lock);
     while (!o->h && !o->abandoned)
         pthread_cond_wait(&o->changed, &o->lock);
@@ -122,13 +125,15 @@ static const pf_residual *opener_wait_graph(void *data)
     pthread_mutex_unlock(&o->lock);
     if (!go)
         return NULL;
+    o->graph_at = o->relaid_at = pf_now();
     pf_arc_order wanted = pf_residual_order_for(0);
     if (o->h->order == wanted || o->relaid.n)
         return o->relaid.n ? &o->relaid : o->h;
     pf_status ignored; /* no room for a copy: the device takes seq's order */
-    if (pf_residual_relayout(o->h, wanted, &o->relaid, pf_hybrid_host_threads(0), &ignored))
-        return o->h;
-    return &o->relaid;
+    int failed = pf_residual_relayout(o->h, wanted, &o->relaid, pf_hybrid_host_threads(0),
+                                      &ignored);
+    o->relaid_at = pf_now();
+    return failed ? o->h : &o->relaid;
 }
 
 static int opener_abandoned(opener *o)
@@ -432,10 +437,12 @@ static pf_dev_session *device_ready(hybrid *y, int wait)
                             c->times.upload * state_bytes / graph_bytes;
     if (y->trace)
         fprintf(stderr,
-                "portaflow trace: hybrid device ready at %.4f s (%s): probe copy %.3g s, "
-                "graph upload %.4f s, T guessed %.4g s\n",
-                pf_now() - y->t_start, pf_dev_session_desc(y->dev)->name, probe,
-                c->times.upload, y->model.transfer);
+                "portaflow trace: hybrid device ready at %.4f s (%s): open ended at %.4f s, "
+                "graph there at %.4f s, relaid out by %.4f s; probe copy %.3g s, graph upload "
+                "%.4f s, T guessed %.4g s\n",
+                pf_now() - y->t_start, pf_dev_session_desc(y->dev)->name,
+                y->open->opened_at - y->t_start, y->open->graph_at - y->t_start,
+                y->open->relaid_at - y->t_start, probe, c->times.upload, y->model.transfer);
     return y->dev;
 }
 
@@ -571,7 +578,10 @@ int pf_hybrid_solve(pf_hybrid *open, const pf_residual *h, const pf_solve_option
     *events = NULL;
     *count = 0;
     *paired = NULL;
-    hybrid y = {.h = h, .opt = opt, .out = out, .open = open, .t_start = pf_now()};
+    /* stretches_here starts past the rule's two: the first move waits
+     * for nothing but the device. */
+    hybrid y = {.h = h, .opt = opt, .out = out, .open = open, .t_start = pf_now(),
+                .stretches_here = 2};
     opener_post_graph(open, h);
     if (!out->res)
         return pf_fail(st, PF_E_USAGE, "hybrid: no residual output array");
