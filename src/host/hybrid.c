@@ -531,8 +531,7 @@ static int run_phase1(hybrid *y, pf_status *st)
                 return rc;
             y->host_seconds += sh.seconds;
             y->host_discharges += sh.discharges;
-            pf_hybrid_model_host(&y->model, sh.discharges, sh.excess_before, sh.excess,
-                                 sh.seconds);
+            pf_hybrid_model_host(&y->model, sh.excess_before, sh.excess, sh.seconds);
             if (y->trace)
                 fprintf(stderr,
                         "portaflow trace: hybrid %.4f s host stretch: %lld -> %lld active, "

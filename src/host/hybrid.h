@@ -43,7 +43,6 @@ typedef struct pf_hybrid_model {
     double smooth;         /* weight of the newest measurement, 0..1 */
     int64_t start_active;  /* active vertices from which the device is first tried */
     double host_progress, host_seconds; /* decaying sums behind host_rate */
-    double host_discharges, host_busy;  /* ... behind its discharges per second */
     double dev_progress, dev_listed;    /* ... and behind dev_per_listed */
     double level;          /* L when the last stretch ended */
     int level_known;
@@ -55,11 +54,11 @@ typedef struct pf_hybrid_model {
  * probe copy's round trip) and transfer (the graph's upload rate times the
  * state's bytes) as first guesses, which the measurements replace. */
 void pf_hybrid_model_init(pf_hybrid_model *m, int64_t start_active);
-/* A host stretch: its discharges, the active excess after its global
- * relabel and at its end, and its seconds. Its progress is counted from where the last
+/* A host stretch: the active excess after its global relabel and at its
+ * end, and its seconds. Its progress is counted from where the last
  * stretch (of either engine) ended, its relabel's cut-offs included. */
-void pf_hybrid_model_host(pf_hybrid_model *m, int64_t discharges, int64_t excess_before,
-                          int64_t excess_after, double seconds);
+void pf_hybrid_model_host(pf_hybrid_model *m, int64_t excess_before, int64_t excess_after,
+                          double seconds);
 /* A device stretch: `rounds` rounds over `listed` vertices in all, the
  * active excess as for the host (-1: not measured). */
 void pf_hybrid_model_device(pf_hybrid_model *m, int64_t rounds, int64_t listed,
@@ -74,9 +73,7 @@ double pf_hybrid_model_dev_rate(const pf_hybrid_model *m, int64_t active);
  * gets the threshold the excess was held against (infinity: never; the
  * active count start_active before the device is measured). To the
  * device costs a round trip (2T: the cut and phase 2 are the host's); to
- * the host nothing in the end, but T is asked as a margin, and only where
- * the device's rounds are latency-bound; there also when the host would
- * discharge the active vertices one by one within a round's latency. */
+ * the host nothing in the end, but T is asked as a margin. */
 int pf_hybrid_model_to_device(const pf_hybrid_model *m, int64_t active, int64_t excess,
                               double *at);
 int pf_hybrid_model_to_host(const pf_hybrid_model *m, int64_t active, int64_t excess,

@@ -42,13 +42,11 @@ static void accumulate(double *progress, double *effort, double drop, double spe
     *effort = keep * *effort + spent;
 }
 
-void pf_hybrid_model_host(pf_hybrid_model *m, int64_t discharges, int64_t excess_before,
-                          int64_t excess_after, double seconds)
+void pf_hybrid_model_host(pf_hybrid_model *m, int64_t excess_before, int64_t excess_after,
+                          double seconds)
 {
     if (seconds <= 0 || excess_before < 0 || excess_after < 0)
         return;
-    accumulate(&m->host_discharges, &m->host_busy, (double)discharges, seconds,
-               1 - m->smooth);
     accumulate(&m->host_progress, &m->host_seconds, drop_to(m, excess_before, excess_after),
                seconds, 1 - m->smooth);
     m->host_rate = m->host_progress / m->host_seconds;
@@ -151,15 +149,6 @@ int pf_hybrid_model_to_host(const pf_hybrid_model *m, int64_t active, int64_t ex
      * (RMF: tens of stretches without a drop, then one): leave it be. */
     if (m->dev_throughput > 0 && (double)active / m->dev_throughput > m->dev_latency)
         return 0;
-    /* He & Hong's own comparison where it holds: a latency-bound round
-     * processes every active vertex once, as the host would one after
-     * another; the host does them sooner below latency x its discharge
-     * rate (the tail where a few vertices' excess crawls, a round each hop). */
-    double host_vertices = m->host_busy > 0 ? m->host_discharges / m->host_busy : 0;
-    if ((double)active < m->dev_latency * host_vertices) {
-        *at = 0;
-        return excess > 0;
-    }
     /* The state comes back to the host at the end anyway: a switch costs
      * no transfer overall, but one T is asked of it so that rates equal
      * within noise do not make the state bounce. */
