@@ -64,7 +64,8 @@ const pf_knob_info pf_knob_table[PF_KNOB_COUNT] = {
     [PF_KNOB_TRACE] = {
         .name = "PORTAFLOW_TRACE", .kind = PF_KNOB_FLAG, .offset = VALUE(trace), .fallback = 0,
         .meaning = "1: where a max-flow solve's time goes, on stderr (residual build, global "
-                   "relabel parts; OpenMP discharge counts)"},
+                   "relabel parts; OpenMP discharge counts), and GPU sssp's launches and "
+                   "readbacks"},
     [PF_KNOB_CYCLES] = {
         .name = "PORTAFLOW_CYCLES", .kind = PF_KNOB_INT, .offset = VALUE(cycles), .least = 1,
         .most = INT31, .fallback = 64,
@@ -203,6 +204,12 @@ const pf_knob_info pf_knob_table[PF_KNOB_COUNT] = {
         .auto_text = "per step, on GPUs, when the frontier's mean degree passes 32",
         .meaning = "bfs and sssp on CUDA and OpenCL: 1 always, 0 never advance one thread per "
                    "arc (scanned degrees, a binary search per arc) instead of lanes per vertex"},
+    [PF_KNOB_SSSP_GROUP] = {
+        .name = "PORTAFLOW_SSSP_GROUP", .kind = PF_KNOB_INT, .offset = VALUE(sssp_group),
+        .least = 0, .most = (int64_t)1 << 30, .fallback = PF_KNOB_AUTO, .auto_text = "1024",
+        .meaning = "sssp on CUDA and OpenCL, graphs without hubs: near steps run back to back "
+                   "inside one work-group while the frontier has at most this many vertices; "
+                   "0: never"},
 };
 
 /* ---- parsing ----------------------------------------------------------- */

@@ -499,5 +499,6 @@ const pf_device_ops pf_backend_opencl = {
     .sssp_relax = pf_cl_sssp_relax,
     .sssp_far = pf_cl_sssp_far,
     .sssp_relax_steps = pf_cl_sssp_relax_steps,
+    .sssp_relax_group = pf_cl_sssp_relax_group,
     .intersect_count = pf_cl_intersect_count,
 };

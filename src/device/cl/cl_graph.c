@@ -6,7 +6,8 @@
  *
  * Each step zeroes the counters, enqueues its kernels and reads the
  * counters back (the host decides the next step from them), but for a
- * batch of relaxation steps (sssp_relax_steps), which only enqueues. Frontiers of
+ * batch of relaxation steps (sssp_relax_steps) and one work-group's steps
+ * (sssp_relax_group), which only enqueue. Frontiers of
  * high mean degree on a GPU advance one work-item per arc (degrees, their
  * scan, a binary search per arc), others a group of lanes per vertex. */
 #include "cl_kernels.h"
@@ -25,7 +26,8 @@
 #define GRAPH_KERNEL_ID(ID, name) GK_##ID,
 enum graph_kernel {
     PF_GRAPH_KERNELS(GRAPH_KERNEL_ID) GK_WITHOUT_F64,
-    GK_RELAX_F64 = GK_WITHOUT_F64, GK_RELAX_ARCS_F64, GK_RELAX_STEPS_F64, GK_COUNT
+    GK_RELAX_F64 = GK_WITHOUT_F64, GK_RELAX_ARCS_F64, GK_RELAX_STEPS_F64,
+    GK_RELAX_GROUP_F64, GK_COUNT
 };
 #undef GRAPH_KERNEL_ID
 #define GRAPH_KERNEL_NAME(ID, name) "pf_k_" #name,
@@ -334,6 +336,49 @@ int pf_cl_sssp_relax_steps(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[
         if (!rc)
             rc = launch(dev, p, k, items, st);
     }
+    return rc;
+}
+
+/* The work-items of relax_group's one work-group: as many as the kernel
+ * allows on this device, at most 1024 (a GPU's largest group). */
+static int group_items(pf_dev *dev, cl_kernel kernel, size_t *items, pf_status *st)
+{
+    size_t most = 0;
+    cl_int err = clGetKernelWorkGroupInfo(kernel, dev->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                          sizeof most, &most, NULL);
+    if (err != CL_SUCCESS)
+        return pf_cl_fail_on(st, "clGetKernelWorkGroupInfo", "pf_k_relax_group", err);
+    *items = most < 1024 ? most : 1024;
+    return PF_OK;
+}
+
+int pf_cl_sssp_relax_group(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[2],
+                           pf_buf *counts, int64_t most, int32_t steps_most, pf_buf *dist,
+                           pf_buf *claim, int32_t step, pf_buf *far, int64_t bound_i,
+                           double bound_f, pf_status *st)
+{
+    struct pf_cl_graph *p = NULL;
+    int rc = relax_program(dev, g, &p, st);
+    if (rc)
+        return rc;
+    int k = g->weights == 2 ? GK_RELAX_GROUP_F64 : GK_RELAX_GROUP_I64;
+    cl_mem weight = g->weight ? g->weight->mem : g->first->mem; /* none: a stand-in */
+    int lanes = pf_graph_group_lanes(g, p->lanes);
+    size_t items = 0;
+    if (k == GK_RELAX_GROUP_F64)
+        rc = pf_cl_args_relax_group_f64(p->kernels[k], st, list[0]->mem, list[1]->mem,
+                                        counts->mem, lanes, most, steps_most, g->first->mem,
+                                        g->head->mem, weight, dist->mem, claim->mem, step,
+                                        far->mem, pf_graph_real_bits(bound_f));
+    else
+        rc = pf_cl_args_relax_group_i64(p->kernels[k], st, list[0]->mem, list[1]->mem,
+                                        counts->mem, lanes, most, steps_most, g->first->mem,
+                                        g->head->mem, weight, g->weight != NULL, dist->mem,
+                                        claim->mem, step, far->mem, bound_i);
+    if (!rc)
+        rc = group_items(dev, p->kernels[k], &items, st);
+    if (!rc)
+        rc = pf_cl_enqueue(dev, p->kernels[k], graph_kernel_names[k], 1, items, st);
     return rc;
 }
 

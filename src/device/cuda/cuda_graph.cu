@@ -7,7 +7,8 @@
  * per arc found by a binary search over the scanned degrees; each step
  * resets the counters on the device, queues its kernels and stages the
  * counters back (the host decides the next step from them), but for a
- * batch of relaxation steps (sssp_relax_steps), which only queues. Counters: [0]
+ * batch of relaxation steps (sssp_relax_steps) and the steps of one block
+ * (sssp_relax_group), which only queue. Counters: [0]
  * appended vertices, [1] their out-degrees or the far vertices left, [2]
  * the smallest far distance's bits, [3] the far vertices taken's
  * out-degrees. */
@@ -238,6 +239,38 @@ extern "C" int pf_cuda_sssp_relax_steps(pf_dev *dev, const pf_dev_csr *g, pf_buf
                 pf_cuda_ptr<pf_i32>(far), bound_i);
             PF_CUDA_CHECK_LAUNCH(st, "pf_k_relax_steps_i64");
         }
+    }
+    return PF_OK;
+}
+
+/* Near steps inside one block of PF_GROUP_MOST threads (device.h
+ * sssp_relax_group); queued, counts read back by the host. */
+extern "C" int pf_cuda_sssp_relax_group(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[2],
+                                        pf_buf *counts, int64_t most, int32_t steps_most,
+                                        pf_buf *dist, pf_buf *claim, int32_t step, pf_buf *far,
+                                        int64_t bound_i, double bound_f, pf_status *st)
+{
+    int rc = pf_cuda_enter(dev, st);
+    if (rc)
+        return rc;
+    int lanes = pf_graph_group_lanes(g, LANES);
+    const pf_i64 *first = pf_cuda_ptr<pf_i64>(g->first);
+    const pf_i32 *head = pf_cuda_ptr<pf_i32>(g->head);
+    pf_i32 *list0 = pf_cuda_ptr<pf_i32>(list[0]), *list1 = pf_cuda_ptr<pf_i32>(list[1]);
+    if (g->weights == 2) {
+        pf_k_relax_group_f64<<<1, PF_GROUP_MOST, 0, dev->stream>>>(
+            list0, list1, pf_cuda_ptr<pf_i64>(counts), lanes, most, steps_most, first, head,
+            pf_cuda_ptr<double>(g->weight), pf_cuda_ptr<double>(dist),
+            pf_cuda_ptr<pf_i32>(claim), step, pf_cuda_ptr<pf_i32>(far),
+            pf_graph_real_bits(bound_f));
+        PF_CUDA_CHECK_LAUNCH(st, "pf_k_relax_group_f64");
+    } else {
+        const pf_i64 *weight = g->weight ? pf_cuda_ptr<pf_i64>(g->weight) : first;
+        pf_k_relax_group_i64<<<1, PF_GROUP_MOST, 0, dev->stream>>>(
+            list0, list1, pf_cuda_ptr<pf_i64>(counts), lanes, most, steps_most, first, head,
+            weight, g->weight != NULL, pf_cuda_ptr<pf_i64>(dist), pf_cuda_ptr<pf_i32>(claim),
+            step, pf_cuda_ptr<pf_i32>(far), bound_i);
+        PF_CUDA_CHECK_LAUNCH(st, "pf_k_relax_group_i64");
     }
     return PF_OK;
 }

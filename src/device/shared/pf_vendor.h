@@ -128,6 +128,21 @@ PF_FN void pf_lanes_lowest(pf_lanes *g, int *h, long *arc)
     *arc = g->lane_arc[0];
 }
 
+/* One work-group running steps back to back (pf_body_relax_group): its
+ * size, its work-item's index, a barrier that also orders global memory
+ * within the group, local arrays declared in the kernel, and int64
+ * counters in them (the graph program has 64-bit atomics). */
+#define PF_HAVE_GROUP 1
+#define PF_LOCAL __local
+#define PF_LOCAL_ARRAY(type, name, len) __local type name[len]
+#define PF_LOCAL_ID() ((pf_i64)get_local_id(0))
+#define PF_LOCAL_SIZE() ((pf_i64)get_local_size(0))
+#define PF_GROUP_BARRIER() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+#if PF_ATOM64
+#define PF_LOCAL_COUNTER_ADD(p, v) ((void)atom_add((volatile __local long *)(p), (long)(v)))
+#define PF_LOCAL_COUNTER_NEXT(p) atom_inc((volatile __local long *)(p))
+#endif
+
 /* Kernels: a __kernel per step; local buffers are kernel arguments. The
  * relabel work is summed per work-group first, so the counter sees one
  * atomic per group (pf_group_add_work, kernels/pf_group.cl). */
@@ -137,6 +152,7 @@ PF_FN void pf_lanes_lowest(pf_lanes *g, int *h, long *arc)
 #define PF_KERNEL_ATTR(name, attr) __kernel attr void pf_k_##name(PF_PARAMS(name))
 #define PF_GLOBAL_ID() ((pf_i64)get_global_id(0))
 #define PF_GLOBAL_SIZE() ((pf_i64)get_global_size(0))
+#define PF_KERNEL_GROUP(name) PF_KERNEL(name)
 #define PF_ADD_WORK(counter, work, scratch) pf_group_add_work((counter), (work), (scratch))
 /* A work-group per listed vertex, sized by the host (a power of two). */
 #define PF_KERNEL_LANES(name) PF_KERNEL(name)
@@ -213,6 +229,19 @@ template <int LANES> static __device__ __forceinline__ pf_lanes pf_lanes_in_warp
     return grp;
 }
 
+/* One block running steps back to back (pf_body_relax_group), of up to
+ * PF_GROUP_MOST threads (PF_KERNEL_GROUP's launch bound). */
+#define PF_HAVE_GROUP 1
+#define PF_GROUP_MOST 1024
+#define PF_LOCAL
+#define PF_LOCAL_ARRAY(type, name, len) __shared__ type name[len]
+#define PF_LOCAL_ID() ((pf_i64)threadIdx.x)
+#define PF_LOCAL_SIZE() ((pf_i64)blockDim.x)
+#define PF_GROUP_BARRIER() __syncthreads()
+#define PF_LOCAL_COUNTER_ADD(p, v) \
+    ((void)atomicAdd((unsigned long long *)(p), (unsigned long long)(pf_i64)(v)))
+#define PF_LOCAL_COUNTER_NEXT(p) ((pf_i64)atomicAdd((unsigned long long *)(p), 1ull))
+
 /* Kernels: a __global__ function per step, PF_CUDA_BLOCK threads a block
  * (cuda_internal.h). Shared memory is not passed as an argument: local
  * buffers of the table vanish from the parameter list, and PF_ADD_WORK
@@ -224,6 +253,8 @@ template <int LANES> static __device__ __forceinline__ pf_lanes pf_lanes_in_warp
     __global__ void __launch_bounds__(PF_CUDA_BLOCK) pf_k_##name(PF_PARAMS(name))
 #define PF_GLOBAL_ID() ((pf_i64)blockIdx.x * blockDim.x + threadIdx.x)
 #define PF_GLOBAL_SIZE() ((pf_i64)gridDim.x * blockDim.x)
+#define PF_KERNEL_GROUP(name) \
+    __global__ void __launch_bounds__(PF_GROUP_MOST) pf_k_##name(PF_PARAMS(name))
 #define PF_ADD_WORK(counter, work, scratch)       \
     do {                                          \
         if ((work) != 0)                          \
