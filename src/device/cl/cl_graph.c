@@ -302,6 +302,15 @@ int pf_cl_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count
     return rc;
 }
 
+/* The program, and of a pair of relaxation kernels the one for g's
+ * weights in *k. */
+static int relax_kernel(pf_dev *dev, const pf_dev_csr *g, int k_i64, int k_f64,
+                        struct pf_cl_graph **p, int *k, pf_status *st)
+{
+    *k = g->weights == 2 ? k_f64 : k_i64;
+    return relax_program(dev, g, p, st);
+}
+
 /* Step j of a batch: its arguments set (the lists swap each step). */
 static int relax_steps_args(struct pf_cl_graph *p, const pf_dev_csr *g, int k, pf_buf *const list[2],
                             pf_buf *counts, int32_t j, pf_buf *dist, pf_buf *claim, int32_t step,
@@ -325,11 +334,8 @@ int pf_cl_sssp_relax_steps(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[
                            double bound_f, pf_status *st)
 {
     struct pf_cl_graph *p = NULL;
-    int rc = relax_program(dev, g, &p, st);
-    if (rc)
-        return rc;
-    int k = g->weights == 2 ? GK_RELAX_STEPS_F64 : GK_RELAX_STEPS_I64;
-    int64_t items = pf_graph_steps_items(hint, p->lanes);
+    int k = 0, rc = relax_kernel(dev, g, GK_RELAX_STEPS_I64, GK_RELAX_STEPS_F64, &p, &k, st);
+    int64_t items = rc ? 0 : pf_graph_steps_items(hint, p->lanes);
     for (int32_t j = 0; !rc && j < steps; j++) {
         rc = relax_steps_args(p, g, k, list, counts, j, dist, claim, step, far, bound_i, bound_f,
                               st);
@@ -358,13 +364,14 @@ int pf_cl_sssp_relax_group(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[
                            double bound_f, pf_status *st)
 {
     struct pf_cl_graph *p = NULL;
-    int rc = relax_program(dev, g, &p, st);
+    size_t items = 0;
+    int k = 0, rc = relax_kernel(dev, g, GK_RELAX_GROUP_I64, GK_RELAX_GROUP_F64, &p, &k, st);
+    if (!rc)
+        rc = group_items(dev, p->kernels[k], &items, st);
     if (rc)
         return rc;
-    int k = g->weights == 2 ? GK_RELAX_GROUP_F64 : GK_RELAX_GROUP_I64;
     cl_mem weight = g->weight ? g->weight->mem : g->first->mem; /* none: a stand-in */
     int lanes = pf_graph_group_lanes(g, p->lanes);
-    size_t items = 0;
     if (k == GK_RELAX_GROUP_F64)
         rc = pf_cl_args_relax_group_f64(p->kernels[k], st, list[0]->mem, list[1]->mem,
                                         counts->mem, lanes, most, steps_most, g->first->mem,
@@ -375,8 +382,6 @@ int pf_cl_sssp_relax_group(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[
                                         counts->mem, lanes, most, steps_most, g->first->mem,
                                         g->head->mem, weight, g->weight != NULL, dist->mem,
                                         claim->mem, step, far->mem, bound_i);
-    if (!rc)
-        rc = group_items(dev, p->kernels[k], &items, st);
     if (!rc)
         rc = pf_cl_enqueue(dev, p->kernels[k], graph_kernel_names[k], 1, items, st);
     return rc;

@@ -43,6 +43,13 @@ __global__ void pf_k_graph_counters(pf_i64 *counters, pf_i64 c2)
 
 /* ---- host side --------------------------------------------------------- */
 
+/* The integer weights as the kernels take them: without weights the
+ * first array stands in (has_weight = 0: never read). */
+static const pf_i64 *int_weights(const pf_dev_csr *g)
+{
+    return pf_cuda_ptr<pf_i64>(g->weight ? g->weight : g->first);
+}
+
 /* One thread per arc pays where a frontier's mean degree passes this many
  * arcs (a hub among leaves); the offsets are int32. PORTAFLOW_GRAPH_BALANCE
  * = 1 forces it, 0 forbids it. */
@@ -181,7 +188,7 @@ extern "C" int pf_cuda_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, 
             pf_cuda_ptr<pf_i64>(g->counters));
         PF_CUDA_CHECK_LAUNCH(st, "pf_k_relax_arcs_f64");
     } else if (by_arc) {
-        const pf_i64 *weight = g->weight ? pf_cuda_ptr<pf_i64>(g->weight) : first;
+        const pf_i64 *weight = int_weights(g);
         pf_k_relax_arcs_i64<<<blocks_for(in_arcs), PF_CUDA_BLOCK, 0, dev->stream>>>(
             pf_cuda_ptr<pf_i32>(in), offset, count, in_arcs, first, head, weight,
             g->weight != NULL, pf_cuda_ptr<pf_i64>(dist), pf_cuda_ptr<pf_i32>(claim), step,
@@ -196,7 +203,7 @@ extern "C" int pf_cuda_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, 
             pf_cuda_ptr<pf_i64>(g->counters));
         PF_CUDA_CHECK_LAUNCH(st, "pf_k_relax_f64");
     } else if (count > 0) {
-        const pf_i64 *weight = g->weight ? pf_cuda_ptr<pf_i64>(g->weight) : first;
+        const pf_i64 *weight = int_weights(g);
         pf_k_relax_i64<<<blocks, PF_CUDA_BLOCK, 0, dev->stream>>>(
             pf_cuda_ptr<pf_i32>(in), count, LANES, first, head, weight, g->weight != NULL,
             pf_cuda_ptr<pf_i64>(dist), pf_cuda_ptr<pf_i32>(claim), step,
@@ -232,7 +239,7 @@ extern "C" int pf_cuda_sssp_relax_steps(pf_dev *dev, const pf_dev_csr *g, pf_buf
                 pf_cuda_ptr<pf_i32>(far), pf_graph_real_bits(bound_f));
             PF_CUDA_CHECK_LAUNCH(st, "pf_k_relax_steps_f64");
         } else {
-            const pf_i64 *weight = g->weight ? pf_cuda_ptr<pf_i64>(g->weight) : first;
+            const pf_i64 *weight = int_weights(g);
             pf_k_relax_steps_i64<<<blocks, PF_CUDA_BLOCK, 0, dev->stream>>>(
                 in, c, j, LANES, first, head, weight, g->weight != NULL,
                 pf_cuda_ptr<pf_i64>(dist), pf_cuda_ptr<pf_i32>(claim), step + j, near,
@@ -250,29 +257,25 @@ extern "C" int pf_cuda_sssp_relax_group(pf_dev *dev, const pf_dev_csr *g, pf_buf
                                         pf_buf *dist, pf_buf *claim, int32_t step, pf_buf *far,
                                         int64_t bound_i, double bound_f, pf_status *st)
 {
-    int rc = pf_cuda_enter(dev, st);
-    if (rc)
-        return rc;
-    int lanes = pf_graph_group_lanes(g, LANES);
-    const pf_i64 *first = pf_cuda_ptr<pf_i64>(g->first);
-    const pf_i32 *head = pf_cuda_ptr<pf_i32>(g->head);
+    int lanes = pf_graph_group_lanes(g, LANES), rc = pf_cuda_enter(dev, st);
     pf_i32 *list0 = pf_cuda_ptr<pf_i32>(list[0]), *list1 = pf_cuda_ptr<pf_i32>(list[1]);
-    if (g->weights == 2) {
+    pf_i64 *c = pf_cuda_ptr<pf_i64>(counts);
+    if (!rc && g->weights == 2) {
         pf_k_relax_group_f64<<<1, PF_GROUP_MOST, 0, dev->stream>>>(
-            list0, list1, pf_cuda_ptr<pf_i64>(counts), lanes, most, steps_most, first, head,
-            pf_cuda_ptr<double>(g->weight), pf_cuda_ptr<double>(dist),
-            pf_cuda_ptr<pf_i32>(claim), step, pf_cuda_ptr<pf_i32>(far),
-            pf_graph_real_bits(bound_f));
+            list0, list1, c, lanes, most, steps_most, pf_cuda_ptr<pf_i64>(g->first),
+            pf_cuda_ptr<pf_i32>(g->head), pf_cuda_ptr<double>(g->weight),
+            pf_cuda_ptr<double>(dist), pf_cuda_ptr<pf_i32>(claim), step,
+            pf_cuda_ptr<pf_i32>(far), pf_graph_real_bits(bound_f));
         PF_CUDA_CHECK_LAUNCH(st, "pf_k_relax_group_f64");
-    } else {
-        const pf_i64 *weight = g->weight ? pf_cuda_ptr<pf_i64>(g->weight) : first;
+    } else if (!rc) {
         pf_k_relax_group_i64<<<1, PF_GROUP_MOST, 0, dev->stream>>>(
-            list0, list1, pf_cuda_ptr<pf_i64>(counts), lanes, most, steps_most, first, head,
-            weight, g->weight != NULL, pf_cuda_ptr<pf_i64>(dist), pf_cuda_ptr<pf_i32>(claim),
-            step, pf_cuda_ptr<pf_i32>(far), bound_i);
+            list0, list1, c, lanes, most, steps_most, pf_cuda_ptr<pf_i64>(g->first),
+            pf_cuda_ptr<pf_i32>(g->head), int_weights(g), g->weight != NULL,
+            pf_cuda_ptr<pf_i64>(dist), pf_cuda_ptr<pf_i32>(claim), step,
+            pf_cuda_ptr<pf_i32>(far), bound_i);
         PF_CUDA_CHECK_LAUNCH(st, "pf_k_relax_group_i64");
     }
-    return PF_OK;
+    return rc;
 }
 
 extern "C" int pf_cuda_sssp_far(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, pf_buf *far,
