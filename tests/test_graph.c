@@ -441,7 +441,7 @@ static void relax_group_from(pf_graph_engine *e, const pf_csr *g, int32_t source
     const pf_device_ops *ops = e->ops;
     pf_status st;
     relax_bufs b;
-    int64_t c[3];
+    int64_t c[9]; /* the answer in c[0..2], the device's own scratch after it */
     relax_bufs_open(e, g, source, sizeof c, &b);
     int64_t count = 1, arcs = g->first[source + 1] - g->first[source];
     int cur = 0, runs = 0;
@@ -460,7 +460,7 @@ static void relax_group_from(pf_graph_engine *e, const pf_csr *g, int32_t source
         rc = rc ? rc : ops->sssp_relax_group(e->dev, &b.d, lists, b.counts, most, steps_most,
                                              b.dist, b.claim, step, b.far, INT64_MAX, INFINITY,
                                              &st);
-        rc = rc ? rc : ops->download(e->dev, b.counts, 0, c, sizeof c, &st);
+        rc = rc ? rc : ops->download(e->dev, b.counts, 0, c, 3 * sizeof *c, &st);
         ck_assert_msg(rc == PF_OK, "%s", st.message);
         ck_assert_msg(c[2] >= 1 && c[2] <= steps_most, "a run of %lld steps (at most %d)",
                       (long long)c[2], steps_most);

@@ -206,10 +206,12 @@ const pf_knob_info pf_knob_table[PF_KNOB_COUNT] = {
                    "arc (scanned degrees, a binary search per arc) instead of lanes per vertex"},
     [PF_KNOB_SSSP_GROUP] = {
         .name = "PORTAFLOW_SSSP_GROUP", .kind = PF_KNOB_INT, .offset = VALUE(sssp_group),
-        .least = 0, .most = (int64_t)1 << 30, .fallback = PF_KNOB_AUTO, .auto_text = "1024",
+        .least = 0, .most = (int64_t)1 << 30, .fallback = PF_KNOB_AUTO,
+        .auto_text = "the backend's: 16384 on CUDA, 1024 on OpenCL",
         .meaning = "sssp on CUDA and OpenCL, graphs without hubs: near steps run back to back "
-                   "inside one work-group while the frontier has at most this many vertices; "
-                   "0: never"},
+                   "in one kernel (one OpenCL work-group; a CUDA grid sized for this many "
+                   "vertices, all its blocks resident) while the frontier has at most this "
+                   "many vertices; 0: never"},
 };
 
 /* ---- parsing ----------------------------------------------------------- */

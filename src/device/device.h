@@ -429,8 +429,12 @@ typedef struct pf_device_ops {
      * when the frontier is empty, has more than `most` vertices, or
      * steps_most steps ran, and writes counts[0] and counts[1] = that
      * frontier (in list[steps % 2]) and its out-arcs, counts[2] = the
-     * steps run. counts: int64[3] at least. */
+     * steps run; the backend may use counts[3..8] meanwhile. counts:
+     * int64[9] at least. */
     pf_sssp_relax_group_fn *sssp_relax_group;
+    /* The frontier size (vertices) up to which sssp_relax_group pays on
+     * this backend, where PORTAFLOW_SSSP_GROUP does not say. */
+    int64_t sssp_group_vertices;
     /* Optional (NULL: one bfs_push per level): bfs_push levels one after
      * another without returning, for deep graphs (thousands of small
      * levels). Level j (0-based) pushes list[j % 2] into list[(j + 1) % 2]

@@ -11,11 +11,11 @@
  * thousand vertices) go to the device in batches of steps that read their
  * sizes on the device (sssp_relax_steps), the host reading the counters
  * back once a batch, as the max-flow driver batches its BFS levels.
- * Thinner ones still (a few hundred vertices: a lattice's wavefront near
- * its source and far corner) run inside one work-group, step after step,
- * until the frontier grows past PORTAFLOW_SSSP_GROUP vertices or the near
- * phase ends (sssp_relax_group): one launch and one readback for many
- * steps.
+ * Frontiers of at most PORTAFLOW_SSSP_GROUP vertices run step after step
+ * in one kernel whose work-items wait for each other between steps (one
+ * work-group, or a CUDA grid whose blocks all run at once), until the
+ * frontier grows past that or the near phase ends (sssp_relax_group): one
+ * launch and one readback for many steps.
  * A backend with a whole-search step (sssp_solve: delta-stepping on the
  * CPU) runs non-negative weights there instead. seq runs Dijkstra
  * (graph_seq.c). */
@@ -46,17 +46,16 @@
 enum { BATCH_FIRST = 8, BATCH_MOST = 256, BATCH_BELOW = 1 << 17, BATCH_MEAN_DEGREE = 32,
        BUCKET_FEW = 64, FAR_PASSES_CHEAP = 1024 };
 
-/* One work-group's run of near steps ends after this many steps at the
- * most (the host then starts another), and by default takes frontiers of
- * up to GROUP_MOST_VERTICES vertices: a work-group of 1024 work-items
- * relaxes a lattice's 1024 vertices (4096 arcs) in four rounds. */
-enum { GROUP_STEPS_MOST = 1 << 16, GROUP_MOST_VERTICES = 1024 };
+/* A run of sssp_relax_group ends after this many steps at the most (the
+ * host then starts another). */
+enum { GROUP_STEPS_MOST = 1 << 16 };
 
 typedef struct sssp_state {
     pf_graph_engine *e;
     pf_dev_csr d;
     pf_buf *dist, *claim, *far, *list[2];
-    pf_buf *counts;                     /* int64[2 * BATCH_MOST + 2]: a batch's counters */
+    pf_buf *counts;                     /* int64[2 * BATCH_MOST + 2]: a batch's counters
+                                           (or sssp_relax_group's 9) */
     int64_t batch[2 * BATCH_MOST + 2]; /* the same, read back */
     int64_t steps_run;                  /* steps that relaxed a frontier (statistics) */
     int32_t last_near;                  /* the steps the last bucket's near phase took */
@@ -218,7 +217,7 @@ static int relax_batch(sssp_state *s, int32_t steps, int32_t *step, int *cur, in
     return PF_OK;
 }
 
-/* Near steps from list[*cur] inside one work-group until the frontier
+/* Near steps from list[*cur] without the host until the frontier
  * runs dry or passes s->group_most vertices (or GROUP_STEPS_MOST steps
  * ran); one readback. *count, *arcs, *cur and *step as relax_batch's. */
 static int relax_group(sssp_state *s, int32_t *step, int *cur, int64_t *count, int64_t *arcs,
@@ -250,9 +249,10 @@ static int relax_group(sssp_state *s, int32_t *step, int *cur, int64_t *count, i
     return PF_OK;
 }
 
-/* Whether the next near steps run in one work-group: a frontier of at
- * most s->group_most vertices on a graph without hubs (with hubs one
- * step can explode it, and one group would relax the explosion). */
+/* Whether the next near steps run in sssp_relax_group: a frontier of at
+ * most s->group_most vertices on a graph without hubs (with hubs one step
+ * can explode it, and a grid sized for the small one would relax the
+ * explosion). */
 static int in_group(const sssp_state *s, int64_t count)
 {
     return s->group_most > 0 && !s->negative && s->no_hubs && count <= s->group_most;
@@ -352,9 +352,9 @@ static int run_steps(sssp_state *s, const pf_csr *g, int32_t source, pf_sssp_res
 static void trace_steps(const sssp_state *s)
 {
     fprintf(stderr,
-            "portaflow trace: sssp %lld steps, %lld launches, %lld readbacks; one group: %lld "
-            "runs of %lld steps (frontiers up to %lld vertices); %lld buckets, final delta "
-            "%lld\n",
+            "portaflow trace: sssp %lld steps, %lld launches, %lld readbacks; "
+            "sssp_relax_group %lld runs, %lld steps (frontiers up to %lld vertices); %lld "
+            "buckets, final delta %lld\n",
             (long long)s->steps_run, (long long)s->launches, (long long)s->readbacks,
             (long long)s->group_runs, (long long)s->group_steps, (long long)s->group_most,
             (long long)s->far_passes, (long long)s->delta_i);
@@ -368,8 +368,9 @@ static int device_sssp(pf_graph_engine *e, const pf_csr *g, int32_t source,
     double t0 = pf_now();
     choose_delta(g, opt, !s.negative && e->ops->sssp_solve, &s);
     int64_t group = pf_knobs()->sssp_group;
-    s.group_most = !e->ops->sssp_relax_group ? 0 : group == PF_KNOB_AUTO ? GROUP_MOST_VERTICES
-                                                                         : group;
+    s.group_most = !e->ops->sssp_relax_group ? 0
+                   : group == PF_KNOB_AUTO       ? e->ops->sssp_group_vertices
+                                                 : group;
     double t1 = pf_now();
     res->t.prepare_s = t1 - t0;
     int rc = pf_graph_upload(e, g, NULL, 1, &s.d, st);

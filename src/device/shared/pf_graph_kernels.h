@@ -459,14 +459,16 @@ PF_KERNEL(relax_steps_i64)
                           &counts[2 * at + 2]);
 }
 
-/* ---- near steps in one work-group (device.h sssp_relax_group) ----------
- * A thin frontier (a lattice's wavefront near its source or far corner)
- * relaxes in a few microseconds, less than a launch and far less than a
- * readback: one work-group runs such steps back to back, a barrier
- * between them, counting each step's appends in local memory. Three
- * tallies {vertices, out-degrees} turn round so that one barrier a step
- * suffices: step j appends into tally j % 3, while work-item 0 zeroes
- * tally (j + 1) % 3, which everyone read before the last barrier. */
+/* ---- near steps without the host (device.h sssp_relax_group) ---------
+ * A thin frontier (a lattice's wavefront) relaxes in a few microseconds,
+ * about what a launch costs and far less than a readback: a grid whose
+ * work-items all run at once (one work-group on OpenCL, a cooperative
+ * launch on CUDA) runs such steps back to back, a barrier across the grid
+ * between them. Three tallies {vertices appended, their out-degrees} turn
+ * round so that one barrier a step suffices: step j appends into tally
+ * j % 3 while work-item 0 zeroes tally (j + 1) % 3, which everyone read
+ * before the last barrier. Lists are read through PF_LOAD (other groups
+ * wrote them, maybe into lines this one holds from two steps ago). */
 
 /* One step: the `count` vertices of `in` (lanes work-items each) into
  * `out`, appends counted in tally[0] and tally[1]. dist and weight hold
@@ -477,8 +479,8 @@ PF_FN void pf_group_step(int real, pf_i64 count, pf_i32 lanes, PF_GLOBAL const p
                          int has_weight, PF_GLOBAL pf_i64 *dist, PF_GLOBAL pf_i32 *claim,
                          pf_i32 step, PF_GLOBAL pf_i32 *far, pf_i64 bound, PF_LOCAL pf_i64 *tally)
 {
-    for (pf_i64 i = PF_LOCAL_ID(); i < count * lanes; i += PF_LOCAL_SIZE()) {
-        pf_i32 u = in[i / lanes], v = -1;
+    for (pf_i64 i = PF_GLOBAL_ID(); i < count * lanes; i += PF_GLOBAL_SIZE()) {
+        pf_i32 u = PF_LOAD_I32(&in[i / lanes]), v = -1;
         for (pf_i64 a = first[u] + i % lanes; a < PF_ROW_END(first, u); a += lanes) {
 #ifdef PF_HAVE_F64
             if (real) {
@@ -501,7 +503,8 @@ PF_FN void pf_group_step(int real, pf_i64 count, pf_i32 lanes, PF_GLOBAL const p
 /* Steps from list0 (counts[0] vertices, counts[1] out-arcs) while the
  * frontier is not empty, holds at most `most` vertices, and fewer than
  * steps_most steps ran; then counts[0..2] = the frontier left (in list0
- * after an even number of steps, else list1), its out-arcs, the steps. */
+ * after an even number of steps, else list1), its out-arcs, the steps.
+ * tally: int64[6], the same for the whole grid. */
 PF_FN void pf_body_relax_group(int real, PF_GLOBAL pf_i32 *list0, PF_GLOBAL pf_i32 *list1,
                                PF_GLOBAL pf_i64 *counts, pf_i32 lanes, pf_i64 most,
                                pf_i32 steps_most, PF_GLOBAL const pf_i64 *first,
@@ -510,23 +513,24 @@ PF_FN void pf_body_relax_group(int real, PF_GLOBAL pf_i32 *list0, PF_GLOBAL pf_i
                                pf_i32 step, PF_GLOBAL pf_i32 *far, pf_i64 bound,
                                PF_LOCAL pf_i64 *tally)
 {
-    pf_i64 count = counts[0], arcs = counts[1];
+    pf_i64 count = PF_LOAD_I64(&counts[0]), arcs = PF_LOAD_I64(&counts[1]);
     pf_i32 j = 0;
-    if (PF_LOCAL_ID() == 0)
+    int leader = PF_GLOBAL_ID() == 0;
+    if (leader)
         tally[0] = tally[1] = 0;
-    PF_GROUP_BARRIER();
+    PF_GRID_BARRIER();
     while (count > 0 && count <= most && j < steps_most) {
         PF_LOCAL pf_i64 *now = &tally[2 * (j % 3)], *next = &tally[2 * ((j + 1) % 3)];
-        if (PF_LOCAL_ID() == 0)
+        if (leader)
             next[0] = next[1] = 0;
         pf_group_step(real, count, lanes, j % 2 ? list1 : list0, j % 2 ? list0 : list1, first,
                       head, weight, has_weight, dist, claim, step + j, far, bound, now);
-        PF_GROUP_BARRIER();
-        count = now[0];
-        arcs = now[1];
+        PF_GRID_BARRIER();
+        count = PF_LOCAL_LOAD_I64(&now[0]);
+        arcs = PF_LOCAL_LOAD_I64(&now[1]);
         j++;
     }
-    if (PF_LOCAL_ID() == 0) {
+    if (leader) {
         counts[0] = count;
         counts[1] = arcs;
         counts[2] = j;
@@ -535,7 +539,7 @@ PF_FN void pf_body_relax_group(int real, PF_GLOBAL pf_i32 *list0, PF_GLOBAL pf_i
 
 PF_KERNEL_GROUP(relax_group_i64)
 {
-    PF_LOCAL_ARRAY(pf_i64, tally, 6);
+    PF_GROUP_TALLY(tally, 6, counts);
     pf_body_relax_group(0, list0, list1, counts, lanes, most, steps_most, first, head, weight,
                         has_weight, dist, claim, step, far, bound, tally);
 }
@@ -592,7 +596,7 @@ PF_KERNEL(relax_steps_f64)
 
 PF_KERNEL_GROUP(relax_group_f64)
 {
-    PF_LOCAL_ARRAY(pf_i64, tally, 6);
+    PF_GROUP_TALLY(tally, 6, counts);
     pf_body_relax_group(1, list0, list1, counts, lanes, most, steps_most, first, head,
                         (PF_GLOBAL const pf_i64 *)weight, 1, (PF_GLOBAL pf_i64 *)dist, claim,
                         step, far, bound_bits, tally);

@@ -24,8 +24,11 @@
  * The kernels (the wrappers at the end of pf_kernels.h) are written once
  * with PF_KERNEL(name), which takes the parameters from pf_kernel_table.h,
  * PF_GLOBAL_ID / PF_GLOBAL_SIZE (a 1-D grid), PF_ADD_WORK (the relabel
- * work into its counter) and, for a group of workers per vertex,
- * PF_KERNEL_LANES, PF_LANES_VERTEX and PF_LANES_INIT. */
+ * work into its counter), for a group of workers per vertex,
+ * PF_KERNEL_LANES, PF_LANES_VERTEX and PF_LANES_INIT, and for a kernel
+ * whose work-items all run at once and wait for each other
+ * (pf_body_relax_group), PF_KERNEL_GROUP, PF_GRID_BARRIER, PF_GROUP_TALLY
+ * and the PF_LOCAL_COUNTER / PF_LOCAL_LOAD macros. */
 #ifndef PF_VENDOR_H
 #define PF_VENDOR_H
 
@@ -128,16 +131,18 @@ PF_FN void pf_lanes_lowest(pf_lanes *g, int *h, long *arc)
     *arc = g->lane_arc[0];
 }
 
-/* One work-group running steps back to back (pf_body_relax_group): its
- * size, its work-item's index, a barrier that also orders global memory
- * within the group, local arrays declared in the kernel, and int64
- * counters in them (the graph program has 64-bit atomics). */
-#define PF_HAVE_GROUP 1
+/* Work-groups running steps back to back (pf_body_relax_group): a
+ * barrier that also orders global memory within the group, and int64
+ * counters in local memory (the graph program has 64-bit atomics). */
 #define PF_LOCAL __local
-#define PF_LOCAL_ARRAY(type, name, len) __local type name[len]
-#define PF_LOCAL_ID() ((pf_i64)get_local_id(0))
-#define PF_LOCAL_SIZE() ((pf_i64)get_local_size(0))
 #define PF_GROUP_BARRIER() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+/* Such a kernel runs as one work-group here (OpenCL does not promise
+ * that two groups run at the same time, so a wait across groups could
+ * hang): its barrier across the grid is the group's, its step counters
+ * local. */
+#define PF_GRID_BARRIER() PF_GROUP_BARRIER()
+#define PF_LOCAL_LOAD_I64(p) (*(volatile __local long *)(p))
+#define PF_GROUP_TALLY(name, len, counts) __local long name[len]
 #if PF_ATOM64
 #define PF_LOCAL_COUNTER_ADD(p, v) ((void)atom_add((volatile __local long *)(p), (long)(v)))
 #define PF_LOCAL_COUNTER_NEXT(p) atom_inc((volatile __local long *)(p))
@@ -164,6 +169,7 @@ PF_FN void pf_lanes_lowest(pf_lanes *g, int *h, long *arc)
     }
 
 #elif defined(__CUDACC__)
+#include <cooperative_groups.h>
 typedef long long pf_i64;
 typedef unsigned long long pf_u64;
 typedef int pf_i32;
@@ -229,15 +235,20 @@ template <int LANES> static __device__ __forceinline__ pf_lanes pf_lanes_in_warp
     return grp;
 }
 
-/* One block running steps back to back (pf_body_relax_group), of up to
+/* Blocks running steps back to back (pf_body_relax_group), of up to
  * PF_GROUP_MOST threads (PF_KERNEL_GROUP's launch bound). */
-#define PF_HAVE_GROUP 1
 #define PF_GROUP_MOST 1024
 #define PF_LOCAL
-#define PF_LOCAL_ARRAY(type, name, len) __shared__ type name[len]
-#define PF_LOCAL_ID() ((pf_i64)threadIdx.x)
-#define PF_LOCAL_SIZE() ((pf_i64)blockDim.x)
-#define PF_GROUP_BARRIER() __syncthreads()
+/* Such a kernel is launched cooperatively (cudaLaunchCooperativeKernel:
+ * its blocks all run at once), so it may wait for the whole grid; with
+ * more than one block its step counters live in global memory (`counts`
+ * from element PF_TALLY_AT on), with one in shared memory. */
+#define PF_GRID_BARRIER() cooperative_groups::this_grid().sync()
+#define PF_LOCAL_LOAD_I64(p) (*(volatile const pf_i64 *)(p))
+#define PF_TALLY_AT 3
+#define PF_GROUP_TALLY(name, len, counts)                                                   \
+    __shared__ pf_i64 name##_shared[len];                                                   \
+    pf_i64 *name = gridDim.x > 1 ? &(counts)[PF_TALLY_AT] : name##_shared
 #define PF_LOCAL_COUNTER_ADD(p, v) \
     ((void)atomicAdd((unsigned long long *)(p), (unsigned long long)(pf_i64)(v)))
 #define PF_LOCAL_COUNTER_NEXT(p) ((pf_i64)atomicAdd((unsigned long long *)(p), 1ull))
