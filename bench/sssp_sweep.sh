@@ -1,39 +1,27 @@
 #!/usr/bin/env bash
 # GPU SSSP against PORTAFLOW_SSSP_GROUP (issue 21): per graph, backend and
-# value of the knob, the median kernel time of --reps whole `portaflow sssp`
+# value of the knob, the median kernel time of REPS whole `portaflow sssp`
 # processes and the PORTAFLOW_TRACE line of the last one (steps, launches,
 # readbacks, the group's runs and steps, buckets).
 #
-#   bench/sssp_sweep.sh [--graphs "grid:4096"] [--backends "cuda opencl"]
-#                       [--values "0 256 1024 4096 16384 65536"] [--reps 3]
-#                       [--bin build-gpu/portaflow] [--work /tmp/pf_graph_anchors] [--out DIR]
+#   bench/sssp_sweep.sh [GRAPHS [BACKENDS [VALUES [REPS [BIN [WORK]]]]]]
 #
-# The graphs are bench/graph_anchors.sh's (its binary form and root in
-# --work): run that first on the same machine. Value 0 is the path without
-# the group (batches of launches only). Table: $OUT/sssp_sweep.md; the
-# traces in $OUT/sssp_sweep.log.
+# Defaults: "grid:4096", "cuda opencl", "0 256 1024 4096 16384 65536", 3,
+# build-gpu/portaflow, /tmp/pf_graph_anchors. The graphs are
+# bench/graph_anchors.sh's (its binary form and root in WORK): run that
+# first on the same machine. Value 0 is the path without the group
+# (batches of launches only). Table: $OUT/sssp_sweep.md; the traces in
+# $OUT/sssp_sweep.log.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 
-graphs="grid:4096"
-backends="cuda opencl"
-values="0 256 1024 4096 16384 65536"
-reps=3
-bin=build-gpu/portaflow
-work=/tmp/pf_graph_anchors
+graphs=${1:-grid:4096}
+backends=${2:-cuda opencl}
+values=${3:-0 256 1024 4096 16384 65536}
+reps=${4:-3}
+bin=${5:-build-gpu/portaflow}
+work=${6:-/tmp/pf_graph_anchors}
 out=${OUT:-bench/out}
-while [ $# -gt 0 ]; do
-  case $1 in
-  --graphs) graphs=$2; shift 2 ;;
-  --backends) backends=$2; shift 2 ;;
-  --values) values=$2; shift 2 ;;
-  --reps) reps=$2; shift 2 ;;
-  --bin) bin=$2; shift 2 ;;
-  --work) work=$2; shift 2 ;;
-  --out) out=$2; shift 2 ;;
-  *) echo "sssp_sweep.sh: unknown option $1" >&2; exit 1 ;;
-  esac
-done
 [ -x "$bin" ] || { echo "sssp_sweep.sh: $bin not built" >&2; exit 1; }
 mkdir -p "$out"
 log=$out/sssp_sweep.log

@@ -120,8 +120,8 @@ graph)
   ;;
 sssp-sweep)
   mkdir -p "$out/graph"
-  bash bench/sssp_sweep.sh --bin "$bin" --graphs "${1:-grid:4096}" --backends "${2:-cuda opencl}" \
-    --values "${3:-0 256 1024 4096 16384 65536}" --reps "${4:-3}" --out "$out/graph"
+  OUT=$out/graph bash bench/sssp_sweep.sh "${1:-grid:4096}" "${2:-cuda opencl}" \
+    "${3:-0 256 1024 4096 16384 65536}" "${4:-3}" "$bin"
   ;;
 tests)
   meson test -C build-gpu --print-errorlogs --num-processes 4 2>&1 | tee "$out/tests.log" | grep -E "^ *[0-9]+/|Ok:|Fail:|Skipped:"

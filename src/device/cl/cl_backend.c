@@ -500,7 +500,6 @@ const pf_device_ops pf_backend_opencl = {
     .sssp_far = pf_cl_sssp_far,
     .sssp_relax_steps = pf_cl_sssp_relax_steps,
     .sssp_relax_group = pf_cl_sssp_relax_group,
-    /* One work-group: a lattice's 1024 vertices in four rounds. */
-    .sssp_group_vertices = 1024,
+    .sssp_group_vertices = 1024, /* one work-group: 4 rounds on a lattice */
     .intersect_count = pf_cl_intersect_count,
 };

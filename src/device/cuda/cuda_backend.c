@@ -35,7 +35,6 @@ const pf_device_ops pf_backend_cuda = {
     .sssp_far = pf_cuda_sssp_far,
     .sssp_relax_steps = pf_cuda_sssp_relax_steps,
     .sssp_relax_group = pf_cuda_sssp_relax_group,
-    /* 64 blocks of 1024 threads: a lattice's frontier in one round. */
-    .sssp_group_vertices = 16384,
+    .sssp_group_vertices = 16384, /* 64 blocks: a lattice's frontier in one round */
     .intersect_count = pf_cuda_intersect_count,
 };
