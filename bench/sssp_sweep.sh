@@ -10,8 +10,11 @@
 # build-gpu/portaflow, /tmp/pf_graph_anchors. The graphs are
 # bench/graph_anchors.sh's (its binary form and root in WORK): run that
 # first on the same machine. Value 0 is the path without the group
-# (batches of launches only). Table: $OUT/sssp_sweep.md; the traces in
-# $OUT/sssp_sweep.log.
+# (batches of launches only). Each process may take 120 s (a run that
+# hangs, as PORTAFLOW_SSSP_CL_GROUPS=1 would on a device that runs groups
+# in turn, is a failed row). Table: $OUT/sssp_sweep.md; the traces in
+# $OUT/sssp_sweep.log. Other knobs (PORTAFLOW_SSSP_CL_GROUPS) pass through
+# the environment.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 
@@ -48,7 +51,7 @@ for name in $graphs; do
       kernels=()
       trace=""
       for ((r = 0; r < reps; r++)); do
-        if ! PORTAFLOW_TRACE=1 PORTAFLOW_SSSP_GROUP=$value "$bin" sssp --json -b "$backend" \
+        if ! PORTAFLOW_TRACE=1 PORTAFLOW_SSSP_GROUP=$value timeout 120 "$bin" sssp --json -b "$backend" \
             --zero-based --stats --source "$root" "$base.bin" > "$json" 2> "$json.err"; then
           echo "$name $backend $value: failed: $(tail -n 1 "$json.err")" | tee -a "$log"
           continue 2

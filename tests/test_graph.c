@@ -330,6 +330,7 @@ static void relax_bufs_open(pf_graph_engine *e, const pf_csr *g, int32_t source,
     rc = rc ? rc : pf_graph_buf(e, (size_t)n * 4, &b->list[0], &st);
     rc = rc ? rc : pf_graph_buf(e, (size_t)n * 4, &b->list[1], &st);
     rc = rc ? rc : pf_graph_buf(e, count_bytes, &b->counts, &st);
+    rc = rc ? rc : ops->fill_i64(e->dev, b->counts, 0, (int64_t)(count_bytes / 8), &st);
     rc = rc ? rc : ops->fill_i32(e->dev, b->claim, -1, n, &st);
     rc = rc ? rc : ops->fill_i32(e->dev, b->far, 0, n, &st);
     rc = rc ? rc : ops->fill_i64(e->dev, b->dist, none, n, &st);
@@ -441,7 +442,7 @@ static void relax_group_from(pf_graph_engine *e, const pf_csr *g, int32_t source
     const pf_device_ops *ops = e->ops;
     pf_status st;
     relax_bufs b;
-    int64_t c[9]; /* the answer in c[0..2], the device's own scratch after it */
+    int64_t c[11]; /* the answer in c[0..2], the device's own scratch after it */
     relax_bufs_open(e, g, source, sizeof c, &b);
     int64_t count = 1, arcs = g->first[source + 1] - g->first[source];
     int cur = 0, runs = 0;

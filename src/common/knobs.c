@@ -212,6 +212,13 @@ const pf_knob_info pf_knob_table[PF_KNOB_COUNT] = {
                    "in one kernel (one OpenCL work-group; a CUDA grid sized for this many "
                    "vertices, all its blocks resident) while the frontier has at most this "
                    "many vertices; 0: never"},
+    [PF_KNOB_SSSP_CL_GROUPS] = {
+        .name = "PORTAFLOW_SSSP_CL_GROUPS", .kind = PF_KNOB_FLAG,
+        .offset = VALUE(sssp_cl_groups), .fallback = 0,
+        .meaning = "OpenCL sssp on a GPU: 1 spreads PORTAFLOW_SSSP_GROUP's runs over up to one "
+                   "work-group per compute unit, which wait for each other (OpenCL does not "
+                   "promise they run at once: a device that runs them in turn hangs); 0 one "
+                   "work-group"},
 };
 
 /* ---- parsing ----------------------------------------------------------- */

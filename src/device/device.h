@@ -429,8 +429,9 @@ typedef struct pf_device_ops {
      * when the frontier is empty, has more than `most` vertices, or
      * steps_most steps ran, and writes counts[0] and counts[1] = that
      * frontier (in list[steps % 2]) and its out-arcs, counts[2] = the
-     * steps run; the backend may use counts[3..8] meanwhile. counts:
-     * int64[9] at least. */
+     * steps run; the backend may use counts[3..10] meanwhile. counts:
+     * int64[11] at least, all 0 before the first call on it (the calls
+     * leave what they need of it so). */
     pf_sssp_relax_group_fn *sssp_relax_group;
     /* The frontier size (vertices) up to which sssp_relax_group pays on
      * this backend, where PORTAFLOW_SSSP_GROUP does not say. */

@@ -55,7 +55,7 @@ typedef struct sssp_state {
     pf_dev_csr d;
     pf_buf *dist, *claim, *far, *list[2];
     pf_buf *counts;                     /* int64[2 * BATCH_MOST + 2]: a batch's counters
-                                           (or sssp_relax_group's 9) */
+                                           (or sssp_relax_group's 11) */
     int64_t batch[2 * BATCH_MOST + 2]; /* the same, read back */
     int64_t steps_run;                  /* steps that relaxed a frontier (statistics) */
     int32_t last_near;                  /* the steps the last bucket's near phase took */
@@ -120,6 +120,8 @@ static int alloc_state(sssp_state *s, int64_t n, pf_status *st)
         rc = pf_graph_buf(e, (size_t)n * 4, &s->list[i], st);
     if (!rc && (e->ops->sssp_relax_steps || e->ops->sssp_relax_group))
         rc = pf_graph_buf(e, sizeof s->batch, &s->counts, st);
+    if (!rc && s->counts)
+        rc = e->ops->fill_i64(e->dev, s->counts, 0, sizeof s->batch / sizeof *s->batch, st);
     if (!rc)
         rc = e->ops->fill_i32(e->dev, s->claim, -1, n, st);
     if (!rc)

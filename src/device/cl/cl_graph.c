@@ -345,16 +345,25 @@ int pf_cl_sssp_relax_steps(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[
     return rc;
 }
 
-/* The work-items of relax_group's one work-group: as many as the kernel
- * allows on this device, at most 1024 (a GPU's largest group). */
-static int group_items(pf_dev *dev, cl_kernel kernel, size_t *items, pf_status *st)
+/* relax_group's work-groups: each of as many work-items as the kernel
+ * allows on this device, at most 1024 (a GPU's largest group); one, or
+ * with PORTAFLOW_SSSP_CL_GROUPS on a GPU as many as a frontier of `most`
+ * vertices needs at `lanes` work-items each, at most one per compute unit
+ * (they wait for each other, so all must run at once). */
+static int group_shape(pf_dev *dev, cl_kernel kernel, int64_t most, int lanes, size_t *groups,
+                       size_t *items, pf_status *st)
 {
-    size_t most = 0;
+    size_t largest = 0;
     cl_int err = clGetKernelWorkGroupInfo(kernel, dev->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                          sizeof most, &most, NULL);
+                                          sizeof largest, &largest, NULL);
     if (err != CL_SUCCESS)
         return pf_cl_fail_on(st, "clGetKernelWorkGroupInfo", "pf_k_relax_group", err);
-    *items = most < 1024 ? most : 1024;
+    *items = largest < 1024 ? largest : 1024;
+    int64_t wanted = (most * lanes + (int64_t)*items - 1) / (int64_t)*items;
+    int64_t units = dev->desc.compute_units > 0 ? dev->desc.compute_units : 1;
+    wanted = wanted < units ? wanted : units;
+    int spread = pf_knobs()->sssp_cl_groups == 1 && !strcmp(dev->desc.kind, "gpu");
+    *groups = !spread || wanted < 1 ? 1 : (size_t)wanted;
     return PF_OK;
 }
 
@@ -364,14 +373,14 @@ int pf_cl_sssp_relax_group(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[
                            double bound_f, pf_status *st)
 {
     struct pf_cl_graph *p = NULL;
-    size_t items = 0;
+    size_t groups = 1, items = 0;
     int k = 0, rc = relax_kernel(dev, g, GK_RELAX_GROUP_I64, GK_RELAX_GROUP_F64, &p, &k, st);
+    int lanes = rc ? 1 : pf_graph_group_lanes(g, p->lanes);
     if (!rc)
-        rc = group_items(dev, p->kernels[k], &items, st);
+        rc = group_shape(dev, p->kernels[k], most, lanes, &groups, &items, st);
     if (rc)
         return rc;
     cl_mem weight = g->weight ? g->weight->mem : g->first->mem; /* none: a stand-in */
-    int lanes = pf_graph_group_lanes(g, p->lanes);
     if (k == GK_RELAX_GROUP_F64)
         rc = pf_cl_args_relax_group_f64(p->kernels[k], st, list[0]->mem, list[1]->mem,
                                         counts->mem, lanes, most, steps_most, g->first->mem,
@@ -383,7 +392,7 @@ int pf_cl_sssp_relax_group(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[
                                         g->head->mem, weight, g->weight != NULL, dist->mem,
                                         claim->mem, step, far->mem, bound_i);
     if (!rc)
-        rc = pf_cl_enqueue(dev, p->kernels[k], graph_kernel_names[k], 1, items, st);
+        rc = pf_cl_enqueue(dev, p->kernels[k], graph_kernel_names[k], groups, items, st);
     return rc;
 }
 

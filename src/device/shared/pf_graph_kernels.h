@@ -463,8 +463,8 @@ PF_KERNEL(relax_steps_i64)
  * A thin frontier (a lattice's wavefront) relaxes in a few microseconds,
  * about what a launch costs and far less than a readback: a grid whose
  * work-items all run at once (one work-group on OpenCL, a cooperative
- * launch on CUDA) runs such steps back to back, a barrier across the grid
- * between them. Three tallies {vertices appended, their out-degrees} turn
+ * launch on CUDA, on OpenCL groups no more than the GPU's compute units)
+ * runs such steps back to back, a barrier across the grid between them. Three tallies {vertices appended, their out-degrees} turn
  * round so that one barrier a step suffices: step j appends into tally
  * j % 3 while work-item 0 zeroes tally (j + 1) % 3, which everyone read
  * before the last barrier. Lists are read through PF_LOAD (other groups
@@ -477,7 +477,7 @@ PF_FN void pf_group_step(int real, pf_i64 count, pf_i32 lanes, PF_GLOBAL const p
                          PF_GLOBAL pf_i32 *out, PF_GLOBAL const pf_i64 *first,
                          PF_GLOBAL const pf_i32 *head, PF_GLOBAL const pf_i64 *weight,
                          int has_weight, PF_GLOBAL pf_i64 *dist, PF_GLOBAL pf_i32 *claim,
-                         pf_i32 step, PF_GLOBAL pf_i32 *far, pf_i64 bound, PF_LOCAL pf_i64 *tally)
+                         pf_i32 step, PF_GLOBAL pf_i32 *far, pf_i64 bound, PF_TALLY pf_i64 *tally)
 {
     for (pf_i64 i = PF_GLOBAL_ID(); i < count * lanes; i += PF_GLOBAL_SIZE()) {
         pf_i32 u = PF_LOAD_I32(&in[i / lanes]), v = -1;
@@ -493,8 +493,8 @@ PF_FN void pf_group_step(int real, pf_i64 count, pf_i32 lanes, PF_GLOBAL const p
                 v = pf_relax_arc_i64(PF_LOAD_I64(&dist[u]), a, head, weight, has_weight, dist,
                                      claim, far, step, bound);
             if (v >= 0) {
-                out[PF_LOCAL_COUNTER_NEXT(&tally[0])] = v;
-                PF_LOCAL_COUNTER_ADD(&tally[1], PF_ROW_END(first, v) - first[v]);
+                out[PF_TALLY_NEXT(&tally[0])] = v;
+                PF_TALLY_ADD(&tally[1], PF_ROW_END(first, v) - first[v]);
             }
         }
     }
@@ -504,30 +504,31 @@ PF_FN void pf_group_step(int real, pf_i64 count, pf_i32 lanes, PF_GLOBAL const p
  * frontier is not empty, holds at most `most` vertices, and fewer than
  * steps_most steps ran; then counts[0..2] = the frontier left (in list0
  * after an even number of steps, else list1), its out-arcs, the steps.
- * tally: int64[6], the same for the whole grid. */
+ * tally: int64[6], the same for the whole grid; counts[9..10] hold the
+ * barrier across groups on OpenCL (counts[9] 0 before the first run). */
 PF_FN void pf_body_relax_group(int real, PF_GLOBAL pf_i32 *list0, PF_GLOBAL pf_i32 *list1,
                                PF_GLOBAL pf_i64 *counts, pf_i32 lanes, pf_i64 most,
                                pf_i32 steps_most, PF_GLOBAL const pf_i64 *first,
                                PF_GLOBAL const pf_i32 *head, PF_GLOBAL const pf_i64 *weight,
                                int has_weight, PF_GLOBAL pf_i64 *dist, PF_GLOBAL pf_i32 *claim,
                                pf_i32 step, PF_GLOBAL pf_i32 *far, pf_i64 bound,
-                               PF_LOCAL pf_i64 *tally)
+                               PF_TALLY pf_i64 *tally)
 {
     pf_i64 count = PF_LOAD_I64(&counts[0]), arcs = PF_LOAD_I64(&counts[1]);
     pf_i32 j = 0;
     int leader = PF_GLOBAL_ID() == 0;
     if (leader)
         tally[0] = tally[1] = 0;
-    PF_GRID_BARRIER();
+    PF_GRID_BARRIER(counts);
     while (count > 0 && count <= most && j < steps_most) {
-        PF_LOCAL pf_i64 *now = &tally[2 * (j % 3)], *next = &tally[2 * ((j + 1) % 3)];
+        PF_TALLY pf_i64 *now = &tally[2 * (j % 3)], *next = &tally[2 * ((j + 1) % 3)];
         if (leader)
             next[0] = next[1] = 0;
         pf_group_step(real, count, lanes, j % 2 ? list1 : list0, j % 2 ? list0 : list1, first,
                       head, weight, has_weight, dist, claim, step + j, far, bound, now);
-        PF_GRID_BARRIER();
-        count = PF_LOCAL_LOAD_I64(&now[0]);
-        arcs = PF_LOCAL_LOAD_I64(&now[1]);
+        PF_GRID_BARRIER(counts);
+        count = PF_TALLY_LOAD(&now[0]);
+        arcs = PF_TALLY_LOAD(&now[1]);
         j++;
     }
     if (leader) {

@@ -28,7 +28,7 @@
  * PF_KERNEL_LANES, PF_LANES_VERTEX and PF_LANES_INIT, and for a kernel
  * whose work-items all run at once and wait for each other
  * (pf_body_relax_group), PF_KERNEL_GROUP, PF_GRID_BARRIER, PF_GROUP_TALLY
- * and the PF_LOCAL_COUNTER / PF_LOCAL_LOAD macros. */
+ * and the PF_TALLY macros. */
 #ifndef PF_VENDOR_H
 #define PF_VENDOR_H
 
@@ -131,21 +131,43 @@ PF_FN void pf_lanes_lowest(pf_lanes *g, int *h, long *arc)
     *arc = g->lane_arc[0];
 }
 
-/* Work-groups running steps back to back (pf_body_relax_group): a
- * barrier that also orders global memory within the group, and int64
- * counters in local memory (the graph program has 64-bit atomics). */
-#define PF_LOCAL __local
-#define PF_GROUP_BARRIER() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
-/* Such a kernel runs as one work-group here (OpenCL does not promise
- * that two groups run at the same time, so a wait across groups could
- * hang): its barrier across the grid is the group's, its step counters
- * local. */
-#define PF_GRID_BARRIER() PF_GROUP_BARRIER()
-#define PF_LOCAL_LOAD_I64(p) (*(volatile __local long *)(p))
-#define PF_GROUP_TALLY(name, len, counts) __local long name[len]
+/* Work-groups running steps back to back (pf_body_relax_group). Their
+ * step counters (tallies) live in global memory (`counts` from element
+ * PF_TALLY_AT on); the barrier across the grid is the group's barrier,
+ * then, with more than one group, work-item 0 of each group counts in at
+ * PF_GRID_AT (arrivals, then a generation number) and waits for the last
+ * to arrive. OpenCL does not promise that the groups of a launch run at
+ * the same time: the host launches more than one only on a GPU and no
+ * more than it has compute units, each group alone fitting on one. */
+#define PF_TALLY __global
+#define PF_TALLY_AT 3
+#define PF_GRID_AT 9
+#define PF_TALLY_ADD(p, v) PF_COUNTER_ADD((p), (v))
+#define PF_TALLY_NEXT(p) PF_COUNTER_NEXT(p)
+#define PF_TALLY_LOAD(p) PF_LOAD_I64(p)
+#define PF_GROUP_TALLY(name, len, counts) __global long *name = &(counts)[PF_TALLY_AT]
 #if PF_ATOM64
-#define PF_LOCAL_COUNTER_ADD(p, v) ((void)atom_add((volatile __local long *)(p), (long)(v)))
-#define PF_LOCAL_COUNTER_NEXT(p) atom_inc((volatile __local long *)(p))
+PF_FN void pf_grid_barrier(__global long *counts)
+{
+    volatile __global long *arrived = (volatile __global long *)&counts[PF_GRID_AT];
+    volatile __global long *generation = arrived + 1;
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    if (get_num_groups(0) > 1 && get_local_id(0) == 0) {
+        long seen = atom_add(generation, 0);
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        if (atom_inc(arrived) == (long)get_num_groups(0) - 1) {
+            atom_xchg(arrived, 0);
+            mem_fence(CLK_GLOBAL_MEM_FENCE);
+            atom_inc(generation);
+        } else {
+            while (atom_add(generation, 0) == seen)
+                ;
+        }
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+}
+#define PF_GRID_BARRIER(counts) pf_grid_barrier(counts)
 #endif
 
 /* Kernels: a __kernel per step; local buffers are kernel arguments. The
@@ -236,22 +258,22 @@ template <int LANES> static __device__ __forceinline__ pf_lanes pf_lanes_in_warp
 }
 
 /* Blocks running steps back to back (pf_body_relax_group), of up to
- * PF_GROUP_MOST threads (PF_KERNEL_GROUP's launch bound). */
+ * PF_GROUP_MOST threads (PF_KERNEL_GROUP's launch bound). Such a kernel
+ * is launched cooperatively (cudaLaunchCooperativeKernel: its blocks all
+ * run at once), so it may wait for the whole grid; with more than one
+ * block its step counters (tallies) live in global memory (`counts` from
+ * element PF_TALLY_AT on), with one in shared memory (a generic pointer
+ * reaches either). */
 #define PF_GROUP_MOST 1024
-#define PF_LOCAL
-/* Such a kernel is launched cooperatively (cudaLaunchCooperativeKernel:
- * its blocks all run at once), so it may wait for the whole grid; with
- * more than one block its step counters live in global memory (`counts`
- * from element PF_TALLY_AT on), with one in shared memory. */
-#define PF_GRID_BARRIER() cooperative_groups::this_grid().sync()
-#define PF_LOCAL_LOAD_I64(p) (*(volatile const pf_i64 *)(p))
+#define PF_TALLY
+#define PF_GRID_BARRIER(counts) cooperative_groups::this_grid().sync()
+#define PF_TALLY_LOAD(p) (*(volatile const pf_i64 *)(p))
 #define PF_TALLY_AT 3
 #define PF_GROUP_TALLY(name, len, counts)                                                   \
     __shared__ pf_i64 name##_shared[len];                                                   \
     pf_i64 *name = gridDim.x > 1 ? &(counts)[PF_TALLY_AT] : name##_shared
-#define PF_LOCAL_COUNTER_ADD(p, v) \
-    ((void)atomicAdd((unsigned long long *)(p), (unsigned long long)(pf_i64)(v)))
-#define PF_LOCAL_COUNTER_NEXT(p) ((pf_i64)atomicAdd((unsigned long long *)(p), 1ull))
+#define PF_TALLY_ADD(p, v) PF_COUNTER_ADD((p), (v))
+#define PF_TALLY_NEXT(p) PF_COUNTER_NEXT(p)
 
 /* Kernels: a __global__ function per step, PF_CUDA_BLOCK threads a block
  * (cuda_internal.h). Shared memory is not passed as an argument: local
