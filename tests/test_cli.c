@@ -310,6 +310,11 @@ START_TEST(option_forms)
         {{"backends", "extra", NULL}, "unexpected argument 'extra'"},
         {{"check", "only-one", NULL}, "GRAPH and SOLUTION"},
         {{"gen", "rmf", "2", "2", "--arcs", "5"}, "--arcs is not an option of rmf"},
+        {{"apsp", "--type", "i16", "g", NULL}, "--type takes auto, i32, i64 or f32, not 'i16'"},
+        {{"apsp", "--type", "i3", "g", NULL}, "not 'i3'"},
+        {{"gen", "updates", "g", "--fraction=0.5", "--batches=2", "--mix=cap,foo"}, "not 'foo'"},
+        {{"gen", "updates", "g", "--fraction=0.5", "--batches=2", "--mix=cap,,add"}, "not ''"},
+        {{"gen", "updates", "g", "--fraction=0.5", "--batches=2", "--mix=ca"}, "not 'ca'"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         char *out, *err;

@@ -165,33 +165,74 @@ START_TEST(families_agree_as_the_model_decides)
 }
 END_TEST
 
-/* He & Hong's Eq. 3 and the rates it is built from. */
+/* He & Hong's Eq. 3 and the rates it is built from: progress on the
+ * scale L = ln(1 + active excess). */
 START_TEST(model_threshold_is_eq_3)
 {
     pf_hybrid_model m;
     pf_hybrid_model_init(&m, 1000);
-    ck_assert(pf_hybrid_model_threshold(&m, 50) == 1000); /* nothing measured: the start */
-    pf_hybrid_model_host(&m, 1000000, 1.0);                /* C_host = 1e6/s */
-    ck_assert(pf_hybrid_model_threshold(&m, 50) == 1000);  /* device not measured yet */
+    m.transfer = 0.01;
+    double at;
+    /* Nothing measured: the device is tried from 1000 active vertices on. */
+    ck_assert(!pf_hybrid_model_to_device(&m, 50, 1000000, &at));
+    ck_assert(at == 1000);
+    ck_assert(pf_hybrid_model_to_device(&m, 5000, 1000000, &at));
+    /* The host retires L from ln(1 + e^10 - 1) = 10 to 8 in a second. */
+    pf_hybrid_model_host(&m, 0, (int64_t)llround(expm1(10.0)), (int64_t)llround(expm1(8.0)),
+                         1.0);
+    ck_assert_double_eq_tol(m.host_rate, 2.0, 1e-3);
+    /* Still untried: the device only where the host's L / rate passes 2T. */
+    ck_assert(!pf_hybrid_model_to_device(&m, 5000, 0, &at));
+    ck_assert(pf_hybrid_model_to_device(&m, 5000, 1000, &at));
+    /* The device: 10 rounds of 1e5 vertices in 2 ms each, latency 1 ms:
+     * throughput 1e8/s; L from 8 to 4 over the 1e6 listed. */
     m.dev_latency = 1e-3;
-    pf_hybrid_model_device(&m, 10, 10 * 100000, 10 * 2e-3); /* 1e5 per round in 2 ms */
-    /* Throughput past the latency: 1e5 vertices in 1 ms = 1e8/s. */
+    pf_hybrid_model_device(&m, 10, 10 * 100000, (int64_t)llround(expm1(8.0)), (int64_t)llround(expm1(4.0)),
+                           10 * 2e-3);
     ck_assert_double_eq_tol(m.dev_throughput, 1e8, 1e2);
-    double c_dev = pf_hybrid_model_c_dev(&m, 100000);
-    ck_assert_double_eq_tol(c_dev, 5e7, 1);
-    pf_hybrid_model_transfer(&m, 0.01);
-    double want = 0.01 * c_dev * 1e6 / (c_dev - 1e6);
-    ck_assert_double_eq_tol(pf_hybrid_model_threshold(&m, 100000), want, 1e-6);
-    /* At 500 active the device's latency dominates: C_dev = 500 / (1 ms +
-     * 5 us) < C_host, so the device never pays there. */
-    ck_assert(isinf(pf_hybrid_model_threshold(&m, 500)));
-    /* Smoothing: a second host measurement moves C_host halfway. */
-    pf_hybrid_model_host(&m, 3000000, 1.0);
-    ck_assert_double_eq_tol(m.c_host, 2e6, 1e-6);
+    ck_assert_double_eq_tol(m.dev_per_listed, 4e-6, 1e-8);
+    /* At 1e5 active: 5e7 vertices/s, so 200 per second on the L scale. */
+    double k_dev = pf_hybrid_model_dev_rate(&m, 100000);
+    ck_assert_double_eq_tol(k_dev, 200, 0.5);
+    /* Eq. 3 with 2T: L* = 0.02 * 200 * 2 / 198, N* = e^L* - 1. */
+    double want = expm1(0.02 * k_dev * m.host_rate / (k_dev - m.host_rate));
+    ck_assert(pf_hybrid_model_to_device(&m, 100000, 1000, &at));
+    ck_assert_double_eq_tol(at, want, 1e-9);
+    ck_assert(!pf_hybrid_model_to_device(&m, 100000, 0, &at));
+    /* On the device: the host is slower at 1e5 active, never back. */
+    ck_assert(!pf_hybrid_model_to_host(&m, 100000, 1000000, &at));
+    ck_assert(isinf(at));
+    /* At 10 active the device's latency dominates: 10 / (1 ms + 0.1 us)
+     * vertices/s, 0.04 on the L scale, below the host's 2: back to the
+     * host where the excess left passes T's margin. */
+    ck_assert(pf_hybrid_model_to_host(&m, 10, 1000, &at));
+    ck_assert(!pf_hybrid_model_to_device(&m, 10, 1000, &at));
+    /* A host stretch is credited from where the device left L (4), and
+     * its rate is a ratio of decaying sums: (2/2 + 4) / (1/2 + 1). */
+    pf_hybrid_model_host(&m, 0, 100, 0, 1.0);
+    ck_assert_double_eq_tol(m.host_rate, 5.0 / 1.5, 0.05);
     /* Small rounds refine the latency, not the throughput. */
-    pf_hybrid_model_device(&m, 100, 100 * 10, 100 * 0.5e-3);
+    pf_hybrid_model_device(&m, 100, 100 * 10, 100, 50, 100 * 0.5e-3);
     ck_assert_double_eq_tol(m.dev_throughput, 1e8, 1e2);
     ck_assert(m.dev_latency < 1e-3 && m.dev_latency > 0.5e-3);
+    /* The crawl: a host that drained nothing yet but discharges 1e6
+     * vertices a second takes a latency-bound tail of fewer than latency x
+     * 1e6 = 1000 active vertices, whatever the progress rates say. */
+    pf_hybrid_model c;
+    pf_hybrid_model_init(&c, 1);
+    c.transfer = 0.01;
+    pf_hybrid_model_host(&c, 1000000, 5000, 5000, 1.0);
+    c.dev_latency = 1e-3;
+    pf_hybrid_model_device(&c, 10, 10 * 100000, 5000, 100, 10 * 2e-3);
+    ck_assert(pf_hybrid_model_to_host(&c, 500, 100, &at));
+    ck_assert(!pf_hybrid_model_to_host(&c, 5000, 100, &at));
+    ck_assert(!pf_hybrid_model_to_host(&c, 500, 0, &at)); /* nothing left to move */
+    /* A backend that cannot sum its excess: the active count decides. */
+    pf_hybrid_model u;
+    pf_hybrid_model_init(&u, 1000);
+    pf_hybrid_model_device(&u, 1, 10, -1, -1, 1e-3);
+    ck_assert(u.dev_unmeasurable && !pf_hybrid_model_to_host(&u, 5, 1000, &at));
+    ck_assert(pf_hybrid_model_to_device(&u, 5000, 10, &at));
 }
 END_TEST
 

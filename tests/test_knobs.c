@@ -50,7 +50,7 @@ START_TEST(defaults)
     ck_assert(v.gr_alpha == PF_GR_ALPHA);
     ck_assert_int_eq(v.gr_rounds, 256);
     ck_assert_int_eq(v.hybrid, PF_KNOB_AUTO);
-    ck_assert_int_eq(v.hybrid_start, 1000);
+    ck_assert_int_eq(v.hybrid_start, 1);
     ck_assert_int_eq(v.hybrid_stretch, 0);
     ck_assert_int_eq(v.hybrid_switch, 0);
     ck_assert_int_eq(v.follow, 1);

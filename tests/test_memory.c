@@ -3,7 +3,9 @@
  * that declares 2^31 - 2 vertices is solved through the vertices that
  * appear; and what cannot fit (an APSP matrix of 2^31 rows) is refused
  * with exit 3, both amounts and "available" in the message and nothing on
- * stdout, instead of being killed by the kernel, on every backend. */
+ * stdout, instead of being killed by the kernel, on every backend. Also
+ * the allocation helpers (status.h: pf_regrow, PF_FREE_ALL, PF_FREE_NULL)
+ * and the shared qsort orders (sort.h). */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,8 @@
 
 #include "common/knobs.h"
 #include "common/memavail.h"
+#include "common/sort.h"
+#include "common/status.h"
 #include "support.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -198,6 +202,53 @@ START_TEST(small_input_still_solves)
 }
 END_TEST
 
+/* pf_regrow: side-by-side arrays grow together, and one that cannot grow
+ * (here: a size that overflows) keeps its block and stops the rest. */
+START_TEST(regrow_keeps_blocks_on_failure)
+{
+    int ok = 1;
+    int64_t *a = pf_regrow(NULL, 4, sizeof *a, &ok);
+    int32_t *b = pf_regrow(NULL, 4, sizeof *b, &ok);
+    ck_assert_int_eq(ok, 1);
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_nonnull(b);
+    a[3] = 7;
+    a = pf_regrow(a, 8, sizeof *a, &ok);
+    ck_assert_int_eq(ok, 1);
+    ck_assert_int_eq(a[3], 7);
+    int64_t *kept = a;
+    a = pf_regrow(a, SIZE_MAX / 2, sizeof *a, &ok);
+    ck_assert_int_eq(ok, 0);
+    ck_assert_ptr_eq(a, kept);
+    int32_t *b_kept = b;
+    b = pf_regrow(b, 16, sizeof *b, &ok); /* after a failure: untouched */
+    ck_assert_ptr_eq(b, b_kept);
+    ck_assert_int_eq(ok, 0);
+    PF_FREE_ALL(a, b, NULL);
+    char *c = malloc(3);
+    PF_FREE_NULL(c);
+    ck_assert_ptr_null(c);
+}
+END_TEST
+
+/* pf_compare_id_at orders by id, then at, both ways round and past 2^32. */
+START_TEST(id_at_order)
+{
+    pf_id_at v[] = {{5, 2}, {INT64_MIN, 9}, {5, -1}, {INT64_MAX, 0}, {5, INT64_MAX}, {-3, 4}};
+    qsort(v, sizeof v / sizeof *v, sizeof *v, pf_compare_id_at);
+    const pf_id_at want[] = {{INT64_MIN, 9}, {-3, 4},         {5, -1},
+                             {5, 2},         {5, INT64_MAX}, {INT64_MAX, 0}};
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+        ck_assert_int_eq(v[i].id, want[i].id);
+        ck_assert_int_eq(v[i].at, want[i].at);
+    }
+    int64_t x[] = {3, INT64_MIN, (int64_t)1 << 40, -1, INT64_MAX};
+    qsort(x, 5, sizeof *x, pf_compare_i64);
+    ck_assert(x[0] == INT64_MIN && x[1] == -1 && x[2] == 3 && x[3] == (int64_t)1 << 40 &&
+              x[4] == INT64_MAX);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("memory");
@@ -211,6 +262,8 @@ int main(void)
     tcase_add_loop_test(tc, huge_declared_apsp_refused, 0, 3);
     tcase_add_test(tc, address_space_limit_counts);
     tcase_add_test(tc, small_input_still_solves);
+    tcase_add_test(tc, regrow_keeps_blocks_on_failure);
+    tcase_add_test(tc, id_at_order);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_set_fork_status(sr, CK_FORK);

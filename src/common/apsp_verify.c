@@ -346,16 +346,8 @@ int pf_apsp_verify(const pf_wgraph *g, const pf_apsp_result *res, int64_t max_so
     if (!rc)
         *checked = count;
 done:
-    free(sources);
-    free(c.first);
-    free(c.arc);
-    free(c.row);
-    free(c.irow);
-    free(c.ilightest);
-    free(c.finite);
-    free(c.queue);
-    free(c.reached);
-    free(c.lightest);
+    PF_FREE_ALL(sources, c.first, c.arc, c.row, c.irow, c.ilightest, c.finite, c.queue, c.reached,
+                c.lightest);
     if (!rc)
         pf_status_ok(st);
     return rc;

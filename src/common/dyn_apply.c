@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dyn_layout.h"
+#include "sort.h"
 #include "status.h"
 
 /* ---- the check ---- */
@@ -88,20 +89,9 @@ static int64_t first_bad_change(const pf_dyn_graph *d, const pf_dyn_change *c, i
     return count;
 }
 
-typedef struct id_use {
-    int64_t id, change;
-} id_use;
-
-static int by_id_then_change(const void *pa, const void *pb)
-{
-    const id_use *a = pa, *b = pb;
-    if (a->id != b->id)
-        return a->id < b->id ? -1 : 1;
-    return (a->change > b->change) - (a->change < b->change);
-}
-
 /* The first of the changes before `limit` that names an arc an earlier
- * change of the batch deleted; limit when none does. */
+ * change of the batch deleted; limit when none does. The uses sort as
+ * (arc id, at which change). */
 static int64_t first_use_after_delete(const pf_dyn_change *c, int64_t limit, int64_t *deleted_by,
                                       pf_status *st)
 {
@@ -112,21 +102,20 @@ static int64_t first_use_after_delete(const pf_dyn_change *c, int64_t limit, int
     }
     if (dels == 0 || uses < 2)
         return limit;
-    id_use *u = pf_alloc((size_t)uses, sizeof *u, st);
+    pf_id_at *u = pf_alloc((size_t)uses, sizeof *u, st);
     if (!u)
         return -1;
     int64_t j = 0;
     for (int64_t k = 0; k < limit; k++)
         if (c[k].kind == PF_DYN_CAP || c[k].kind == PF_DYN_DEL)
-            u[j++] = (id_use){.id = c[k].id, .change = k};
-    qsort(u, (size_t)uses, sizeof *u, by_id_then_change);
+            u[j++] = (pf_id_at){.id = c[k].id, .at = k};
+    qsort(u, (size_t)uses, sizeof *u, pf_compare_id_at);
     int64_t bad = limit;
     for (int64_t i = 0; i + 1 < uses; i++) {
         /* The first deletion of an id: the next use of it is bad. */
-        if (c[u[i].change].kind == PF_DYN_DEL && u[i + 1].id == u[i].id &&
-            u[i + 1].change < bad) {
-            bad = u[i + 1].change;
-            *deleted_by = u[i].change;
+        if (c[u[i].at].kind == PF_DYN_DEL && u[i + 1].id == u[i].id && u[i + 1].at < bad) {
+            bad = u[i + 1].at;
+            *deleted_by = u[i].at;
         }
     }
     free(u);
@@ -171,18 +160,8 @@ typedef struct batch_plan {
 
 static void batch_plan_free(batch_plan *b)
 {
-    free(b->ends);
-    free(b->extra_vertex);
-    free(b->extra_slots);
-    free(b->new_demand);
-    free(b->deficits);
+    PF_FREE_ALL(b->ends, b->extra_vertex, b->extra_slots, b->new_demand, b->deficits);
     pf_dyn_plan_free(&b->layout);
-}
-
-static int compare_int64(const void *pa, const void *pb)
-{
-    int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-    return (a > b) - (a < b);
 }
 
 /* Free or dead slots vertex u can give without a layout. */
@@ -214,7 +193,7 @@ static int plan_demand(const pf_dyn_graph *d, const pf_dyn_change *c, int64_t co
         b->ends[b->ends_count++] = c[k].tail;
         b->ends[b->ends_count++] = c[k].head;
     }
-    qsort(b->ends, (size_t)b->ends_count, sizeof *b->ends, compare_int64);
+    qsort(b->ends, (size_t)b->ends_count, sizeof *b->ends, pf_compare_i64);
     b->new_slots = b->new_vertices * d->params.slack_min;
     for (int64_t i = 0; i < b->ends_count;) {
         int64_t u = b->ends[i], k = 0;
@@ -243,27 +222,17 @@ static int grow_ids(pf_dyn_graph *d, int64_t need, pf_status *st)
         return PF_OK;
     int64_t cap = d->ids_cap * 2 > need ? d->ids_cap * 2 : need;
     size_t k = (size_t)cap;
-    void *p;
-    if (!(p = realloc(d->slot_of, k * sizeof *d->slot_of)))
-        goto nomem;
-    d->slot_of = p;
-    if (!(p = realloc(d->tail_of, k * sizeof *d->tail_of)))
-        goto nomem;
-    d->tail_of = p;
-    if (!(p = realloc(d->head_of, k * sizeof *d->head_of)))
-        goto nomem;
-    d->head_of = p;
-    if (!(p = realloc(d->cap_of, k * sizeof *d->cap_of)))
-        goto nomem;
-    d->cap_of = p;
-    if (!(p = realloc(d->deleted, k)))
-        goto nomem;
-    d->deleted = p;
+    int ok = 1;
+    d->slot_of = pf_regrow(d->slot_of, k, sizeof *d->slot_of, &ok);
+    d->tail_of = pf_regrow(d->tail_of, k, sizeof *d->tail_of, &ok);
+    d->head_of = pf_regrow(d->head_of, k, sizeof *d->head_of, &ok);
+    d->cap_of = pf_regrow(d->cap_of, k, sizeof *d->cap_of, &ok);
+    d->deleted = pf_regrow(d->deleted, k, sizeof *d->deleted, &ok);
+    if (!ok)
+        return pf_fail(st, PF_E_NOMEM, "dynamic graph: out of memory for %lld arc ids",
+                       (long long)cap);
     d->ids_cap = cap;
     return PF_OK;
-nomem:
-    return pf_fail(st, PF_E_NOMEM, "dynamic graph: out of memory for %lld arc ids",
-                   (long long)cap);
 }
 
 /* ---- the changes ---- */
@@ -288,14 +257,9 @@ static void lose_excess(pf_dyn_graph *d, int64_t v, int64_t amount, batch_state 
  * residual 0). */
 static void saturate_from_source(pf_dyn_graph *d, int64_t f, batch_state *b)
 {
-    int64_t c = d->res[f];
+    int64_t c = pf_dyn_saturate_slot(d, f);
     if (c <= 0)
         return;
-    int64_t r = d->view.rev[f];
-    d->res[f] = 0;
-    d->res[r] += c;
-    d->excess[d->view.head[f]] += c;
-    d->excess[d->view.source] -= c;
     pf_dyn_touch_vertex(d, d->view.head[f]);
     pf_dyn_touch_vertex(d, d->view.source);
     b->out.source_pushed += c;

@@ -101,21 +101,9 @@ int pf_dyn_arrays_alloc(dyn_arrays *a, int64_t vertex_cap, int64_t slot_cap, int
 
 void pf_dyn_arrays_free(dyn_arrays *a)
 {
-    free(a->first);
-    free(a->head);
-    free(a->rev);
-    free(a->cap);
-    free(a->res);
-    free(a->excess);
-    free(a->used);
-    free(a->dead);
-    free(a->dirty);
-    free(a->vertex_dirty);
-    free(a->walk_cur);
-    free(a->walk_path);
-    free(a->walk_mark);
-    free(a->walk_dist);
-    free(a->walk_seen);
+    PF_FREE_ALL(a->first, a->head, a->rev, a->cap, a->res, a->excess, a->used, a->dead, a->dirty,
+                a->vertex_dirty, a->walk_cur, a->walk_path, a->walk_mark, a->walk_dist,
+                a->walk_seen);
     memset(a, 0, sizeof *a);
 }
 
@@ -170,17 +158,8 @@ static int64_t saturate_source_slots(pf_dyn_graph *d)
 {
     const int32_t s = d->view.source;
     int64_t pushed = 0;
-    for (int64_t a = d->view.first[s]; a < d->view.first[s + 1]; a++) {
-        int64_t c = d->res[a];
-        if (c <= 0)
-            continue;
-        int64_t r = d->view.rev[a];
-        d->res[a] = 0;
-        d->res[r] += c;
-        d->excess[d->view.head[a]] += c;
-        d->excess[s] -= c;
-        pushed += c;
-    }
+    for (int64_t a = d->view.first[s]; a < d->view.first[s + 1]; a++)
+        pushed += pf_dyn_saturate_slot(d, a);
     return pushed;
 }
 
@@ -318,11 +297,7 @@ void pf_dyn_free(pf_dyn_graph *d)
 {
     dyn_arrays a = arrays_of(d);
     pf_dyn_arrays_free(&a);
-    free(d->slot_of);
-    free(d->tail_of);
-    free(d->head_of);
-    free(d->cap_of);
-    free(d->deleted);
+    PF_FREE_ALL(d->slot_of, d->tail_of, d->head_of, d->cap_of, d->deleted);
     memset(d, 0, sizeof *d);
 }
 

@@ -69,6 +69,21 @@ static inline void pf_dyn_touch_vertex(pf_dyn_graph *d, int64_t v)
     d->vertex_dirty[v >> d->page_log2] = 1;
 }
 
+/* Pushes the residual of the source's slot a to the arc's head (the source
+ * loses it as excess, the head gains it); returns what moved (0 where a had
+ * no residual). Marks no page. */
+static inline int64_t pf_dyn_saturate_slot(pf_dyn_graph *d, int64_t a)
+{
+    int64_t c = d->res[a];
+    if (c <= 0)
+        return 0;
+    d->res[a] = 0;
+    d->res[d->view.rev[a]] += c;
+    d->excess[d->view.head[a]] += c;
+    d->excess[d->view.source] -= c;
+    return c;
+}
+
 /* Writes slot a of vertex u as a free slot. */
 static inline void pf_dyn_kill_slot(pf_dyn_graph *d, int64_t a, int32_t u)
 {

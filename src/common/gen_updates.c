@@ -38,17 +38,13 @@ static int reserve_arcs(stream_state *s, int64_t need, pf_status *st)
     if (need <= s->alloc)
         return PF_OK;
     int64_t alloc = s->alloc * 2 > need ? s->alloc * 2 : need + 64;
-    int64_t *cap = realloc(s->cap, (size_t)alloc * sizeof *cap);
-    if (cap)
-        s->cap = cap;
-    int64_t *live = cap ? realloc(s->live, (size_t)alloc * sizeof *live) : NULL;
-    if (live)
-        s->live = live;
-    int64_t *live_at = live ? realloc(s->live_at, (size_t)alloc * sizeof *live_at) : NULL;
-    if (!live_at)
+    int ok = 1;
+    s->cap = pf_regrow(s->cap, (size_t)alloc, sizeof *s->cap, &ok);
+    s->live = pf_regrow(s->live, (size_t)alloc, sizeof *s->live, &ok);
+    s->live_at = pf_regrow(s->live_at, (size_t)alloc, sizeof *s->live_at, &ok);
+    if (!ok)
         return pf_fail(st, PF_E_NOMEM, "out of host memory for an update stream of %lld arcs",
                        (long long)alloc);
-    s->live_at = live_at;
     s->alloc = alloc;
     return PF_OK;
 }
@@ -297,9 +293,7 @@ int pf_update_gen_write(const pf_network *net, const pf_update_gen_params *p, FI
     rc = model_init(&s, st);
     if (!rc)
         rc = write_stream(&s, st);
-    free(s.cap);
-    free(s.live);
-    free(s.live_at);
+    PF_FREE_ALL(s.cap, s.live, s.live_at);
     if (!rc)
         pf_status_ok(st);
     return rc;

@@ -182,9 +182,5 @@ void pf_csr_free(pf_csr *g)
 {
     if (!g)
         return;
-    free(g->first);
-    free(g->head);
-    free(g->int_weight);
-    free(g->real_weight);
-    free(g);
+    PF_FREE_ALL(g->first, g->head, g->int_weight, g->real_weight, g);
 }

@@ -81,9 +81,7 @@ static pf_wgraph *parse_el(const char *text, const char *name, int zero_based, i
                     .weighted = -1};
     /* Every id is valid until the end says how many vertices there are. */
     ep.g = pf_wgraph_new(PF_MAX_VERTICES, st);
-    if (!ep.g)
-        return NULL;
-    int rc = scan_edge_lines(text, &ep.lc, EL_USAGE, el_arc, &ep);
+    int rc = ep.g ? scan_edge_lines(text, &ep.lc, EL_USAGE, el_arc, &ep) : PF_E_NOMEM;
     if (rc) {
         pf_wgraph_free(ep.g);
         return NULL;

@@ -52,169 +52,145 @@ static const pf_knob_choice hybrid_open_choices[] = {
 
 enum { INT31 = INT32_MAX };
 
+/* A row's start by kind: the variable, the pf_knob_values field, then what
+ * the kind needs (range, choices, default). The rest (auto_text, meaning,
+ * power_of_two) follows as designated initialisers. */
+#define TEXT_KNOB(var, field) .name = var, .kind = PF_KNOB_TEXT, .offset = TEXT(field)
+#define SHAPE_KNOB(var, field) .name = var, .kind = PF_KNOB_SHAPE, .offset = VALUE(field)
+#define FLAG_KNOB(var, field, def)                                                       \
+    .name = var, .kind = PF_KNOB_FLAG, .offset = VALUE(field), .fallback = def
+#define INT_KNOB(var, field, lo, hi, def)                                                \
+    .name = var, .kind = PF_KNOB_INT, .offset = VALUE(field), .least = lo, .most = hi,   \
+    .fallback = def
+#define REAL_KNOB(var, field, lo, hi, def)                                               \
+    .name = var, .kind = PF_KNOB_REAL, .offset = VALUE(field), .least = lo, .most = hi,  \
+    .fallback = def
+#define BYTES_KNOB(var, field, lo, hi)                                                   \
+    .name = var, .kind = PF_KNOB_BYTES, .offset = VALUE(field), .least = lo, .most = hi
+#define CHOICE_KNOB(var, field, list, def)                                               \
+    .name = var, .kind = PF_KNOB_CHOICE, .offset = VALUE(field), .choices = list,        \
+    .fallback = def
+
 const pf_knob_info pf_knob_table[PF_KNOB_COUNT] = {
-    [PF_KNOB_BACKEND] = {
-        .name = "PORTAFLOW_BACKEND", .kind = PF_KNOB_TEXT, .offset = TEXT(backend),
+    [PF_KNOB_BACKEND] = {TEXT_KNOB("PORTAFLOW_BACKEND", backend),
         .auto_text = "auto",
         .meaning = "the backend 'auto' means (seq, omp, opencl, cuda); read by the registry"},
-    [PF_KNOB_MEMORY_LIMIT] = {
-        .name = "PORTAFLOW_MEMORY_LIMIT", .kind = PF_KNOB_BYTES, .offset = VALUE(memory_limit),
-        .least = 0, .most = INT64_MAX, .auto_text = "the probe's",
+    [PF_KNOB_MEMORY_LIMIT] = {BYTES_KNOB("PORTAFLOW_MEMORY_LIMIT", memory_limit, 0, INT64_MAX),
+        .auto_text = "the probe's",
         .meaning = "the memory solve and apsp may count on, instead of the probe"},
-    [PF_KNOB_TRACE] = {
-        .name = "PORTAFLOW_TRACE", .kind = PF_KNOB_FLAG, .offset = VALUE(trace), .fallback = 0,
+    [PF_KNOB_TRACE] = {FLAG_KNOB("PORTAFLOW_TRACE", trace, 0),
         .meaning = "1: where a max-flow solve's time goes, on stderr (residual build, global "
                    "relabel parts; OpenMP discharge counts), and GPU sssp's launches and "
                    "readbacks"},
-    [PF_KNOB_CYCLES] = {
-        .name = "PORTAFLOW_CYCLES", .kind = PF_KNOB_INT, .offset = VALUE(cycles), .least = 1,
-        .most = INT31, .fallback = 64,
+    [PF_KNOB_CYCLES] = {INT_KNOB("PORTAFLOW_CYCLES", cycles, 1, INT31, 64),
         .meaning = "push/relabel operations per worker per round (parallel driver)"},
-    [PF_KNOB_FOLLOW] = {
-        .name = "PORTAFLOW_FOLLOW", .kind = PF_KNOB_FLAG, .offset = VALUE(follow), .fallback = 1,
+    [PF_KNOB_FOLLOW] = {FLAG_KNOB("PORTAFLOW_FOLLOW", follow, 1),
         .meaning = "1: a worker follows its excess into the neighbour it drained into; 0: one "
                    "hop per round"},
-    [PF_KNOB_GR_ALPHA] = {
-        .name = "PORTAFLOW_GR_ALPHA", .kind = PF_KNOB_REAL, .offset = VALUE(gr_alpha),
-        .least = 0, .most = 1000000, .fallback = PF_GR_ALPHA,
+    [PF_KNOB_GR_ALPHA] = {REAL_KNOB("PORTAFLOW_GR_ALPHA", gr_alpha, 0, 1000000, PF_GR_ALPHA),
         .meaning = "parallel driver: global relabel after alpha * n + arcs / 2 relabel work"},
-    [PF_KNOB_GR_ROUNDS] = {
-        .name = "PORTAFLOW_GR_ROUNDS", .kind = PF_KNOB_INT, .offset = VALUE(gr_rounds),
-        .least = 1, .most = INT31, .fallback = 256,
+    [PF_KNOB_GR_ROUNDS] = {INT_KNOB("PORTAFLOW_GR_ROUNDS", gr_rounds, 1, INT31, 256),
         .meaning = "parallel driver: global relabel after at most this many rounds"},
-    [PF_KNOB_HANDOFF] = {
-        .name = "PORTAFLOW_HANDOFF", .kind = PF_KNOB_INT, .offset = VALUE(handoff), .least = 0,
-        .most = INT64_MAX, .fallback = 1024,
+    [PF_KNOB_HANDOFF] = {INT_KNOB("PORTAFLOW_HANDOFF", handoff, 0, INT64_MAX, 1024),
         .meaning = "parallel driver: phase 1 goes to the host's sequential engine (which also "
                    "does the cut and phase 2) once a batch of rounds ran to the round cap with "
                    "at most this many vertices active (the excess crawls); 0: never"},
-    [PF_KNOB_HYBRID] = {
-        .name = "PORTAFLOW_HYBRID", .kind = PF_KNOB_CHOICE, .offset = VALUE(hybrid),
-        .choices = hybrid_choices, .fallback = PF_KNOB_AUTO,
+    [PF_KNOB_HYBRID] = {CHOICE_KNOB("PORTAFLOW_HYBRID", hybrid, hybrid_choices, PF_KNOB_AUTO),
         .auto_text = "the --hybrid option's (pf_solve_options.hybrid)",
         .meaning = "what --hybrid auto becomes: the backend with the host's sequential engine "
                    "(on), alone (off), or on for a GPU (auto)"},
-    [PF_KNOB_HYBRID_START] = {
-        .name = "PORTAFLOW_HYBRID_START", .kind = PF_KNOB_INT, .offset = VALUE(hybrid_start),
-        .least = 0, .most = INT31, .fallback = 1000,
-        .meaning = "the hybrid's switch threshold N* until both engines' rates are measured"},
-    [PF_KNOB_HYBRID_STRETCH] = {
-        .name = "PORTAFLOW_HYBRID_STRETCH", .kind = PF_KNOB_INT,
-        .offset = VALUE(hybrid_stretch), .least = 0, .most = INT31, .fallback = 0,
+    [PF_KNOB_HYBRID_START] = {INT_KNOB("PORTAFLOW_HYBRID_START", hybrid_start, 0, INT31, 1),
+        .meaning = "the hybrid's first try of the device: once the host has this many "
+                   "vertices active and more left to do than a round trip of the state "
+                   "costs; then the measured rates decide"},
+    [PF_KNOB_HYBRID_STRETCH] = {INT_KNOB("PORTAFLOW_HYBRID_STRETCH", hybrid_stretch, 0, INT31, 0),
         .meaning = "the hybrid's stretches: at most this many host discharges or device rounds "
                    "(of at most 64 times as many relabel arcs); 0: one global-relabel period"},
     [PF_KNOB_HYBRID_SWITCH] = {
-        .name = "PORTAFLOW_HYBRID_SWITCH", .kind = PF_KNOB_CHOICE,
-        .offset = VALUE(hybrid_switch), .choices = hybrid_switch_choices, .fallback = 0,
+        CHOICE_KNOB("PORTAFLOW_HYBRID_SWITCH", hybrid_switch, hybrid_switch_choices, 0),
         .meaning = "the hybrid's switches: as its model says, or after every stretch "
                    "(alternate, which first waits for the device; for tests)"},
     [PF_KNOB_HYBRID_OPEN] = {
-        .name = "PORTAFLOW_HYBRID_OPEN", .kind = PF_KNOB_CHOICE, .offset = VALUE(hybrid_open),
-        .choices = hybrid_open_choices, .fallback = 0,
+        CHOICE_KNOB("PORTAFLOW_HYBRID_OPEN", hybrid_open, hybrid_open_choices, 0),
         .meaning = "the hybrid's device opens while the residual graph is built (early) or "
                    "after (late; for measuring)"},
     [PF_KNOB_CAP_BITS] = {
-        .name = "PORTAFLOW_CAP_BITS", .kind = PF_KNOB_CHOICE, .offset = VALUE(cap_bits),
-        .choices = cap_bits_choices, .fallback = PF_KNOB_AUTO,
+        CHOICE_KNOB("PORTAFLOW_CAP_BITS", cap_bits, cap_bits_choices, PF_KNOB_AUTO),
         .auto_text = "64 where the device has 64-bit atomics, else 32 where the graph allows",
         .meaning = "max-flow's residuals and excess on CUDA and OpenCL in 32 or 64 bits "
                    "(refused with exit 3 where the device or the graph cannot take it)"},
     [PF_KNOB_ARC_ORDER] = {
-        .name = "PORTAFLOW_ARC_ORDER", .kind = PF_KNOB_CHOICE, .offset = VALUE(arc_order),
-        .choices = arc_order_choices, .fallback = PF_KNOB_AUTO,
+        CHOICE_KNOB("PORTAFLOW_ARC_ORDER", arc_order, arc_order_choices, PF_KNOB_AUTO),
         .auto_text = "forward for the sequential engine, rotated for the parallel driver",
         .meaning = "every engine's residual arc lists in this order"},
-    [PF_KNOB_ASYNC] = {
-        .name = "PORTAFLOW_ASYNC", .kind = PF_KNOB_FLAG, .offset = VALUE(async), .fallback = 1,
+    [PF_KNOB_ASYNC] = {FLAG_KNOB("PORTAFLOW_ASYNC", async, 1),
         .meaning = "0: OpenMP runs synchronous rounds like the GPUs instead of its "
                    "asynchronous highest-label discharge"},
-    [PF_KNOB_OMP_BLOCKS] = {
-        .name = "PORTAFLOW_OMP_BLOCKS", .kind = PF_KNOB_INT, .offset = VALUE(omp_blocks),
-        .least = 1, .most = INT31, .fallback = 8,
+    [PF_KNOB_OMP_BLOCKS] = {INT_KNOB("PORTAFLOW_OMP_BLOCKS", omp_blocks, 1, INT31, 8),
         .meaning = "OpenMP discharge: ownership blocks per thread (spreads a wave of excess "
                    "over the threads)"},
     [PF_KNOB_OMP_HL_SHARE] = {
-        .name = "PORTAFLOW_OMP_HL_SHARE", .kind = PF_KNOB_INT, .offset = VALUE(omp_hl_share),
-        .least = 0, .most = INT31, .fallback = PF_KNOB_AUTO,
+        INT_KNOB("PORTAFLOW_OMP_HL_SHARE", omp_hl_share, 0, INT31, PF_KNOB_AUTO),
         .auto_text = "32 / threads^2, 1 to 8",
         .meaning = "OpenMP discharge: highest-label discharges per sweep discharge; 0: sweeps "
                    "only"},
-    [PF_KNOB_OMP_BFS_TEAM] = {
-        .name = "PORTAFLOW_OMP_BFS_TEAM", .kind = PF_KNOB_INT, .offset = VALUE(omp_bfs_team),
-        .least = 1, .most = INT31, .fallback = 256,
+    [PF_KNOB_OMP_BFS_TEAM] = {INT_KNOB("PORTAFLOW_OMP_BFS_TEAM", omp_bfs_team, 1, INT31, 256),
         .meaning = "OpenMP BFS: a frontier of at least this many vertices starts a team that "
                    "runs level after level"},
     [PF_KNOB_PINNED] = {
-        .name = "PORTAFLOW_PINNED", .kind = PF_KNOB_INT, .offset = VALUE(pinned), .least = 0,
-        .most = INT64_MAX, .fallback = (double)PF_STAGE_MIN_DEFAULT,
+        INT_KNOB("PORTAFLOW_PINNED", pinned, 0, INT64_MAX, (double)PF_STAGE_MIN_DEFAULT),
         .meaning = "CUDA and OpenCL: transfers of at least this many bytes go through pinned "
                    "staging buffers; 0: never; when set, also on devices sharing host memory"},
-    [PF_KNOB_CL_PLATFORM] = {
-        .name = "PORTAFLOW_CL_PLATFORM", .kind = PF_KNOB_TEXT, .offset = TEXT(cl_platform),
+    [PF_KNOB_CL_PLATFORM] = {TEXT_KNOB("PORTAFLOW_CL_PLATFORM", cl_platform),
         .auto_text = "every platform",
         .meaning = "OpenCL: only platforms whose name contains this, any case (e.g. rusticl); "
                    "--device counts within them"},
-    [PF_KNOB_CL_REUSE] = {
-        .name = "PORTAFLOW_CL_REUSE", .kind = PF_KNOB_FLAG, .offset = VALUE(cl_reuse),
-        .fallback = 1,
+    [PF_KNOB_CL_REUSE] = {FLAG_KNOB("PORTAFLOW_CL_REUSE", cl_reuse, 1),
         .meaning = "0: a closed OpenCL device is released instead of kept for the process's "
                    "next solve"},
-    [PF_KNOB_NO_CL_CACHE] = {
-        .name = "PORTAFLOW_NO_CL_CACHE", .kind = PF_KNOB_FLAG, .offset = VALUE(no_cl_cache),
-        .fallback = 0,
+    [PF_KNOB_NO_CL_CACHE] = {FLAG_KNOB("PORTAFLOW_NO_CL_CACHE", no_cl_cache, 0),
         .meaning = "1: no OpenCL program binary cache in $XDG_CACHE_HOME/portaflow"},
     [PF_KNOB_CL_GROUP_SIZE] = {
-        .name = "PORTAFLOW_CL_GROUP_SIZE", .kind = PF_KNOB_INT, .offset = VALUE(cl_group_size),
-        .least = 1, .most = 65536, .fallback = PF_KNOB_AUTO, .auto_text = "256",
+        INT_KNOB("PORTAFLOW_CL_GROUP_SIZE", cl_group_size, 1, 65536, PF_KNOB_AUTO),
+        .auto_text = "256",
         .meaning = "OpenCL: the largest work-group size tried (lowered to what the device and "
                    "kernels allow, then to a power of two)"},
     [PF_KNOB_CL_PUSH_LANES] = {
-        .name = "PORTAFLOW_CL_PUSH_LANES", .kind = PF_KNOB_INT, .offset = VALUE(cl_push_lanes),
-        .least = 1, .most = 65536, .fallback = PF_KNOB_AUTO, .auto_text = "32 on GPUs, 1 on CPUs",
+        INT_KNOB("PORTAFLOW_CL_PUSH_LANES", cl_push_lanes, 1, 65536, PF_KNOB_AUTO),
+        .auto_text = "32 on GPUs, 1 on CPUs",
         .meaning = "OpenCL push-relabel: work-items per active vertex (rounded down to a power "
                    "of two, at most the work-group)"},
-    [PF_KNOB_CL_FW] = {
-        .name = "PORTAFLOW_CL_FW", .kind = PF_KNOB_SHAPE, .offset = VALUE(cl_fw),
+    [PF_KNOB_CL_FW] = {SHAPE_KNOB("PORTAFLOW_CL_FW", cl_fw),
         .auto_text = "fitted to the tile and device",
         .meaning = "OpenCL Floyd-Warshall shape, e.g. rows=8,cols=8,chunk=32,unroll=16,pivot=4,"
                    "vec=4 (any subset); show: print the shape built"},
-    [PF_KNOB_CUDA_PROBE] = {
-        .name = "PORTAFLOW_CUDA_PROBE", .kind = PF_KNOB_TEXT, .offset = TEXT(cuda_probe),
+    [PF_KNOB_CUDA_PROBE] = {TEXT_KNOB("PORTAFLOW_CUDA_PROBE", cuda_probe),
         .auto_text = "next to the library or program, in libexecdir, in the build folder",
         .meaning = "path of the portaflow-cuda-probe helper that lists CUDA devices in a "
                    "process of its own"},
-    [PF_KNOB_CUDA_PUSH_LANES] = {
-        .name = "PF_CUDA_PUSH_LANES", .kind = PF_KNOB_INT, .offset = VALUE(cuda_push_lanes),
-        .least = 1, .most = 32, .power_of_two = 1, .fallback = 32,
+    [PF_KNOB_CUDA_PUSH_LANES] = {INT_KNOB("PF_CUDA_PUSH_LANES", cuda_push_lanes, 1, 32, 32),
+        .power_of_two = 1,
         .meaning = "CUDA push-relabel: threads per active vertex"},
-    [PF_KNOB_CUDA_FW_VARIANT] = {
-        .name = "PF_CUDA_FW_VARIANT", .kind = PF_KNOB_INT, .offset = VALUE(cuda_fw_variant),
-        .least = 0, .most = 3, .fallback = 2,
+    [PF_KNOB_CUDA_FW_VARIANT] = {INT_KNOB("PF_CUDA_FW_VARIANT", cuda_fw_variant, 0, 3, 2),
         .meaning = "CUDA Floyd-Warshall phase 3 without paths: 0 loads the output block first; "
                    "1-3 merge it at the end after an L2 prefetch at the start (1) or half-way "
                    "(2); 3 as 2 with streaming stores"},
-    [PF_KNOB_CHECK_ARGS] = {
-        .name = "PORTAFLOW_CHECK_ARGS", .kind = PF_KNOB_FLAG, .offset = VALUE(check_args),
-        .fallback = PF_KNOB_AUTO, .auto_text = "1 in builds without NDEBUG, else 0",
+    [PF_KNOB_CHECK_ARGS] = {FLAG_KNOB("PORTAFLOW_CHECK_ARGS", check_args, PF_KNOB_AUTO),
+        .auto_text = "1 in builds without NDEBUG, else 0",
         .meaning = "1: every call at the device interface has its arguments checked first "
                    "(src/host/dev_check.h); the test suites set it"},
-    [PF_KNOB_GRAPH_BALANCE] = {
-        .name = "PORTAFLOW_GRAPH_BALANCE", .kind = PF_KNOB_FLAG, .offset = VALUE(graph_balance),
-        .fallback = PF_KNOB_AUTO,
+    [PF_KNOB_GRAPH_BALANCE] = {FLAG_KNOB("PORTAFLOW_GRAPH_BALANCE", graph_balance, PF_KNOB_AUTO),
         .auto_text = "per step, on GPUs, when the frontier's mean degree passes 32",
         .meaning = "bfs and sssp on CUDA and OpenCL: 1 always, 0 never advance one thread per "
                    "arc (scanned degrees, a binary search per arc) instead of lanes per vertex"},
-    [PF_KNOB_SSSP_GROUP] = {
-        .name = "PORTAFLOW_SSSP_GROUP", .kind = PF_KNOB_INT, .offset = VALUE(sssp_group),
-        .least = 0, .most = (int64_t)1 << 30, .fallback = PF_KNOB_AUTO,
+    [PF_KNOB_SSSP_GROUP] = {INT_KNOB("PORTAFLOW_SSSP_GROUP", sssp_group, 0, (int64_t)1 << 30,
+                                     PF_KNOB_AUTO),
         .auto_text = "the backend's: 16384 on CUDA, 1024 on OpenCL",
         .meaning = "sssp on CUDA and OpenCL, graphs without hubs: near steps run back to back "
                    "in one kernel (one OpenCL work-group; a CUDA grid sized for this many "
                    "vertices, all its blocks resident) while the frontier has at most this "
                    "many vertices; 0: never"},
-    [PF_KNOB_SSSP_CL_GROUPS] = {
-        .name = "PORTAFLOW_SSSP_CL_GROUPS", .kind = PF_KNOB_FLAG,
-        .offset = VALUE(sssp_cl_groups), .fallback = 0,
+    [PF_KNOB_SSSP_CL_GROUPS] = {FLAG_KNOB("PORTAFLOW_SSSP_CL_GROUPS", sssp_cl_groups, 0),
         .meaning = "OpenCL sssp on a GPU: 1 spreads PORTAFLOW_SSSP_GROUP's runs over up to one "
                    "work-group per compute unit, which wait for each other (OpenCL does not "
                    "promise they run at once: a device that runs them in turn hangs); 0 one "

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "memavail.h"
+#include "sort.h"
 #include "status.h"
 
 pf_network *pf_network_new(int64_t vertices, int64_t source, int64_t sink, pf_status *st)
@@ -83,13 +84,33 @@ void pf_network_free(pf_network *net)
 {
     if (!net)
         return;
-    free(net->tail);
-    free(net->head);
-    free(net->cap);
-    free(net->sources);
-    free(net->sinks);
-    free(net->real_cap);
-    free(net);
+    PF_FREE_ALL(net->tail, net->head, net->cap, net->sources, net->sinks, net->real_cap, net);
+}
+
+int64_t pf_csr_row_of(const void *indptr, int index_size, int64_t n, int64_t k)
+{
+    int64_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo + 1) / 2;
+        if (pf_sized_element(indptr, index_size, mid) <= k)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+int pf_csr_entry_error(const pf_csr_arcs *c, int64_t n, int64_t k, pf_status *st)
+{
+    int64_t row = pf_csr_row_of(c->indptr, c->index_size, n, k);
+    int64_t column = pf_sized_element(c->indices, c->index_size, k);
+    int64_t capacity = pf_sized_element(c->caps, c->cap_size, k);
+    if (column < 0 || column >= n)
+        return pf_fail(st, PF_E_INPUT, "entry %lld (row %lld): column %lld outside 0..%lld",
+                       (long long)k, (long long)row, (long long)column, (long long)n - 1);
+    return pf_fail(st, PF_E_INPUT,
+                   "entry %lld (row %lld, column %lld): capacity %lld outside 0..2^62",
+                   (long long)k, (long long)row, (long long)column, (long long)capacity);
 }
 
 int64_t pf_network_vertices(const pf_network *net) { return net->n; }
@@ -112,12 +133,6 @@ int pf_network_arc(const pf_network *net, int64_t i, int64_t *tail, int64_t *hea
 
 /* ---- several sources and sinks -------------------------------------- */
 
-static int compare_ids(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* A sorted copy of ids without duplicates, as int32; *count is updated.
  * Fails on an id outside the network. */
 static int32_t *terminal_set(const pf_network *net, const int64_t *ids, int64_t *count,
@@ -139,7 +154,7 @@ static int32_t *terminal_set(const pf_network *net, const int64_t *ids, int64_t 
         }
         sorted[i] = ids[i];
     }
-    qsort(sorted, (size_t)*count, sizeof *sorted, compare_ids);
+    qsort(sorted, (size_t)*count, sizeof *sorted, pf_compare_i64);
     int64_t kept = 0;
     for (int64_t i = 0; i < *count; i++)
         if (i == 0 || sorted[i] != sorted[i - 1])

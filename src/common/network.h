@@ -14,6 +14,24 @@ typedef struct pf_csr_arcs {
     int index_size, cap_size;
 } pf_csr_arcs;
 
+/* Element k of an int32 (size 4) or int64 (size 8) array, as a CSR view's
+ * arrays hold them. Always inlined: the residual build's walks read every
+ * arc through it. */
+static inline __attribute__((always_inline)) int64_t
+pf_sized_element(const void *array, int size, int64_t k)
+{
+    return size == 4 ? ((const int32_t *)array)[k] : ((const int64_t *)array)[k];
+}
+
+/* The row of a CSR with n rows that holds entry k (k < its entries): the
+ * last u with indptr[u] <= k. */
+int64_t pf_csr_row_of(const void *indptr, int index_size, int64_t n, int64_t k);
+
+/* The bad entry k of a CSR with n rows (its column outside 0..n-1, else
+ * its capacity outside 0..2^62) as the CSR entry points word it, with its
+ * row; returns PF_E_INPUT. */
+int pf_csr_entry_error(const pf_csr_arcs *c, int64_t n, int64_t k, pf_status *st);
+
 struct pf_network {
     int64_t n;          /* vertices */
     int64_t m;          /* arcs */

@@ -8,24 +8,31 @@
 
 #include "formats.h"
 #include "realcap.h"
+#include "sort.h"
 #include "status.h"
 
 /* ---- terminal lists ------------------------------------------------- */
 
+/* Room for one more terminal in list. */
+static int grow_terminals(pf_terminal_list *list, pf_status *st)
+{
+    if (list->count < list->alloc)
+        return PF_OK;
+    int64_t grow = list->alloc ? 2 * list->alloc : 4;
+    int ok = 1;
+    list->ids = pf_regrow(list->ids, (size_t)grow, sizeof *list->ids, &ok);
+    list->lines = pf_regrow(list->lines, (size_t)grow, sizeof *list->lines, &ok);
+    if (!ok)
+        return pf_fail(st, PF_E_NOMEM, "out of host memory for %lld terminals", (long long)grow);
+    list->alloc = grow;
+    return PF_OK;
+}
+
 int pf_terminal_list_add(pf_terminal_list *list, int64_t id, int64_t line, pf_status *st)
 {
-    if (list->count == list->alloc) {
-        int64_t grow = list->alloc ? 2 * list->alloc : 4;
-        int64_t *ids = realloc(list->ids, (size_t)grow * sizeof *ids);
-        if (ids)
-            list->ids = ids;
-        int64_t *lines = ids ? realloc(list->lines, (size_t)grow * sizeof *lines) : NULL;
-        if (!lines)
-            return pf_fail(st, PF_E_NOMEM, "out of host memory for %lld terminals",
-                           (long long)grow);
-        list->lines = lines;
-        list->alloc = grow;
-    }
+    int rc = grow_terminals(list, st);
+    if (rc)
+        return rc;
     list->ids[list->count] = id;
     list->lines[list->count++] = line;
     return PF_OK;
@@ -38,34 +45,22 @@ void pf_terminal_list_free(pf_terminal_list *list)
     memset(list, 0, sizeof *list);
 }
 
-/* Index order of a list by id (then line), for the overlap walk. */
-typedef struct id_line {
-    int64_t id, line;
-} id_line;
-
-static int compare_id_line(const void *a, const void *b)
+/* A list's (id, line) pairs by id, then line, for the overlap walk. */
+static pf_id_at *sorted_terminals(const pf_terminal_list *list, pf_status *st)
 {
-    const id_line *x = a, *y = b;
-    if (x->id != y->id)
-        return (x->id > y->id) - (x->id < y->id);
-    return (x->line > y->line) - (x->line < y->line);
-}
-
-static id_line *sorted_terminals(const pf_terminal_list *list, pf_status *st)
-{
-    id_line *out = pf_alloc((size_t)list->count, sizeof *out, st);
+    pf_id_at *out = pf_alloc((size_t)list->count, sizeof *out, st);
     for (int64_t i = 0; out && i < list->count; i++)
-        out[i] = (id_line){.id = list->ids[i], .line = list->lines[i]};
+        out[i] = (pf_id_at){.id = list->ids[i], .at = list->lines[i]};
     if (out)
-        qsort(out, (size_t)list->count, sizeof *out, compare_id_line);
+        qsort(out, (size_t)list->count, sizeof *out, pf_compare_id_at);
     return out;
 }
 
 /* A vertex named both source and sink: reported on the later line. */
 static int find_overlap(const pf_terminal_list lists[2], const line_ctx *lc)
 {
-    id_line *src = sorted_terminals(&lists[0], lc->st);
-    id_line *snk = src ? sorted_terminals(&lists[1], lc->st) : NULL;
+    pf_id_at *src = sorted_terminals(&lists[0], lc->st);
+    pf_id_at *snk = src ? sorted_terminals(&lists[1], lc->st) : NULL;
     int rc = src && snk ? PF_OK : PF_E_NOMEM;
     for (int64_t i = 0, j = 0; !rc && i < lists[0].count && j < lists[1].count;) {
         if (src[i].id < snk[j].id) {
@@ -73,9 +68,9 @@ static int find_overlap(const pf_terminal_list lists[2], const line_ctx *lc)
         } else if (src[i].id > snk[j].id) {
             j++;
         } else {
-            int sink_first = snk[j].line < src[i].line;
-            int64_t later = sink_first ? src[i].line : snk[j].line;
-            int64_t earlier = sink_first ? snk[j].line : src[i].line;
+            int sink_first = snk[j].at < src[i].at;
+            int64_t later = sink_first ? src[i].at : snk[j].at;
+            int64_t earlier = sink_first ? snk[j].at : src[i].at;
             rc = pf_io_fail(lc->st, lc->name, later,
                             "vertex %lld is already the %s (line %lld); source and sink must differ",
                             (long long)src[i].id + 1, sink_first ? "sink" : "source",

@@ -39,12 +39,6 @@ static void split_range(int64_t len, int t, int count, int64_t *begin, int64_t *
  * once per arc source, with no test of the source per arc. */
 #define ARC_INLINE static inline __attribute__((always_inline))
 
-/* Element k of an int32 (size 4) or int64 (size 8) array. */
-ARC_INLINE int64_t sized_element(const void *array, int size, int64_t k)
-{
-    return size == 4 ? ((const int32_t *)array)[k] : ((const int64_t *)array)[k];
-}
-
 /* The input arcs in order, from the network's arrays or, for a CSR view
  * (net->csr), from the caller's rows: u is the row of the last arc read,
  * row_end where that row ends. */
@@ -65,18 +59,18 @@ ARC_INLINE int32_t walk_tail(arc_walk *w, int csr, int64_t i)
         return w->net->tail[i];
     const pf_csr_arcs *c = &w->net->csr;
     while (i >= w->row_end)
-        w->row_end = sized_element(c->indptr, c->index_size, ++w->u + 1);
+        w->row_end = pf_sized_element(c->indptr, c->index_size, ++w->u + 1);
     return (int32_t)w->u;
 }
 
 ARC_INLINE int32_t arc_head(const pf_network *net, int csr, int64_t i)
 {
-    return csr ? (int32_t)sized_element(net->csr.indices, net->csr.index_size, i) : net->head[i];
+    return csr ? (int32_t)pf_sized_element(net->csr.indices, net->csr.index_size, i) : net->head[i];
 }
 
 ARC_INLINE int64_t arc_cap(const pf_network *net, int csr, int64_t i)
 {
-    return csr ? sized_element(net->csr.caps, net->csr.cap_size, i) : net->cap[i];
+    return csr ? pf_sized_element(net->csr.caps, net->csr.cap_size, i) : net->cap[i];
 }
 
 /* A CSR view's arcs are checked as they are read (pf_network_view_csr
@@ -86,7 +80,7 @@ ARC_INLINE int bad_column(const pf_network *net, int csr, int64_t i)
 {
     if (!csr)
         return 0;
-    int64_t v = sized_element(net->csr.indices, net->csr.index_size, i);
+    int64_t v = pf_sized_element(net->csr.indices, net->csr.index_size, i);
     return v < 0 || v >= net->n;
 }
 
@@ -375,29 +369,6 @@ static int64_t scatter_parallel(const pf_network *net, pf_residual *g, int64_t *
     return first_bad;
 }
 
-/* A CSR view's bad entry k (its column, else its capacity) as
- * pf_network_from_csr words it; returns PF_E_INPUT. */
-static int csr_entry_error(const pf_network *net, int64_t k, pf_status *st)
-{
-    const pf_csr_arcs *c = &net->csr;
-    int64_t lo = 0, hi = net->n - 1; /* the row: the last u with indptr[u] <= k */
-    while (lo < hi) {
-        int64_t mid = lo + (hi - lo + 1) / 2;
-        if (sized_element(c->indptr, c->index_size, mid) <= k)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    int64_t column = sized_element(c->indices, c->index_size, k);
-    int64_t capacity = sized_element(c->caps, c->cap_size, k);
-    if (column < 0 || column >= net->n)
-        return pf_fail(st, PF_E_INPUT, "entry %lld (row %lld): column %lld outside 0..%lld",
-                       (long long)k, (long long)lo, (long long)column, (long long)net->n - 1);
-    return pf_fail(st, PF_E_INPUT,
-                   "entry %lld (row %lld, column %lld): capacity %lld outside 0..2^62",
-                   (long long)k, (long long)lo, (long long)column, (long long)capacity);
-}
-
 /* The first arc of a CSR view below `k` whose capacity is bad, or k. */
 static int64_t first_bad_cap(const pf_network *net, int64_t k)
 {
@@ -432,7 +403,7 @@ static int build_plain(const pf_network *net, pf_residual *g, pf_arc_order order
     g->first[0] = g->first[1] = 0;
     int64_t bad = count_degrees(net, g->first, in_cursor, threads);
     if (bad < net->m) {
-        csr_entry_error(net, first_bad_cap(net, bad), st);
+        pf_csr_entry_error(&net->csr, net->n, first_bad_cap(net, bad), st);
         goto fail;
     }
     prefix_sum(g->first, n + 2, threads, scratch);
@@ -476,7 +447,7 @@ static int build_plain(const pf_network *net, pf_residual *g, pf_arc_order order
         bad = scatter_serial(net, g, in_cursor, &placer);
     }
     if (bad < net->m) {
-        csr_entry_error(net, bad, st);
+        pf_csr_entry_error(&net->csr, net->n, bad, st);
         goto fail;
     }
     /* The in-arc cursors stopped at the end of each list: the next start. */
@@ -489,9 +460,7 @@ static int build_plain(const pf_network *net, pf_residual *g, pf_arc_order order
     free(scratch);
     return PF_OK;
 fail:
-    free(in_cursor);
-    free(spans);
-    free(scratch);
+    PF_FREE_ALL(in_cursor, spans, scratch);
     pf_residual_free(g);
     return st ? st->code : PF_E_NOMEM;
 }
@@ -560,9 +529,7 @@ static int build_with_super_terminals(const pf_network *net, pf_residual *g, pf_
         rc = build_plain(&wide, g, order, threads, st);
     if (!rc)
         g->output_arcs = net->m;
-    free(wide.tail);
-    free(wide.head);
-    free(wide.cap);
+    PF_FREE_ALL(wide.tail, wide.head, wide.cap);
     return rc;
 }
 
@@ -617,9 +584,7 @@ int pf_residual_relayout(const pf_residual *in, pf_arc_order order, pf_residual 
         rc = pf_residual_build(&view, out, order, threads, st);
         out->output_arcs = in->output_arcs;
     }
-    free(view.tail);
-    free(view.head);
-    free(view.cap);
+    PF_FREE_ALL(view.tail, view.head, view.cap);
     return rc;
 }
 
@@ -692,11 +657,7 @@ void pf_residual_free_later(pf_residual *g, void *also, size_t also_bytes)
 
 void pf_residual_free(pf_residual *g)
 {
-    free(g->first);
-    free(g->head);
-    free(g->rev);
-    free(g->cap);
-    free(g->fwd_of_input);
+    PF_FREE_ALL(g->first, g->head, g->rev, g->cap, g->fwd_of_input);
     memset(g, 0, sizeof *g);
 }
 

@@ -286,6 +286,24 @@ static inline int field_missing_or_junk(const line_ctx *lc, enum field_kind kind
     return PF_OK;
 }
 
+/* An unsigned field as scanned: its text (for messages), value and kind. */
+typedef struct scanned_uint {
+    const char *text;
+    uint64_t value;
+    enum field_kind kind;
+} scanned_uint;
+
+/* Scans the next field into *f. A missing or junk field is the error
+ * (field_missing_or_junk, `not_a` saying what it should be); a number,
+ * negative or huge, is left to the caller's range check. */
+static inline int scan_present_uint(const line_ctx *lc, const char **pp, const char *what,
+                                    const char *usage, const char *not_a, scanned_uint *f)
+{
+    f->value = 0;
+    f->kind = scan_uint(pp, &f->text, &f->value);
+    return field_missing_or_junk(lc, f->kind, f->text, what, usage, not_a);
+}
+
 static inline int id_ok(enum field_kind kind, uint64_t value, int64_t n)
 {
     return kind == FIELD_NUMBER && value - 1 < (uint64_t)n; /* 0 wraps high */
@@ -350,16 +368,15 @@ static inline int count_line_fields(const char *p)
 static inline int scan_list_id(const line_ctx *lc, const char **pp, const char *what,
                                const char *usage, int64_t base, int64_t *top, int64_t *id)
 {
-    const char *field;
-    uint64_t v = 0;
-    enum field_kind kind = scan_uint(pp, &field, &v);
-    int rc = field_missing_or_junk(lc, kind, field, what, usage, "a vertex id");
+    scanned_uint f;
+    int rc = scan_present_uint(lc, pp, what, usage, "a vertex id", &f);
     if (rc)
         return rc;
-    if (kind != FIELD_NUMBER || v < (uint64_t)base ||
+    uint64_t v = f.value;
+    if (f.kind != FIELD_NUMBER || v < (uint64_t)base ||
         v - (uint64_t)base >= (uint64_t)PF_MAX_VERTICES)
         return pf_io_fail(lc->st, lc->name, lc->line, "%s %.*s outside %lld..%lld%s", what,
-                          field_len(field), field, (long long)base,
+                          field_len(f.text), f.text, (long long)base,
                           (long long)(PF_MAX_VERTICES - 1 + base),
                           v == 0 && base == 1
                               ? " (ids start at 1; --zero-based reads 0-based ids)"
@@ -412,17 +429,14 @@ static inline int check_vertex_count(const line_ctx *lc, enum field_kind kind,
 static inline int scan_count(const line_ctx *lc, const char **pp, const char *what,
                              const char *usage, int64_t *count)
 {
-    const char *field;
-    uint64_t value = 0;
-    enum field_kind kind = scan_uint(pp, &field, &value);
-    int rc = field_missing_or_junk(lc, kind, field, what, usage, "a number");
+    scanned_uint f;
+    int rc = scan_present_uint(lc, pp, what, usage, "a number", &f);
+    if (!rc && (f.kind != FIELD_NUMBER || f.value > (uint64_t)INT64_MAX))
+        rc = pf_io_fail(lc->st, lc->name, lc->line, "%s %.*s is %s", what, field_len(f.text),
+                        f.text, f.kind == FIELD_NEGATIVE ? "negative" : "too large");
     if (rc)
         return rc;
-    if (kind != FIELD_NUMBER || value > (uint64_t)INT64_MAX)
-        return pf_io_fail(lc->st, lc->name, lc->line, "%s %.*s is %s", what,
-                          field_len(field), field,
-                          kind == FIELD_NEGATIVE ? "negative" : "too large");
-    *count = (int64_t)value;
+    *count = (int64_t)f.value;
     return PF_OK;
 }
 
@@ -533,6 +547,20 @@ static inline int check_arc_line(const line_ctx *lc, const char *line_start, int
     return arc_line_error(lc, line_start, p_line, declared);
 }
 
+/* At the end of a file (reported on the line after the last): at least the
+ * `declared` items ("arc lines", "entries") its header ("p line", "size
+ * line"), standing on header_line, gave. */
+static inline int check_declared(const line_ctx *lc, const char *items, const char *header,
+                                 int64_t header_line, int64_t declared, int64_t found)
+{
+    if (found >= declared)
+        return PF_OK;
+    return pf_io_fail(lc->st, lc->name, lc->line + 1,
+                      "fewer %s than the %s (line %lld) declares: expected %lld, found %lld",
+                      items, header, (long long)header_line, (long long)declared,
+                      (long long)found);
+}
+
 /* At the end of a DIMACS file (reported on the line after the last): a p
  * line was read (graph: whether it made the graph; p_usage: its shape;
  * len: the input's size, 0 when the file is empty) and all the arcs it
@@ -546,12 +574,7 @@ static inline int check_dimacs_end(const line_ctx *lc, size_t len, int graph,
         return len == 0 ? pf_io_fail(lc->st, lc->name, eof_line,
                                      "the file is empty (expected a '%s' line)", p_usage)
                         : pf_io_fail(lc->st, lc->name, eof_line, "no '%s' line", p_usage);
-    if (found < declared)
-        return pf_io_fail(lc->st, lc->name, eof_line,
-                          "fewer arc lines than the p line (line %lld) declares: "
-                          "expected %lld, found %lld",
-                          (long long)p_line, (long long)declared, (long long)found);
-    return PF_OK;
+    return check_declared(lc, "arc lines", "p line", p_line, declared, found);
 }
 
 /* At the end of a Matrix Market file (reported on the line after the
@@ -560,16 +583,10 @@ static inline int check_dimacs_end(const line_ctx *lc, size_t len, int graph,
 static inline int check_mm_end(const line_ctx *lc, int sized, const char *size_usage,
                                int64_t size_line, int64_t declared, int64_t entries)
 {
-    int64_t eof_line = lc->line + 1;
     if (!sized)
-        return pf_io_fail(lc->st, lc->name, eof_line, "no size line '%s' after the banner",
+        return pf_io_fail(lc->st, lc->name, lc->line + 1, "no size line '%s' after the banner",
                           size_usage);
-    if (entries < declared)
-        return pf_io_fail(lc->st, lc->name, eof_line,
-                          "fewer entries than the size line (line %lld) declares: "
-                          "expected %lld, found %lld",
-                          (long long)size_line, (long long)declared, (long long)entries);
-    return PF_OK;
+    return check_declared(lc, "entries", "size line", size_line, declared, entries);
 }
 
 /* ---- matrix files ---------------------------------------------------- */

@@ -44,3 +44,19 @@ void *pf_calloc(size_t count, size_t size, pf_status *st)
         pf_fail(st, PF_E_NOMEM, "out of host memory (%zu x %zu bytes)", count, size);
     return p;
 }
+
+void *pf_regrow(void *old, size_t count, size_t size, int *ok)
+{
+    void *p = *ok && !(size && count > SIZE_MAX / size) ? realloc(old, count * size) : NULL;
+    if (!p) {
+        *ok = 0;
+        return old;
+    }
+    return p;
+}
+
+void pf_free_each(void *const *ptrs, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        free(ptrs[i]);
+}

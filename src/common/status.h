@@ -2,6 +2,9 @@
 #ifndef PF_STATUS_H
 #define PF_STATUS_H
 
+#include <stddef.h>
+#include <stdlib.h>
+
 #include "portaflow.h"
 
 #ifdef __cplusplus
@@ -23,6 +26,20 @@ void pf_status_ok(pf_status *st);
  * silently. Sizes are checked for overflow. */
 void *pf_alloc(size_t count, size_t size, pf_status *st);
 void *pf_calloc(size_t count, size_t size, pf_status *st);
+
+/* Grows `old` to count * size bytes (checked for overflow) and returns the
+ * block; where that fails, or *ok is already 0, returns `old` untouched
+ * and sets *ok to 0. Growing several arrays side by side takes one *ok and
+ * one check, and each array keeps a valid block whatever happens. */
+void *pf_regrow(void *old, size_t count, size_t size, int *ok);
+
+/* Frees each pointer given (any may be NULL): a structure's arrays in one
+ * call instead of one free() a line. C only (a compound literal). */
+#define PF_FREE_ALL(...)                                                                 \
+    pf_free_each((void *[]){__VA_ARGS__}, sizeof((void *[]){__VA_ARGS__}) / sizeof(void *))
+void pf_free_each(void *const *ptrs, size_t count);
+/* free(p), then p = NULL: for results their owner may free twice. */
+#define PF_FREE_NULL(p) (free(p), (p) = NULL)
 
 #ifdef __cplusplus
 }

@@ -341,14 +341,12 @@ static int grow_batch(pf_update_batch *b, const char *name, pf_status *st)
     if (b->count < b->alloc)
         return PF_OK;
     int64_t alloc = b->alloc ? b->alloc * 2 : 64;
-    pf_update *items = realloc(b->items, (size_t)alloc * sizeof *items);
-    if (items)
-        b->items = items;
-    int64_t *lines = items ? realloc(b->lines, (size_t)alloc * sizeof *lines) : NULL;
-    if (!lines)
+    int ok = 1;
+    b->items = pf_regrow(b->items, (size_t)alloc, sizeof *b->items, &ok);
+    b->lines = pf_regrow(b->lines, (size_t)alloc, sizeof *b->lines, &ok);
+    if (!ok)
         return pf_fail(st, PF_E_NOMEM, "%s: out of host memory for a batch of %lld updates",
                        name, (long long)alloc);
-    b->lines = lines;
     b->alloc = alloc;
     return PF_OK;
 }

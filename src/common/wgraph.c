@@ -120,11 +120,7 @@ void pf_wgraph_free(pf_wgraph *g)
 {
     if (!g)
         return;
-    free(g->tail);
-    free(g->head);
-    free(g->int_weight);
-    free(g->real_weight);
-    free(g);
+    PF_FREE_ALL(g->tail, g->head, g->int_weight, g->real_weight, g);
 }
 
 int64_t pf_wgraph_vertices(const pf_wgraph *g) { return g->n; }

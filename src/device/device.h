@@ -31,6 +31,7 @@ typedef struct pf_buf pf_buf; /* a backend's buffer (opaque) */
 /* Slots of the int64 counters buffer in pf_dev_graph. */
 enum {
     PF_CTR_WORK = 1,  /* push_relabel: arcs scanned by relabels */
+    PF_CTR_EXCESS = 2, /* sum_excess: the listed vertices' excess */
     PF_CTR_BFS = 4,   /* bfs_levels: three rotating frontier sizes, 4..6 */
     PF_CTR_COUNT = 8,
 };
@@ -296,6 +297,11 @@ typedef struct pf_device_ops {
      * excess reaches: the preflow stays a preflow). */
     int (*cancel_violations)(pf_dev *dev, const pf_dev_graph *g, pf_buf *list,
                              int64_t count, pf_status *st);
+    /* *sum = the excess of the `count` listed vertices, summed (uses
+     * counters[PF_CTR_EXCESS]). The hybrid's measure of progress: the
+     * active excess a stretch of phase 1 moved to the sink or cut off. */
+    int (*sum_excess)(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t count,
+                      int64_t *sum, pf_status *st);
     /* `levels` levels of the reverse BFS from the target, queued without
      * waiting in between (deep graphs have thousands of levels; a host
      * round trip per level would dominate). On entry frontier[0] holds the

@@ -27,10 +27,10 @@ typedef struct csr_in {
     int index_size;
 } csr_in;
 
-/* Element k of an int32 (size 4) or int64 (size 8) array. */
+/* Element k of a caller's int32 or int64 array (network.h). */
 static inline int64_t element(const void *array, int size, int64_t k)
 {
-    return size == 4 ? ((const int32_t *)array)[k] : ((const int64_t *)array)[k];
+    return pf_sized_element(array, size, k);
 }
 
 static inline void set_element(void *array, int size, int64_t k, int64_t value)
@@ -63,18 +63,10 @@ static int thread_count(int64_t work)
 #endif
 }
 
-/* The row holding entry k (k < m): the last u with indptr[u] <= k. */
+/* The row holding entry k (k < m). */
 static int64_t row_of_entry(const csr_in *a, int64_t k)
 {
-    int64_t lo = 0, hi = a->n - 1;
-    while (lo < hi) {
-        int64_t mid = lo + (hi - lo + 1) / 2;
-        if (element(a->indptr, a->index_size, mid) <= k)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
+    return pf_csr_row_of(a->indptr, a->index_size, a->n, k);
 }
 
 static int check_sizes(int index_size, int capacity_size, pf_status *st)
@@ -118,15 +110,9 @@ static inline int entry_ok(int64_t n, int64_t column, int64_t capacity)
 static int entry_error(const csr_in *a, int64_t k, const void *caps, int cap_size,
                        pf_status *st)
 {
-    int64_t u = row_of_entry(a, k);
-    int64_t column = element(a->indices, a->index_size, k);
-    int64_t capacity = element(caps, cap_size, k);
-    if (column < 0 || column >= a->n)
-        return pf_fail(st, PF_E_INPUT, "entry %lld (row %lld): column %lld outside 0..%lld",
-                       (long long)k, (long long)u, (long long)column, (long long)a->n - 1);
-    return pf_fail(st, PF_E_INPUT,
-                   "entry %lld (row %lld, column %lld): capacity %lld outside 0..2^62",
-                   (long long)k, (long long)u, (long long)column, (long long)capacity);
+    const pf_csr_arcs c = {.indptr = a->indptr, .indices = a->indices, .caps = caps,
+                           .index_size = a->index_size, .cap_size = cap_size};
+    return pf_csr_entry_error(&c, a->n, k, st);
 }
 
 /* Entries [k0, k1) into net's arrays; returns the first bad entry, or k1. */

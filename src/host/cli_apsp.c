@@ -25,17 +25,11 @@ typedef struct apsp_args {
 
 static int parse_kind(const char *text, int *kind)
 {
-    static const struct {
-        const char *name;
-        int kind;
-    } names[] = {{"auto", PF_DIST_AUTO}, {"i32", PF_DIST_I32}, {"i64", PF_DIST_I64},
-                 {"f32", PF_DIST_F32}};
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (!strcmp(text, names[i].name)) {
-            *kind = names[i].kind;
-            return 0;
-        }
-    return -1;
+    static const pf_opt_word kinds[] = {
+        {"auto", PF_DIST_AUTO}, {"i32", PF_DIST_I32}, {"i64", PF_DIST_I64},
+        {"f32", PF_DIST_F32},   {0},
+    };
+    return pf_opts_word(kinds, text, strlen(text), kind) ? 0 : -1;
 }
 
 enum {

@@ -259,25 +259,21 @@ static int updates_usage(const char *what, const char *text)
 /* --mix: the kinds named, as bits 1 << PF_UPDATE_*. */
 static int parse_mix(const char *text, unsigned *mix)
 {
-    static const struct {
-        const char *word;
-        int kind;
-    } words[] = {{"cap", PF_UPDATE_CAP}, {"add", PF_UPDATE_ADD}, {"del", PF_UPDATE_DEL},
-                 {"addv", PF_UPDATE_ADDV}};
+    static const pf_opt_word kinds[] = {
+        {"cap", PF_UPDATE_CAP}, {"add", PF_UPDATE_ADD}, {"del", PF_UPDATE_DEL},
+        {"addv", PF_UPDATE_ADDV}, {0},
+    };
     *mix = 0;
     for (const char *p = text;; p++) {
         size_t len = strcspn(p, ",");
-        unsigned bit = 0;
-        for (size_t i = 0; i < COUNT(words); i++)
-            if (len == strlen(words[i].word) && !strncmp(p, words[i].word, len))
-                bit = 1u << words[i].kind;
-        if (!bit) {
+        int kind;
+        if (!pf_opts_word(kinds, p, len, &kind)) {
             char word[64];
             snprintf(word, sizeof word, "'%.*s'", (int)(len < 40 ? len : 40), p);
             return updates_usage("--mix takes cap, add, del and addv, separated by commas",
                                  word);
         }
-        *mix |= bit;
+        *mix |= 1u << kind;
         p += len;
         if (!*p)
             return PF_EXIT_OK;

@@ -100,3 +100,23 @@ void pf_cli_print_scale(FILE *out, const pf_network *net, int json)
     else
         fprintf(out, "c scale 2^%d error %s\n", -k, bound);
 }
+
+void pf_cli_json_solved(FILE *out, const pf_network *net, const pf_solution *sol)
+{
+    pf_cli_print_amount(out, net, sol->value);
+    pf_cli_print_scale(out, net, 1);
+    fputs(",\"backend\":", out);
+    pf_cli_json_string(out, sol->backend);
+    fputs(",\"device\":", out);
+    pf_cli_json_string(out, sol->device);
+}
+
+void pf_cli_print_value(FILE *out, const pf_network *net, const pf_solution *sol, int verified)
+{
+    if (verified)
+        fputs("c verify ok (capacity, conservation, value, cut = value)\n", out);
+    pf_cli_print_scale(out, net, 0);
+    fputs("s ", out);
+    pf_cli_print_amount(out, net, sol->value);
+    fputc('\n', out);
+}

@@ -1,7 +1,8 @@
 /* The input options that solve, check and compare share: --source and
  * --sink (repeatable: several terminals), --zero-based (edge-list ids),
  * the network read with them, and amounts (value, flows) printed in the
- * input's units with the `c scale` line of real-capacity networks. */
+ * input's units with the `c scale` line of real-capacity networks (also
+ * the value lines solve and session both print). */
 #ifndef PF_CLI_INPUT_H
 #define PF_CLI_INPUT_H
 
@@ -41,5 +42,12 @@ void pf_cli_print_amount(FILE *out, const pf_network *net, int64_t amount);
 /* "c scale 2^-K error E" for a network with real capacities; nothing
  * otherwise. With json: ',"scale_log2":-K,"scale_error":E' instead. */
 void pf_cli_print_scale(FILE *out, const pf_network *net, int json);
+
+/* A solution in JSON, after the caller's "value": key: the value, its
+ * scale, then the "backend" and "device" members. */
+void pf_cli_json_solved(FILE *out, const pf_network *net, const pf_solution *sol);
+/* A solution's DIMACS value lines: "c verify ok ..." where it was
+ * verified, the scale line, then "s VALUE". */
+void pf_cli_print_value(FILE *out, const pf_network *net, const pf_solution *sol, int verified);
 
 #endif

@@ -165,6 +165,16 @@ int pf_opts_int(const pf_cmd_spec *spec, const char *name, const char *text, int
     return PF_EXIT_OK;
 }
 
+int pf_opts_word(const pf_opt_word *words, const char *text, size_t len, int *value)
+{
+    for (const pf_opt_word *w = words; w->word; w++)
+        if (strlen(w->word) == len && !strncmp(text, w->word, len)) {
+            *value = w->value;
+            return 1;
+        }
+    return 0;
+}
+
 /* Stores a shared option's value; 0 or the exit status. */
 static int take_shared(const pf_cmd_spec *spec, int id, const char *arg, pf_opts_shared *sh)
 {

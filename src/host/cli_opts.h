@@ -48,6 +48,7 @@
 #ifndef PF_CLI_OPTS_H
 #define PF_CLI_OPTS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* One option of a command. */
@@ -126,6 +127,16 @@ int pf_opts_progress_on(const pf_opts_shared *shared);
  * that pf_solve_options, pf_apsp_options and pf_graph_options each have. */
 void pf_opts_take_device(const pf_opts_shared *shared, const char **backend, int *device_index,
                          int *threads);
+
+/* A word an option takes and the value it stands for; a table of them
+ * ends with {0}. */
+typedef struct pf_opt_word {
+    const char *word;
+    int value;
+} pf_opt_word;
+
+/* The len bytes at text looked up among words: 1 with *value set, else 0. */
+int pf_opts_word(const pf_opt_word *words, const char *text, size_t len, int *value);
 
 /* Whole-number option values: a decimal integer in [min, max], else a usage
  * error naming the option (--NAME) and the range. 0 or the exit status. */

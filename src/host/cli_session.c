@@ -72,10 +72,9 @@ static int on_session_option(void *ctx, int id, const char *arg)
     return PF_EXIT_OK;
 }
 
+/* a, zeroed with the default options, filled from the arguments. */
 static int parse_session_args(int argc, char **argv, session_args *a)
 {
-    memset(a, 0, sizeof *a);
-    pf_solve_options_init(&a->opt);
     pf_opts_parsed p;
     int rc = pf_opts_parse(&session_spec, argc, argv, on_session_option, a, &p);
     if (rc != PF_OPTS_GO_ON)
@@ -85,9 +84,7 @@ static int parse_session_args(int argc, char **argv, session_args *a)
     a->graph = p.args[0];
     a->updates = p.count > 1 ? p.args[1] : NULL;
     a->json = p.shared.json;
-    a->opt.backend = p.shared.backend;
-    a->opt.device_index = p.shared.device_index;
-    a->opt.threads = p.shared.threads;
+    pf_opts_take_device(&p.shared, &a->opt.backend, &a->opt.device_index, &a->opt.threads);
     a->opt.want_flow = a->print_flow || a->verify;
     a->opt.want_cut = a->print_cut || a->verify;
     a->opt.log = pf_cli_log;
@@ -113,12 +110,7 @@ static void print_json(const session_args *a, const pf_solution *sol, const batc
     const pf_phase_times *t = &sol->times;
     printf("{\"batch\":%lld,\"updates\":%lld,\"value\":", (long long)r->batch,
            (long long)r->updates);
-    pf_cli_print_amount(stdout, net, sol->value);
-    pf_cli_print_scale(stdout, net, 1);
-    fputs(",\"backend\":", stdout);
-    pf_cli_json_string(stdout, sol->backend);
-    fputs(",\"device\":", stdout);
-    pf_cli_json_string(stdout, sol->device);
+    pf_cli_json_solved(stdout, net, sol);
     printf(",\"warm\":%s,\"cold_reason\":", r->stats->cold_reason[0] ? "false" : "true");
     pf_cli_json_string(stdout, r->stats->cold_reason);
     printf(",\"vertices\":%lld,\"arcs\":%lld,\"live_arcs\":%lld,\"apply_s\":%.6f,"
@@ -170,12 +162,7 @@ static void print_lines(const session_args *a, const pf_solution *sol, const bat
            "global_relabel_s %.6f phase2_s %.6f download_s %.6f\n",
            r->apply_s, t->total, t->upload, t->push_relabel, t->global_relabel, t->phase2,
            t->download);
-    if (a->verify)
-        fputs("c verify ok (capacity, conservation, value, cut = value)\n", stdout);
-    pf_cli_print_scale(stdout, net, 0);
-    fputs("s ", stdout);
-    pf_cli_print_amount(stdout, net, sol->value);
-    fputc('\n', stdout);
+    pf_cli_print_value(stdout, net, sol, a->verify);
     for (int64_t i = 0; a->print_flow && i < r->arcs; i++) {
         int64_t u, v;
         pf_network_arc(r->now, i, &u, &v, NULL);
@@ -246,57 +233,77 @@ static int report_refused(pf_update_reader *reader, const pf_update_batch *b, in
     return pf_cli_exit_code(st->code);
 }
 
-int pf_cli_session(int argc, char **argv)
+/* The arguments parsed, GRAPH read and its session opened: PF_OPTS_GO_ON
+ * with *net and *s, else the exit status (nothing left to free). */
+static int start_session(int argc, char **argv, session_args *a, pf_network **net,
+                         pf_session **s, pf_status *st)
 {
-    session_args a;
-    int rc = parse_session_args(argc, argv, &a);
+    memset(a, 0, sizeof *a);
+    pf_solve_options_init(&a->opt);
+    int rc = parse_session_args(argc, argv, a);
     if (rc != PF_OPTS_GO_ON) {
-        pf_cli_input_free(&a.input);
+        pf_cli_input_free(&a->input);
         return rc;
     }
-    pf_status st;
-    pf_network *net = pf_cli_read_network(&a.input, a.graph, &st);
-    pf_cli_input_free(&a.input);
-    if (!net)
-        return pf_cli_error(&st);
-    int zero_based = net->zero_based_ids;
-    pf_session *s = NULL;
-    rc = pf_session_open(net, &a.opt, &s, &st);
-    if (rc) {
-        pf_network_free(net);
-        return pf_cli_error(&st);
+    *net = pf_cli_read_network(&a->input, a->graph, st);
+    pf_cli_input_free(&a->input);
+    if (!*net)
+        return pf_cli_error(st);
+    if (pf_session_open(*net, &a->opt, s, st)) {
+        pf_network_free(*net);
+        return pf_cli_error(st);
     }
+    return PF_OPTS_GO_ON;
+}
+
+/* The first solve, then one after each batch of UPDATES (when given). */
+static int run_batches(const session_args *a, const pf_network *net, pf_session *s,
+                       pf_status *st)
+{
     batch_report report = {.format = net};
-    rc = solve_and_print(&a, s, &report, &st);
+    int rc = solve_and_print(a, s, &report, st);
     pf_update_reader *reader = NULL;
-    if (!rc && a.updates && pf_update_reader_open(a.updates, zero_based, &reader, &st))
-        rc = pf_cli_error(&st);
+    if (!rc && a->updates && pf_update_reader_open(a->updates, net->zero_based_ids, &reader, st))
+        rc = pf_cli_error(st);
     pf_update_batch batch;
     memset(&batch, 0, sizeof batch);
     while (!rc && reader) {
-        int got = pf_update_reader_next(reader, &batch, &st);
+        int got = pf_update_reader_next(reader, &batch, st);
         if (got < 0 || (got != 0 && got != 1)) {
-            rc = pf_cli_error(&st);
+            rc = pf_cli_error(st);
             break;
         }
         if (got == 0)
             break;
         double t0 = pf_now();
         int64_t bad = -1;
-        if (pf_session_apply(s, batch.items, batch.count, &bad, &st)) {
-            rc = report_refused(reader, &batch, bad, &st);
+        if (pf_session_apply(s, batch.items, batch.count, &bad, st)) {
+            rc = report_refused(reader, &batch, bad, st);
             break;
         }
-        if (a.cold && pf_session_restart(s, &st)) {
-            rc = pf_cli_error(&st);
+        if (a->cold && pf_session_restart(s, st)) {
+            rc = pf_cli_error(st);
             break;
         }
         report = (batch_report){.batch = report.batch + 1, .updates = batch.count,
                                 .apply_s = pf_now() - t0, .format = net};
-        rc = solve_and_print(&a, s, &report, &st);
+        rc = solve_and_print(a, s, &report, st);
     }
     pf_update_batch_free(&batch);
     pf_update_reader_close(reader);
+    return rc;
+}
+
+int pf_cli_session(int argc, char **argv)
+{
+    session_args a;
+    pf_network *net = NULL;
+    pf_session *s = NULL;
+    pf_status st;
+    int rc = start_session(argc, argv, &a, &net, &s, &st);
+    if (rc != PF_OPTS_GO_ON)
+        return rc;
+    rc = run_batches(&a, net, s, &st);
     pf_session_close(s);
     pf_network_free(net);
     return rc;

@@ -135,12 +135,7 @@ static void print_json(FILE *out, const solve_args *a, const pf_network *net,
 {
     const int64_t base = net->zero_based_ids ? 0 : 1; /* ids as the file numbers them */
     fputs("{\"value\":", out);
-    pf_cli_print_amount(out, net, sol->value);
-    pf_cli_print_scale(out, net, 1);
-    fputs(",\"backend\":", out);
-    pf_cli_json_string(out, sol->backend);
-    fputs(",\"device\":", out);
-    pf_cli_json_string(out, sol->device);
+    pf_cli_json_solved(out, net, sol);
     fprintf(out, ",\"vertices\":%lld,\"arcs\":%lld,\"read_s\":%.6f,\"solve_s\":%.6f,\"times\":",
             (long long)pf_network_vertices(net), (long long)pf_network_arcs(net), read_s,
             sol->times.total);
@@ -215,12 +210,7 @@ static void print_dimacs(FILE *out, const solve_args *a, const pf_network *net,
     if (sol->hybrid)
         fprintf(out, "c hybrid switches %lld host_pushes %lld\n", (long long)sol->switch_count,
                 (long long)sol->host_pushes);
-    if (a->verify)
-        fputs("c verify ok (capacity, conservation, value, cut = value)\n", out);
-    pf_cli_print_scale(out, net, 0);
-    fputs("s ", out);
-    pf_cli_print_amount(out, net, sol->value);
-    fputc('\n', out);
+    pf_cli_print_value(out, net, sol, a->verify);
     int real = pf_network_scale(net, NULL, NULL);
     if (a->print_flow)
         for (int64_t i = 0; i < pf_network_arcs(net); i++) {

@@ -280,13 +280,19 @@ static int c_saturate_from(pf_dev *dev, const pf_dev_graph *g, int32_t x, pf_sta
     return rc ? rc : c->inner->saturate_from(c->dev, &in, x, st);
 }
 
+/* The graph and a vertex list of a step; *in = the graph the backend gets. */
+static int check_graph_list(const pf_dev_graph *g, const pf_buf *list, int64_t count,
+                            const char *step, pf_dev_graph *in, pf_status *st)
+{
+    int rc = check_graph(g, step, in, st);
+    return rc ? rc : check_list(g, list, count, step, st);
+}
+
 static int c_push_relabel(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t count,
                           int32_t cycles, int64_t *work, pf_status *st)
 {
     pf_dev_graph in;
-    int rc = check_graph(g, "push_relabel", &in, st);
-    if (!rc)
-        rc = check_list(g, list, count, "push_relabel", st);
+    int rc = check_graph_list(g, list, count, "push_relabel", &in, st);
     if (!rc && cycles < 0)
         rc = pf_fail(st, PF_E_USAGE, "push_relabel: %d cycles", cycles);
     checked_dev *c = CDEV(dev);
@@ -297,11 +303,20 @@ static int c_cancel_violations(pf_dev *dev, const pf_dev_graph *g, pf_buf *list,
                                pf_status *st)
 {
     pf_dev_graph in;
-    int rc = check_graph(g, "cancel_violations", &in, st);
-    if (!rc)
-        rc = check_list(g, list, count, "cancel_violations", st);
+    int rc = check_graph_list(g, list, count, "cancel_violations", &in, st);
     checked_dev *c = CDEV(dev);
     return rc ? rc : c->inner->cancel_violations(c->dev, &in, INNER(list), count, st);
+}
+
+static int c_sum_excess(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t count,
+                        int64_t *sum, pf_status *st)
+{
+    pf_dev_graph in;
+    int rc = check_graph_list(g, list, count, "sum_excess", &in, st);
+    if (!rc && !sum)
+        rc = pf_fail(st, PF_E_USAGE, "sum_excess: no place for the sum");
+    checked_dev *c = CDEV(dev);
+    return rc ? rc : c->inner->sum_excess(c->dev, &in, INNER(list), count, sum, st);
 }
 
 static int c_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[2],
@@ -468,6 +483,7 @@ static void build_table(pf_device_ops *t, const pf_device_ops *in, int slot)
     CHECKED_IF_PRESENT(saturate_from);
     CHECKED_IF_PRESENT(push_relabel);
     CHECKED_IF_PRESENT(cancel_violations);
+    CHECKED_IF_PRESENT(sum_excess);
     CHECKED_IF_PRESENT(bfs_levels);
     CHECKED_IF_PRESENT(fw_tile);
     CHECKED_IF_PRESENT(fw_phase);

@@ -133,6 +133,9 @@ int pf_dev_session_stretch(pf_dev_session *s, int64_t max_rounds, pf_dev_stretch
     double t1 = pf_now();
     out->relabel_seconds = t1 - t0;
     out->active_before = d->active;
+    out->excess_before = out->excess = -1;
+    if (!rc && d->ops->sum_excess)
+        rc = d->ops->sum_excess(d->dev, &d->g, d->g.list_a, d->active, &out->excess_before, st);
     int64_t rounds_before = s->out.rounds;
     /* A bounded stretch also bounds the asynchronous discharge's work (a
      * round of it may otherwise finish the phase): 64 arcs a round. */
@@ -142,6 +145,8 @@ int pf_dev_session_stretch(pf_dev_session *s, int64_t max_rounds, pf_dev_stretch
                         st);
     out->rounds = s->out.rounds - rounds_before;
     out->active = d->active;
+    if (!rc && d->ops->sum_excess)
+        rc = d->ops->sum_excess(d->dev, &d->g, d->g.list_a, d->active, &out->excess, st);
     out->seconds = pf_now() - t0;
     s->out.times.global_relabel += out->relabel_seconds;
     s->out.times.push_relabel += out->seconds - out->relabel_seconds;

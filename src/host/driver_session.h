@@ -22,6 +22,9 @@ typedef struct pf_dev_stretch {
     int64_t active;        /* after its last round (heights may be stale) */
     int64_t rounds;
     int64_t listed;        /* vertices processed: the list sizes summed over rounds */
+    int64_t excess_before; /* the active vertices' excess after the relabel ... */
+    int64_t excess;        /* ... and after the last round (-1 both: not measured,
+                              the backend lacks sum_excess) */
     double seconds;        /* the whole stretch */
     double relabel_seconds; /* its global relabel */
 } pf_dev_stretch;

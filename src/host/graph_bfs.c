@@ -143,13 +143,10 @@ static int run_levels(bfs_state *s, const pf_csr *g, int32_t source, int push_on
     return rc;
 }
 
-/* reached, depth, checksum and the arcs out of reached vertices. */
+/* reached, depth, checksum and the arcs out of reached vertices, into the
+ * result pf_graph_bfs zeroed. */
 static void bfs_summary(const pf_csr *g, pf_bfs_result *res)
 {
-    res->reached = 0;
-    res->depth = 0;
-    res->checksum = 0;
-    res->arcs_traversed = 0;
     for (int64_t v = 0; v < g->n; v++) {
         int32_t d = res->dist[v];
         if (d < 0)
@@ -232,10 +229,8 @@ int pf_graph_bfs(const pf_csr *g, int32_t source, const pf_graph_options *opt,
 
 void pf_bfs_result_free(pf_bfs_result *res)
 {
-    free(res->dist);
-    free(res->parent);
-    free(res->levels);
-    res->dist = res->parent = NULL;
-    res->levels = NULL;
+    PF_FREE_NULL(res->dist);
+    PF_FREE_NULL(res->parent);
+    PF_FREE_NULL(res->levels);
     res->level_count = 0;
 }

@@ -415,48 +415,59 @@ static int check_range(const pf_csr *g, pf_status *st)
     return PF_OK;
 }
 
+/* Adds one reached vertex's distance to the sum and the largest. */
+static void count_real(pf_sssp_result *res, double d)
+{
+    res->sum_f += d;
+    res->max_f = res->reached == 1 || d > res->max_f ? d : res->max_f;
+}
+
+static void count_int(pf_sssp_result *res, int64_t d)
+{
+    res->sum_i += d;
+    res->max_i = res->reached == 1 || d > res->max_i ? d : res->max_i;
+}
+
+/* reached, the largest and the sum of the distances and the arcs out of
+ * reached vertices, into the result pf_graph_sssp zeroed. */
 static void sssp_summary(const pf_csr *g, pf_sssp_result *res)
 {
-    res->reached = 0;
-    res->max_i = 0;
-    res->max_f = 0;
-    res->sum_i = 0;
-    res->sum_f = 0;
-    res->arcs_traversed = 0;
     for (int64_t v = 0; v < g->n; v++) {
-        int reached = res->dist_f ? !isinf(res->dist_f[v]) : res->dist_i[v] != PF_SSSP_NONE_I64;
-        if (!reached)
+        if (res->dist_f ? isinf(res->dist_f[v]) : res->dist_i[v] == PF_SSSP_NONE_I64)
             continue;
         res->reached++;
         res->arcs_traversed += g->first[v + 1] - g->first[v];
-        if (res->dist_f) {
-            res->sum_f += res->dist_f[v];
-            res->max_f = res->reached == 1 || res->dist_f[v] > res->max_f ? res->dist_f[v]
-                                                                          : res->max_f;
-        } else {
-            res->sum_i += res->dist_i[v];
-            res->max_i = res->reached == 1 || res->dist_i[v] > res->max_i ? res->dist_i[v]
-                                                                          : res->max_i;
-        }
+        if (res->dist_f)
+            count_real(res, res->dist_f[v]);
+        else
+            count_int(res, res->dist_i[v]);
     }
 }
 
+/* Forgets the distances (either kind), as alloc_dist wants them. */
+static void free_dist(pf_sssp_result *res)
+{
+    PF_FREE_NULL(res->dist_i);
+    PF_FREE_NULL(res->dist_f);
+}
+
+/* The distances, all unreached but the source's; dist_i and dist_f are NULL
+ * on entry. */
 static int alloc_dist(const pf_csr *g, int32_t source, pf_sssp_result *res, pf_status *st)
 {
-    if (g->weights == PF_CSR_W_F64) {
+    if (g->weights == PF_CSR_W_F64)
         res->dist_f = pf_alloc((size_t)g->n, sizeof *res->dist_f, st);
-        for (int64_t v = 0; res->dist_f && v < g->n; v++)
-            res->dist_f[v] = INFINITY;
+    else
+        res->dist_i = pf_alloc((size_t)g->n, sizeof *res->dist_i, st);
+    if (!res->dist_f && !res->dist_i)
+        return PF_E_NOMEM;
+    for (int64_t v = 0; v < g->n; v++) {
         if (res->dist_f)
-            res->dist_f[source] = 0;
-        return res->dist_f ? PF_OK : PF_E_NOMEM;
+            res->dist_f[v] = v == source ? 0 : INFINITY;
+        else
+            res->dist_i[v] = v == source ? 0 : PF_SSSP_NONE_I64;
     }
-    res->dist_i = pf_alloc((size_t)g->n, sizeof *res->dist_i, st);
-    for (int64_t v = 0; res->dist_i && v < g->n; v++)
-        res->dist_i[v] = PF_SSSP_NONE_I64;
-    if (res->dist_i)
-        res->dist_i[source] = 0;
-    return res->dist_i ? PF_OK : PF_E_NOMEM;
+    return PF_OK;
 }
 
 int pf_graph_sssp(const pf_csr *g, int32_t source, const pf_graph_options *opt,
@@ -479,10 +490,7 @@ int pf_graph_sssp(const pf_csr *g, int32_t source, const pf_graph_options *opt,
     rc = e.ops ? device_sssp(&e, g, source, opt, res, st) : pf_graph_seq_sssp(g, source, res, st);
     pf_graph_engine_close(&e);
     if (rc == NEGATIVE_CYCLE) { /* the host finds it, from scratch */
-        free(res->dist_i);
-        free(res->dist_f);
-        res->dist_i = NULL;
-        res->dist_f = NULL;
+        free_dist(res);
         rc = alloc_dist(g, source, res, st);
         if (!rc)
             rc = pf_graph_seq_bellman_ford(g, source, res, st);
@@ -496,11 +504,7 @@ int pf_graph_sssp(const pf_csr *g, int32_t source, const pf_graph_options *opt,
 
 void pf_sssp_result_free(pf_sssp_result *res)
 {
-    free(res->dist_i);
-    free(res->dist_f);
-    free(res->cycle);
-    res->dist_i = NULL;
-    res->dist_f = NULL;
-    res->cycle = NULL;
+    free_dist(res);
+    PF_FREE_NULL(res->cycle);
     res->cycle_len = 0;
 }

@@ -65,6 +65,8 @@ struct pf_hybrid {
     pf_status st;
     const struct pf_device_ops *opened;
     pf_dev_session *session;
+    double opened_at, graph_at, relaid_at; /* pf_now() when the open, the wait
+                                             for the graph, its relayout ended */
 };
 typedef struct pf_hybrid opener;
 
@@ -113,6 +115,7 @@ static void opener_release(opener *o)
 static const pf_residual *opener_wait_graph(void *data)
 {
     opener *o = data;
+    o->opened_at = pf_now();
     pthread_mutex_lock(&o->lock);
     while (!o->h && !o->abandoned)
         pthread_cond_wait(&o->changed, &o->lock);
@@ -122,13 +125,15 @@ static const pf_residual *opener_wait_graph(void *data)
     pthread_mutex_unlock(&o->lock);
     if (!go)
         return NULL;
+    o->graph_at = o->relaid_at = pf_now();
     pf_arc_order wanted = pf_residual_order_for(0);
     if (o->h->order == wanted || o->relaid.n)
         return o->relaid.n ? &o->relaid : o->h;
     pf_status ignored; /* no room for a copy: the device takes seq's order */
-    if (pf_residual_relayout(o->h, wanted, &o->relaid, pf_hybrid_host_threads(0), &ignored))
-        return o->h;
-    return &o->relaid;
+    int failed = pf_residual_relayout(o->h, wanted, &o->relaid, pf_hybrid_host_threads(0),
+                                      &ignored);
+    o->relaid_at = pf_now();
+    return failed ? o->h : &o->relaid;
 }
 
 static int opener_abandoned(opener *o)
@@ -336,14 +341,14 @@ void pf_hybrid_cancel(pf_hybrid *o) { pf_hybrid_end(o, NULL); }
 /* ---- the arbitrator ------------------------------------------------------ */
 
 typedef struct hybrid {
-    const pf_residual *h;
-    const pf_solve_options *opt;
-    pf_engine_out *out;
-    pf_hybrid_model model;
-    pf_seq_run *host;
+    pf_seq_run *host;       /* the engines and what the arbitrator knows of them */
     pf_dev_session *dev;    /* once the opener handed it over */
     opener *open;
     int dev_failed;
+    pf_hybrid_model model;
+    const pf_residual *h;   /* the solve: graph, options, answer */
+    const pf_solve_options *opt;
+    pf_engine_out *out;
     int on_device;
     int alternate;          /* PORTAFLOW_HYBRID_SWITCH=alternate: after every stretch */
     int64_t stretch;        /* PORTAFLOW_HYBRID_STRETCH: discharges / rounds, 0 = natural */
@@ -355,8 +360,10 @@ typedef struct hybrid {
     pf_hybrid_event *events;
     int64_t count, room;
     double host_seconds, transfer_seconds;
+    int64_t host_discharges;
     double last_threshold;  /* N* of the last decision */
-    int64_t last_work;      /* the work of the stretch it was made after */
+    int64_t last_excess;    /* the active excess it was made at */
+    int64_t stretches_here; /* on this engine since the last switch */
 } hybrid;
 
 static int record(hybrid *y, int to_device, int64_t active, pf_status *st)
@@ -374,17 +381,17 @@ static int record(hybrid *y, int to_device, int64_t active, pf_status *st)
         .time = pf_now() - y->t_start,
         .to_device = to_device,
         .active = active,
-        .c_dev = pf_hybrid_model_c_dev(&y->model, active),
-        .c_host = y->model.c_host,
+        .c_dev = pf_hybrid_model_dev_rate(&y->model, active),
+        .c_host = y->model.host_rate,
         .transfer = y->model.transfer,
         .threshold = y->last_threshold,
-        .work = y->last_work,
+        .excess = y->last_excess,
     };
     if (y->trace)
         fprintf(stderr,
-                "portaflow trace: hybrid switch at %.4f s to the %s: %lld active, work %lld, "
-                "C_dev %.4g/s, C_host %.4g/s, T %.4g s, N* %.4g\n",
-                e->time, to_device ? "device" : "host", (long long)active, (long long)e->work,
+                "portaflow trace: hybrid switch at %.4f s to the %s: %lld active, excess %lld, "
+                "C_dev %.4g/s, C_host %.4g/s (ln excess), T %.4g s, N* %.4g (excess)\n",
+                e->time, to_device ? "device" : "host", (long long)active, (long long)e->excess,
                 e->c_dev, e->c_host, e->transfer, e->threshold);
     return PF_OK;
 }
@@ -430,10 +437,12 @@ static pf_dev_session *device_ready(hybrid *y, int wait)
                             c->times.upload * state_bytes / graph_bytes;
     if (y->trace)
         fprintf(stderr,
-                "portaflow trace: hybrid device ready at %.4f s (%s): probe copy %.3g s, "
-                "graph upload %.4f s, T guessed %.4g s\n",
-                pf_now() - y->t_start, pf_dev_session_desc(y->dev)->name, probe,
-                c->times.upload, y->model.transfer);
+                "portaflow trace: hybrid device ready at %.4f s (%s): open ended at %.4f s, "
+                "graph there at %.4f s, relaid out by %.4f s; probe copy %.3g s, graph upload "
+                "%.4f s, T guessed %.4g s\n",
+                pf_now() - y->t_start, pf_dev_session_desc(y->dev)->name,
+                y->open->opened_at - y->t_start, y->open->graph_at - y->t_start,
+                y->open->relaid_at - y->t_start, probe, c->times.upload, y->model.transfer);
     return y->dev;
 }
 
@@ -452,6 +461,7 @@ static int to_device(hybrid *y, int64_t active, pf_status *st)
     y->transfer_seconds += took;
     pf_hybrid_model_transfer(&y->model, took);
     y->on_device = 1;
+    y->stretches_here = 0;
     return rc ? rc : record(y, 1, active, st);
 }
 
@@ -468,24 +478,42 @@ static int to_host(hybrid *y, int64_t active, int counted, pf_status *st)
     y->transfer_seconds += took;
     pf_hybrid_model_transfer(&y->model, took);
     y->on_device = 0;
+    y->stretches_here = 0;
     return rc || !counted ? rc : record(y, 0, active, st);
 }
 
-/* He & Hong's rule, for stretches: their N is the vertices an iteration
- * processes, which there is every active vertex. Here a stretch processes
- * `work` vertices (discharges on the host, list entries summed over the
- * device's rounds), and the host's highest-label order keeps far fewer
- * vertices active at once than the device's rounds do, so the active
- * count alone would undercount what the next stretch does (RLG: ~1000
- * active on seq, ~100000 discharges a stretch). The work of the stretch
- * just run stands for the next one's; the device's rate is taken at the
- * active count, which sets how full its rounds are. */
-static int wants_device(hybrid *y, int64_t active, int64_t work)
+/* Discharges for the next host stretch: PORTAFLOW_HYBRID_STRETCH's where
+ * set; while the device is still opening, about POLL_SECONDS' worth at the
+ * host's rate so far, so that the device is taken up soon after it is
+ * ready (a natural stretch, one global-relabel period, can last 0.2 s on a
+ * million vertices); else up to the next global relabel. */
+#define POLL_SECONDS 0.01
+static int64_t host_budget(const hybrid *y)
+{
+    if (y->stretch > 0)
+        return y->stretch;
+    if (y->dev || y->dev_failed || !y->open || y->alternate)
+        return 0;
+    if (y->host_seconds <= 0 || y->host_discharges <= 0)
+        return 4096;
+    int64_t budget = (int64_t)(POLL_SECONDS * (double)y->host_discharges / y->host_seconds);
+    return budget > 1024 ? budget : 1024;
+}
+
+/* He & Hong's rule after a stretch, with `active` vertices and their
+ * `excess` left (hybrid.h: the model). */
+static int wants_device(hybrid *y, int64_t active, int64_t excess)
 {
     if (y->alternate)
         return !y->on_device;
-    y->last_threshold = pf_hybrid_model_threshold(&y->model, active);
-    return (double)work > y->last_threshold;
+    /* Two stretches at least on an engine before the state moves again:
+     * one stretch's rate is too lumpy to act on alone. */
+    if (++y->stretches_here < 2)
+        return y->on_device;
+    y->last_excess = excess;
+    if (y->on_device)
+        return !pf_hybrid_model_to_host(&y->model, active, excess, &y->last_threshold);
+    return pf_hybrid_model_to_device(&y->model, active, excess, &y->last_threshold);
 }
 
 /* Phase 1 in stretches until one finds no active vertex; the state is on
@@ -498,22 +526,24 @@ static int run_phase1(hybrid *y, pf_status *st)
         int64_t active;
         if (!y->on_device) {
             pf_seq_stretch sh;
-            int rc = pf_seq_run_stretch(y->host, y->stretch, &sh, st);
+            int rc = pf_seq_run_stretch(y->host, host_budget(y), &sh, st);
             if (rc)
                 return rc;
             y->host_seconds += sh.seconds;
-            pf_hybrid_model_host(&y->model, sh.discharges, sh.seconds);
+            y->host_discharges += sh.discharges;
+            pf_hybrid_model_host(&y->model, sh.discharges, sh.excess_before, sh.excess,
+                                 sh.seconds);
             if (y->trace)
                 fprintf(stderr,
                         "portaflow trace: hybrid %.4f s host stretch: %lld -> %lld active, "
-                        "%lld discharges in %.4g s\n",
+                        "excess %lld -> %lld, %lld discharges in %.4g s\n",
                         pf_now() - y->t_start, (long long)sh.active_before,
-                        (long long)sh.active, (long long)sh.discharges, sh.seconds);
+                        (long long)sh.active, (long long)sh.excess_before,
+                        (long long)sh.excess, (long long)sh.discharges, sh.seconds);
             if (sh.active == 0)
                 return PF_OK;
             active = sh.active;
-            y->last_work = sh.discharges;
-            if (device_ready(y, 0) && wants_device(y, active, sh.discharges) &&
+            if (device_ready(y, 0) && wants_device(y, active, sh.excess) &&
                 (rc = to_device(y, active, st)))
                 return rc;
             continue;
@@ -522,20 +552,21 @@ static int run_phase1(hybrid *y, pf_status *st)
         int rc = pf_dev_session_stretch(y->dev, y->stretch, &sd, st);
         if (rc)
             return rc;
-        pf_hybrid_model_device(&y->model, sd.rounds, sd.listed, sd.seconds);
+        pf_hybrid_model_device(&y->model, sd.rounds, sd.listed, sd.excess_before, sd.excess,
+                               sd.seconds);
         if (y->trace)
             fprintf(stderr,
                     "portaflow trace: hybrid %.4f s device stretch: %lld -> %lld active, "
-                    "%lld rounds over %lld listed in %.4g s\n",
+                    "excess %lld -> %lld, %lld rounds over %lld listed in %.4g s\n",
                     pf_now() - y->t_start, (long long)sd.active_before, (long long)sd.active,
-                    (long long)sd.rounds, (long long)sd.listed, sd.seconds);
+                    (long long)sd.excess_before, (long long)sd.excess, (long long)sd.rounds,
+                    (long long)sd.listed, sd.seconds);
         if (sd.active_before == 0) /* over, right after an exact relabel */
             return to_host(y, 0, 0, st);
         active = sd.active;
-        y->last_work = sd.listed;
         /* No vertex left active: the next relabel (the device's, cheap)
          * will most likely say phase 1 is over. */
-        if (active > 0 && !wants_device(y, active, sd.listed) &&
+        if (active > 0 && !wants_device(y, active, sd.excess) &&
             (rc = to_host(y, active, 1, st)))
             return rc;
     }
@@ -548,7 +579,10 @@ int pf_hybrid_solve(pf_hybrid *open, const pf_residual *h, const pf_solve_option
     *events = NULL;
     *count = 0;
     *paired = NULL;
-    hybrid y = {.h = h, .opt = opt, .out = out, .open = open, .t_start = pf_now()};
+    /* stretches_here starts past the rule's two: the first move waits
+     * for nothing but the device. */
+    hybrid y = {.h = h, .opt = opt, .out = out, .open = open, .t_start = pf_now(),
+                .stretches_here = 2};
     opener_post_graph(open, h);
     if (!out->res)
         return pf_fail(st, PF_E_USAGE, "hybrid: no residual output array");

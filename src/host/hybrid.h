@@ -20,33 +20,67 @@ struct pf_device_ops;
 
 /* ---- the model (hybrid_model.c) ---------------------------------------- */
 
-/* Rates are vertices processed per second: a discharge on the host, a
- * listed vertex in a device round. A device round over N vertices takes
- * latency + N / throughput (launches and a host round trip, then the
- * vertices at full occupancy), so the device's rate depends on the active
- * count: C_dev(N) = N / (latency + N / throughput). */
+/* Progress is measured in the active vertices' excess A (what phase 1 has
+ * still to move to the sink or find cut off), on the scale L = ln(1 + A):
+ * a stretch's rate is the drop in L per second. The logarithm makes rates
+ * measured at different stages comparable (a stretch retires a share of
+ * what is left rather than a fixed amount), so the host's rate from before
+ * a switch can stand against the device's after it; and what is left to
+ * do is L itself. Vertices processed per second, the first measure tried,
+ * compared a seq discharge with a device round's vertex, which move very
+ * different amounts of excess (bench/NOTES.md 35).
+ *
+ * The device's rate depends on its active count N: a round over N
+ * vertices takes latency + N / throughput (launches and a host round trip,
+ * then the vertices at full occupancy), so it is kept as progress per
+ * listed vertex times the vertices per second at N. */
 typedef struct pf_hybrid_model {
-    double c_host;        /* host discharges per second (smoothed); 0: not yet measured */
-    double dev_latency;   /* seconds per device round whatever its size */
+    double host_rate;      /* host: drop in L per second (smoothed) */
+    double dev_per_listed; /* device: drop in L per listed vertex (smoothed) */
+    double dev_latency;    /* seconds per device round whatever its size */
     double dev_throughput; /* listed vertices per second past the latency; 0: not measured */
-    double transfer;      /* T: seconds to move the state (|E| + |V| values) one way */
-    double smooth;        /* weight of the newest measurement, 0..1 */
-    int64_t start_threshold; /* N* until both engines are measured */
+    double transfer;       /* T: seconds to move the state (|E| + |V| values) one way */
+    double smooth;         /* weight of the newest measurement, 0..1 */
+    int64_t start_active;  /* active vertices from which the device is first tried */
+    double host_progress, host_seconds; /* decaying sums behind host_rate */
+    double host_discharges, host_busy;  /* ... behind its discharges per second */
+    double dev_progress, dev_listed;    /* ... and behind dev_per_listed */
+    double level;          /* L when the last stretch ended */
+    int level_known;
+    int host_measured, dev_measured;
+    int dev_unmeasurable;  /* its backend cannot sum the excess: no device rate */
 } pf_hybrid_model;
 
 /* A model with nothing measured; the caller then sets dev_latency (the
  * probe copy's round trip) and transfer (the graph's upload rate times the
  * state's bytes) as first guesses, which the measurements replace. */
-void pf_hybrid_model_init(pf_hybrid_model *m, int64_t start_threshold);
-void pf_hybrid_model_host(pf_hybrid_model *m, int64_t discharges, double seconds);
-void pf_hybrid_model_device(pf_hybrid_model *m, int64_t rounds, int64_t listed, double seconds);
+void pf_hybrid_model_init(pf_hybrid_model *m, int64_t start_active);
+/* A host stretch: its discharges, the active excess after its global
+ * relabel and at its end, and its seconds. Its progress is counted from where the last
+ * stretch (of either engine) ended, its relabel's cut-offs included. */
+void pf_hybrid_model_host(pf_hybrid_model *m, int64_t discharges, int64_t excess_before,
+                          int64_t excess_after, double seconds);
+/* A device stretch: `rounds` rounds over `listed` vertices in all, the
+ * active excess as for the host (-1: not measured). */
+void pf_hybrid_model_device(pf_hybrid_model *m, int64_t rounds, int64_t listed,
+                            int64_t excess_before, int64_t excess_after, double seconds);
 void pf_hybrid_model_transfer(pf_hybrid_model *m, double seconds);
-/* C_dev at `active` vertices (0 while the device is not measured). */
-double pf_hybrid_model_c_dev(const pf_hybrid_model *m, int64_t active);
-/* N* = T C_dev C_host / (C_dev - C_host) (He & Hong, Eq. 3), C_dev taken
- * at `active`; infinity when C_dev <= C_host (the device never pays);
- * start_threshold until both rates are known. */
-double pf_hybrid_model_threshold(const pf_hybrid_model *m, int64_t active);
+/* The device's drop in L per second at `active` vertices (0: unknown). */
+double pf_hybrid_model_dev_rate(const pf_hybrid_model *m, int64_t active);
+/* He & Hong's Eq. 3, N* = T C_dev C_host / (C_dev - C_host), with the
+ * rates on the L scale and N* a level of active excess: whether the next
+ * stretch should run on the device (the state on the host now) or on the
+ * host (on the device now), given the active count and excess left. *at
+ * gets the threshold the excess was held against (infinity: never; the
+ * active count start_active before the device is measured). To the
+ * device costs a round trip (2T: the cut and phase 2 are the host's); to
+ * the host nothing in the end, but T is asked as a margin, and only where
+ * the device's rounds are latency-bound; there also when the host would
+ * discharge the active vertices one by one within a round's latency. */
+int pf_hybrid_model_to_device(const pf_hybrid_model *m, int64_t active, int64_t excess,
+                              double *at);
+int pf_hybrid_model_to_host(const pf_hybrid_model *m, int64_t active, int64_t excess,
+                            double *at);
 
 /* ---- the solve (hybrid.c) ---------------------------------------------- */
 
@@ -55,8 +89,9 @@ typedef struct pf_hybrid_event {
     double time;        /* seconds since the hybrid began */
     int to_device;      /* 1: host -> device, 0: device -> host */
     int64_t active;     /* active vertices when it switched */
-    int64_t work;       /* vertices the stretch before it processed */
-    double c_dev, c_host, transfer, threshold; /* the model then (N* may be inf) */
+    int64_t excess;     /* their excess */
+    double c_dev, c_host, transfer; /* the model then: rates on the L scale, T */
+    double threshold;   /* N*: the excess held against (inf: never) */
 } pf_hybrid_event;
 
 /* Starts opening a device on a background thread: ops's, or with ops NULL

@@ -79,11 +79,12 @@ static int run_hybrid(pf_hybrid *hy, const pf_residual *g, const pf_solve_option
 }
 
 /* opt->hybrid with PORTAFLOW_HYBRID in place of auto (as PORTAFLOW_BACKEND
- * is for the backend). */
-static int hybrid_mode(pf_solve_options *opt, pf_status *st)
+ * is for the backend); *by_knob: it came from there. */
+static int hybrid_mode(pf_solve_options *opt, int *by_knob, pf_status *st)
 {
     int64_t knob = pf_knobs()->hybrid;
-    if (opt->hybrid == PF_HYBRID_AUTO && knob != PF_KNOB_AUTO)
+    *by_knob = opt->hybrid == PF_HYBRID_AUTO && knob != PF_KNOB_AUTO;
+    if (*by_knob)
         opt->hybrid = (int)knob;
     if (opt->hybrid < PF_HYBRID_AUTO || opt->hybrid > PF_HYBRID_OFF)
         return pf_fail(st, PF_E_USAGE, "hybrid mode %d: use auto (0), on (1) or off (2)",
@@ -98,8 +99,8 @@ static int hybrid_mode(pf_solve_options *opt, pf_status *st)
  * where nothing else pairs). --hybrid auto leaves it off: the engines
  * alone are still faster than the model's choices on the benchmark suite,
  * and auto must not be slower than the engine it would otherwise pick. */
-static int plan_hybrid(const pf_backend_walk *walk, const pf_solve_options *opt, int *wanted,
-                       const pf_device_ops **ops, pf_status *st)
+static int plan_hybrid(const pf_backend_walk *walk, const pf_solve_options *opt, int by_knob,
+                       int *wanted, const pf_device_ops **ops, pf_status *st)
 {
     *wanted = 0;
     *ops = NULL;
@@ -109,7 +110,12 @@ static int plan_hybrid(const pf_backend_walk *walk, const pf_solve_options *opt,
         *ops = pf_backend_require(walk->requested, st);
         if (!*ops)
             return PF_E_DEVICE;
-        if (!(*ops)->caps.maxflow_steps || (*ops)->caps.one_thread)
+        int pairs = (*ops)->caps.maxflow_steps && !(*ops)->caps.one_thread;
+        if (!pairs && by_knob) { /* the variable asks for it where it can be */
+            *ops = NULL;
+            return PF_OK;
+        }
+        if (!pairs)
             return pf_fail(st, PF_E_USAGE, "the hybrid pairs a parallel backend with seq: "
                                            "%s is none; choose one with --backend (or auto)",
                            (*ops)->name);
@@ -180,14 +186,15 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     pf_solve_options opt;
     pf_solve_options_copy(opt_in, &opt);
     double t_start = pf_now();
-    int rc = hybrid_mode(&opt, st);
+    int by_knob;
+    int rc = hybrid_mode(&opt, &by_knob, st);
     if (rc)
         return rc;
     pf_backend_walk walk;
     pf_backend_walk_init(&walk, opt.backend, PF_WORK_MAXFLOW, opt.threads, NULL, NULL);
     int hybrid = 0;
     const pf_device_ops *hybrid_ops = NULL, *first = NULL;
-    rc = plan_hybrid(&walk, &opt, &hybrid, &hybrid_ops, st);
+    rc = plan_hybrid(&walk, &opt, by_knob, &hybrid, &hybrid_ops, st);
     if (rc)
         return rc;
     if (!hybrid && !(first = pf_backend_walk_next(&walk, st)))

@@ -487,6 +487,7 @@ const pf_device_ops pf_backend_opencl = {
     .saturate_from = pf_cl_saturate_from,
     .push_relabel = pf_cl_push_relabel,
     .cancel_violations = pf_cl_cancel_violations,
+    .sum_excess = pf_cl_sum_excess,
     .bfs_levels = pf_cl_bfs_levels,
     .fw_tile = pf_cl_fw_tile,
     .fw_phase = pf_cl_fw_phase,

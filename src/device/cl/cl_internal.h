@@ -219,6 +219,8 @@ int pf_cl_push_relabel(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t
                        int32_t cycles, int64_t *work, pf_status *st);
 int pf_cl_cancel_violations(pf_dev *dev, const pf_dev_graph *g, pf_buf *list,
                             int64_t count, pf_status *st);
+int pf_cl_sum_excess(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t count,
+                     int64_t *sum, pf_status *st);
 int pf_cl_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[2],
                      int32_t level, int32_t levels, int32_t excluded, int64_t *count,
                      pf_status *st);

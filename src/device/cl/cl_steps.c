@@ -251,6 +251,27 @@ int pf_cl_cancel_violations(pf_dev *dev, const pf_dev_graph *g, pf_buf *list,
                                           g->height->mem);
 }
 
+int pf_cl_sum_excess(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t count,
+                     int64_t *sum, pf_status *st)
+{
+    int rc;
+    cl_kernel *set = NULL;
+    if ((rc = kernels_for_graph(dev, g, &set, st)) ||
+        (rc = zero_counter(dev, g, PF_CTR_EXCESS, "excess sum counter", st)))
+        return rc;
+    if (count == 0) {
+        *sum = 0;
+        return PF_OK;
+    }
+    /* A few groups stride over the list: one atomic per group. */
+    size_t groups = groups_for(dev, count);
+    groups = groups < dev->stride_groups ? groups : dev->stride_groups;
+    rc = pf_cl_launch_sum_excess(dev, set, groups, dev->group_size, st, list->mem, count,
+                                 g->excess->mem, g->counters->mem, PF_CTR_EXCESS,
+                                 dev->group_size);
+    return rc ? rc : read_i64(dev, g->counters->mem, PF_CTR_EXCESS, sum, st);
+}
+
 int pf_cl_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[2],
                      int32_t level, int32_t levels, int32_t excluded, int64_t *count,
                      pf_status *st)

@@ -22,6 +22,7 @@ const pf_device_ops pf_backend_cuda = {
     .saturate_from = pf_cuda_saturate_from,
     .push_relabel = pf_cuda_push_relabel,
     .cancel_violations = pf_cuda_cancel_violations,
+    .sum_excess = pf_cuda_sum_excess,
     .bfs_levels = pf_cuda_bfs_levels,
     .fw_tile = pf_cuda_fw_tile,
     .fw_phase = pf_cuda_fw_phase,

@@ -104,6 +104,15 @@ static int read_counter(pf_dev *dev, const graph_ptrs *p, int slot, int64_t *val
     return rc;
 }
 
+/* step_begin, then counters[slot] = 0 for the step to add into. */
+static int step_begin_counted(pf_dev *dev, const pf_dev_graph *g, const char *step,
+                              const pf_buf *list, int64_t count, int slot, graph_ptrs *p,
+                              pf_status *st)
+{
+    int rc = step_begin(dev, g, step, list, count, p, st);
+    return rc != PF_OK ? rc : zero_counter(dev, p, slot, st);
+}
+
 int pf_cuda_mark_active(pf_dev *dev, const pf_dev_graph *g, pf_buf *flags, pf_status *st)
 {
     graph_ptrs p = {};
@@ -143,9 +152,7 @@ int pf_cuda_push_relabel(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64
                          int32_t cycles, int64_t *work, pf_status *st)
 {
     graph_ptrs p = {};
-    int rc = step_begin(dev, g, "push_relabel", list, count, &p, st);
-    if (rc == PF_OK)
-        rc = zero_counter(dev, &p, PF_CTR_WORK, st);
+    int rc = step_begin_counted(dev, g, "push_relabel", list, count, PF_CTR_WORK, &p, st);
     if (rc != PF_OK)
         return rc;
     if (count > 0 && cycles > 0) {
@@ -199,6 +206,28 @@ int pf_cuda_cancel_violations(pf_dev *dev, const pf_dev_graph *g, pf_buf *list,
                     (K::pf_cap *)p.res, (K::pf_cap *)p.excess, p.height));
     PF_CUDA_CHECK_LAUNCH(st, "pf_k_cancel_violations");
     return PF_OK;
+}
+
+int pf_cuda_sum_excess(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t count,
+                       int64_t *sum, pf_status *st)
+{
+    graph_ptrs p = {};
+    int rc = step_begin_counted(dev, g, "sum_excess", list, count, PF_CTR_EXCESS, &p, st);
+    if (rc != PF_OK)
+        return rc;
+    if (count == 0) {
+        *sum = 0;
+        return PF_OK;
+    }
+    /* At most 128 blocks stride over the list: one atomic per thread. */
+    unsigned blocks = pf_cuda_blocks(count);
+    blocks = blocks < 128 ? blocks : 128;
+    PF_BY_WIDTH(g->cap_bits,
+                K::pf_k_sum_excess<<<blocks, PF_CUDA_BLOCK, 0, dev->stream>>>(
+                    pf_cuda_ptr<const pf_i32>(list), count, (const K::pf_cap *)p.excess,
+                    p.counters, PF_CTR_EXCESS));
+    PF_CUDA_CHECK_LAUNCH(st, "pf_k_sum_excess");
+    return read_counter(dev, &p, PF_CTR_EXCESS, sum, st);
 }
 
 int pf_cuda_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[2],

@@ -264,6 +264,21 @@ static int ompb_cancel_violations(pf_dev *dev, const pf_dev_graph *g, pf_buf *li
     return PF_OK;
 }
 
+static int ompb_sum_excess(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t count,
+                           int64_t *sum, pf_status *st)
+{
+    (void)st;
+    const int32_t *vertices = BUF(list, int32_t);
+    const int64_t *excess = BUF(g->excess, int64_t);
+    int64_t total = 0;
+#pragma omp parallel for num_threads(dev->threads) schedule(static) reduction(+ : total) \
+    if (count > PARALLEL_MIN_ITEMS)
+    for (int64_t i = 0; i < count; i++)
+        total += excess[vertices[i]];
+    *sum = total;
+    return PF_OK;
+}
+
 const pf_device_ops pf_backend_omp = {
     .name = "omp",
     .caps = {.maxflow_steps = 1, .rev_absolute = 1 /* pf_vendor.h: PF_REV_ARC */, .host_cpu = 1,
@@ -285,6 +300,7 @@ const pf_device_ops pf_backend_omp = {
     .saturate_from = ompb_saturate_from,
     .push_relabel = ompb_push_relabel,
     .cancel_violations = ompb_cancel_violations,
+    .sum_excess = ompb_sum_excess,
     .bfs_levels = ompb_bfs_levels,
     .fw_tile = ompb_fw_tile,
     .fw_phase = ompb_fw_phase,

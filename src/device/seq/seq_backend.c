@@ -40,11 +40,11 @@ static int seq_open(const pf_open_params *params, pf_dev **out, pf_device_desc *
                     pf_status *st)
 {
     int rc = pf_host_check_index("seq", params->device_index, st);
-    if (rc)
-        return rc;
-    describe(desc);
-    *out = &the_host;
-    return PF_OK;
+    if (!rc) {
+        describe(desc);
+        *out = &the_host;
+    }
+    return rc;
 }
 
 static void seq_close(pf_dev *dev)
@@ -112,17 +112,14 @@ const pf_device_ops pf_backend_seq = {
     .name = "seq",
     .caps = {.forward_first_arcs = 1, .host_cpu = 1, .one_thread = 1,
              .maxflow_bits = PF_MAXFLOW_64},
-    .maxflow_solve = seq_maxflow_solve,
     .probe = seq_probe,
     .open = seq_open,
     .close = seq_close,
     .alloc = seq_alloc,
-    .release = pf_host_release,
-    .upload = pf_host_upload,
-    .download = pf_host_download,
+    PF_HOST_BUFFER_OPS,
     .fill_i32 = seq_fill_i32,
     .fill_i64 = seq_fill_i64,
-    .sync = pf_host_sync,
+    .maxflow_solve = seq_maxflow_solve,
     .fw_variants = 1u << PF_FW_PLAIN,
     .fw_step = seq_fw_step,
 };

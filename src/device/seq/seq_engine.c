@@ -521,11 +521,7 @@ static void phase2(seq *S, const uint8_t *inside)
 
 static void seq_free(seq *S)
 {
-    free(S->label);
-    free(S->vx);
-    free(S->link);
-    free(S->bucket);
-    free(S->queue);
+    PF_FREE_ALL(S->label, S->vx, S->link, S->bucket, S->queue);
 }
 
 /* Checks g and allocates S's arrays over the residuals `res`. */
@@ -652,6 +648,7 @@ struct pf_seq_run {
     seq S;
     const pf_residual *g;
     double t_start, t_phase1;
+    int labels_stale; /* a global relabel is due before the next discharge */
 };
 
 /* A run over g and `res`: from the start (excess NULL: res filled with
@@ -670,6 +667,7 @@ static int run_open(const pf_residual *g, int64_t *res, const int64_t *excess,
         return rc;
     }
     r->g = g;
+    r->labels_stale = 1;
     if (excess)
         seq_resume_init(&r->S, g, excess);
     else
@@ -696,15 +694,20 @@ void pf_seq_run_load(pf_seq_run *run, const int64_t *excess)
     seq_resume_init(&run->S, run->g, excess);
     run->S.steps = 0;
     run->S.cursor = 0;
+    run->labels_stale = 1;
 }
 
-/* Active vertices as the buckets hold them (labels below n). */
-static int64_t count_active(const seq *S)
+/* The active vertices (labels below n, as the buckets hold them), and
+ * their excess summed into *excess. */
+static int64_t count_active(const seq *S, int64_t *excess)
 {
-    int64_t count = 0;
+    int64_t count = 0, sum = 0;
     for (int32_t k = 1; k <= S->max_active; k++)
-        for (int32_t v = S->bucket[k].active; v >= 0; v = S->link[v].next)
+        for (int32_t v = S->bucket[k].active; v >= 0; v = S->link[v].next) {
             count++;
+            sum += S->vx[v].excess;
+        }
+    *excess = sum;
     return count;
 }
 
@@ -713,12 +716,17 @@ int pf_seq_run_stretch(pf_seq_run *run, int64_t budget, pf_seq_stretch *out, pf_
     seq *S = &run->S;
     double t0 = pf_now();
     int64_t before = S->discharges;
-    global_relabel(S);
-    S->cursor = 0;
-    out->active_before = count_active(S);
+    /* A stretch that ended on its budget left valid labels: the next one
+     * goes on from them unless the relabel work says one is due. */
+    if (run->labels_stale || S->work > S->work_limit) {
+        global_relabel(S);
+        S->cursor = 0;
+    }
+    run->labels_stale = 0;
+    out->active_before = count_active(S, &out->excess_before);
     phase1_run(S, budget > 0 ? budget : INT64_MAX, 1);
     out->discharges = S->discharges - before;
-    out->active = count_active(S);
+    out->active = count_active(S, &out->excess);
     out->seconds = pf_now() - t0;
     if (S->cancelled)
         return pf_fail(st, PF_E_CANCELLED, "solve cancelled by the caller");

@@ -19,13 +19,16 @@ int pf_seq_solve(const pf_residual *g, const pf_solve_options *opt, pf_engine_ou
  * source's arcs saturated), then stretches; between two stretches the
  * caller may change `res` and hand new excesses to pf_seq_run_load (a
  * preflow another engine left). A stretch starts with a global relabel
- * (exact labels: nothing about heights crosses a switch) and discharges
- * until the next global relabel is due, or `budget` discharges (<= 0: no
- * bound). Active counts are vertices with excess and a label below n. */
+ * (exact labels: nothing about heights crosses a switch) unless the last
+ * one stopped on its budget with no relabel due and no load since, and
+ * discharges until the next global relabel is due, or `budget` discharges
+ * (<= 0: no bound). Active counts are vertices with excess and a label below n. */
 typedef struct pf_seq_run pf_seq_run;
 typedef struct pf_seq_stretch {
     int64_t active_before; /* after the stretch's global relabel; 0: phase 1 is over */
     int64_t active;        /* when it stopped; 0: phase 1 is over */
+    int64_t excess_before; /* the active vertices' excess then */
+    int64_t excess;        /* ... and when it stopped */
     int64_t discharges;
     double seconds;        /* the relabel included */
 } pf_seq_stretch;

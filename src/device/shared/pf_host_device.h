@@ -94,4 +94,10 @@ static inline int pf_host_sync(pf_dev *dev, pf_status *st)
     return PF_OK;
 }
 
+/* The buffer entries above, for the ops table of a backend that takes them
+ * all as they are (one thread): `PF_HOST_BUFFER_OPS,` among its slots. */
+#define PF_HOST_BUFFER_OPS                                                                 \
+    .release = pf_host_release, .upload = pf_host_upload, .download = pf_host_download,    \
+    .sync = pf_host_sync
+
 #endif

@@ -62,6 +62,9 @@
 #define PF_ARGS_cancel_violations(G, V, L)                                                 \
     G(const pf_i32, list) V(pf_i64, count) G(const pf_i64, first) G(const pf_i32, head)    \
     G(const pf_i32, rev) G(pf_cap, res) G(pf_cap, excess) G(const pf_i32, height)
+#define PF_ARGS_sum_excess(G, V, L)                                                        \
+    G(const pf_i32, list) V(pf_i64, count) G(const pf_cap, excess) G(pf_i64, counters)    \
+    V(pf_i32, slot) L(pf_i64, scratch)
 #define PF_ARGS_bfs_level(G, V, L)                                                         \
     G(const pf_i32, in) G(const pf_i64, first) G(const pf_i32, head) G(const pf_i32, rev)  \
     G(const pf_cap, res) G(pf_i32, height) G(pf_i32, out) G(pf_i64, counts)               \
@@ -76,6 +79,7 @@
     X(PUSH_RELABEL_FOLLOW, push_relabel_follow)                                            \
     X(PUSH_RELABEL_GROUP, push_relabel_group)                                              \
     X(CANCEL_VIOLATIONS, cancel_violations)                                                \
+    X(SUM_EXCESS, sum_excess)                                                              \
     X(BFS_LEVEL, bfs_level)
 
 /* ---- scan and stream compaction: OpenCL only (kernels/pf_scan.cl) ---- */

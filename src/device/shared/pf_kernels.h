@@ -383,6 +383,17 @@ PF_KERNEL(cancel_violations)
         pf_body_cancel_violations(list[i], first, head, rev, res, excess, height);
 }
 
+/* The listed vertices' excess into counters[slot]: a fixed grid that
+ * strides over the list, each work-item adding its part once (OpenCL:
+ * once per work-group), so a long list costs few atomics. */
+PF_KERNEL(sum_excess)
+{
+    pf_i64 part = 0;
+    for (pf_i64 i = PF_GLOBAL_ID(); i < count; i += PF_GLOBAL_SIZE())
+        part += (pf_i64)excess[list[i]];
+    PF_ADD_WORK(&counters[slot], part, scratch);
+}
+
 /* One level of a bfs_levels batch over a fixed grid: the frontier size is
  * only known on the device (counts[in_slot]). */
 PF_KERNEL(bfs_level)
