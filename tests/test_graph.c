@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "common/gen.h"
-#include "common/knobs.h"
 #include "common/graph_gen.h"
 #include "common/graph_verify.h"
 #include "host/graph.h"
@@ -305,69 +304,6 @@ START_TEST(deep_bfs_matches_seq)
 }
 END_TEST
 
-/* The device state of one search run by hand (the relax_*_from tests):
- * the graph, distances ("none" but 0 at the source), claims, far flags,
- * the two lists (the source in list[0]) and `count_bytes` of counts. */
-typedef struct relax_bufs {
-    pf_dev_csr d;
-    pf_buf *dist, *claim, *far, *list[2], *counts;
-} relax_bufs;
-
-static void relax_bufs_open(pf_graph_engine *e, const pf_csr *g, int32_t source,
-                            size_t count_bytes, relax_bufs *b)
-{
-    const pf_device_ops *ops = e->ops;
-    pf_status st;
-    int64_t n = g->n, none = INT64_MAX, zero = 0;
-    double inf = INFINITY;
-    if (g->weights == PF_CSR_W_F64)
-        memcpy(&none, &inf, sizeof none);
-    memset(b, 0, sizeof *b);
-    ck_assert_msg(pf_graph_upload(e, g, NULL, 1, &b->d, &st) == PF_OK, "%s", st.message);
-    int rc = pf_graph_buf(e, (size_t)n * 8, &b->dist, &st);
-    rc = rc ? rc : pf_graph_buf(e, (size_t)n * 4, &b->claim, &st);
-    rc = rc ? rc : pf_graph_buf(e, (size_t)n * 4, &b->far, &st);
-    rc = rc ? rc : pf_graph_buf(e, (size_t)n * 4, &b->list[0], &st);
-    rc = rc ? rc : pf_graph_buf(e, (size_t)n * 4, &b->list[1], &st);
-    rc = rc ? rc : pf_graph_buf(e, count_bytes, &b->counts, &st);
-    rc = rc ? rc : ops->fill_i64(e->dev, b->counts, 0, (int64_t)(count_bytes / 8), &st);
-    rc = rc ? rc : ops->fill_i32(e->dev, b->claim, -1, n, &st);
-    rc = rc ? rc : ops->fill_i32(e->dev, b->far, 0, n, &st);
-    rc = rc ? rc : ops->fill_i64(e->dev, b->dist, none, n, &st);
-    rc = rc ? rc : ops->upload(e->dev, b->dist, (size_t)source * 8, &zero, 8, &st);
-    rc = rc ? rc : ops->upload(e->dev, b->list[0], 0, &source, 4, &st);
-    ck_assert_msg(rc == PF_OK, "%s", st.message);
-}
-
-/* The distances on the device must be seq's from `source`; then frees b. */
-static void relax_bufs_check_close(pf_graph_engine *e, const pf_csr *g, int32_t source,
-                                   relax_bufs *b, const char *what)
-{
-    pf_status st;
-    int64_t n = g->n, *got = malloc((size_t)n * 8);
-    ck_assert(e->ops->download(e->dev, b->dist, 0, got, (size_t)n * 8, &st) == PF_OK);
-    pf_sssp_result want;
-    pf_graph_options seq = options("seq");
-    ck_assert(pf_graph_sssp(g, source, &seq, &want, &st) == PF_OK);
-    for (int64_t v = 0; v < n; v++) {
-        double got_f;
-        memcpy(&got_f, &got[v], sizeof got_f);
-        if (want.dist_f)
-            PF_EXPECT(got_f == want.dist_f[v] || (isinf(got_f) && isinf(want.dist_f[v])),
-                      "%s: d(%lld) %.17g, seq %.17g", what, (long long)v, got_f,
-                      want.dist_f[v]);
-        else
-            PF_EXPECT(got[v] == want.dist_i[v], "%s: d(%lld) %lld, seq %lld", what,
-                      (long long)v, (long long)got[v], (long long)want.dist_i[v]);
-    }
-    pf_sssp_result_free(&want);
-    free(got);
-    pf_buf *bufs[] = {b->dist, b->claim, b->far, b->list[0], b->list[1], b->counts};
-    for (int i = 0; i < 6; i++)
-        e->ops->release(e->dev, bufs[i]);
-    pf_graph_release(e, &b->d);
-}
-
 /* sssp_relax_steps called directly where the backend has it (the host
  * uses it on GPUs only; the CPU backend runs the whole search instead):
  * one bucket of unbounded width (Bellman-Ford with frontiers) in batches
@@ -377,20 +313,33 @@ static void relax_steps_from(pf_graph_engine *e, const pf_csr *g, int32_t source
 {
     const pf_device_ops *ops = e->ops;
     pf_status st;
-    relax_bufs b;
-    int64_t c[2 * 16 + 2];
-    relax_bufs_open(e, g, source, sizeof c, &b);
-    int64_t count = 1, arcs = g->first[source + 1] - g->first[source];
+    pf_dev_csr d;
+    pf_buf *dist = NULL, *claim = NULL, *far = NULL, *list[2] = {NULL, NULL}, *counts = NULL;
+    int64_t n = g->n, c[2 * 16 + 2];
+    ck_assert_msg(pf_graph_upload(e, g, NULL, 1, &d, &st) == PF_OK, "%s", st.message);
+    int rc = pf_graph_buf(e, (size_t)n * 8, &dist, &st);
+    rc = rc ? rc : pf_graph_buf(e, (size_t)n * 4, &claim, &st);
+    rc = rc ? rc : pf_graph_buf(e, (size_t)n * 4, &far, &st);
+    rc = rc ? rc : pf_graph_buf(e, (size_t)n * 4, &list[0], &st);
+    rc = rc ? rc : pf_graph_buf(e, (size_t)n * 4, &list[1], &st);
+    rc = rc ? rc : pf_graph_buf(e, sizeof c, &counts, &st);
+    rc = rc ? rc : ops->fill_i32(e->dev, claim, -1, n, &st);
+    rc = rc ? rc : ops->fill_i32(e->dev, far, 0, n, &st);
+    rc = rc ? rc : ops->fill_i64(e->dev, dist, INT64_MAX, n, &st);
+    int64_t zero = 0, count = 1, arcs = g->first[source + 1] - g->first[source];
+    rc = rc ? rc : ops->upload(e->dev, dist, (size_t)source * 8, &zero, 8, &st);
+    rc = rc ? rc : ops->upload(e->dev, list[0], 0, &source, 4, &st);
+    ck_assert_msg(rc == PF_OK, "%s", st.message);
     int cur = 0;
     for (int32_t step = 0; count > 0; step += steps) {
-        ck_assert_int_lt(step, 4 * (int32_t)g->n + 64);
+        ck_assert_int_lt(step, 4 * (int32_t)n + 64);
         int64_t start[2] = {count, arcs};
-        pf_buf *lists[2] = {b.list[cur], b.list[1 - cur]};
-        int rc = ops->fill_i64(e->dev, b.counts, 0, 2 * steps + 2, &st);
-        rc = rc ? rc : ops->upload(e->dev, b.counts, 0, start, sizeof start, &st);
-        rc = rc ? rc : ops->sssp_relax_steps(e->dev, &b.d, lists, b.counts, steps, count, b.dist,
-                                             b.claim, step, b.far, INT64_MAX, INFINITY, &st);
-        rc = rc ? rc : ops->download(e->dev, b.counts, 0, c, (2 * (size_t)steps + 2) * 8, &st);
+        pf_buf *lists[2] = {list[cur], list[1 - cur]};
+        rc = ops->fill_i64(e->dev, counts, 0, 2 * steps + 2, &st);
+        rc = rc ? rc : ops->upload(e->dev, counts, 0, start, sizeof start, &st);
+        rc = rc ? rc : ops->sssp_relax_steps(e->dev, &d, lists, counts, steps, count, dist, claim,
+                                             step, far, INT64_MAX, INFINITY, &st);
+        rc = rc ? rc : ops->download(e->dev, counts, 0, c, (2 * (size_t)steps + 2) * 8, &st);
         ck_assert_msg(rc == PF_OK, "%s", st.message);
         int32_t full = 0;
         while (full < steps && c[2 * full + 2] > 0)
@@ -401,9 +350,20 @@ static void relax_steps_from(pf_graph_engine *e, const pf_csr *g, int32_t source
         arcs = full < steps ? 0 : c[2 * steps + 1];
         cur = (cur + steps) % 2;
     }
-    char what[64];
-    snprintf(what, sizeof what, "batches of %d", steps);
-    relax_bufs_check_close(e, g, source, &b, what);
+    int64_t *got = malloc((size_t)n * 8);
+    ck_assert(ops->download(e->dev, dist, 0, got, (size_t)n * 8, &st) == PF_OK);
+    pf_sssp_result want;
+    pf_graph_options seq = options("seq");
+    ck_assert(pf_graph_sssp(g, source, &seq, &want, &st) == PF_OK);
+    for (int64_t v = 0; v < n; v++)
+        PF_EXPECT(got[v] == want.dist_i[v], "batches of %d: d(%lld) %lld, seq %lld", steps,
+                  (long long)v, (long long)got[v], (long long)want.dist_i[v]);
+    pf_sssp_result_free(&want);
+    free(got);
+    pf_buf *bufs[] = {dist, claim, far, list[0], list[1], counts};
+    for (int i = 0; i < 6; i++)
+        ops->release(e->dev, bufs[i]);
+    pf_graph_release(e, &d);
 }
 
 START_TEST(relax_steps_match_seq)
@@ -427,138 +387,6 @@ START_TEST(relax_steps_match_seq)
         }
     }
     pf_graph_engine_close(&e);
-}
-END_TEST
-
-/* sssp_relax_group called directly where the backend has it: one bucket
- * of unbounded width from `source`, run after run of one work-group's
- * steps (each at most steps_most steps, on frontiers of at most `most`
- * vertices; a larger one takes a single sssp_relax step), must end with
- * seq's distances; every run reports at most steps_most steps, and one
- * that stopped early left a frontier that is empty or past `most`. */
-static void relax_group_from(pf_graph_engine *e, const pf_csr *g, int32_t source, int64_t most,
-                             int32_t steps_most)
-{
-    const pf_device_ops *ops = e->ops;
-    pf_status st;
-    relax_bufs b;
-    int64_t c[11]; /* the answer in c[0..2], the device's own scratch after it */
-    relax_bufs_open(e, g, source, sizeof c, &b);
-    int64_t count = 1, arcs = g->first[source + 1] - g->first[source];
-    int cur = 0, runs = 0;
-    for (int32_t step = 0; count > 0;) {
-        ck_assert_int_lt(step, 4 * (int32_t)g->n + 64);
-        pf_buf *lists[2] = {b.list[cur], b.list[1 - cur]};
-        if (count > most) { /* the host's way past the group's limit */
-            int rc = ops->sssp_relax(e->dev, &b.d, lists[0], count, arcs, b.dist, b.claim, step,
-                                     lists[1], b.far, INT64_MAX, INFINITY, &count, &arcs, &st);
-            ck_assert_msg(rc == PF_OK, "%s", st.message);
-            cur = 1 - cur, step++;
-            continue;
-        }
-        int64_t start[2] = {count, arcs};
-        int rc = ops->upload(e->dev, b.counts, 0, start, sizeof start, &st);
-        rc = rc ? rc : ops->sssp_relax_group(e->dev, &b.d, lists, b.counts, most, steps_most,
-                                             b.dist, b.claim, step, b.far, INT64_MAX, INFINITY,
-                                             &st);
-        rc = rc ? rc : ops->download(e->dev, b.counts, 0, c, 3 * sizeof *c, &st);
-        ck_assert_msg(rc == PF_OK, "%s", st.message);
-        ck_assert_msg(c[2] >= 1 && c[2] <= steps_most, "a run of %lld steps (at most %d)",
-                      (long long)c[2], steps_most);
-        if (c[2] < steps_most)
-            ck_assert_msg(c[0] == 0 || c[0] > most, "stopped at %lld vertices (most %lld)",
-                          (long long)c[0], (long long)most);
-        count = c[0], arcs = c[1], step += (int32_t)c[2], cur = (int)((cur + c[2]) % 2);
-        runs++;
-    }
-    ck_assert_int_gt(runs, 0);
-    char what[64];
-    snprintf(what, sizeof what, "group of %lld, %d steps", (long long)most, steps_most);
-    relax_bufs_check_close(e, g, source, &b, what);
-}
-
-/* A path of n vertices both ways, weights 1..9 (one vertex a step). */
-static pf_csr *long_path(int32_t n)
-{
-    size_t arcs = 2 * (size_t)n;
-    int32_t *tail = malloc(arcs * sizeof *tail), *head = malloc(arcs * sizeof *head);
-    int64_t *w = malloc(arcs * sizeof *w);
-    for (int32_t v = 0; v + 1 < n; v++) {
-        tail[2 * v] = v, head[2 * v] = v + 1, w[2 * v] = 1 + v % 9;
-        tail[2 * v + 1] = v + 1, head[2 * v + 1] = v, w[2 * v + 1] = 1 + (v * 7) % 9;
-    }
-    pf_status st;
-    pf_csr *g = pf_csr_from_arcs(n, 2 * ((int64_t)n - 1), tail, head, w, NULL, 0, &st);
-    ck_assert_msg(g != NULL, "%s", st.message);
-    free(tail), free(head), free(w);
-    return g;
-}
-
-START_TEST(relax_group_matches_seq)
-{
-    pf_graph_options opt = options(backend);
-    pf_graph_engine e;
-    pf_status st;
-    ck_assert_msg(pf_graph_engine_open(&opt, &e, &st) == PF_OK, "%s", st.message);
-    if (e.ops && e.ops->sssp_relax_group) {
-        static const pf_ggen_params families[] = {
-            {.family = "grid2d", .size = {60, 40}, .wmin = 1, .wmax = 255, .seed = 41},
-            {.family = "kron", .size = {8}, .edgefactor = 8, .wmin = 1, .wmax = 255, .seed = 42},
-        };
-        pf_csr *graphs[4];
-        for (int k = 0; k < 2; k++) {
-            graphs[k] = pf_ggen(&families[k], &st);
-            ck_assert_msg(graphs[k] != NULL, "%s", st.message);
-        }
-        graphs[2] = long_path(3000);
-        graphs[3] = random_graph(43, 1500, 4000, W_REAL, 1);
-        for (int k = 0; k < 4; k++) {
-            relax_group_from(&e, graphs[k], 7, (int64_t)1 << 30, 1 << 16);
-            relax_group_from(&e, graphs[k], 7, 40, 1 << 16);
-            relax_group_from(&e, graphs[k], 0, 1000, 5);
-            relax_group_from(&e, graphs[k], 0, 1, 1);
-            pf_csr_free(graphs[k]);
-        }
-    }
-    pf_graph_engine_close(&e);
-}
-END_TEST
-
-/* The whole search with PORTAFLOW_SSSP_GROUP off, tiny, middling and past
- * every frontier: lattices (integer and real weights), a road graph and a
- * long path, from a corner, the middle and an end: seq's distances. */
-START_TEST(sssp_group_knob_matches_seq)
-{
-    static const pf_ggen_params families[] = {
-        {.family = "grid2d", .size = {80, 60}, .wmin = 1, .wmax = 255, .seed = 51},
-        {.family = "road", .size = {50, 40}, .seed = 52},
-    };
-    static const char *const groups[] = {"0", "1", "50", "1073741824"};
-    pf_status st;
-    pf_csr *graphs[4];
-    for (int k = 0; k < 2; k++) {
-        graphs[k] = pf_ggen(&families[k], &st);
-        ck_assert_msg(graphs[k] != NULL, "%s", st.message);
-    }
-    graphs[2] = long_path(4000);
-    graphs[3] = random_graph(53, 3000, 6000, W_REAL, 1);
-    for (int i = 0; i < 4; i++) {
-        setenv("PORTAFLOW_SSSP_GROUP", groups[i], 1);
-        pf_knobs_reload();
-        for (int k = 0; k < 4; k++) {
-            const int32_t sources[] = {0, (int32_t)(graphs[k]->n / 2), (int32_t)graphs[k]->n - 1};
-            for (int s = 0; s < 3; s++) {
-                char what[96];
-                snprintf(what, sizeof what, "graph %d from %d, PORTAFLOW_SSSP_GROUP=%s", k,
-                         sources[s], groups[i]);
-                expect_sssp_like_seq(graphs[k], sources[s], what);
-            }
-        }
-    }
-    unsetenv("PORTAFLOW_SSSP_GROUP");
-    pf_knobs_reload();
-    for (int k = 0; k < 4; k++)
-        pf_csr_free(graphs[k]);
 }
 END_TEST
 
@@ -647,8 +475,6 @@ int main(int argc, char **argv)
     tcase_add_test(tc, sssp_deltas_match_seq);
     tcase_add_test(tc, deep_bfs_matches_seq);
     tcase_add_test(tc, relax_steps_match_seq);
-    tcase_add_test(tc, relax_group_matches_seq);
-    tcase_add_test(tc, sssp_group_knob_matches_seq);
     tcase_add_test(tc, isolated_source_and_pieces);
     tcase_add_test(tc, negative_cycle_found);
     suite_add_tcase(s, tc);

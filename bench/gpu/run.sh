@@ -69,12 +69,6 @@
 #       table and per-level JSON in $OUT/graph/ (graph_anchors.csv keeps the
 #       rows of earlier calls). ALGS: "bfs sssp tc" (default) or a part, to
 #       split a big graph over calls. Plot here: bench/graph_plot.py.
-#   bench/gpu/run.sh sssp-sweep [GRAPHS [BACKENDS [VALUES [REPS]]]]
-#       GPU sssp per value of PORTAFLOW_SSSP_GROUP (bench/sssp_sweep.sh;
-#       default grid:4096, "cuda opencl", "0 256 1024 4096 16384 65536", 3):
-#       median kernel time and the trace line (launches, readbacks, the
-#       group's runs); the graphs are those the graph stage made on this
-#       warm machine. Table: $OUT/graph/sssp_sweep.md.
 #   bench/gpu/run.sh session [INSTANCES [BACKENDS [BATCHES [EXTRA]]]]
 #       sessions (bench/session.sh): warm re-solves against cold ones over one
 #       update stream per fraction (0.1%, 1%), the 1000-arc floor, and with
@@ -117,11 +111,6 @@ graph)
     --backends "${2:-cuda opencl omp}" --reps "${3:-3}" --algs "${4:-bfs sssp tc}" \
     --threads 16 --out "$out/graph"
   cp "$out/graph/graph_anchors.csv" /tmp/pf_graph_anchors/
-  ;;
-sssp-sweep)
-  mkdir -p "$out/graph"
-  OUT=$out/graph bash bench/sssp_sweep.sh "${1:-grid:4096}" "${2:-cuda opencl}" \
-    "${3:-0 256 1024 4096 16384 65536}" "${4:-3}" "$bin"
   ;;
 tests)
   meson test -C build-gpu --print-errorlogs --num-processes 4 2>&1 | tee "$out/tests.log" | grep -E "^ *[0-9]+/|Ok:|Fail:|Skipped:"

@@ -80,8 +80,7 @@ const pf_knob_info pf_knob_table[PF_KNOB_COUNT] = {
         .meaning = "the memory solve and apsp may count on, instead of the probe"},
     [PF_KNOB_TRACE] = {FLAG_KNOB("PORTAFLOW_TRACE", trace, 0),
         .meaning = "1: where a max-flow solve's time goes, on stderr (residual build, global "
-                   "relabel parts; OpenMP discharge counts), and GPU sssp's launches and "
-                   "readbacks"},
+                   "relabel parts; OpenMP discharge counts)"},
     [PF_KNOB_CYCLES] = {INT_KNOB("PORTAFLOW_CYCLES", cycles, 1, INT31, 64),
         .meaning = "push/relabel operations per worker per round (parallel driver)"},
     [PF_KNOB_FOLLOW] = {FLAG_KNOB("PORTAFLOW_FOLLOW", follow, 1),
@@ -183,18 +182,6 @@ const pf_knob_info pf_knob_table[PF_KNOB_COUNT] = {
         .auto_text = "per step, on GPUs, when the frontier's mean degree passes 32",
         .meaning = "bfs and sssp on CUDA and OpenCL: 1 always, 0 never advance one thread per "
                    "arc (scanned degrees, a binary search per arc) instead of lanes per vertex"},
-    [PF_KNOB_SSSP_GROUP] = {INT_KNOB("PORTAFLOW_SSSP_GROUP", sssp_group, 0, (int64_t)1 << 30,
-                                     PF_KNOB_AUTO),
-        .auto_text = "the backend's: 16384 on CUDA, 1024 on OpenCL",
-        .meaning = "sssp on CUDA and OpenCL, graphs without hubs: near steps run back to back "
-                   "in one kernel (one OpenCL work-group; a CUDA grid sized for this many "
-                   "vertices, all its blocks resident) while the frontier has at most this "
-                   "many vertices; 0: never"},
-    [PF_KNOB_SSSP_CL_GROUPS] = {FLAG_KNOB("PORTAFLOW_SSSP_CL_GROUPS", sssp_cl_groups, 0),
-        .meaning = "OpenCL sssp on a GPU: 1 spreads PORTAFLOW_SSSP_GROUP's runs over up to one "
-                   "work-group per compute unit, which wait for each other (OpenCL does not "
-                   "promise they run at once: a device that runs them in turn hangs); 0 one "
-                   "work-group"},
 };
 
 /* ---- parsing ----------------------------------------------------------- */

@@ -216,10 +216,6 @@ typedef int pf_sssp_relax_steps_fn(pf_dev *dev, const pf_dev_csr *g, pf_buf *con
                                    pf_buf *counts, int32_t steps, int64_t hint, pf_buf *dist,
                                    pf_buf *claim, int32_t step, pf_buf *far, int64_t bound_i,
                                    double bound_f, pf_status *st);
-typedef int pf_sssp_relax_group_fn(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[2],
-                                   pf_buf *counts, int64_t most, int32_t steps_most,
-                                   pf_buf *dist, pf_buf *claim, int32_t step, pf_buf *far,
-                                   int64_t bound_i, double bound_f, pf_status *st);
 typedef int pf_bfs_push_levels_fn(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[2],
                                   int64_t count, int64_t in_arcs, pf_buf *dist, int32_t level,
                                   int32_t levels, int64_t unexplored, int32_t alpha,
@@ -427,21 +423,6 @@ typedef struct pf_device_ops {
      * last one the host saw), which sizes the launches; a larger frontier
      * still runs whole. The host reads counts back when it wants them. */
     pf_sssp_relax_steps_fn *sssp_relax_steps;
-    /* Optional (NULL: never): sssp_relax steps run back to back inside
-     * one work-group, for frontiers too thin to fill the device, queued
-     * without waiting. Step j relaxes list[j % 2] into list[(j + 1) % 2]
-     * with claim value step + j; the first frontier has counts[0]
-     * vertices of counts[1] out-arcs (the host writes them). It stops
-     * when the frontier is empty, has more than `most` vertices, or
-     * steps_most steps ran, and writes counts[0] and counts[1] = that
-     * frontier (in list[steps % 2]) and its out-arcs, counts[2] = the
-     * steps run; the backend may use counts[3..10] meanwhile. counts:
-     * int64[11] at least, all 0 before the first call on it (the calls
-     * leave what they need of it so). */
-    pf_sssp_relax_group_fn *sssp_relax_group;
-    /* The frontier size (vertices) up to which sssp_relax_group pays on
-     * this backend, where PORTAFLOW_SSSP_GROUP does not say. */
-    int64_t sssp_group_vertices;
     /* Optional (NULL: one bfs_push per level): bfs_push levels one after
      * another without returning, for deep graphs (thousands of small
      * levels). Level j (0-based) pushes list[j % 2] into list[(j + 1) % 2]

@@ -11,11 +11,6 @@
  * thousand vertices) go to the device in batches of steps that read their
  * sizes on the device (sssp_relax_steps), the host reading the counters
  * back once a batch, as the max-flow driver batches its BFS levels.
- * Frontiers of at most PORTAFLOW_SSSP_GROUP vertices run step after step
- * in one kernel whose work-items wait for each other between steps (one
- * work-group, or a CUDA grid whose blocks all run at once), until the
- * frontier grows past that or the near phase ends (sssp_relax_group): one
- * launch and one readback for many steps.
  * A backend with a whole-search step (sssp_solve: delta-stepping on the
  * CPU) runs non-negative weights there instead. seq runs Dijkstra
  * (graph_seq.c). */
@@ -25,7 +20,6 @@
 #include <string.h>
 
 #include "../common/graph_verify.h"
-#include "../common/knobs.h"
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "../common/wgraph.h"
@@ -46,23 +40,15 @@
 enum { BATCH_FIRST = 8, BATCH_MOST = 256, BATCH_BELOW = 1 << 17, BATCH_MEAN_DEGREE = 32,
        BUCKET_FEW = 64, FAR_PASSES_CHEAP = 1024 };
 
-/* A run of sssp_relax_group ends after this many steps at the most (the
- * host then starts another). */
-enum { GROUP_STEPS_MOST = 1 << 16 };
-
 typedef struct sssp_state {
     pf_graph_engine *e;
     pf_dev_csr d;
     pf_buf *dist, *claim, *far, *list[2];
-    pf_buf *counts;                     /* int64[2 * BATCH_MOST + 2]: a batch's counters
-                                           (or sssp_relax_group's 11) */
+    pf_buf *counts;                     /* int64[2 * BATCH_MOST + 2]: a batch's counters */
     int64_t batch[2 * BATCH_MOST + 2]; /* the same, read back */
     int64_t steps_run;                  /* steps that relaxed a frontier (statistics) */
     int32_t last_near;                  /* the steps the last bucket's near phase took */
     int64_t far_passes;                 /* buckets started */
-    int64_t group_most;                 /* sssp_relax_group for frontiers up to this; 0 never */
-    int64_t launches, readbacks;        /* device calls (PORTAFLOW_TRACE) */
-    int64_t group_runs, group_steps;    /* sssp_relax_group's calls and steps */
     int real, negative;
     int64_t bound_i, delta_i;
     double bound_f, delta_f;
@@ -118,10 +104,8 @@ static int alloc_state(sssp_state *s, int64_t n, pf_status *st)
         rc = pf_graph_buf(e, (size_t)n * 4, &s->far, st);
     for (int i = 0; !rc && i < 2; i++)
         rc = pf_graph_buf(e, (size_t)n * 4, &s->list[i], st);
-    if (!rc && (e->ops->sssp_relax_steps || e->ops->sssp_relax_group))
+    if (!rc && e->ops->sssp_relax_steps)
         rc = pf_graph_buf(e, sizeof s->batch, &s->counts, st);
-    if (!rc && s->counts)
-        rc = e->ops->fill_i64(e->dev, s->counts, 0, sizeof s->batch / sizeof *s->batch, st);
     if (!rc)
         rc = e->ops->fill_i32(e->dev, s->claim, -1, n, st);
     if (!rc)
@@ -148,11 +132,7 @@ static int next_bucket(sssp_state *s, pf_buf *out, int64_t *count, int64_t *arcs
     s->bound_f += s->delta_f;
     int rc = ops->sssp_far(s->e->dev, &s->d, s->dist, s->far, s->bound_i, s->bound_f, out, &far,
                            st);
-    s->launches++;
-    s->readbacks++;
     if (!rc && far.count == 0 && far.rest > 0) { /* skip empty buckets */
-        s->launches++;
-        s->readbacks++;
         s->bound_i = add_sat(far.rest_min_i, s->delta_i);
         s->bound_f = far.rest_min_f + s->delta_f;
         rc = ops->sssp_far(s->e->dev, &s->d, s->dist, s->far, s->bound_i, s->bound_f, out, &far,
@@ -205,8 +185,6 @@ static int relax_batch(sssp_state *s, int32_t steps, int32_t *step, int *cur, in
     while (full < steps && s->batch[2 * full + 2] > 0)
         full++;
     s->steps_run += full < steps ? full + 1 : steps;
-    s->launches += steps;
-    s->readbacks++;
     *step += steps;
     if (full < steps) {
         *count = 0;
@@ -217,47 +195,6 @@ static int relax_batch(sssp_state *s, int32_t steps, int32_t *step, int *cur, in
         *cur = (*cur + steps) % 2;
     }
     return PF_OK;
-}
-
-/* Near steps from list[*cur] without the host until the frontier
- * runs dry or passes s->group_most vertices (or GROUP_STEPS_MOST steps
- * ran); one readback. *count, *arcs, *cur and *step as relax_batch's. */
-static int relax_group(sssp_state *s, int32_t *step, int *cur, int64_t *count, int64_t *arcs,
-                       pf_status *st)
-{
-    const pf_device_ops *ops = s->e->ops;
-    pf_dev *dev = s->e->dev;
-    int64_t start[2] = {*count, *arcs};
-    pf_buf *lists[2] = {s->list[*cur], s->list[1 - *cur]};
-    int rc = ops->upload(dev, s->counts, 0, start, sizeof start, st);
-    if (!rc)
-        rc = ops->sssp_relax_group(dev, &s->d, lists, s->counts, s->group_most,
-                                   GROUP_STEPS_MOST, s->dist, s->claim, *step, s->far,
-                                   s->bound_i, s->bound_f, st);
-    if (!rc)
-        rc = ops->download(dev, s->counts, 0, s->batch, 3 * sizeof *s->batch, st);
-    if (rc)
-        return rc;
-    int64_t ran = s->batch[2];
-    *count = s->batch[0];
-    *arcs = s->batch[1];
-    *step += (int32_t)ran;
-    *cur = (int)((*cur + ran) % 2);
-    s->steps_run += ran;
-    s->group_steps += ran;
-    s->group_runs++;
-    s->launches++;
-    s->readbacks++;
-    return PF_OK;
-}
-
-/* Whether the next near steps run in sssp_relax_group: a frontier of at
- * most s->group_most vertices on a graph without hubs (with hubs one step
- * can explode it, and a grid sized for the small one would relax the
- * explosion). */
-static int in_group(const sssp_state *s, int64_t count)
-{
-    return s->group_most > 0 && !s->negative && s->no_hubs && count <= s->group_most;
 }
 
 /* Whether the next near steps go in a batch: on graphs without hubs only.
@@ -282,10 +219,6 @@ static int near_steps(sssp_state *s, int32_t *step, int *cur, int64_t *count, in
     int32_t batch = guess < BATCH_FIRST ? BATCH_FIRST : guess < BATCH_MOST ? guess : BATCH_MOST;
     int rc = PF_OK, batched = 0;
     while (!rc && *count > 0) {
-        if (in_group(s, *count)) {
-            rc = relax_group(s, step, cur, count, arcs, st);
-            continue;
-        }
         if (batches(s, *count, *arcs)) {
             rc = relax_batch(s, batch, step, cur, count, arcs, st);
             batch = !batched++ ? BATCH_FIRST : batch < BATCH_MOST ? 2 * batch : batch;
@@ -299,8 +232,6 @@ static int near_steps(sssp_state *s, int32_t *step, int *cur, int64_t *count, in
         *count = next;
         (*step)++;
         s->steps_run++;
-        s->launches++;
-        s->readbacks++;
         if (!rc && s->negative && *step >= s->d.n && *count > 0)
             rc = NEGATIVE_CYCLE;
     }
@@ -350,18 +281,6 @@ static int run_steps(sssp_state *s, const pf_csr *g, int32_t source, pf_sssp_res
     return rc;
 }
 
-/* PORTAFLOW_TRACE's line: where the device calls went. */
-static void trace_steps(const sssp_state *s)
-{
-    fprintf(stderr,
-            "portaflow trace: sssp %lld steps, %lld launches, %lld readbacks; "
-            "sssp_relax_group %lld runs, %lld steps (frontiers up to %lld vertices); %lld "
-            "buckets, final delta %lld\n",
-            (long long)s->steps_run, (long long)s->launches, (long long)s->readbacks,
-            (long long)s->group_runs, (long long)s->group_steps, (long long)s->group_most,
-            (long long)s->far_passes, (long long)s->delta_i);
-}
-
 static int device_sssp(pf_graph_engine *e, const pf_csr *g, int32_t source,
                        const pf_graph_options *opt, pf_sssp_result *res, pf_status *st)
 {
@@ -369,10 +288,6 @@ static int device_sssp(pf_graph_engine *e, const pf_csr *g, int32_t source,
                     .negative = pf_csr_has_negative(g)};
     double t0 = pf_now();
     choose_delta(g, opt, !s.negative && e->ops->sssp_solve, &s);
-    int64_t group = pf_knobs()->sssp_group;
-    s.group_most = !e->ops->sssp_relax_group ? 0
-                   : group == PF_KNOB_AUTO       ? e->ops->sssp_group_vertices
-                                                 : group;
     double t1 = pf_now();
     res->t.prepare_s = t1 - t0;
     int rc = pf_graph_upload(e, g, NULL, 1, &s.d, st);
@@ -393,8 +308,6 @@ static int device_sssp(pf_graph_engine *e, const pf_csr *g, int32_t source,
                                                         : (void *)res->dist_i,
                               (size_t)g->n * 8, st);
     res->t.download_s = pf_now() - t3;
-    if (pf_knobs()->trace && !e->ops->sssp_solve)
-        trace_steps(&s);
     free_state(&s);
     return rc;
 }

@@ -500,7 +500,5 @@ const pf_device_ops pf_backend_opencl = {
     .sssp_relax = pf_cl_sssp_relax,
     .sssp_far = pf_cl_sssp_far,
     .sssp_relax_steps = pf_cl_sssp_relax_steps,
-    .sssp_relax_group = pf_cl_sssp_relax_group,
-    .sssp_group_vertices = 1024, /* one work-group: 4 rounds on a lattice */
     .intersect_count = pf_cl_intersect_count,
 };

@@ -6,8 +6,7 @@
  *
  * Each step zeroes the counters, enqueues its kernels and reads the
  * counters back (the host decides the next step from them), but for a
- * batch of relaxation steps (sssp_relax_steps) and one work-group's steps
- * (sssp_relax_group), which only enqueue. Frontiers of
+ * batch of relaxation steps (sssp_relax_steps), which only enqueues. Frontiers of
  * high mean degree on a GPU advance one work-item per arc (degrees, their
  * scan, a binary search per arc), others a group of lanes per vertex. */
 #include "cl_kernels.h"
@@ -26,8 +25,7 @@
 #define GRAPH_KERNEL_ID(ID, name) GK_##ID,
 enum graph_kernel {
     PF_GRAPH_KERNELS(GRAPH_KERNEL_ID) GK_WITHOUT_F64,
-    GK_RELAX_F64 = GK_WITHOUT_F64, GK_RELAX_ARCS_F64, GK_RELAX_STEPS_F64,
-    GK_RELAX_GROUP_F64, GK_COUNT
+    GK_RELAX_F64 = GK_WITHOUT_F64, GK_RELAX_ARCS_F64, GK_RELAX_STEPS_F64, GK_COUNT
 };
 #undef GRAPH_KERNEL_ID
 #define GRAPH_KERNEL_NAME(ID, name) "pf_k_" #name,
@@ -302,15 +300,6 @@ int pf_cl_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count
     return rc;
 }
 
-/* The program, and of a pair of relaxation kernels the one for g's
- * weights in *k. */
-static int relax_kernel(pf_dev *dev, const pf_dev_csr *g, int k_i64, int k_f64,
-                        struct pf_cl_graph **p, int *k, pf_status *st)
-{
-    *k = g->weights == 2 ? k_f64 : k_i64;
-    return relax_program(dev, g, p, st);
-}
-
 /* Step j of a batch: its arguments set (the lists swap each step). */
 static int relax_steps_args(struct pf_cl_graph *p, const pf_dev_csr *g, int k, pf_buf *const list[2],
                             pf_buf *counts, int32_t j, pf_buf *dist, pf_buf *claim, int32_t step,
@@ -334,65 +323,17 @@ int pf_cl_sssp_relax_steps(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[
                            double bound_f, pf_status *st)
 {
     struct pf_cl_graph *p = NULL;
-    int k = 0, rc = relax_kernel(dev, g, GK_RELAX_STEPS_I64, GK_RELAX_STEPS_F64, &p, &k, st);
-    int64_t items = rc ? 0 : pf_graph_steps_items(hint, p->lanes);
+    int rc = relax_program(dev, g, &p, st);
+    if (rc)
+        return rc;
+    int k = g->weights == 2 ? GK_RELAX_STEPS_F64 : GK_RELAX_STEPS_I64;
+    int64_t items = pf_graph_steps_items(hint, p->lanes);
     for (int32_t j = 0; !rc && j < steps; j++) {
         rc = relax_steps_args(p, g, k, list, counts, j, dist, claim, step, far, bound_i, bound_f,
                               st);
         if (!rc)
             rc = launch(dev, p, k, items, st);
     }
-    return rc;
-}
-
-/* relax_group's work-groups: each of as many work-items as the kernel
- * allows on this device, at most 1024 (a GPU's largest group); one, or
- * with PORTAFLOW_SSSP_CL_GROUPS on a GPU as many as a frontier of `most`
- * vertices needs at `lanes` work-items each, at most one per compute unit
- * (they wait for each other, so all must run at once). */
-static int group_shape(pf_dev *dev, cl_kernel kernel, int64_t most, int lanes, size_t *groups,
-                       size_t *items, pf_status *st)
-{
-    size_t largest = 0;
-    cl_int err = clGetKernelWorkGroupInfo(kernel, dev->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                          sizeof largest, &largest, NULL);
-    if (err != CL_SUCCESS)
-        return pf_cl_fail_on(st, "clGetKernelWorkGroupInfo", "pf_k_relax_group", err);
-    *items = largest < 1024 ? largest : 1024;
-    int64_t wanted = (most * lanes + (int64_t)*items - 1) / (int64_t)*items;
-    int64_t units = dev->desc.compute_units > 0 ? dev->desc.compute_units : 1;
-    wanted = wanted < units ? wanted : units;
-    int spread = pf_knobs()->sssp_cl_groups == 1 && !strcmp(dev->desc.kind, "gpu");
-    *groups = !spread || wanted < 1 ? 1 : (size_t)wanted;
-    return PF_OK;
-}
-
-int pf_cl_sssp_relax_group(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[2],
-                           pf_buf *counts, int64_t most, int32_t steps_most, pf_buf *dist,
-                           pf_buf *claim, int32_t step, pf_buf *far, int64_t bound_i,
-                           double bound_f, pf_status *st)
-{
-    struct pf_cl_graph *p = NULL;
-    size_t groups = 1, items = 0;
-    int k = 0, rc = relax_kernel(dev, g, GK_RELAX_GROUP_I64, GK_RELAX_GROUP_F64, &p, &k, st);
-    int lanes = rc ? 1 : pf_graph_group_lanes(g, p->lanes);
-    if (!rc)
-        rc = group_shape(dev, p->kernels[k], most, lanes, &groups, &items, st);
-    if (rc)
-        return rc;
-    cl_mem weight = g->weight ? g->weight->mem : g->first->mem; /* none: a stand-in */
-    if (k == GK_RELAX_GROUP_F64)
-        rc = pf_cl_args_relax_group_f64(p->kernels[k], st, list[0]->mem, list[1]->mem,
-                                        counts->mem, lanes, most, steps_most, g->first->mem,
-                                        g->head->mem, weight, dist->mem, claim->mem, step,
-                                        far->mem, pf_graph_real_bits(bound_f));
-    else
-        rc = pf_cl_args_relax_group_i64(p->kernels[k], st, list[0]->mem, list[1]->mem,
-                                        counts->mem, lanes, most, steps_most, g->first->mem,
-                                        g->head->mem, weight, g->weight != NULL, dist->mem,
-                                        claim->mem, step, far->mem, bound_i);
-    if (!rc)
-        rc = pf_cl_enqueue(dev, p->kernels[k], graph_kernel_names[k], groups, items, st);
     return rc;
 }
 

@@ -35,7 +35,5 @@ const pf_device_ops pf_backend_cuda = {
     .sssp_relax = pf_cuda_sssp_relax,
     .sssp_far = pf_cuda_sssp_far,
     .sssp_relax_steps = pf_cuda_sssp_relax_steps,
-    .sssp_relax_group = pf_cuda_sssp_relax_group,
-    .sssp_group_vertices = 16384, /* 64 blocks: a lattice's frontier in one round */
     .intersect_count = pf_cuda_intersect_count,
 };

@@ -7,8 +7,7 @@
  * per arc found by a binary search over the scanned degrees; each step
  * resets the counters on the device, queues its kernels and stages the
  * counters back (the host decides the next step from them), but for a
- * batch of relaxation steps (sssp_relax_steps) and the steps of one block
- * (sssp_relax_group), which only queue. Counters: [0]
+ * batch of relaxation steps (sssp_relax_steps), which only queues. Counters: [0]
  * appended vertices, [1] their out-degrees or the far vertices left, [2]
  * the smallest far distance's bits, [3] the far vertices taken's
  * out-degrees. */
@@ -42,13 +41,6 @@ __global__ void pf_k_graph_counters(pf_i64 *counters, pf_i64 c2)
 }
 
 /* ---- host side --------------------------------------------------------- */
-
-/* The integer weights as the kernels take them: without weights the
- * first array stands in (has_weight = 0: never read). */
-static const pf_i64 *int_weights(const pf_dev_csr *g)
-{
-    return pf_cuda_ptr<pf_i64>(g->weight ? g->weight : g->first);
-}
 
 /* One thread per arc pays where a frontier's mean degree passes this many
  * arcs (a hub among leaves); the offsets are int32. PORTAFLOW_GRAPH_BALANCE
@@ -188,7 +180,7 @@ extern "C" int pf_cuda_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, 
             pf_cuda_ptr<pf_i64>(g->counters));
         PF_CUDA_CHECK_LAUNCH(st, "pf_k_relax_arcs_f64");
     } else if (by_arc) {
-        const pf_i64 *weight = int_weights(g);
+        const pf_i64 *weight = g->weight ? pf_cuda_ptr<pf_i64>(g->weight) : first;
         pf_k_relax_arcs_i64<<<blocks_for(in_arcs), PF_CUDA_BLOCK, 0, dev->stream>>>(
             pf_cuda_ptr<pf_i32>(in), offset, count, in_arcs, first, head, weight,
             g->weight != NULL, pf_cuda_ptr<pf_i64>(dist), pf_cuda_ptr<pf_i32>(claim), step,
@@ -203,7 +195,7 @@ extern "C" int pf_cuda_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, 
             pf_cuda_ptr<pf_i64>(g->counters));
         PF_CUDA_CHECK_LAUNCH(st, "pf_k_relax_f64");
     } else if (count > 0) {
-        const pf_i64 *weight = int_weights(g);
+        const pf_i64 *weight = g->weight ? pf_cuda_ptr<pf_i64>(g->weight) : first;
         pf_k_relax_i64<<<blocks, PF_CUDA_BLOCK, 0, dev->stream>>>(
             pf_cuda_ptr<pf_i32>(in), count, LANES, first, head, weight, g->weight != NULL,
             pf_cuda_ptr<pf_i64>(dist), pf_cuda_ptr<pf_i32>(claim), step,
@@ -239,7 +231,7 @@ extern "C" int pf_cuda_sssp_relax_steps(pf_dev *dev, const pf_dev_csr *g, pf_buf
                 pf_cuda_ptr<pf_i32>(far), pf_graph_real_bits(bound_f));
             PF_CUDA_CHECK_LAUNCH(st, "pf_k_relax_steps_f64");
         } else {
-            const pf_i64 *weight = int_weights(g);
+            const pf_i64 *weight = g->weight ? pf_cuda_ptr<pf_i64>(g->weight) : first;
             pf_k_relax_steps_i64<<<blocks, PF_CUDA_BLOCK, 0, dev->stream>>>(
                 in, c, j, LANES, first, head, weight, g->weight != NULL,
                 pf_cuda_ptr<pf_i64>(dist), pf_cuda_ptr<pf_i32>(claim), step + j, near,
@@ -247,63 +239,6 @@ extern "C" int pf_cuda_sssp_relax_steps(pf_dev *dev, const pf_dev_csr *g, pf_buf
             PF_CUDA_CHECK_LAUNCH(st, "pf_k_relax_steps_i64");
         }
     }
-    return PF_OK;
-}
-
-/* Blocks of PF_GROUP_MOST threads for sssp_relax_group: enough for a
- * frontier of `most` vertices at `lanes` threads each in one round, no
- * more than can all run at once (a cooperative launch needs that). */
-static int group_blocks(pf_dev *dev, const void *kernel, int64_t most, int lanes,
-                        unsigned *blocks, pf_status *st)
-{
-    int per_sm = 0;
-    PF_CUDA_TRY(st, "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
-                cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, PF_GROUP_MOST, 0));
-    int64_t resident = (int64_t)per_sm * dev->sm_count;
-    int64_t wanted = (most * lanes + PF_GROUP_MOST - 1) / PF_GROUP_MOST;
-    wanted = wanted < resident ? wanted : resident;
-    *blocks = (unsigned)(wanted > 1 ? wanted : 1);
-    return PF_OK;
-}
-
-/* Near steps on a cooperative grid (device.h sssp_relax_group): queued,
- * counts read back by the host. */
-extern "C" int pf_cuda_sssp_relax_group(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[2],
-                                        pf_buf *counts, int64_t most, int32_t steps_most,
-                                        pf_buf *dist, pf_buf *claim, int32_t step, pf_buf *far,
-                                        int64_t bound_i, double bound_f, pf_status *st)
-{
-    pf_i32 lanes = pf_graph_group_lanes(g, LANES), has_weight = g->weight != NULL;
-    int rc = pf_cuda_enter(dev, st);
-    pf_i32 *list0 = pf_cuda_ptr<pf_i32>(list[0]), *list1 = pf_cuda_ptr<pf_i32>(list[1]);
-    pf_i64 *c = pf_cuda_ptr<pf_i64>(counts);
-    const pf_i64 *first = pf_cuda_ptr<pf_i64>(g->first);
-    const pf_i32 *head = pf_cuda_ptr<pf_i32>(g->head);
-    pf_i32 *claim_p = pf_cuda_ptr<pf_i32>(claim), *far_p = pf_cuda_ptr<pf_i32>(far);
-    pf_i64 most_v = most, bound = g->weights == 2 ? pf_graph_real_bits(bound_f) : bound_i;
-    pf_i32 steps_v = steps_most, step_v = step;
-    const void *weight = g->weights == 2 ? (const void *)pf_cuda_ptr<double>(g->weight)
-                                         : (const void *)int_weights(g);
-    void *dist_p = dist->ptr;
-    const void *kernel = g->weights == 2 ? (const void *)pf_k_relax_group_f64
-                                         : (const void *)pf_k_relax_group_i64;
-    unsigned blocks = 1;
-    if (!rc)
-        rc = group_blocks(dev, kernel, most, lanes, &blocks, st);
-    if (rc)
-        return rc;
-    /* The kernels' parameters in order (pf_kernel_table.h); the double
-     * one has no has_weight. */
-    void *with_flag[] = {&list0, &list1,      &c,      &lanes,   &most_v, &steps_v, &first,
-                         &head,  &weight,     &has_weight, &dist_p, &claim_p, &step_v, &far_p,
-                         &bound};
-    void *without_flag[] = {&list0,  &list1,   &c,      &lanes, &most_v, &steps_v,
-                            &first,  &head,    &weight, &dist_p, &claim_p, &step_v,
-                            &far_p,  &bound};
-    PF_CUDA_TRY(st, "cudaLaunchCooperativeKernel (pf_k_relax_group)",
-                cudaLaunchCooperativeKernel(kernel, blocks, PF_GROUP_MOST,
-                                            g->weights == 2 ? without_flag : with_flag, 0,
-                                            dev->stream));
     return PF_OK;
 }
 

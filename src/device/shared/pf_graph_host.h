@@ -1,8 +1,7 @@
 /* Host-side parts of the graph steps that the CUDA and OpenCL backends
- * share (device.h: sssp_relax, sssp_far, sssp_relax_steps, sssp_relax_group):
- * how a real distance bound travels to the kernels, how sssp_far's counters
- * become its answer, how wide a batched step launches, and how many
- * work-items share a vertex in one group's steps.
+ * share (device.h: sssp_relax, sssp_far, sssp_relax_steps): how a real
+ * distance bound travels to the kernels, how sssp_far's counters become
+ * its answer, and how wide a batched step launches.
  * Plain host C, also compiled as C++ by nvcc; not a kernel header. */
 #ifndef PF_GRAPH_HOST_H
 #define PF_GRAPH_HOST_H
@@ -55,19 +54,6 @@ static inline int64_t pf_graph_steps_items(int64_t hint, int lanes)
     int64_t items = (hint > 0 ? hint : 1) * lanes * 4;
     items = items > least ? items : least;
     return items < most ? items : most;
-}
-
-/* Work-items per frontier vertex in sssp_relax_group: the graph's mean
- * out-degree rounded up to a power of two, at most `most` (the backend's
- * lanes): a thin frontier of a lattice (degree 4) then gives each
- * work-item one arc, and a group of G work-items relaxes G / 4 vertices
- * in one round. */
-static inline int pf_graph_group_lanes(const pf_dev_csr *g, int most)
-{
-    int lanes = 1;
-    while (lanes < most && (int64_t)lanes * g->n < g->m)
-        lanes *= 2;
-    return lanes;
 }
 
 #endif

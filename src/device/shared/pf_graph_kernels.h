@@ -36,12 +36,22 @@ PF_FN int pf_atomic_min_i64(__global long *p, long v)
 #if PF_GRAPH_F64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #define PF_HAVE_F64 1
+PF_FN int pf_atomic_min_f64(__global double *p, double v)
+{
+    volatile __global long *bits = (volatile __global long *)p;
+    long old = *bits;
+    while (v < as_double(old)) {
+        long seen = atom_cmpxchg(bits, old, as_long(v));
+        if (seen == old)
+            return 1;
+        old = seen;
+    }
+    return 0;
+}
 #define PF_LOAD_F64(p) (*(volatile __global double *)(p))
 typedef double pf_f64;
 #define PF_F64_INF INFINITY
 #define PF_F64_FROM_BITS(b) as_double(b)
-#define PF_F64_BITS(d) as_long(d)
-#define PF_CAS_I64(p, old, v) atom_cmpxchg((volatile __global long *)(p), (old), (v))
 #endif
 
 #elif defined(__CUDACC__)
@@ -51,14 +61,22 @@ static __device__ __forceinline__ int pf_atomic_min_i64(pf_i64 *p, pf_i64 v)
 {
     return (pf_i64)atomicMin((long long *)p, (long long)v) > v;
 }
+static __device__ __forceinline__ int pf_atomic_min_f64(double *p, double v)
+{
+    unsigned long long *bits = (unsigned long long *)p;
+    unsigned long long old = *(volatile unsigned long long *)bits;
+    while (v < __longlong_as_double((long long)old)) {
+        unsigned long long seen = atomicCAS(bits, old, (unsigned long long)__double_as_longlong(v));
+        if (seen == old)
+            return 1;
+        old = seen;
+    }
+    return 0;
+}
 #define PF_LOAD_F64(p) (*(volatile const double *)(p))
 typedef double pf_f64;
 #define PF_F64_INF (__longlong_as_double(0x7ff0000000000000LL))
 #define PF_F64_FROM_BITS(b) __longlong_as_double(b)
-#define PF_F64_BITS(d) ((pf_i64)__double_as_longlong(d))
-#define PF_CAS_I64(p, old, v)                                                               \
-    ((pf_i64)atomicCAS((unsigned long long *)(p), (unsigned long long)(old),              \
-                       (unsigned long long)(v)))
 
 #else /* host C */
 #define PF_HAVE_F64 1
@@ -97,21 +115,6 @@ static inline double pf_load_f64(const double *p)
 #define PF_LOAD_F64(p) pf_load_f64(p)
 typedef double pf_f64;
 #define PF_F64_INF INFINITY
-#endif
-
-#if defined(PF_CAS_I64) && defined(PF_HAVE_F64) /* the GPU dialects */
-PF_FN int pf_atomic_min_f64(PF_GLOBAL pf_f64 *p, pf_f64 v)
-{
-    PF_GLOBAL pf_i64 *bits = (PF_GLOBAL pf_i64 *)p;
-    pf_i64 old = PF_LOAD_I64(bits);
-    while (v < PF_F64_FROM_BITS(old)) {
-        pf_i64 seen = PF_CAS_I64(bits, old, PF_F64_BITS(v));
-        if (seen == old)
-            return 1;
-        old = seen;
-    }
-    return 0;
-}
 #endif
 
 #define PF_DIST_NONE_I64 ((pf_i64)0x7fffffffffffffffLL)
@@ -199,49 +202,6 @@ PF_FN int pf_relax_route(PF_GLOBAL pf_i32 *claim, PF_GLOBAL pf_i32 *far, pf_i32 
     return PF_ATOMIC_XCHG_I32(&claim[v], step) != step ? 1 : -1;
 }
 
-/* Arc a from u (at distance du), integer distances: head[a] when this
- * worker lowered its distance and appends it to the near list, else -1.
- * has_weight = 0: every arc weighs 1 (weight is not read). */
-PF_FN pf_i32 pf_relax_arc_i64(pf_i64 du, pf_i64 a, PF_GLOBAL const pf_i32 *head,
-                              PF_GLOBAL const pf_i64 *weight, int has_weight,
-                              PF_GLOBAL pf_i64 *dist, PF_GLOBAL pf_i32 *claim,
-                              PF_GLOBAL pf_i32 *far, pf_i32 step, pf_i64 bound)
-{
-    pf_i32 v = head[a];
-    pf_i64 d = du + (has_weight ? weight[a] : 1);
-    int route = d < PF_LOAD_I64(&dist[v]) && pf_atomic_min_i64(&dist[v], d)
-                    ? pf_relax_route(claim, far, v, step, d < bound)
-                    : -1;
-    return route == 1 ? v : -1;
-}
-
-#ifdef PF_HAVE_F64
-/* The same for real weights. */
-PF_FN pf_i32 pf_relax_arc_f64(pf_f64 du, pf_i64 a, PF_GLOBAL const pf_i32 *head,
-                              PF_GLOBAL const pf_f64 *weight, PF_GLOBAL pf_f64 *dist,
-                              PF_GLOBAL pf_i32 *claim, PF_GLOBAL pf_i32 *far, pf_i32 step,
-                              pf_f64 bound)
-{
-    pf_i32 v = head[a];
-    pf_f64 d = du + weight[a];
-    int route = d < PF_LOAD_F64(&dist[v]) && pf_atomic_min_f64(&dist[v], d)
-                    ? pf_relax_route(claim, far, v, step, d < bound)
-                    : -1;
-    return route == 1 ? v : -1;
-}
-#endif
-
-/* Appends v (or nothing, v < 0) to `near` through counters[0], its
- * out-degree into counters[1]. */
-PF_FN void pf_relax_append(pf_i32 v, PF_GLOBAL const pf_i64 *first, PF_GLOBAL pf_i32 *near,
-                           PF_GLOBAL pf_i64 *counters)
-{
-    if (v < 0)
-        return;
-    near[PF_COUNTER_NEXT(&counters[0])] = v;
-    PF_COUNTER_ADD(&counters[1], PF_ROW_END(first, v) - first[v]);
-}
-
 /* sssp_relax on frontier vertex u (lane of lanes, as above), integer
  * distances; has_weight = 0: every arc weighs 1 (weight is not read).
  * Appends through counters[0], their out-degrees into counters[1]. */
@@ -253,10 +213,15 @@ PF_FN void pf_body_relax_i64(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL cons
                              PF_GLOBAL pf_i64 *counters)
 {
     pf_i64 du = PF_LOAD_I64(&dist[u]);
-    for (pf_i64 a = first[u] + lane; a < PF_ROW_END(first, u); a += lanes)
-        pf_relax_append(pf_relax_arc_i64(du, a, head, weight, has_weight, dist, claim, far, step,
-                                         bound),
-                        first, near, counters);
+    for (pf_i64 a = first[u] + lane; a < PF_ROW_END(first, u); a += lanes) {
+        pf_i32 v = head[a];
+        pf_i64 d = du + (has_weight ? weight[a] : 1);
+        if (d < PF_LOAD_I64(&dist[v]) && pf_atomic_min_i64(&dist[v], d) &&
+            pf_relax_route(claim, far, v, step, d < bound) == 1) {
+            near[PF_COUNTER_NEXT(&counters[0])] = v;
+            PF_COUNTER_ADD(&counters[1], PF_ROW_END(first, v) - first[v]);
+        }
+    }
 }
 
 #ifdef PF_HAVE_F64
@@ -268,9 +233,15 @@ PF_FN void pf_body_relax_f64(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL cons
                              PF_GLOBAL pf_i32 *far, pf_f64 bound, PF_GLOBAL pf_i64 *counters)
 {
     pf_f64 du = PF_LOAD_F64(&dist[u]);
-    for (pf_i64 a = first[u] + lane; a < PF_ROW_END(first, u); a += lanes)
-        pf_relax_append(pf_relax_arc_f64(du, a, head, weight, dist, claim, far, step, bound),
-                        first, near, counters);
+    for (pf_i64 a = first[u] + lane; a < PF_ROW_END(first, u); a += lanes) {
+        pf_i32 v = head[a];
+        pf_f64 d = du + weight[a];
+        if (d < PF_LOAD_F64(&dist[v]) && pf_atomic_min_f64(&dist[v], d) &&
+            pf_relax_route(claim, far, v, step, d < bound) == 1) {
+            near[PF_COUNTER_NEXT(&counters[0])] = v;
+            PF_COUNTER_ADD(&counters[1], PF_ROW_END(first, v) - first[v]);
+        }
+    }
 }
 #endif
 
@@ -336,9 +307,13 @@ PF_FN void pf_body_relax_arc_i64(pf_i64 j, PF_GLOBAL const pf_i32 *in,
 {
     pf_i32 u;
     pf_i64 a = pf_lb_arc(in, offset, count, first, j, &u);
-    pf_relax_append(pf_relax_arc_i64(PF_LOAD_I64(&dist[u]), a, head, weight, has_weight, dist,
-                                     claim, far, step, bound),
-                    first, near, counters);
+    pf_i32 v = head[a];
+    pf_i64 d = PF_LOAD_I64(&dist[u]) + (has_weight ? weight[a] : 1);
+    if (d < PF_LOAD_I64(&dist[v]) && pf_atomic_min_i64(&dist[v], d) &&
+        pf_relax_route(claim, far, v, step, d < bound) == 1) {
+        near[PF_COUNTER_NEXT(&counters[0])] = v;
+        PF_COUNTER_ADD(&counters[1], PF_ROW_END(first, v) - first[v]);
+    }
 }
 
 #ifdef PF_HAVE_F64
@@ -352,9 +327,13 @@ PF_FN void pf_body_relax_arc_f64(pf_i64 j, PF_GLOBAL const pf_i32 *in,
 {
     pf_i32 u;
     pf_i64 a = pf_lb_arc(in, offset, count, first, j, &u);
-    pf_relax_append(pf_relax_arc_f64(PF_LOAD_F64(&dist[u]), a, head, weight, dist, claim, far,
-                                     step, bound),
-                    first, near, counters);
+    pf_i32 v = head[a];
+    pf_f64 d = PF_LOAD_F64(&dist[u]) + weight[a];
+    if (d < PF_LOAD_F64(&dist[v]) && pf_atomic_min_f64(&dist[v], d) &&
+        pf_relax_route(claim, far, v, step, d < bound) == 1) {
+        near[PF_COUNTER_NEXT(&counters[0])] = v;
+        PF_COUNTER_ADD(&counters[1], PF_ROW_END(first, v) - first[v]);
+    }
 }
 #endif
 
@@ -459,92 +438,6 @@ PF_KERNEL(relax_steps_i64)
                           &counts[2 * at + 2]);
 }
 
-/* ---- near steps without the host (device.h sssp_relax_group) ---------
- * A thin frontier (a lattice's wavefront) relaxes in a few microseconds,
- * about what a launch costs and far less than a readback: a grid whose
- * work-items all run at once (one work-group on OpenCL, a cooperative
- * launch on CUDA, on OpenCL groups no more than the GPU's compute units)
- * runs such steps back to back, a barrier across the grid between them. Three tallies {vertices appended, their out-degrees} turn
- * round so that one barrier a step suffices: step j appends into tally
- * j % 3 while work-item 0 zeroes tally (j + 1) % 3, which everyone read
- * before the last barrier. Lists are read through PF_LOAD (other groups
- * wrote them, maybe into lines this one holds from two steps ago). */
-
-/* One step: the `count` vertices of `in` (lanes work-items each) into
- * `out`, appends counted in tally[0] and tally[1]. dist and weight hold
- * doubles when `real` (bound: a double's bits). */
-PF_FN void pf_group_step(int real, pf_i64 count, pf_i32 lanes, PF_GLOBAL const pf_i32 *in,
-                         PF_GLOBAL pf_i32 *out, PF_GLOBAL const pf_i64 *first,
-                         PF_GLOBAL const pf_i32 *head, PF_GLOBAL const pf_i64 *weight,
-                         int has_weight, PF_GLOBAL pf_i64 *dist, PF_GLOBAL pf_i32 *claim,
-                         pf_i32 step, PF_GLOBAL pf_i32 *far, pf_i64 bound, PF_TALLY pf_i64 *tally)
-{
-    for (pf_i64 i = PF_GLOBAL_ID(); i < count * lanes; i += PF_GLOBAL_SIZE()) {
-        pf_i32 u = PF_LOAD_I32(&in[i / lanes]), v = -1;
-        for (pf_i64 a = first[u] + i % lanes; a < PF_ROW_END(first, u); a += lanes) {
-#ifdef PF_HAVE_F64
-            if (real) {
-                PF_GLOBAL pf_f64 *dist_f = (PF_GLOBAL pf_f64 *)dist;
-                v = pf_relax_arc_f64(PF_LOAD_F64(&dist_f[u]), a, head,
-                                     (PF_GLOBAL const pf_f64 *)weight, dist_f, claim, far, step,
-                                     PF_F64_FROM_BITS(bound));
-            } else
-#endif
-                v = pf_relax_arc_i64(PF_LOAD_I64(&dist[u]), a, head, weight, has_weight, dist,
-                                     claim, far, step, bound);
-            if (v >= 0) {
-                out[PF_TALLY_NEXT(&tally[0])] = v;
-                PF_TALLY_ADD(&tally[1], PF_ROW_END(first, v) - first[v]);
-            }
-        }
-    }
-}
-
-/* Steps from list0 (counts[0] vertices, counts[1] out-arcs) while the
- * frontier is not empty, holds at most `most` vertices, and fewer than
- * steps_most steps ran; then counts[0..2] = the frontier left (in list0
- * after an even number of steps, else list1), its out-arcs, the steps.
- * tally: int64[6], the same for the whole grid; counts[9..10] hold the
- * barrier across groups on OpenCL (counts[9] 0 before the first run). */
-PF_FN void pf_body_relax_group(int real, PF_GLOBAL pf_i32 *list0, PF_GLOBAL pf_i32 *list1,
-                               PF_GLOBAL pf_i64 *counts, pf_i32 lanes, pf_i64 most,
-                               pf_i32 steps_most, PF_GLOBAL const pf_i64 *first,
-                               PF_GLOBAL const pf_i32 *head, PF_GLOBAL const pf_i64 *weight,
-                               int has_weight, PF_GLOBAL pf_i64 *dist, PF_GLOBAL pf_i32 *claim,
-                               pf_i32 step, PF_GLOBAL pf_i32 *far, pf_i64 bound,
-                               PF_TALLY pf_i64 *tally)
-{
-    pf_i64 count = PF_LOAD_I64(&counts[0]), arcs = PF_LOAD_I64(&counts[1]);
-    pf_i32 j = 0;
-    int leader = PF_GLOBAL_ID() == 0;
-    if (leader)
-        tally[0] = tally[1] = 0;
-    PF_GRID_BARRIER(counts);
-    while (count > 0 && count <= most && j < steps_most) {
-        PF_TALLY pf_i64 *now = &tally[2 * (j % 3)], *next = &tally[2 * ((j + 1) % 3)];
-        if (leader)
-            next[0] = next[1] = 0;
-        pf_group_step(real, count, lanes, j % 2 ? list1 : list0, j % 2 ? list0 : list1, first,
-                      head, weight, has_weight, dist, claim, step + j, far, bound, now);
-        PF_GRID_BARRIER(counts);
-        count = PF_TALLY_LOAD(&now[0]);
-        arcs = PF_TALLY_LOAD(&now[1]);
-        j++;
-    }
-    if (leader) {
-        counts[0] = count;
-        counts[1] = arcs;
-        counts[2] = j;
-    }
-}
-
-PF_KERNEL_GROUP(relax_group_i64)
-{
-    PF_GROUP_TALLY(tally, 6, counts);
-    pf_body_relax_group(0, list0, list1, counts, lanes, most, steps_most, first, head, weight,
-                        has_weight, dist, claim, step, far, bound, tally);
-}
-
 PF_KERNEL(intersect)
 {
     pf_i64 i = PF_GLOBAL_ID();
@@ -593,14 +486,6 @@ PF_KERNEL(relax_steps_f64)
         pf_body_relax_f64(in[i / lanes], (pf_i32)(i % lanes), lanes, first, head, weight, dist,
                           claim, step, near, far, PF_F64_FROM_BITS(bound_bits),
                           &counts[2 * at + 2]);
-}
-
-PF_KERNEL_GROUP(relax_group_f64)
-{
-    PF_GROUP_TALLY(tally, 6, counts);
-    pf_body_relax_group(1, list0, list1, counts, lanes, most, steps_most, first, head,
-                        (PF_GLOBAL const pf_i64 *)weight, 1, (PF_GLOBAL pf_i64 *)dist, claim,
-                        step, far, bound_bits, tally);
 }
 
 PF_KERNEL(relax_arcs_f64)

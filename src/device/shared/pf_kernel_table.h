@@ -183,17 +183,6 @@
     G(pf_i32, claim) V(pf_i32, step) G(pf_i32, near) G(pf_i32, far)                        \
     V(pf_i64, bound_bits)
 
-#define PF_ARGS_relax_group_i64(G, V, L)                                                   \
-    G(pf_i32, list0) G(pf_i32, list1) G(pf_i64, counts) V(pf_i32, lanes) V(pf_i64, most)   \
-    V(pf_i32, steps_most) G(const pf_i64, first) G(const pf_i32, head)                     \
-    G(const pf_i64, weight) V(pf_i32, has_weight) G(pf_i64, dist) G(pf_i32, claim)         \
-    V(pf_i32, step) G(pf_i32, far) V(pf_i64, bound)
-#define PF_ARGS_relax_group_f64(G, V, L)                                                   \
-    G(pf_i32, list0) G(pf_i32, list1) G(pf_i64, counts) V(pf_i32, lanes) V(pf_i64, most)   \
-    V(pf_i32, steps_most) G(const pf_i64, first) G(const pf_i32, head)                     \
-    G(const pf_f64, weight) G(pf_f64, dist) G(pf_i32, claim) V(pf_i32, step)               \
-    G(pf_i32, far) V(pf_i64, bound_bits)
-
 #define PF_GRAPH_KERNELS(X)                                                                \
     X(BFS_PUSH, bfs_push)                                                                  \
     X(BFS_PULL, bfs_pull)                                                                  \
@@ -204,13 +193,11 @@
     X(FRONTIER_DEGREE, frontier_degree)                                                    \
     X(BFS_PUSH_ARCS, bfs_push_arcs)                                                        \
     X(RELAX_ARCS_I64, relax_arcs_i64)                                                      \
-    X(RELAX_STEPS_I64, relax_steps_i64)                                                    \
-    X(RELAX_GROUP_I64, relax_group_i64)
+    X(RELAX_STEPS_I64, relax_steps_i64)
 #define PF_GRAPH_F64_KERNELS(X)                                                            \
     X(RELAX_F64, relax_f64)                                                                \
     X(RELAX_ARCS_F64, relax_arcs_f64)                                                      \
-    X(RELAX_STEPS_F64, relax_steps_f64)                                                    \
-    X(RELAX_GROUP_F64, relax_group_f64)
+    X(RELAX_STEPS_F64, relax_steps_f64)
 
 /* ---- turning a list into a parameter list ---------------------------- */
 

@@ -24,11 +24,8 @@
  * The kernels (the wrappers at the end of pf_kernels.h) are written once
  * with PF_KERNEL(name), which takes the parameters from pf_kernel_table.h,
  * PF_GLOBAL_ID / PF_GLOBAL_SIZE (a 1-D grid), PF_ADD_WORK (the relabel
- * work into its counter), for a group of workers per vertex,
- * PF_KERNEL_LANES, PF_LANES_VERTEX and PF_LANES_INIT, and for a kernel
- * whose work-items all run at once and wait for each other
- * (pf_body_relax_group), PF_KERNEL_GROUP, PF_GRID_BARRIER, PF_GROUP_TALLY
- * and the PF_TALLY macros. */
+ * work into its counter) and, for a group of workers per vertex,
+ * PF_KERNEL_LANES, PF_LANES_VERTEX and PF_LANES_INIT. */
 #ifndef PF_VENDOR_H
 #define PF_VENDOR_H
 
@@ -131,45 +128,6 @@ PF_FN void pf_lanes_lowest(pf_lanes *g, int *h, long *arc)
     *arc = g->lane_arc[0];
 }
 
-/* Work-groups running steps back to back (pf_body_relax_group). Their
- * step counters (tallies) live in global memory (`counts` from element
- * PF_TALLY_AT on); the barrier across the grid is the group's barrier,
- * then, with more than one group, work-item 0 of each group counts in at
- * PF_GRID_AT (arrivals, then a generation number) and waits for the last
- * to arrive. OpenCL does not promise that the groups of a launch run at
- * the same time: the host launches more than one only on a GPU and no
- * more than it has compute units, each group alone fitting on one. */
-#define PF_TALLY __global
-#define PF_TALLY_AT 3
-#define PF_GRID_AT 9
-#define PF_TALLY_ADD(p, v) PF_COUNTER_ADD((p), (v))
-#define PF_TALLY_NEXT(p) PF_COUNTER_NEXT(p)
-#define PF_TALLY_LOAD(p) PF_LOAD_I64(p)
-#define PF_GROUP_TALLY(name, len, counts) __global long *name = &(counts)[PF_TALLY_AT]
-#if PF_ATOM64
-PF_FN void pf_grid_barrier(__global long *counts)
-{
-    volatile __global long *arrived = (volatile __global long *)&counts[PF_GRID_AT];
-    volatile __global long *generation = arrived + 1;
-    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-    if (get_num_groups(0) > 1 && get_local_id(0) == 0) {
-        long seen = atom_add(generation, 0);
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
-        if (atom_inc(arrived) == (long)get_num_groups(0) - 1) {
-            atom_xchg(arrived, 0);
-            mem_fence(CLK_GLOBAL_MEM_FENCE);
-            atom_inc(generation);
-        } else {
-            while (atom_add(generation, 0) == seen)
-                ;
-        }
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-}
-#define PF_GRID_BARRIER(counts) pf_grid_barrier(counts)
-#endif
-
 /* Kernels: a __kernel per step; local buffers are kernel arguments. The
  * relabel work is summed per work-group first, so the counter sees one
  * atomic per group (pf_group_add_work, kernels/pf_group.cl). */
@@ -179,7 +137,6 @@ PF_FN void pf_grid_barrier(__global long *counts)
 #define PF_KERNEL_ATTR(name, attr) __kernel attr void pf_k_##name(PF_PARAMS(name))
 #define PF_GLOBAL_ID() ((pf_i64)get_global_id(0))
 #define PF_GLOBAL_SIZE() ((pf_i64)get_global_size(0))
-#define PF_KERNEL_GROUP(name) PF_KERNEL(name)
 #define PF_ADD_WORK(counter, work, scratch) pf_group_add_work((counter), (work), (scratch))
 /* A work-group per listed vertex, sized by the host (a power of two). */
 #define PF_KERNEL_LANES(name) PF_KERNEL(name)
@@ -191,7 +148,6 @@ PF_FN void pf_grid_barrier(__global long *counts)
     }
 
 #elif defined(__CUDACC__)
-#include <cooperative_groups.h>
 typedef long long pf_i64;
 typedef unsigned long long pf_u64;
 typedef int pf_i32;
@@ -257,24 +213,6 @@ template <int LANES> static __device__ __forceinline__ pf_lanes pf_lanes_in_warp
     return grp;
 }
 
-/* Blocks running steps back to back (pf_body_relax_group), of up to
- * PF_GROUP_MOST threads (PF_KERNEL_GROUP's launch bound). Such a kernel
- * is launched cooperatively (cudaLaunchCooperativeKernel: its blocks all
- * run at once), so it may wait for the whole grid; with more than one
- * block its step counters (tallies) live in global memory (`counts` from
- * element PF_TALLY_AT on), with one in shared memory (a generic pointer
- * reaches either). */
-#define PF_GROUP_MOST 1024
-#define PF_TALLY
-#define PF_GRID_BARRIER(counts) cooperative_groups::this_grid().sync()
-#define PF_TALLY_LOAD(p) (*(volatile const pf_i64 *)(p))
-#define PF_TALLY_AT 3
-#define PF_GROUP_TALLY(name, len, counts)                                                   \
-    __shared__ pf_i64 name##_shared[len];                                                   \
-    pf_i64 *name = gridDim.x > 1 ? &(counts)[PF_TALLY_AT] : name##_shared
-#define PF_TALLY_ADD(p, v) PF_COUNTER_ADD((p), (v))
-#define PF_TALLY_NEXT(p) PF_COUNTER_NEXT(p)
-
 /* Kernels: a __global__ function per step, PF_CUDA_BLOCK threads a block
  * (cuda_internal.h). Shared memory is not passed as an argument: local
  * buffers of the table vanish from the parameter list, and PF_ADD_WORK
@@ -286,8 +224,6 @@ template <int LANES> static __device__ __forceinline__ pf_lanes pf_lanes_in_warp
     __global__ void __launch_bounds__(PF_CUDA_BLOCK) pf_k_##name(PF_PARAMS(name))
 #define PF_GLOBAL_ID() ((pf_i64)blockIdx.x * blockDim.x + threadIdx.x)
 #define PF_GLOBAL_SIZE() ((pf_i64)gridDim.x * blockDim.x)
-#define PF_KERNEL_GROUP(name) \
-    __global__ void __launch_bounds__(PF_GROUP_MOST) pf_k_##name(PF_PARAMS(name))
 #define PF_ADD_WORK(counter, work, scratch)       \
     do {                                          \
         if ((work) != 0)                          \
