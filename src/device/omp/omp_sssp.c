@@ -46,10 +46,8 @@ enum {
 
 #define NO_BIN INT64_MAX
 
-typedef struct bin {
-    int32_t *v;
-    int64_t count, capacity;
-} bin;
+/* A bin: a growable list of vertices, as a BFS frontier piece is. */
+typedef omp_frontier_piece bin;
 
 /* One thread's bins and what it publishes at the end of a round; padded so
  * that threads' published fields share no cache line. */
@@ -80,19 +78,7 @@ typedef struct sssp_team {
     int failed; /* the shared frontier could not grow */
 } sssp_team;
 
-static int bin_push(bin *b, int32_t v)
-{
-    if (b->count == b->capacity) {
-        int64_t cap = b->capacity ? 2 * b->capacity : BIN_FIRST;
-        int32_t *grown = realloc(b->v, (size_t)cap * sizeof *grown);
-        if (!grown)
-            return -1;
-        b->v = grown;
-        b->capacity = cap;
-    }
-    b->v[b->count++] = v;
-    return 0;
-}
+static int bin_push(bin *b, int32_t v) { return omp_piece_push(b, v, BIN_FIRST); }
 
 /* Bin numbers: integer distances shift by log2 of delta (a power of two:
  * no division per arc), real ones multiply by 1 / delta (monotone, which
@@ -165,7 +151,7 @@ static void fuse(const sssp_team *t, thread_bins *mine, int64_t current)
         b->count = 0;
         mine->held -= taken.count;
         for (int64_t i = 0; i < taken.count; i++)
-            relax_vertex(t, mine, taken.v[i], current);
+            relax_vertex(t, mine, taken.vertices[i], current);
         taken.count = 0;
         mine->spare = taken;
     }
@@ -230,7 +216,7 @@ static void run_rounds(sssp_team *t, int64_t first_count)
         }
         if (mine->smallest == next) {
             bin *b = &mine->ring[next & t->mask];
-            memcpy(t->frontier + at, b->v, (size_t)b->count * sizeof *b->v);
+            memcpy(t->frontier + at, b->vertices, (size_t)b->count * sizeof *b->vertices);
             mine->held -= b->count;
             b->count = 0;
         }
@@ -271,9 +257,9 @@ static void free_team(sssp_team *t, int threads)
     for (int k = 0; t->threads && k < threads; k++) {
         thread_bins *tb = &t->threads[k];
         for (int64_t s = 0; tb->ring && s <= t->mask; s++)
-            free(tb->ring[s].v);
+            free(tb->ring[s].vertices);
         free(tb->ring);
-        free(tb->spare.v);
+        free(tb->spare.vertices);
     }
     free(t->threads);
     free(t->frontier);
