@@ -36,22 +36,12 @@ PF_FN int pf_atomic_min_i64(__global long *p, long v)
 #if PF_GRAPH_F64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #define PF_HAVE_F64 1
-PF_FN int pf_atomic_min_f64(__global double *p, double v)
-{
-    volatile __global long *bits = (volatile __global long *)p;
-    long old = *bits;
-    while (v < as_double(old)) {
-        long seen = atom_cmpxchg(bits, old, as_long(v));
-        if (seen == old)
-            return 1;
-        old = seen;
-    }
-    return 0;
-}
 #define PF_LOAD_F64(p) (*(volatile __global double *)(p))
 typedef double pf_f64;
 #define PF_F64_INF INFINITY
 #define PF_F64_FROM_BITS(b) as_double(b)
+#define PF_F64_BITS(d) as_long(d)
+#define PF_CAS_I64(p, old, v) atom_cmpxchg((volatile __global long *)(p), (old), (v))
 #endif
 
 #elif defined(__CUDACC__)
@@ -61,22 +51,14 @@ static __device__ __forceinline__ int pf_atomic_min_i64(pf_i64 *p, pf_i64 v)
 {
     return (pf_i64)atomicMin((long long *)p, (long long)v) > v;
 }
-static __device__ __forceinline__ int pf_atomic_min_f64(double *p, double v)
-{
-    unsigned long long *bits = (unsigned long long *)p;
-    unsigned long long old = *(volatile unsigned long long *)bits;
-    while (v < __longlong_as_double((long long)old)) {
-        unsigned long long seen = atomicCAS(bits, old, (unsigned long long)__double_as_longlong(v));
-        if (seen == old)
-            return 1;
-        old = seen;
-    }
-    return 0;
-}
 #define PF_LOAD_F64(p) (*(volatile const double *)(p))
 typedef double pf_f64;
 #define PF_F64_INF (__longlong_as_double(0x7ff0000000000000LL))
 #define PF_F64_FROM_BITS(b) __longlong_as_double(b)
+#define PF_F64_BITS(d) ((pf_i64)__double_as_longlong(d))
+#define PF_CAS_I64(p, old, v)                                                               \
+    ((pf_i64)atomicCAS((unsigned long long *)(p), (unsigned long long)(old),              \
+                       (unsigned long long)(v)))
 
 #else /* host C */
 #define PF_HAVE_F64 1
@@ -115,6 +97,21 @@ static inline double pf_load_f64(const double *p)
 #define PF_LOAD_F64(p) pf_load_f64(p)
 typedef double pf_f64;
 #define PF_F64_INF INFINITY
+#endif
+
+#if defined(PF_CAS_I64) && defined(PF_HAVE_F64) /* the GPU dialects */
+PF_FN int pf_atomic_min_f64(PF_GLOBAL pf_f64 *p, pf_f64 v)
+{
+    PF_GLOBAL pf_i64 *bits = (PF_GLOBAL pf_i64 *)p;
+    pf_i64 old = PF_LOAD_I64(bits);
+    while (v < PF_F64_FROM_BITS(old)) {
+        pf_i64 seen = PF_CAS_I64(bits, old, PF_F64_BITS(v));
+        if (seen == old)
+            return 1;
+        old = seen;
+    }
+    return 0;
+}
 #endif
 
 #define PF_DIST_NONE_I64 ((pf_i64)0x7fffffffffffffffLL)
