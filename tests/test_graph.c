@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "common/gen.h"
-#include "common/knobs.h"
 #include "common/graph_gen.h"
 #include "common/graph_verify.h"
 #include "host/graph.h"
@@ -245,54 +244,6 @@ START_TEST(sssp_deltas_match_seq)
 }
 END_TEST
 
-/* PORTAFLOW_SSSP_FOLLOW: a GPU worker that follows what it lowered for a
- * few hops within a step (lattices, a road graph, a long path; bucket
- * widths from one weight to the whole range) gets seq's distances. */
-START_TEST(sssp_follow_matches_seq)
-{
-    static const pf_ggen_params families[] = {
-        {.family = "grid2d", .size = {64, 48}, .wmin = 1, .wmax = 255, .seed = 31},
-        {.family = "grid2d", .size = {90, 3}, .wmin = 1, .wmax = 4, .seed = 32},
-        {.family = "road", .size = {40, 40}, .seed = 33},
-    };
-    static const char *const follows[] = {"1", "3", "64"};
-    static const int64_t deltas[] = {1, 100, 0};
-    pf_status st;
-    pf_csr *graphs[4];
-    for (int k = 0; k < 3; k++) {
-        graphs[k] = pf_ggen(&families[k], &st);
-        ck_assert_msg(graphs[k] != NULL, "%s", st.message);
-    }
-    int32_t tail[2999], head[2999];
-    int64_t w[2999];
-    for (int a = 0; a < 2999; a++) { /* a path whose weights climb and fall */
-        tail[a] = a;
-        head[a] = a + 1;
-        w[a] = 1 + a % 7;
-    }
-    graphs[3] = pf_csr_from_arcs(3000, 2999, tail, head, w, NULL, 1, &st);
-    ck_assert_msg(graphs[3] != NULL, "%s", st.message);
-    for (int f = 0; f < 3; f++) {
-        setenv("PORTAFLOW_SSSP_FOLLOW", follows[f], 1);
-        pf_knobs_reload();
-        for (int k = 0; k < 4; k++)
-            for (int d = 0; d < 3; d++) {
-                pf_graph_options dev = options(backend);
-                dev.delta_i = deltas[d];
-                char what[96];
-                snprintf(what, sizeof what, "graph %d, follow %s, delta %lld", k, follows[f],
-                         (long long)deltas[d]);
-                expect_sssp_opt_like_seq(graphs[k], (int32_t)(graphs[k]->n / 3), dev, what);
-                expect_sssp_opt_like_seq(graphs[k], 0, dev, what);
-            }
-    }
-    unsetenv("PORTAFLOW_SSSP_FOLLOW");
-    pf_knobs_reload();
-    for (int k = 0; k < 4; k++)
-        pf_csr_free(graphs[k]);
-}
-END_TEST
-
 /* Deep graphs, on 1 to 4 threads: a lattice whose levels grow past and
  * shrink below the few hundred vertices where a CPU backend hands levels
  * from one thread to its team and back, a long path (one vertex a level),
@@ -522,7 +473,6 @@ int main(int argc, char **argv)
     tcase_add_loop_test(tc, random_graphs_match_seq, 0, 6 * W_KINDS * 2);
     tcase_add_loop_test(tc, generator_families_match_seq, 0, 8);
     tcase_add_test(tc, sssp_deltas_match_seq);
-    tcase_add_test(tc, sssp_follow_matches_seq);
     tcase_add_test(tc, deep_bfs_matches_seq);
     tcase_add_test(tc, relax_steps_match_seq);
     tcase_add_test(tc, isolated_source_and_pieces);

@@ -182,10 +182,6 @@ const pf_knob_info pf_knob_table[PF_KNOB_COUNT] = {
         .auto_text = "per step, on GPUs, when the frontier's mean degree passes 32",
         .meaning = "bfs and sssp on CUDA and OpenCL: 1 always, 0 never advance one thread per "
                    "arc (scanned degrees, a binary search per arc) instead of lanes per vertex"},
-    [PF_KNOB_SSSP_FOLLOW] = {INT_KNOB("PORTAFLOW_SSSP_FOLLOW", sssp_follow, 0, 64, 0),
-        .meaning = "sssp on CUDA and OpenCL, graphs without hubs: a worker that lowers a "
-                   "vertex into the current bucket goes on to relax that vertex's arcs itself, "
-                   "up to this many hops within the step; 0: one hop a step"},
 };
 
 /* ---- parsing ----------------------------------------------------------- */

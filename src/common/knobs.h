@@ -69,7 +69,6 @@ typedef enum pf_knob_id {
     PF_KNOB_CUDA_FW_VARIANT,
     PF_KNOB_CHECK_ARGS,
     PF_KNOB_GRAPH_BALANCE,
-    PF_KNOB_SSSP_FOLLOW,
     PF_KNOB_COUNT
 } pf_knob_id;
 
@@ -129,7 +128,6 @@ typedef struct pf_knob_values {
     int64_t cuda_fw_variant;
     int64_t check_args;        /* PF_KNOB_AUTO: on without NDEBUG */
     int64_t graph_balance;     /* PF_KNOB_AUTO: per step, by the frontier */
-    int64_t sssp_follow;       /* hops a GPU sssp worker follows within a step */
     /* 1 where the environment gave a valid value. */
     unsigned char set[PF_KNOB_COUNT];
     /* Where the environment gave a value that was refused: the text (cut

@@ -314,8 +314,7 @@ static int relax_steps_args(struct pf_cl_graph *p, const pf_dev_csr *g, int k, p
                                           pf_graph_real_bits(bound_f));
     return pf_cl_args_relax_steps_i64(p->kernels[k], st, in, counts->mem, j, p->lanes,
                                       g->first->mem, g->head->mem, weight, g->weight != NULL,
-                                      dist->mem, claim->mem, step + j, near, far->mem, bound_i,
-                                      (cl_int)pf_knobs()->sssp_follow);
+                                      dist->mem, claim->mem, step + j, near, far->mem, bound_i);
 }
 
 int pf_cl_sssp_relax_steps(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[2],

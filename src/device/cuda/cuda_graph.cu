@@ -235,7 +235,7 @@ extern "C" int pf_cuda_sssp_relax_steps(pf_dev *dev, const pf_dev_csr *g, pf_buf
             pf_k_relax_steps_i64<<<blocks, PF_CUDA_BLOCK, 0, dev->stream>>>(
                 in, c, j, LANES, first, head, weight, g->weight != NULL,
                 pf_cuda_ptr<pf_i64>(dist), pf_cuda_ptr<pf_i32>(claim), step + j, near,
-                pf_cuda_ptr<pf_i32>(far), bound_i, (pf_i32)pf_knobs()->sssp_follow);
+                pf_cuda_ptr<pf_i32>(far), bound_i);
             PF_CUDA_CHECK_LAUNCH(st, "pf_k_relax_steps_i64");
         }
     }

@@ -201,9 +201,8 @@ PF_FN int pf_relax_route(PF_GLOBAL pf_i32 *claim, PF_GLOBAL pf_i32 *far, pf_i32 
 
 /* sssp_relax on frontier vertex u (lane of lanes, as above), integer
  * distances; has_weight = 0: every arc weighs 1 (weight is not read).
- * Appends through counters[0], their out-degrees into counters[1]; returns
- * the first vertex this worker listed, -1 if none. */
-PF_FN pf_i32 pf_body_relax_i64(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL const pf_i64 *first,
+ * Appends through counters[0], their out-degrees into counters[1]. */
+PF_FN void pf_body_relax_i64(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL const pf_i64 *first,
                              PF_GLOBAL const pf_i32 *head,
                              PF_GLOBAL const pf_i64 *weight, int has_weight,
                              PF_GLOBAL pf_i64 *dist, PF_GLOBAL pf_i32 *claim, pf_i32 step,
@@ -211,7 +210,6 @@ PF_FN pf_i32 pf_body_relax_i64(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL co
                              PF_GLOBAL pf_i64 *counters)
 {
     pf_i64 du = PF_LOAD_I64(&dist[u]);
-    pf_i32 listed = -1;
     for (pf_i64 a = first[u] + lane; a < PF_ROW_END(first, u); a += lanes) {
         pf_i32 v = head[a];
         pf_i64 d = du + (has_weight ? weight[a] : 1);
@@ -219,29 +217,8 @@ PF_FN pf_i32 pf_body_relax_i64(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL co
             pf_relax_route(claim, far, v, step, d < bound) == 1) {
             near[PF_COUNTER_NEXT(&counters[0])] = v;
             PF_COUNTER_ADD(&counters[1], PF_ROW_END(first, v) - first[v]);
-            if (listed < 0)
-                listed = v;
         }
     }
-    return listed;
-}
-
-/* After a worker listed v (in the current bucket): it relaxes
- * v's arcs itself, then those of the first vertex that lowered into the
- * bucket, up to `hops` vertices, so that a step moves a thin wavefront (a
- * lattice's) several hops instead of one. Each vertex it lowers is listed
- * as usual, so the next step relaxes it again: extra work, never a missed
- * vertex; distances only fall, so the order is free. */
-PF_FN void pf_body_relax_chain_i64(pf_i32 v, pf_i32 hops, PF_GLOBAL const pf_i64 *first,
-                                   PF_GLOBAL const pf_i32 *head,
-                                   PF_GLOBAL const pf_i64 *weight, int has_weight,
-                                   PF_GLOBAL pf_i64 *dist, PF_GLOBAL pf_i32 *claim, pf_i32 step,
-                                   PF_GLOBAL pf_i32 *near, PF_GLOBAL pf_i32 *far, pf_i64 bound,
-                                   PF_GLOBAL pf_i64 *counters)
-{
-    for (pf_i32 hop = 0; hop < hops && v >= 0; hop++)
-        v = pf_body_relax_i64(v, 0, 1, first, head, weight, has_weight, dist, claim, step, near,
-                              far, bound, counters);
 }
 
 #ifdef PF_HAVE_F64
@@ -452,13 +429,10 @@ PF_KERNEL(far)
 PF_KERNEL(relax_steps_i64)
 {
     pf_i64 items = counts[2 * at] * lanes;
-    for (pf_i64 i = PF_GLOBAL_ID(); i < items; i += PF_GLOBAL_SIZE()) {
-        pf_i32 listed = pf_body_relax_i64(in[i / lanes], (pf_i32)(i % lanes), lanes, first,
-                                          head, weight, has_weight, dist, claim, step, near,
-                                          far, bound, &counts[2 * at + 2]);
-        pf_body_relax_chain_i64(listed, follow, first, head, weight, has_weight, dist, claim,
-                                step, near, far, bound, &counts[2 * at + 2]);
-    }
+    for (pf_i64 i = PF_GLOBAL_ID(); i < items; i += PF_GLOBAL_SIZE())
+        pf_body_relax_i64(in[i / lanes], (pf_i32)(i % lanes), lanes, first, head, weight,
+                          has_weight, dist, claim, step, near, far, bound,
+                          &counts[2 * at + 2]);
 }
 
 PF_KERNEL(intersect)

@@ -176,7 +176,7 @@
     G(const pf_i32, in) G(pf_i64, counts) V(pf_i32, at) V(pf_i32, lanes)                   \
     G(const pf_i64, first) G(const pf_i32, head) G(const pf_i64, weight)                   \
     V(pf_i32, has_weight) G(pf_i64, dist) G(pf_i32, claim) V(pf_i32, step)                 \
-    G(pf_i32, near) G(pf_i32, far) V(pf_i64, bound) V(pf_i32, follow)
+    G(pf_i32, near) G(pf_i32, far) V(pf_i64, bound)
 #define PF_ARGS_relax_steps_f64(G, V, L)                                                   \
     G(const pf_i32, in) G(pf_i64, counts) V(pf_i32, at) V(pf_i32, lanes)                   \
     G(const pf_i64, first) G(const pf_i32, head) G(const pf_f64, weight) G(pf_f64, dist)   \
