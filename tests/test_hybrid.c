@@ -129,6 +129,27 @@ START_TEST(families_agree_switching_every_stretch)
 }
 END_TEST
 
+/* Device stretches that crawl (two rounds a relabel period, any active
+ * count a crawl) go to the host at once, as the driver hands them over;
+ * alternating brings the state back, so the crawl's move runs many times. */
+START_TEST(families_agree_handing_crawls_to_the_host)
+{
+    int which = _i / device_count, device = _i % device_count;
+    alternate("300");
+    setenv("PORTAFLOW_GR_ROUNDS", "2", 1);
+    setenv("PORTAFLOW_HANDOFF", "1000000000", 1);
+    pf_knobs_reload();
+    pf_network *net = family(which, 1);
+    ck_assert_ptr_nonnull(net);
+    if (fits_device(net, device))
+        agree_with_seq(net, device);
+    pf_network_free(net);
+    unsetenv("PORTAFLOW_GR_ROUNDS");
+    unsetenv("PORTAFLOW_HANDOFF");
+    model_decides();
+}
+END_TEST
+
 START_TEST(random_graphs_agree)
 {
     int device = _i % device_count;
@@ -361,6 +382,8 @@ int main(int argc, char **argv)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, model_threshold_is_eq_3);
     tcase_add_loop_test(tc, families_agree_switching_every_stretch, 0, FAMILIES * device_count);
+    tcase_add_loop_test(tc, families_agree_handing_crawls_to_the_host, 0,
+                        FAMILIES * device_count);
     tcase_add_loop_test(tc, random_graphs_agree, 0, device_count);
     tcase_add_loop_test(tc, families_agree_as_the_model_decides, 0, FAMILIES * device_count);
     tcase_add_test(tc, unopenable_named_device_fails);

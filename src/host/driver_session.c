@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/knobs.h"
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "driver_internal.h"
@@ -145,6 +146,8 @@ int pf_dev_session_stretch(pf_dev_session *s, int64_t max_rounds, pf_dev_stretch
                         st);
     out->rounds = s->out.rounds - rounds_before;
     out->active = d->active;
+    int64_t handoff = pf_knobs()->handoff;
+    out->crawled = handoff > 0 && out->rounds == d->gr_max_rounds && d->peak_active <= handoff;
     if (!rc && d->ops->sum_excess)
         rc = d->ops->sum_excess(d->dev, &d->g, d->g.list_a, d->active, &out->excess, st);
     out->seconds = pf_now() - t0;

@@ -27,6 +27,9 @@ typedef struct pf_dev_stretch {
                               the backend lacks sum_excess) */
     double seconds;        /* the whole stretch */
     double relabel_seconds; /* its global relabel */
+    int crawled;           /* it ran to the round cap with at most PORTAFLOW_HANDOFF
+                              vertices active in every round: the excess crawls
+                              (driver.c: run_phase's handoff to the host) */
 } pf_dev_stretch;
 
 /* Opens the device (opt->device_index, opt->threads) and uploads the

@@ -364,6 +364,7 @@ typedef struct hybrid {
     double last_threshold;  /* N* of the last decision */
     int64_t last_excess;    /* the active excess it was made at */
     int64_t stretches_here; /* on this engine since the last switch */
+    int host_to_end;        /* a crawl went to the host: it finishes phase 1 */
 } hybrid;
 
 static int record(hybrid *y, int to_device, int64_t active, pf_status *st)
@@ -504,13 +505,15 @@ static int64_t host_budget(const hybrid *y)
  * `excess` left (hybrid.h: the model). */
 static int wants_device(hybrid *y, int64_t active, int64_t excess)
 {
+    y->last_excess = excess;
     if (y->alternate)
         return !y->on_device;
+    if (y->host_to_end)
+        return 0;
     /* Two stretches at least on an engine before the state moves again:
      * one stretch's rate is too lumpy to act on alone. */
     if (++y->stretches_here < 2)
         return y->on_device;
-    y->last_excess = excess;
     if (y->on_device)
         return !pf_hybrid_model_to_host(&y->model, active, excess, &y->last_threshold);
     return pf_hybrid_model_to_device(&y->model, active, excess, &y->last_threshold);
@@ -563,6 +566,14 @@ static int run_phase1(hybrid *y, pf_status *st)
         if (sd.active_before == 0) /* over, right after an exact relabel */
             return to_host(y, 0, 0, st);
         active = sd.active;
+        /* The excess crawls (a round per hop for a few vertices): the
+         * host's work from here on, as without the hybrid (driver.c). */
+        if (sd.crawled && active > 0) {
+            y->host_to_end = 1;
+            if ((rc = to_host(y, active, 1, st)))
+                return rc;
+            continue;
+        }
         /* No vertex left active: the next relabel (the device's, cheap)
          * will most likely say phase 1 is over. */
         if (active > 0 && !wants_device(y, active, sd.excess) &&
