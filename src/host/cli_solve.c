@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "cli_input.h"
 #include "cli_opts.h"
+#include "hybrid.h"
 #include "../common/progress.h"
 
 typedef struct solve_args {
@@ -254,15 +255,19 @@ int pf_cli_solve(int argc, char **argv)
     pf_progress_open(a.opt.progress, 1, "solve");
     pf_progress_step("reading %s", a.path && strcmp(a.path, "-") ? a.path : "standard input");
     double t0 = pf_now();
+    pf_solve_prestart(&a.opt); /* the hybrid's device opens while the input is read */
     pf_network *net = pf_cli_read_network(&a.input, a.path, &st);
     pf_cli_input_free(&a.input);
-    if (!net)
+    if (!net) {
+        pf_solve_prestart_cancel();
         return pf_cli_error(&st);
+    }
     double read_s = pf_now() - t0;
 
     pf_solution sol;
     pf_progress_step("choosing a backend, building the residual graph");
     rc = pf_solve(net, &a.opt, &sol, &st);
+    pf_solve_prestart_cancel();
     if (!rc && a.verify)
         pf_progress_step("verifying the answer (capacity, conservation, cut = value)");
     if (!rc && a.verify && pf_verify(net, sol.value, sol.arc_flow, sol.source_side, &st)) {

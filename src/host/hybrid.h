@@ -121,6 +121,14 @@ void pf_hybrid_end(pf_hybrid *open, pf_residual *g);
 /* pf_hybrid_end before any graph was given. */
 void pf_hybrid_cancel(pf_hybrid *open);
 
+/* The early open (solve.c): starts opening the device that a solve with
+ * `opt` would pair (none where it would run no hybrid), before the caller
+ * has the network: the CLI, while it parses. The next solve that pairs
+ * the same device takes it over; _cancel lets go of one no solve took
+ * (the caller's duty once its solve is over or will not happen). */
+void pf_solve_prestart(const pf_solve_options *opt);
+void pf_solve_prestart_cancel(void);
+
 /* Whether a device still opens or closes on a background thread, which the
  * solve did not wait for (a graph the host finished first). Only after
  * pf_hybrid_detach(1): by default a solve waits for its thread before it

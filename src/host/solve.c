@@ -155,6 +155,64 @@ static void reset_out(pf_engine_out *out, int64_t *res, uint8_t *side)
     out->source_side = side;
 }
 
+/* ---- the early open --------------------------------------------------- */
+
+/* The device a hybrid solve will pair, opening since pf_solve_prestart
+ * (one per process: the CLI's solve), with what it was planned for. */
+static struct {
+    pf_hybrid *open;
+    const pf_device_ops *ops;
+    int cpu_fallback;
+} prestarted;
+
+/* Whether a solve with these options runs the hybrid (*ops, *cpu_fallback:
+ * what its opener opens); errors are left to the solve. */
+static int plans_hybrid(const pf_solve_options *opt_in, const pf_device_ops **ops,
+                        int *cpu_fallback)
+{
+    pf_solve_options opt;
+    pf_solve_options_copy(opt_in, &opt);
+    pf_status st;
+    int by_knob, hybrid = 0;
+    if (hybrid_mode(&opt, &by_knob, &st))
+        return 0;
+    pf_backend_walk walk;
+    pf_backend_walk_init(&walk, opt.backend, PF_WORK_MAXFLOW, opt.threads, NULL, NULL);
+    if (plan_hybrid(&walk, &opt, by_knob, &hybrid, ops, &st))
+        return 0;
+    *cpu_fallback = opt.hybrid == PF_HYBRID_ON;
+    return hybrid;
+}
+
+void pf_solve_prestart(const pf_solve_options *opt)
+{
+    pf_solve_prestart_cancel();
+    pf_solve_options own; /* NULL options: the defaults */
+    pf_solve_options_copy(opt, &own);
+    pf_status st;
+    if (open_late() || !plans_hybrid(&own, &prestarted.ops, &prestarted.cpu_fallback))
+        return;
+    prestarted.open = pf_hybrid_begin(prestarted.ops, prestarted.cpu_fallback, &own, &st);
+}
+
+void pf_solve_prestart_cancel(void)
+{
+    pf_hybrid_cancel(prestarted.open);
+    prestarted.open = NULL;
+}
+
+/* The early opener where it opens what this solve needs; else a new one. */
+static pf_hybrid *hybrid_opener(const pf_device_ops *ops, int cpu_fallback,
+                                const pf_solve_options *opt, pf_status *st)
+{
+    pf_hybrid *open = prestarted.open;
+    prestarted.open = NULL;
+    if (open && prestarted.ops == ops && prestarted.cpu_fallback == cpu_fallback)
+        return open;
+    pf_hybrid_cancel(open);
+    return pf_hybrid_begin(ops, cpu_fallback, opt, st);
+}
+
 static int attempt_solve(const pf_device_ops *ops, void *ctx, pf_status *st)
 {
     solve_attempt *a = ctx;
@@ -211,7 +269,7 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
         return rc;
     pf_hybrid *hy = NULL;
     int cpu_fallback = opt.hybrid == PF_HYBRID_ON;
-    if (hybrid && !open_late() && !(hy = pf_hybrid_begin(hybrid_ops, cpu_fallback, &opt, st)))
+    if (hybrid && !open_late() && !(hy = hybrid_opener(hybrid_ops, cpu_fallback, &opt, st)))
         return st->code;
     /* The hybrid's host engine is seq: its order (the device gets its own
      * copy, hybrid.c). */
