@@ -69,8 +69,9 @@ void pf_test_assert_arc(const pf_network *net, int64_t i, int64_t tail, int64_t 
 /* Exit status meson reads as "skipped". */
 #define PF_TEST_SKIP 77
 
-/* Runs suite s in this process (no fork: a device context does not
- * survive one, see test_steps.c); the exit status for main. */
+/* Runs suite s in this process; the exit status for main. No fork: GPU
+ * runtimes do not survive fork() once initialised, and the suites' device
+ * probes initialise them. */
 struct Suite;
 int pf_test_run_in_process(struct Suite *s);
 

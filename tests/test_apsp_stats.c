@@ -303,10 +303,5 @@ int main(int argc, char **argv)
     tcase_add_loop_test(tc, step_on_padded_matrix, 0, 2);
     tcase_add_loop_test(tc, cli_lines_unchanged, 0, 3);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return pf_test_run_in_process(s);
 }

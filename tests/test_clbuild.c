@@ -188,10 +188,5 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, program_builds_without_warnings, 0, 2 * target_count);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return pf_test_run_in_process(s);
 }

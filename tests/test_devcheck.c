@@ -279,10 +279,5 @@ int main(int argc, char **argv)
     tcase_add_test(tc, floyd_warshall_arguments_are_checked);
     tcase_add_test(tc, checking_is_on_in_tests);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return pf_test_run_in_process(s);
 }

@@ -294,10 +294,5 @@ int main(int argc, char **argv)
     tcase_add_loop_test(tc, fw_matches_triple_loop, 0, KINDS * 2 * TILE_COUNTS * device_count);
     tcase_add_loop_test(tc, fw_step_matches_triple_loop, 0, STEP_VARIANTS * KINDS * 2);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return pf_test_run_in_process(s);
 }

@@ -553,12 +553,5 @@ int main(int argc, char **argv)
     tcase_add_loop_test(tc, alloc_too_large_fails_cleanly, 0, device_count);
     tcase_add_loop_test(tc, fill_out_of_range_writes_nothing, 0, device_count);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    /* GPU runtimes do not survive fork() once initialised (the probe above
-     * initialised them), so device suites run in one process. */
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return pf_test_run_in_process(s);
 }
