@@ -400,26 +400,30 @@ static PyObject *run_and_report(flow_job *job, const char *backend, int device, 
     return out;
 }
 
+int pf_py_parse_flow_args(PyObject *args, pf_py_flow_args *a)
+{
+    PyObject *tails, *heads, *caps;
+    if (!PyArg_ParseTuple(args, "LLLOOOzipp", &a->n, &a->source, &a->sink, &tails, &heads,
+                          &caps, &a->backend, &a->device, &a->want_flow, &a->want_cut) ||
+        pf_py_check_arcs(tails, heads, caps, &a->m))
+        return -1;
+    a->tails = PyArray_DATA((PyArrayObject *)tails);
+    a->heads = PyArray_DATA((PyArrayObject *)heads);
+    a->caps = PyArray_DATA((PyArrayObject *)caps);
+    return 0;
+}
+
 /* solve(n, source, sink, tails, heads, capacities, backend, device,
  *       want_flow, want_cut) -> dict */
 static PyObject *py_solve(PyObject *self, PyObject *args)
 {
     (void)self;
-    long long n, source, sink;
-    PyObject *tails, *heads, *caps;
-    const char *backend;
-    int device, want_flow, want_cut;
-    if (!PyArg_ParseTuple(args, "LLLOOOzipp", &n, &source, &sink, &tails, &heads, &caps,
-                          &backend, &device, &want_flow, &want_cut))
+    pf_py_flow_args a;
+    if (pf_py_parse_flow_args(args, &a))
         return NULL;
-    npy_intp mt;
-    if (pf_py_check_arcs(tails, heads, caps, &mt))
-        return NULL;
-    flow_job job = {.n = n, .source = source, .sink = sink, .m = mt};
-    job.tails = PyArray_DATA((PyArrayObject *)tails);
-    job.heads = PyArray_DATA((PyArrayObject *)heads);
-    job.caps = PyArray_DATA((PyArrayObject *)caps);
-    return run_and_report(&job, backend, device, want_flow, want_cut);
+    flow_job job = {.n = a.n, .source = a.source, .sink = a.sink, .m = a.m,
+                    .tails = a.tails, .heads = a.heads, .caps = a.caps};
+    return run_and_report(&job, a.backend, a.device, a.want_flow, a.want_cut);
 }
 
 /* A 1-d C-contiguous array of signed 4- or 8-byte integers; *size gets

@@ -56,6 +56,18 @@ int pf_py_check_vector(PyObject *obj, int type, const char *what, npy_intp *len)
 /* Three int64 vectors of one length m (an arc list); -1 and an exception
  * otherwise. */
 int pf_py_check_arcs(PyObject *tails, PyObject *heads, PyObject *caps, npy_intp *m);
+/* The arguments solve() and session_open() share: (n, source, sink,
+ * tails, heads, capacities, backend, device, want_flow, want_cut), the arc
+ * arrays checked (pf_py_check_arcs) and read in place. */
+typedef struct pf_py_flow_args {
+    long long n, source, sink;
+    npy_intp m;
+    const int64_t *tails, *heads, *caps;
+    const char *backend; /* NULL: auto */
+    int device, want_flow, want_cut;
+} pf_py_flow_args;
+/* 0, or -1 and an exception. */
+int pf_py_parse_flow_args(PyObject *args, pf_py_flow_args *a);
 /* An array that owns (frees) a buffer the library malloc'ed; on failure
  * the buffer is freed and NULL returned. */
 PyObject *pf_py_adopt_vector(npy_intp len, int type, void *data);

@@ -70,37 +70,28 @@ static py_session *open_session_arg(PyObject *args)
 static PyObject *py_session_open(PyObject *self, PyObject *args)
 {
     (void)self;
-    long long n, source, sink;
-    PyObject *tails, *heads, *caps;
-    const char *backend;
-    int device, want_flow, want_cut;
-    if (!PyArg_ParseTuple(args, "LLLOOOzipp", &n, &source, &sink, &tails, &heads, &caps,
-                          &backend, &device, &want_flow, &want_cut))
-        return NULL;
-    npy_intp mt;
-    if (pf_py_check_arcs(tails, heads, caps, &mt))
+    pf_py_flow_args a;
+    if (pf_py_parse_flow_args(args, &a))
         return NULL;
     py_session *ps = calloc(1, sizeof *ps);
-    if (!ps || (backend && !(ps->backend = strdup(backend)))) {
+    if (!ps || (a.backend && !(ps->backend = strdup(a.backend)))) {
         free(ps);
         return PyErr_NoMemory();
     }
     pf_solve_options opt;
     pf_solve_options_init(&opt);
     opt.backend = ps->backend;
-    opt.device_index = device;
-    opt.want_flow = want_flow;
-    opt.want_cut = want_cut;
+    opt.device_index = a.device;
+    opt.want_flow = a.want_flow;
+    opt.want_cut = a.want_cut;
     opt.cancel = pf_py_poll_signals;
     opt.cancel_data = &ps->watch;
-    const int64_t *t = PyArray_DATA((PyArrayObject *)tails);
-    const int64_t *h = PyArray_DATA((PyArrayObject *)heads);
-    const int64_t *c = PyArray_DATA((PyArrayObject *)caps);
     pf_status st;
     int rc;
     pf_py_watch_start(&ps->watch);
     Py_BEGIN_ALLOW_THREADS
-    pf_network *net = pf_network_from_arrays(n, source, sink, mt, t, h, c, 0, &st);
+    pf_network *net =
+        pf_network_from_arrays(a.n, a.source, a.sink, a.m, a.tails, a.heads, a.caps, 0, &st);
     rc = net ? pf_session_open(net, &opt, &ps->session, &st) : st.code;
     pf_network_free(net);
     Py_END_ALLOW_THREADS

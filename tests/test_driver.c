@@ -71,6 +71,18 @@ static const struct solve_mode {
     {"0", "256", "1", 5},
 };
 
+/* After a test that set the modes' knobs: the defaults back, seq's answer
+ * and the network freed. */
+static void end_solve_modes(pf_network *net, pf_solution *want)
+{
+    unsetenv("PORTAFLOW_HANDOFF");
+    unsetenv("PORTAFLOW_GR_ROUNDS");
+    unsetenv("PORTAFLOW_ASYNC");
+    pf_knobs_reload();
+    pf_solution_free(want);
+    pf_network_free(net);
+}
+
 static void agree_with_seq(pf_network *net, int device_index)
 {
     ck_assert_ptr_nonnull(net);
@@ -94,12 +106,7 @@ static void agree_with_seq(pf_network *net, int device_index)
                       "vertex %lld on different cut sides (mode %zu)", (long long)v + 1, i);
         pf_solution_free(&got);
     }
-    unsetenv("PORTAFLOW_HANDOFF");
-    unsetenv("PORTAFLOW_GR_ROUNDS");
-    unsetenv("PORTAFLOW_ASYNC");
-    pf_knobs_reload();
-    pf_solution_free(&want);
-    pf_network_free(net);
+    end_solve_modes(net, &want);
 }
 
 static pf_network *family(int which, uint64_t seed)
@@ -290,12 +297,7 @@ START_TEST(crawl_is_handed_to_the_host)
                       (long long)got.host_pushes);
         pf_solution_free(&got);
     }
-    unsetenv("PORTAFLOW_HANDOFF");
-    unsetenv("PORTAFLOW_GR_ROUNDS");
-    unsetenv("PORTAFLOW_ASYNC");
-    pf_knobs_reload();
-    pf_solution_free(&want);
-    pf_network_free(net);
+    end_solve_modes(net, &want);
 }
 END_TEST
 
