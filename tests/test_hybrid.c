@@ -207,8 +207,7 @@ START_TEST(model_threshold_is_eq_3)
     /* The device: 10 rounds of 1e5 vertices in 2 ms each, latency 1 ms:
      * throughput 1e8/s; L from 8 to 4 over the 1e6 listed. */
     m.dev_latency = 1e-3;
-    pf_hybrid_model_device(&m, 10, 10 * 100000, (int64_t)llround(expm1(8.0)), (int64_t)llround(expm1(4.0)),
-                           10 * 2e-3);
+    pf_hybrid_model_device(&m, 10, 10 * 100000, (int64_t)llround(expm1(4.0)), 10 * 2e-3);
     ck_assert_double_eq_tol(m.dev_throughput, 1e8, 1e2);
     ck_assert_double_eq_tol(m.dev_per_listed, 4e-6, 1e-8);
     /* At 1e5 active: 5e7 vertices/s, so 200 per second on the L scale. */
@@ -232,13 +231,13 @@ START_TEST(model_threshold_is_eq_3)
     pf_hybrid_model_host(&m, 100, 0, 1.0);
     ck_assert_double_eq_tol(m.host_rate, 5.0 / 1.5, 0.05);
     /* Small rounds refine the latency, not the throughput. */
-    pf_hybrid_model_device(&m, 100, 100 * 10, 100, 50, 100 * 0.5e-3);
+    pf_hybrid_model_device(&m, 100, 100 * 10, 50, 100 * 0.5e-3);
     ck_assert_double_eq_tol(m.dev_throughput, 1e8, 1e2);
     ck_assert(m.dev_latency < 1e-3 && m.dev_latency > 0.5e-3);
     /* A backend that cannot sum its excess: the active count decides. */
     pf_hybrid_model u;
     pf_hybrid_model_init(&u, 1000);
-    pf_hybrid_model_device(&u, 1, 10, -1, -1, 1e-3);
+    pf_hybrid_model_device(&u, 1, 10, -1, 1e-3);
     ck_assert(u.dev_unmeasurable && !pf_hybrid_model_to_host(&u, 5, 1000, &at));
     ck_assert(pf_hybrid_model_to_device(&u, 5000, 10, &at));
 }

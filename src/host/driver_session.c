@@ -121,8 +121,8 @@ int pf_dev_session_get(pf_dev_session *s, int64_t *res, int64_t *excess, pf_stat
     return rc;
 }
 
-int pf_dev_session_stretch(pf_dev_session *s, int64_t max_rounds, pf_dev_stretch *out,
-                           pf_status *st)
+int pf_dev_session_stretch(pf_dev_session *s, int64_t max_rounds, int measure_excess,
+                           pf_dev_stretch *out, pf_status *st)
 {
     driver *d = &s->d;
     const pf_residual *h = d->host;
@@ -134,9 +134,7 @@ int pf_dev_session_stretch(pf_dev_session *s, int64_t max_rounds, pf_dev_stretch
     double t1 = pf_now();
     out->relabel_seconds = t1 - t0;
     out->active_before = d->active;
-    out->excess_before = out->excess = -1;
-    if (!rc && d->ops->sum_excess)
-        rc = d->ops->sum_excess(d->dev, &d->g, d->g.list_a, d->active, &out->excess_before, st);
+    out->excess = -1;
     int64_t rounds_before = s->out.rounds;
     /* A bounded stretch also bounds the asynchronous discharge's work (a
      * round of it may otherwise finish the phase): 64 arcs a round. */
@@ -148,7 +146,7 @@ int pf_dev_session_stretch(pf_dev_session *s, int64_t max_rounds, pf_dev_stretch
     out->active = d->active;
     int64_t handoff = pf_knobs()->handoff;
     out->crawled = handoff > 0 && out->rounds == d->gr_max_rounds && d->peak_active <= handoff;
-    if (!rc && d->ops->sum_excess)
+    if (!rc && measure_excess && d->ops->sum_excess)
         rc = d->ops->sum_excess(d->dev, &d->g, d->g.list_a, d->active, &out->excess, st);
     out->seconds = pf_now() - t0;
     s->out.times.global_relabel += out->relabel_seconds;

@@ -22,9 +22,8 @@ typedef struct pf_dev_stretch {
     int64_t active;        /* after its last round (heights may be stale) */
     int64_t rounds;
     int64_t listed;        /* vertices processed: the list sizes summed over rounds */
-    int64_t excess_before; /* the active vertices' excess after the relabel ... */
-    int64_t excess;        /* ... and after the last round (-1 both: not measured,
-                              the backend lacks sum_excess) */
+    int64_t excess;        /* the active vertices' excess after the last round
+                              (-1: not asked for, or the backend lacks sum_excess) */
     double seconds;        /* the whole stretch */
     double relabel_seconds; /* its global relabel */
     int crawled;           /* it ran to the round cap with at most PORTAFLOW_HANDOFF
@@ -50,9 +49,10 @@ int pf_dev_session_put(pf_dev_session *s, const int64_t *res, const int64_t *exc
                        pf_status *st);
 /* A global relabel toward the sink, then rounds until the next one is due
  * (the driver's work measure or round cap), at most max_rounds (<= 0: no
- * bound). */
-int pf_dev_session_stretch(pf_dev_session *s, int64_t max_rounds, pf_dev_stretch *out,
-                           pf_status *st);
+ * bound). With measure_excess the active excess is summed at its end (a
+ * device reduction and a readback; else out->excess is -1). */
+int pf_dev_session_stretch(pf_dev_session *s, int64_t max_rounds, int measure_excess,
+                           pf_dev_stretch *out, pf_status *st);
 int pf_dev_session_get(pf_dev_session *s, int64_t *res, int64_t *excess, pf_status *st);
 /* Seconds for a 4-byte upload and download (the transfer latency); -1 on
  * failure. */

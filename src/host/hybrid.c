@@ -551,18 +551,17 @@ static int run_phase1(hybrid *y, pf_status *st)
             continue;
         }
         pf_dev_stretch sd;
-        int rc = pf_dev_session_stretch(y->dev, y->stretch, &sd, st);
+        int rc = pf_dev_session_stretch(y->dev, y->stretch, 1, &sd, st);
         if (rc)
             return rc;
-        pf_hybrid_model_device(&y->model, sd.rounds, sd.listed, sd.excess_before, sd.excess,
-                               sd.seconds);
+        pf_hybrid_model_device(&y->model, sd.rounds, sd.listed, sd.excess, sd.seconds);
         if (y->trace)
             fprintf(stderr,
                     "portaflow trace: hybrid %.4f s device stretch: %lld -> %lld active, "
-                    "excess %lld -> %lld, %lld rounds over %lld listed in %.4g s\n",
+                    "excess %lld left, %lld rounds over %lld listed in %.4g s\n",
                     pf_now() - y->t_start, (long long)sd.active_before, (long long)sd.active,
-                    (long long)sd.excess_before, (long long)sd.excess, (long long)sd.rounds,
-                    (long long)sd.listed, sd.seconds);
+                    (long long)sd.excess, (long long)sd.rounds, (long long)sd.listed,
+                    sd.seconds);
         if (sd.active_before == 0) /* over, right after an exact relabel */
             return to_host(y, 0, 0, st);
         active = sd.active;

@@ -3,10 +3,11 @@
  * on CPU-GPU-Hybrid Platforms", IPDPS 2010), written from the paper's
  * description. Phase 1 runs in stretches (one global-relabel period each)
  * on the host's sequential engine or on a device backend; after every
- * stretch a model of both engines' rates on the current workload, and of
- * the cost of moving the state between them, says where the next stretch
- * runs (hybrid_model.c; hybrid.c: wants_device says how N* is used). The device is opened on a background thread while
- * the host works. The cut and phase 2 are the host's. */
+ * stretch a model of both engines' rates of progress, and of the cost of
+ * moving the state between them, says where the next stretch runs
+ * (hybrid_model.c; hybrid.c: wants_device). The device is opened on a
+ * background thread while the host works. The cut and phase 2 are the
+ * host's. */
 #ifndef PF_HYBRID_H
 #define PF_HYBRID_H
 
@@ -60,9 +61,10 @@ void pf_hybrid_model_init(pf_hybrid_model *m, int64_t start_active);
 void pf_hybrid_model_host(pf_hybrid_model *m, int64_t excess_before, int64_t excess_after,
                           double seconds);
 /* A device stretch: `rounds` rounds over `listed` vertices in all, the
- * active excess as for the host (-1: not measured). */
+ * active excess at its end (-1: not measured), its seconds; its progress
+ * counted as the host's. */
 void pf_hybrid_model_device(pf_hybrid_model *m, int64_t rounds, int64_t listed,
-                            int64_t excess_before, int64_t excess_after, double seconds);
+                            int64_t excess_after, double seconds);
 void pf_hybrid_model_transfer(pf_hybrid_model *m, double seconds);
 /* The device's drop in L per second at `active` vertices (0: unknown). */
 double pf_hybrid_model_dev_rate(const pf_hybrid_model *m, int64_t active);

@@ -21,11 +21,12 @@ static double level(int64_t excess) { return log1p(excess > 0 ? (double)excess :
 
 /* The drop in L since the last stretch ended (whichever engine ran it), so
  * that a stretch is credited with what its global relabel cut off too;
- * the first stretch starts from its own relabelled state. */
+ * the first stretch measured starts from its own relabelled state
+ * (excess_before; -1: unknown, no drop counted). */
 static double drop_to(pf_hybrid_model *m, int64_t excess_before, int64_t excess_after)
 {
     if (!m->level_known)
-        m->level = level(excess_before);
+        m->level = level(excess_before >= 0 ? excess_before : excess_after);
     double drop = m->level - level(excess_after);
     m->level = level(excess_after);
     m->level_known = 1;
@@ -76,17 +77,17 @@ static void fit_rounds(pf_hybrid_model *m, double x, double y)
 }
 
 void pf_hybrid_model_device(pf_hybrid_model *m, int64_t rounds, int64_t listed,
-                            int64_t excess_before, int64_t excess_after, double seconds)
+                            int64_t excess_after, double seconds)
 {
     if (rounds <= 0 || listed <= 0 || seconds <= 0)
         return;
     fit_rounds(m, (double)listed / (double)rounds, seconds / (double)rounds);
-    if (excess_before < 0 || excess_after < 0) {
+    if (excess_after < 0) {
         m->dev_unmeasurable = 1; /* the backend cannot sum its excess */
         m->level_known = 0;
         return;
     }
-    accumulate(&m->dev_progress, &m->dev_listed, drop_to(m, excess_before, excess_after),
+    accumulate(&m->dev_progress, &m->dev_listed, drop_to(m, -1, excess_after),
                (double)listed, 1 - m->smooth);
     m->dev_per_listed = m->dev_progress / m->dev_listed;
     m->dev_measured = 1;
