@@ -129,6 +129,19 @@ typedef struct pf_sssp_far_out {
     double rest_min_f;  /* the same for real weights (+inf: none) */
 } pf_sssp_far_out;
 
+/* The words of a sssp_bucket_steps slot (int64 each; slot j is the state
+ * before step j, slot j + 1 after it): the near frontier's size (word 1
+ * is unused: no degree sum is kept); the bucket's bound (integer
+ * distances, or the bits of a non-negative double, which order as the
+ * values do); which of the two pile lists holds the far vertices (0 or
+ * 1), how many entries it had before the step and how many the step
+ * added; the smallest distance of those vertices (bits likewise;
+ * INT64_MAX: none known). */
+enum {
+    PF_SSSP_SLOT_COUNT, PF_SSSP_SLOT_BOUND = 2, PF_SSSP_SLOT_PILE, PF_SSSP_SLOT_PILE_AT,
+    PF_SSSP_SLOT_PILE_ADDED, PF_SSSP_SLOT_PILE_MIN, PF_SSSP_SLOT_WORDS = 8
+};
+
 typedef struct pf_open_params {
     int device_index;  /* index among this backend's devices; -1 = best */
     int threads;       /* CPU backends: worker threads, 0 = default */
@@ -212,10 +225,10 @@ typedef int pf_intersect_count_fn(pf_dev *dev, const pf_dev_csr *g, int64_t *tot
 typedef int pf_sssp_solve_fn(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t source,
                              int64_t delta_i, double delta_f, double max_weight, int64_t *rounds,
                              pf_status *st);
-typedef int pf_sssp_relax_steps_fn(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[2],
-                                   pf_buf *counts, int32_t steps, int64_t hint, pf_buf *dist,
-                                   pf_buf *claim, int32_t step, pf_buf *far, int64_t bound_i,
-                                   double bound_f, pf_status *st);
+typedef int pf_sssp_bucket_steps_fn(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[2],
+                                    pf_buf *const pile[2], pf_buf *slots, int32_t steps,
+                                    int64_t hint, pf_buf *dist, pf_buf *claim, int32_t step,
+                                    pf_buf *far, int64_t delta_i, double delta_f, pf_status *st);
 typedef int pf_bfs_push_levels_fn(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[2],
                                   int64_t count, int64_t in_arcs, pf_buf *dist, int32_t level,
                                   int32_t levels, int64_t unexplored, int32_t alpha,
@@ -409,20 +422,26 @@ typedef struct pf_device_ops {
      * elsewhere; it ends with the distances. *rounds = the rounds that
      * waited for every worker (statistics). */
     pf_sssp_solve_fn *sssp_solve;
-    /* Optional (NULL: one sssp_relax per step): `steps` sssp_relax steps
-     * queued at once, without waiting, for the thin frontiers of
-     * high-diameter graphs, where a round trip per step would cost more
-     * than the step. Step j (0-based) relaxes list[j % 2] into list[(j + 1)
-     * % 2] with claim value step + j; its frontier's size is counts[2j] on
-     * the device (the host writes counts[0], and counts[1] = its
-     * out-degree sum, and zeroes the rest first); it appends through
-     * counts[2j + 2] (vertices) and counts[2j + 3] (their out-degrees). A
-     * step whose frontier is empty does nothing, so steps queued past the
-     * point where the near frontier runs dry cost only their launch.
-     * counts: int64[2 * steps + 2]. hint: the frontier size expected (the
-     * last one the host saw), which sizes the launches; a larger frontier
-     * still runs whole. The host reads counts back when it wants them. */
-    pf_sssp_relax_steps_fn *sssp_relax_steps;
+    /* Optional (NULL: the host moves the buckets with sssp_far): near-far
+     * with the buckets moved on the device, `steps` steps queued at once
+     * for non-negative weights and a fixed width delta (delta_i, or delta_f
+     * for real weights). The far pile is the far flags plus a list of the
+     * flagged vertices, pile[0] or pile[1] (int32[n] each). Slot j of
+     * slots (PF_SSSP_SLOT_WORDS int64 words, PF_SSSP_SLOT_*) is the state
+     * before step j: the host writes slot 0 and fills the others' words
+     * with 0, but PILE_MIN with INT64_MAX. Step j reads list[j % 2] and
+     * writes list[(j + 1) % 2] with claim value step + j. A step with a
+     * frontier relaxes it as sssp_relax does (bound: the slot's), a
+     * vertex lowered past the bound joining the pile once (listed where
+     * its flag goes from 0 to 1) and lowering the pile's smallest
+     * distance; a step without one advances: the bound becomes the larger
+     * of the old bound and the pile's smallest distance, plus delta, and
+     * the pile's vertices below it become the frontier (flags cleared),
+     * the others the other pile. A slot with neither frontier nor pile
+     * entries ends the search; steps after it do nothing. hint: the
+     * frontier size expected (the last one the host saw), which sizes the
+     * launches; a larger frontier still runs whole. */
+    pf_sssp_bucket_steps_fn *sssp_bucket_steps;
     /* Optional (NULL: one bfs_push per level): bfs_push levels one after
      * another without returning, for deep graphs (thousands of small
      * levels). Level j (0-based) pushes list[j % 2] into list[(j + 1) % 2]

@@ -3,17 +3,19 @@
  * the bound joins the next near frontier, one lowered past it is marked
  * far. When the near frontier runs dry the bound moves up by delta (or
  * jumps to the nearest far distance) and the far vertices below it become
- * the frontier; a chosen delta doubles while buckets stay small. Label-correcting, so order never changes the answer, only
- * the work. Negative weights: one bucket (bound +inf), which is Bellman-Ford
- * with frontiers; a frontier still non-empty after n steps proves a
- * negative cycle, which the host's Bellman-Ford then finds to report it.
- * Thin near frontiers (lattices, roads: thousands of steps of a few
- * thousand vertices) go to the device in batches of steps that read their
- * sizes on the device (sssp_relax_steps), the host reading the counters
- * back once a batch, as the max-flow driver batches its BFS levels.
- * A backend with a whole-search step (sssp_solve: delta-stepping on the
- * CPU) runs non-negative weights there instead. seq runs Dijkstra
- * (graph_seq.c). */
+ * the frontier; a chosen delta doubles while buckets stay small.
+ * Label-correcting, so order never changes the answer, only the work.
+ * Negative weights: one bucket (bound +inf), which is Bellman-Ford with
+ * frontiers; a frontier still non-empty after n steps proves a negative
+ * cycle, which the host's Bellman-Ford then finds to report it.
+ * On graphs without hubs (lattices, roads: thousands of thin steps whose
+ * work is far below a round trip) the buckets move on the device
+ * (sssp_bucket_steps): the far pile is also a list there, and batches of
+ * steps run without the host, which reads their slots back once a batch.
+ * Frontiers with hubs stay with the host's steps, which size each launch
+ * and balance a hub's arcs over workers. A backend with a whole-search
+ * step (sssp_solve: delta-stepping on the CPU) runs non-negative weights
+ * there instead. seq runs Dijkstra (graph_seq.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,25 +31,20 @@
  * then finds the cycle. */
 #define NEGATIVE_CYCLE (-100)
 
-/* Batches of near steps (sssp_relax_steps) run while the frontier has
- * fewer than BATCH_BELOW vertices of mean degree at most BATCH_MEAN_DEGREE
- * (above that a step's work hides its round trip, and hubs want the
- * balanced advance of single steps; a batch's launches stop growing at
- * 2^18 work-items, a GPU's worth, and stride past that). A bucket's first batch holds about as
- * many steps as the last bucket's near phase took, the next ones
- * BATCH_FIRST, doubling up to BATCH_MOST: steps queued past the end of a
- * near phase cost a launch each. */
-enum { BATCH_FIRST = 8, BATCH_MOST = 256, BATCH_BELOW = 1 << 17, BATCH_MEAN_DEGREE = 32,
-       BUCKET_FEW = 64, FAR_PASSES_CHEAP = 1024 };
+/* Batches of sssp_bucket_steps: BATCH_FIRST steps, doubling up to
+ * BATCH_MOST (steps queued past the end of the search cost a launch
+ * each; a batch's launches stop growing at 2^18 work-items, a GPU's
+ * worth, and stride past that). */
+enum { BATCH_FIRST = 8, BATCH_MOST = 256 };
 
 typedef struct sssp_state {
     pf_graph_engine *e;
     pf_dev_csr d;
     pf_buf *dist, *claim, *far, *list[2];
-    pf_buf *counts;                     /* int64[2 * BATCH_MOST + 2]: a batch's counters */
-    int64_t batch[2 * BATCH_MOST + 2]; /* the same, read back */
+    pf_buf *pile[2], *slots;            /* sssp_bucket_steps: the far pile's lists, the slots */
+    int64_t slot[(BATCH_MOST + 1) * PF_SSSP_SLOT_WORDS]; /* the slots, read back */
+    int on_device;                      /* the buckets move on the device */
     int64_t steps_run;                  /* steps that relaxed a frontier (statistics) */
-    int32_t last_near;                  /* the steps the last bucket's near phase took */
     int64_t far_passes;                 /* buckets started */
     int real, negative;
     int64_t bound_i, delta_i;
@@ -104,8 +101,10 @@ static int alloc_state(sssp_state *s, int64_t n, pf_status *st)
         rc = pf_graph_buf(e, (size_t)n * 4, &s->far, st);
     for (int i = 0; !rc && i < 2; i++)
         rc = pf_graph_buf(e, (size_t)n * 4, &s->list[i], st);
-    if (!rc && e->ops->sssp_relax_steps)
-        rc = pf_graph_buf(e, sizeof s->batch, &s->counts, st);
+    for (int i = 0; !rc && s->on_device && i < 2; i++)
+        rc = pf_graph_buf(e, (size_t)n * 4, &s->pile[i], st);
+    if (!rc && s->on_device)
+        rc = pf_graph_buf(e, sizeof s->slot, &s->slots, st);
     if (!rc)
         rc = e->ops->fill_i32(e->dev, s->claim, -1, n, st);
     if (!rc)
@@ -115,7 +114,8 @@ static int alloc_state(sssp_state *s, int64_t n, pf_status *st)
 
 static void free_state(sssp_state *s)
 {
-    pf_buf *bufs[] = {s->dist, s->claim, s->far, s->list[0], s->list[1], s->counts};
+    pf_buf *bufs[] = {s->dist,    s->claim,   s->far,   s->list[0],
+                      s->list[1], s->pile[0], s->pile[1], s->slots};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
         if (bufs[i])
             s->e->ops->release(s->e->dev, bufs[i]);
@@ -141,69 +141,15 @@ static int next_bucket(sssp_state *s, pf_buf *out, int64_t *count, int64_t *arcs
     *count = far.count;
     *arcs = far.arcs;
     /* Every bucket costs a pass over all n far flags: where buckets come
-     * out far smaller than n / 64 (lattices, roads: a thin wavefront), the
-     * chosen width doubles, so the passes stay few whatever the diameter.
-     * With batched near steps a bucket's steps cost no round trip each, and
-     * wide buckets on such graphs relax every vertex many times over (a
-     * 1024^2 lattice: 18 times n at the width this doubling reached, 3
-     * times at an 8th of it): there (graphs without hubs), for the first
-     * FAR_PASSES_CHEAP buckets, the width doubles only while buckets hold
-     * fewer than BUCKET_FEW vertices (the source's first neighbourhoods). */
+     * out far smaller than n / 64, the chosen width doubles, so the passes
+     * stay few whatever the diameter. */
     s->far_passes++;
-    int thin = s->counts && s->no_hubs && s->far_passes < FAR_PASSES_CHEAP;
-    int64_t few = thin ? BUCKET_FEW : s->d.n / 64;
+    int64_t few = s->d.n / 64;
     if (!rc && !s->delta_fixed && far.count > 0 && far.count < few) {
         s->delta_i = add_sat(s->delta_i, s->delta_i);
         s->delta_f *= 2;
     }
     return rc;
-}
-
-/* One batch of `steps` near steps from list[*cur] (*count vertices, *arcs
- * out-arcs), read back once; *count, *arcs and *cur then describe the
- * frontier after it (none if the near frontier ran dry within it), and
- * *step has moved past the claim values it used. */
-static int relax_batch(sssp_state *s, int32_t steps, int32_t *step, int *cur, int64_t *count,
-                       int64_t *arcs, pf_status *st)
-{
-    const pf_device_ops *ops = s->e->ops;
-    pf_dev *dev = s->e->dev;
-    int64_t start[2] = {*count, *arcs};
-    size_t bytes = (2 * (size_t)steps + 2) * sizeof *s->batch;
-    pf_buf *lists[2] = {s->list[*cur], s->list[1 - *cur]};
-    int rc = ops->fill_i64(dev, s->counts, 0, 2 * (int64_t)steps + 2, st);
-    if (!rc)
-        rc = ops->upload(dev, s->counts, 0, start, sizeof start, st);
-    if (!rc)
-        rc = ops->sssp_relax_steps(dev, &s->d, lists, s->counts, steps, *count, s->dist,
-                                   s->claim, *step, s->far, s->bound_i, s->bound_f, st);
-    if (!rc)
-        rc = ops->download(dev, s->counts, 0, s->batch, bytes, st);
-    if (rc)
-        return rc;
-    int32_t full = 0; /* steps whose output was not empty */
-    while (full < steps && s->batch[2 * full + 2] > 0)
-        full++;
-    s->steps_run += full < steps ? full + 1 : steps;
-    *step += steps;
-    if (full < steps) {
-        *count = 0;
-        *arcs = 0;
-    } else {
-        *count = s->batch[2 * steps];
-        *arcs = s->batch[2 * steps + 1];
-        *cur = (*cur + steps) % 2;
-    }
-    return PF_OK;
-}
-
-/* Whether the next near steps go in a batch: on graphs without hubs only.
- * With hubs a small frontier can explode within a batch, whose launches
- * were sized for the small one (several times slower: bench/NOTES.md). */
-static int batches(const sssp_state *s, int64_t count, int64_t arcs)
-{
-    return s->counts && !s->negative && s->no_hubs && count < BATCH_BELOW &&
-           arcs <= count * BATCH_MEAN_DEGREE;
 }
 
 /* Near steps from list[*cur] until the near frontier runs dry (or, with
@@ -212,18 +158,8 @@ static int near_steps(sssp_state *s, int32_t *step, int *cur, int64_t *count, in
                       pf_status *st)
 {
     const pf_device_ops *ops = s->e->ops;
-    /* The first batch: as many steps as the last bucket took, and a little
-     * more; then BATCH_FIRST, doubling. */
-    int32_t guess = s->last_near + s->last_near / 8 + 1;
-    int64_t first_step = s->steps_run;
-    int32_t batch = guess < BATCH_FIRST ? BATCH_FIRST : guess < BATCH_MOST ? guess : BATCH_MOST;
-    int rc = PF_OK, batched = 0;
+    int rc = PF_OK;
     while (!rc && *count > 0) {
-        if (batches(s, *count, *arcs)) {
-            rc = relax_batch(s, batch, step, cur, count, arcs, st);
-            batch = !batched++ ? BATCH_FIRST : batch < BATCH_MOST ? 2 * batch : batch;
-            continue;
-        }
         int64_t next = 0;
         rc = ops->sssp_relax(s->e->dev, &s->d, s->list[*cur], *count, *arcs, s->dist, s->claim,
                              *step, s->list[1 - *cur], s->far, s->bound_i, s->bound_f, &next,
@@ -235,8 +171,57 @@ static int near_steps(sssp_state *s, int32_t *step, int *cur, int64_t *count, in
         if (!rc && s->negative && *step >= s->d.n && *count > 0)
             rc = NEGATIVE_CYCLE;
     }
-    s->last_near = (int32_t)(s->steps_run - first_step < BATCH_MOST ? s->steps_run - first_step
-                                                                    : BATCH_MOST);
+    return rc;
+}
+
+/* A non-negative double as the int64 pattern the kernels compare. */
+static int64_t bits_of(double value)
+{
+    int64_t bits;
+    memcpy(&bits, &value, sizeof bits);
+    return bits;
+}
+
+/* The buckets moved on the device (sssp_bucket_steps): batches of steps,
+ * BATCH_FIRST doubling up to BATCH_MOST, each read back once, until a slot
+ * has neither frontier nor pile. The source's frontier is list[0]. */
+static int device_buckets(sssp_state *s, pf_status *st)
+{
+    const pf_device_ops *ops = s->e->ops;
+    int64_t state[PF_SSSP_SLOT_WORDS] = {
+        [PF_SSSP_SLOT_COUNT] = 1,
+        [PF_SSSP_SLOT_BOUND] = s->real ? bits_of(s->delta_f) : s->delta_i,
+        [PF_SSSP_SLOT_PILE_MIN] = INT64_MAX};
+    int32_t step = 0, batch = BATCH_FIRST;
+    int cur = 0, rc = PF_OK, done = 0;
+    while (!rc && !done) {
+        size_t bytes = (size_t)(batch + 1) * PF_SSSP_SLOT_WORDS * sizeof *s->slot;
+        memset(s->slot, 0, bytes);
+        memcpy(s->slot, state, sizeof state);
+        for (int32_t j = 1; j <= batch; j++)
+            s->slot[j * PF_SSSP_SLOT_WORDS + PF_SSSP_SLOT_PILE_MIN] = INT64_MAX;
+        pf_buf *lists[2] = {s->list[cur], s->list[1 - cur]};
+        rc = ops->upload(s->e->dev, s->slots, 0, s->slot, bytes, st);
+        if (!rc)
+            rc = ops->sssp_bucket_steps(s->e->dev, &s->d, lists, s->pile, s->slots, batch,
+                                        state[PF_SSSP_SLOT_COUNT], s->dist, s->claim, step,
+                                        s->far, s->delta_i, s->delta_f, st);
+        if (!rc)
+            rc = ops->download(s->e->dev, s->slots, 0, s->slot, bytes, st);
+        for (int32_t j = 0; !rc && !done && j <= batch; j++) { /* slot batch: the end only */
+            const int64_t *prev = &s->slot[j * PF_SSSP_SLOT_WORDS];
+            if (prev[PF_SSSP_SLOT_COUNT] > 0)
+                s->steps_run += j < batch;
+            else if (prev[PF_SSSP_SLOT_PILE_AT] + prev[PF_SSSP_SLOT_PILE_ADDED] > 0)
+                s->far_passes += j < batch;
+            else
+                done = 1;
+        }
+        memcpy(state, &s->slot[batch * PF_SSSP_SLOT_WORDS], sizeof state);
+        step += batch;
+        cur = (cur + batch) % 2;
+        batch = batch < BATCH_MOST ? 2 * batch : BATCH_MOST;
+    }
     return rc;
 }
 
@@ -264,6 +249,11 @@ static int run_steps(sssp_state *s, const pf_csr *g, int32_t source, pf_sssp_res
         res->steps = rounds;
         return rc;
     }
+    if (s->on_device) {
+        rc = device_buckets(s, st);
+        res->steps = s->steps_run;
+        return rc;
+    }
     s->bound_i = s->negative ? INT64_MAX : s->delta_i;
     s->bound_f = s->negative ? INFINITY : s->delta_f;
     int64_t count = 1;
@@ -288,6 +278,11 @@ static int device_sssp(pf_graph_engine *e, const pf_csr *g, int32_t source,
                     .negative = pf_csr_has_negative(g)};
     double t0 = pf_now();
     choose_delta(g, opt, !s.negative && e->ops->sssp_solve, &s);
+    s.on_device = e->ops->sssp_bucket_steps && !s.negative && s.no_hubs && !e->ops->sssp_solve;
+    if (s.on_device && !s.delta_fixed) { /* a bucket then costs one step: wider ones pay */
+        s.delta_i = add_sat(s.delta_i, s.delta_i);
+        s.delta_f *= 2;
+    }
     double t1 = pf_now();
     res->t.prepare_s = t1 - t0;
     int rc = pf_graph_upload(e, g, NULL, 1, &s.d, st);

@@ -499,6 +499,6 @@ const pf_device_ops pf_backend_opencl = {
     .bfs_parents = pf_cl_bfs_parents,
     .sssp_relax = pf_cl_sssp_relax,
     .sssp_far = pf_cl_sssp_far,
-    .sssp_relax_steps = pf_cl_sssp_relax_steps,
+    .sssp_bucket_steps = pf_cl_sssp_bucket_steps,
     .intersect_count = pf_cl_intersect_count,
 };

@@ -6,7 +6,7 @@
  *
  * Each step zeroes the counters, enqueues its kernels and reads the
  * counters back (the host decides the next step from them), but for a
- * batch of relaxation steps (sssp_relax_steps), which only enqueues. Frontiers of
+ * batch of SSSP steps (sssp_bucket_steps), which only enqueues. Frontiers of
  * high mean degree on a GPU advance one work-item per arc (degrees, their
  * scan, a binary search per arc), others a group of lanes per vertex. */
 #include "cl_kernels.h"
@@ -25,7 +25,7 @@
 #define GRAPH_KERNEL_ID(ID, name) GK_##ID,
 enum graph_kernel {
     PF_GRAPH_KERNELS(GRAPH_KERNEL_ID) GK_WITHOUT_F64,
-    GK_RELAX_F64 = GK_WITHOUT_F64, GK_RELAX_ARCS_F64, GK_RELAX_STEPS_F64, GK_COUNT
+    GK_RELAX_F64 = GK_WITHOUT_F64, GK_RELAX_ARCS_F64, GK_BUCKET_STEPS_F64, GK_COUNT
 };
 #undef GRAPH_KERNEL_ID
 #define GRAPH_KERNEL_NAME(ID, name) "pf_k_" #name,
@@ -300,37 +300,45 @@ int pf_cl_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count
     return rc;
 }
 
-/* Step j of a batch: its arguments set (the lists swap each step). */
-static int relax_steps_args(struct pf_cl_graph *p, const pf_dev_csr *g, int k, pf_buf *const list[2],
-                            pf_buf *counts, int32_t j, pf_buf *dist, pf_buf *claim, int32_t step,
-                            pf_buf *far, int64_t bound_i, double bound_f, pf_status *st)
+/* A batch of sssp_bucket_steps: every argument set for its step 0. */
+static int bucket_steps_args(struct pf_cl_graph *p, const pf_dev_csr *g, int k,
+                             pf_buf *const list[2], pf_buf *const pile[2], pf_buf *slots,
+                             pf_buf *dist, pf_buf *claim, int32_t step, pf_buf *far,
+                             int64_t delta_i, double delta_f, pf_status *st)
 {
     cl_mem weight = g->weight ? g->weight->mem : g->first->mem; /* none: a stand-in */
-    cl_mem in = list[j % 2]->mem, near = list[(j + 1) % 2]->mem;
-    if (k == GK_RELAX_STEPS_F64)
-        return pf_cl_args_relax_steps_f64(p->kernels[k], st, in, counts->mem, j, p->lanes,
-                                          g->first->mem, g->head->mem, weight, dist->mem,
-                                          claim->mem, step + j, near, far->mem,
-                                          pf_graph_real_bits(bound_f));
-    return pf_cl_args_relax_steps_i64(p->kernels[k], st, in, counts->mem, j, p->lanes,
-                                      g->first->mem, g->head->mem, weight, g->weight != NULL,
-                                      dist->mem, claim->mem, step + j, near, far->mem, bound_i);
+    if (k == GK_BUCKET_STEPS_F64)
+        return pf_cl_args_bucket_steps_f64(p->kernels[k], st, 0, list[0]->mem, list[1]->mem,
+                                           slots->mem, p->lanes, g->first->mem, g->head->mem,
+                                           weight, dist->mem, claim->mem, step, far->mem,
+                                           pile[0]->mem, pile[1]->mem,
+                                           pf_graph_real_bits(delta_f));
+    return pf_cl_args_bucket_steps_i64(p->kernels[k], st, 0, list[0]->mem, list[1]->mem,
+                                       slots->mem, p->lanes, g->first->mem, g->head->mem, weight,
+                                       g->weight != NULL, dist->mem, claim->mem, step, far->mem,
+                                       pile[0]->mem, pile[1]->mem, delta_i);
 }
 
-int pf_cl_sssp_relax_steps(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[2],
-                           pf_buf *counts, int32_t steps, int64_t hint, pf_buf *dist,
-                           pf_buf *claim, int32_t step, pf_buf *far, int64_t bound_i,
-                           double bound_f, pf_status *st)
+/* The steps differ only in `at`, their first argument: one argument set
+ * per step. */
+int pf_cl_sssp_bucket_steps(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[2],
+                            pf_buf *const pile[2], pf_buf *slots, int32_t steps, int64_t hint,
+                            pf_buf *dist, pf_buf *claim, int32_t step, pf_buf *far,
+                            int64_t delta_i, double delta_f, pf_status *st)
 {
     struct pf_cl_graph *p = NULL;
     int rc = relax_program(dev, g, &p, st);
     if (rc)
         return rc;
-    int k = g->weights == 2 ? GK_RELAX_STEPS_F64 : GK_RELAX_STEPS_I64;
+    int k = g->weights == 2 ? GK_BUCKET_STEPS_F64 : GK_BUCKET_STEPS_I64;
     int64_t items = pf_graph_steps_items(hint, p->lanes);
+    rc = bucket_steps_args(p, g, k, list, pile, slots, dist, claim, step, far, delta_i, delta_f,
+                           st);
     for (int32_t j = 0; !rc && j < steps; j++) {
-        rc = relax_steps_args(p, g, k, list, counts, j, dist, claim, step, far, bound_i, bound_f,
-                              st);
+        cl_int at = j;
+        if (j > 0)
+            rc = pf_cl_set_arg(p->kernels[k], graph_kernel_names[k], 0, "at", sizeof at, &at,
+                               st);
         if (!rc)
             rc = launch(dev, p, k, items, st);
     }

@@ -265,7 +265,7 @@ pf_bfs_push_fn pf_cl_bfs_push;
 pf_bfs_pull_fn pf_cl_bfs_pull;
 pf_bfs_parents_fn pf_cl_bfs_parents;
 pf_sssp_relax_fn pf_cl_sssp_relax;
-pf_sssp_relax_steps_fn pf_cl_sssp_relax_steps;
+pf_sssp_bucket_steps_fn pf_cl_sssp_bucket_steps;
 pf_sssp_far_fn pf_cl_sssp_far;
 pf_intersect_count_fn pf_cl_intersect_count;
 /* Releases the analytics program (dev->graph). */

@@ -34,6 +34,6 @@ const pf_device_ops pf_backend_cuda = {
     .bfs_parents = pf_cuda_bfs_parents,
     .sssp_relax = pf_cuda_sssp_relax,
     .sssp_far = pf_cuda_sssp_far,
-    .sssp_relax_steps = pf_cuda_sssp_relax_steps,
+    .sssp_bucket_steps = pf_cuda_sssp_bucket_steps,
     .intersect_count = pf_cuda_intersect_count,
 };

@@ -235,6 +235,7 @@ int pf_cuda_open(const pf_open_params *params, pf_dev **devp, pf_device_desc *de
     /* A power of two up to a warp (the shuffles' group; knobs.h). */
     dev->push_lanes = (int)pf_knobs()->cuda_push_lanes;
     dev->sm_count = prop.multiProcessorCount > 0 ? prop.multiProcessorCount : 1;
+    dev->chained_launch = prop.major >= 9;
     int forced = 0; /* every CUDA device has memory of its own */
     dev->stage_min = pf_pinned_min(&forced);
     rc = open_on(dev, st);

@@ -7,7 +7,8 @@
  * per arc found by a binary search over the scanned degrees; each step
  * resets the counters on the device, queues its kernels and stages the
  * counters back (the host decides the next step from them), but for a
- * batch of relaxation steps (sssp_relax_steps), which only queues. Counters: [0]
+ * batch of SSSP steps (sssp_bucket_steps), which only queues (each a
+ * programmatic dependent launch of the one before). Counters: [0]
  * appended vertices, [1] their out-degrees or the far vertices left, [2]
  * the smallest far distance's bits, [3] the far vertices taken's
  * out-degrees. */
@@ -209,10 +210,15 @@ extern "C" int pf_cuda_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, 
     return rc;
 }
 
-extern "C" int pf_cuda_sssp_relax_steps(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[2],
-                                        pf_buf *counts, int32_t steps, int64_t hint,
-                                        pf_buf *dist, pf_buf *claim, int32_t step, pf_buf *far,
-                                        int64_t bound_i, double bound_f, pf_status *st)
+static_assert(PF_SLOT_WORDS == PF_SSSP_SLOT_WORDS && PF_SLOT_PILE_MIN == PF_SSSP_SLOT_PILE_MIN &&
+                  PF_SLOT_PILE_ADDED == PF_SSSP_SLOT_PILE_ADDED,
+              "the kernels' slot words are device.h's");
+
+extern "C" int pf_cuda_sssp_bucket_steps(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[2],
+                                         pf_buf *const pile[2], pf_buf *slots, int32_t steps,
+                                         int64_t hint, pf_buf *dist, pf_buf *claim, int32_t step,
+                                         pf_buf *far, int64_t delta_i, double delta_f,
+                                         pf_status *st)
 {
     int rc = pf_cuda_enter(dev, st);
     if (rc)
@@ -220,24 +226,38 @@ extern "C" int pf_cuda_sssp_relax_steps(pf_dev *dev, const pf_dev_csr *g, pf_buf
     unsigned blocks = blocks_for(pf_graph_steps_items(hint, LANES));
     const pf_i64 *first = pf_cuda_ptr<pf_i64>(g->first);
     const pf_i32 *head = pf_cuda_ptr<pf_i32>(g->head);
-    pf_i64 *c = pf_cuda_ptr<pf_i64>(counts);
+    pf_i64 *s = pf_cuda_ptr<pf_i64>(slots);
+    pf_i32 *pile0 = pf_cuda_ptr<pf_i32>(pile[0]), *pile1 = pf_cuda_ptr<pf_i32>(pile[1]);
+    /* Each step a programmatic dependent launch of the one before
+     * (PF_CHAINED_STEP): its blocks are scheduled while that one drains. */
+    cudaLaunchAttribute chained = {};
+    chained.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    chained.val.programmaticStreamSerializationAllowed = dev->chained_launch;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(blocks);
+    config.blockDim = dim3(PF_CUDA_BLOCK);
+    config.stream = dev->stream;
+    config.attrs = &chained;
+    config.numAttrs = 1;
+    pf_i32 *list0 = pf_cuda_ptr<pf_i32>(list[0]), *list1 = pf_cuda_ptr<pf_i32>(list[1]);
     for (int32_t j = 0; j < steps; j++) {
-        const pf_i32 *in = pf_cuda_ptr<pf_i32>(list[j % 2]);
-        pf_i32 *near = pf_cuda_ptr<pf_i32>(list[(j + 1) % 2]);
-        if (g->weights == 2) {
-            pf_k_relax_steps_f64<<<blocks, PF_CUDA_BLOCK, 0, dev->stream>>>(
-                in, c, j, LANES, first, head, pf_cuda_ptr<double>(g->weight),
-                pf_cuda_ptr<double>(dist), pf_cuda_ptr<pf_i32>(claim), step + j, near,
-                pf_cuda_ptr<pf_i32>(far), pf_graph_real_bits(bound_f));
-            PF_CUDA_CHECK_LAUNCH(st, "pf_k_relax_steps_f64");
-        } else {
-            const pf_i64 *weight = g->weight ? pf_cuda_ptr<pf_i64>(g->weight) : first;
-            pf_k_relax_steps_i64<<<blocks, PF_CUDA_BLOCK, 0, dev->stream>>>(
-                in, c, j, LANES, first, head, weight, g->weight != NULL,
-                pf_cuda_ptr<pf_i64>(dist), pf_cuda_ptr<pf_i32>(claim), step + j, near,
-                pf_cuda_ptr<pf_i32>(far), bound_i);
-            PF_CUDA_CHECK_LAUNCH(st, "pf_k_relax_steps_i64");
-        }
+        cudaError_t e;
+        if (g->weights == 2)
+            e = cudaLaunchKernelEx(&config, pf_k_bucket_steps_f64, j, list0, list1, s,
+                                   (pf_i32)LANES, first, head,
+                                   (const double *)pf_cuda_ptr<double>(g->weight),
+                                   pf_cuda_ptr<double>(dist), pf_cuda_ptr<pf_i32>(claim), step,
+                                   pf_cuda_ptr<pf_i32>(far), pile0, pile1,
+                                   (pf_i64)pf_graph_real_bits(delta_f));
+        else
+            e = cudaLaunchKernelEx(&config, pf_k_bucket_steps_i64, j, list0, list1, s,
+                                   (pf_i32)LANES, first, head,
+                                   g->weight ? (const pf_i64 *)pf_cuda_ptr<pf_i64>(g->weight)
+                                             : first,
+                                   (pf_i32)(g->weight != NULL), pf_cuda_ptr<pf_i64>(dist),
+                                   pf_cuda_ptr<pf_i32>(claim), step, pf_cuda_ptr<pf_i32>(far),
+                                   pile0, pile1, (pf_i64)delta_i);
+        PF_CUDA_TRY(st, "cudaLaunchKernelEx pf_k_bucket_steps", e);
     }
     return PF_OK;
 }

@@ -37,6 +37,7 @@ struct pf_dev {
     int ordinal;          /* CUDA device number */
     cudaStream_t stream;  /* every operation is queued here, in order */
     int sm_count;         /* sizes the grid-stride launches */
+    int chained_launch;   /* programmatic dependent launch (compute capability 9.0 on) */
     int64_t *pinned;      /* host, page-locked, PF_CUDA_SLOTS */
     int64_t *scratch;     /* device, PF_CUDA_SLOTS */
     void *cub_temp;       /* CUB temporary storage, grown on demand */

@@ -314,6 +314,5 @@ const pf_device_ops pf_backend_omp = {
     .sssp_far = ompb_sssp_far,
     .intersect_count = ompb_intersect_count,
     .sssp_solve = ompb_sssp_solve,
-    .sssp_relax_steps = ompb_sssp_relax_steps,
     .bfs_push_levels = ompb_bfs_push_levels,
 };

@@ -235,25 +235,6 @@ int ompb_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count,
     return PF_OK;
 }
 
-/* The batch runs its steps one after another: on the CPU a step costs no
- * round trip, only the team's barrier. */
-int ompb_sssp_relax_steps(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[2],
-                          pf_buf *counts, int32_t steps, int64_t hint, pf_buf *dist,
-                          pf_buf *claim, int32_t step, pf_buf *far, int64_t bound_i,
-                          double bound_f, pf_status *st)
-{
-    (void)hint;
-    int64_t *c = BUF(counts, int64_t);
-    for (int32_t j = 0; j < steps && c[2 * j] > 0; j++) {
-        int rc = ompb_sssp_relax(dev, g, list[j % 2], c[2 * j], c[2 * j + 1], dist, claim,
-                                 step + j, list[(j + 1) % 2], far, bound_i, bound_f,
-                                 &c[2 * j + 2], &c[2 * j + 3], st);
-        if (rc)
-            return rc;
-    }
-    return PF_OK;
-}
-
 int ompb_sssp_far(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, pf_buf *far, int64_t bound_i,
                   double bound_f, pf_buf *out, pf_sssp_far_out *res, pf_status *st)
 {

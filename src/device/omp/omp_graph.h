@@ -9,7 +9,6 @@ pf_bfs_push_fn ompb_bfs_push;
 pf_bfs_pull_fn ompb_bfs_pull;
 pf_bfs_parents_fn ompb_bfs_parents;
 pf_sssp_relax_fn ompb_sssp_relax;
-pf_sssp_relax_steps_fn ompb_sssp_relax_steps;
 pf_sssp_far_fn ompb_sssp_far;
 /* omp_sssp.c: delta-stepping with bucket fusion, the whole search. */
 pf_sssp_solve_fn ompb_sssp_solve;

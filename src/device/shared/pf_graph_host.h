@@ -1,5 +1,5 @@
 /* Host-side parts of the graph steps that the CUDA and OpenCL backends
- * share (device.h: sssp_relax, sssp_far, sssp_relax_steps): how a real
+ * share (device.h: sssp_relax, sssp_far, sssp_bucket_steps): how a real
  * distance bound travels to the kernels, how sssp_far's counters become
  * its answer, and how wide a batched step launches.
  * Plain host C, also compiled as C++ by nvcc; not a kernel header. */
@@ -41,7 +41,7 @@ static inline void pf_graph_far_out(const int64_t c[4], int real, pf_sssp_far_ou
         memcpy(&res->rest_min_f, &c[2], sizeof res->rest_min_f);
 }
 
-/* The work-items each step of sssp_relax_steps launches: four times the
+/* The work-items each step of sssp_bucket_steps launches: four times the
  * expected frontier's workers, at least 8192 vertices' worth (a batch
  * that starts from a few vertices may grow by orders of magnitude before
  * it ends: a Kronecker graph's frontier goes from one vertex to a million

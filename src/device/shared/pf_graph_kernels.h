@@ -95,6 +95,13 @@ static inline double pf_load_f64(const double *p)
     return pf_bits_f64(bits);
 }
 #define PF_LOAD_F64(p) pf_load_f64(p)
+static inline pf_i64 pf_f64_bits(double d)
+{
+    pf_i64 bits;
+    memcpy(&bits, &d, sizeof bits);
+    return bits;
+}
+#define PF_F64_BITS(d) pf_f64_bits(d)
 typedef double pf_f64;
 #define PF_F64_INF INFINITY
 #endif
@@ -142,8 +149,7 @@ PF_FN void pf_body_bfs_push(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL const
     for (pf_i64 a = first[u] + lane; a < PF_ROW_END(first, u); a += lanes) {
         pf_i32 v = head[a];
         if (pf_bfs_claim(dist, v, level)) {
-            out[PF_COUNTER_NEXT(&counters[0])] = v;
-            PF_COUNTER_ADD(&counters[1], PF_ROW_END(first, v) - first[v]);
+            out[PF_FRONTIER_APPEND(counters, PF_ROW_END(first, v) - first[v])] = v;
         }
     }
 }
@@ -182,6 +188,18 @@ PF_FN pf_i32 pf_body_bfs_parent(pf_i32 v, PF_GLOBAL const pf_i64 *rfirst,
 
 /* ---- SSSP: near-far relaxation --------------------------------------------- */
 
+/* Whether this worker, having lowered v's distance below the bound, appends
+ * v to the near list: once per step (claim[v] is exchanged for `step`, and
+ * only the worker that saw another value appends). */
+PF_FN int pf_relax_claim(PF_GLOBAL pf_i32 *claim, pf_i32 v, pf_i32 step)
+{
+    /* A plain load first: a vertex lowered again in the same step is
+     * listed already, and the exchange would only fight over its line. */
+    if (PF_LOAD_I32(&claim[v]) == step)
+        return 0;
+    return PF_ATOMIC_XCHG_I32(&claim[v], step) != step;
+}
+
 /* Whether this worker, having lowered v's distance to d, appends v to the
  * near list (1), marks it far (0: done here), or leaves it (another worker
  * of this step appended it already: -1). */
@@ -192,11 +210,50 @@ PF_FN int pf_relax_route(PF_GLOBAL pf_i32 *claim, PF_GLOBAL pf_i32 *far, pf_i32 
         far[v] = 1;
         return 0;
     }
-    /* A plain load first: a vertex lowered again in the same step is
-     * listed already, and the exchange would only fight over its line. */
-    if (PF_LOAD_I32(&claim[v]) == step)
-        return -1;
-    return PF_ATOMIC_XCHG_I32(&claim[v], step) != step ? 1 : -1;
+    return pf_relax_claim(claim, v, step) ? 1 : -1;
+}
+
+/* The far pile of sssp_bucket_steps: the far flags, and a list of the
+ * flagged vertices (each listed once: the flag's exchange decides who
+ * appends) in the slot's current pile from `at` on, with the slot's
+ * smallest far distance (as int64 bits: integer distances, or non-negative
+ * doubles, which order as their bits do). list = 0: flags only (the host
+ * moves the buckets with sssp_far). With a list the step's appends to the
+ * near frontier count no degrees (nothing reads them: the launches are
+ * sized by the frontier). The slot's words: device.h PF_SSSP_SLOT_*,
+ * mirrored here. */
+#define PF_SLOT_COUNT 0
+#define PF_SLOT_BOUND 2
+#define PF_SLOT_PILE 3
+#define PF_SLOT_PILE_AT 4
+#define PF_SLOT_PILE_ADDED 5
+#define PF_SLOT_PILE_MIN 6
+#define PF_SLOT_WORDS 8
+typedef struct pf_far_pile {
+    PF_GLOBAL pf_i32 *list;
+    pf_i64 at;
+    PF_GLOBAL pf_i64 *slot;
+} pf_far_pile;
+
+/* Flags only: the host moves the buckets. */
+PF_FN pf_far_pile pf_no_pile(void)
+{
+    pf_far_pile pile;
+    pile.list = 0;
+    pile.at = 0;
+    pile.slot = 0;
+    return pile;
+}
+
+PF_FN void pf_relax_far(PF_GLOBAL pf_i32 *far, pf_i32 v, pf_i64 d_bits, pf_far_pile pile)
+{
+    if (!pile.list) {
+        far[v] = 1;
+        return;
+    }
+    if (PF_ATOMIC_XCHG_I32(&far[v], 1) == 0)
+        pile.list[pile.at + PF_COUNTER_NEXT(&pile.slot[PF_SLOT_PILE_ADDED])] = v;
+    pf_atomic_min_i64(&pile.slot[PF_SLOT_PILE_MIN], d_bits);
 }
 
 /* sssp_relax on frontier vertex u (lane of lanes, as above), integer
@@ -207,17 +264,19 @@ PF_FN void pf_body_relax_i64(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL cons
                              PF_GLOBAL const pf_i64 *weight, int has_weight,
                              PF_GLOBAL pf_i64 *dist, PF_GLOBAL pf_i32 *claim, pf_i32 step,
                              PF_GLOBAL pf_i32 *near, PF_GLOBAL pf_i32 *far, pf_i64 bound,
-                             PF_GLOBAL pf_i64 *counters)
+                             PF_GLOBAL pf_i64 *counters, pf_far_pile pile)
 {
     pf_i64 du = PF_LOAD_I64(&dist[u]);
     for (pf_i64 a = first[u] + lane; a < PF_ROW_END(first, u); a += lanes) {
         pf_i32 v = head[a];
         pf_i64 d = du + (has_weight ? weight[a] : 1);
-        if (d < PF_LOAD_I64(&dist[v]) && pf_atomic_min_i64(&dist[v], d) &&
-            pf_relax_route(claim, far, v, step, d < bound) == 1) {
-            near[PF_COUNTER_NEXT(&counters[0])] = v;
-            PF_COUNTER_ADD(&counters[1], PF_ROW_END(first, v) - first[v]);
-        }
+        if (!(d < PF_LOAD_I64(&dist[v]) && pf_atomic_min_i64(&dist[v], d)))
+            continue;
+        if (d >= bound)
+            pf_relax_far(far, v, d, pile);
+        else if (pf_relax_claim(claim, v, step))
+            near[pile.list ? PF_FRONTIER_APPEND_ONE(counters)
+                           : PF_FRONTIER_APPEND(counters, PF_ROW_END(first, v) - first[v])] = v;
     }
 }
 
@@ -227,17 +286,20 @@ PF_FN void pf_body_relax_f64(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL cons
                              PF_GLOBAL const pf_i32 *head,
                              PF_GLOBAL const pf_f64 *weight, PF_GLOBAL pf_f64 *dist,
                              PF_GLOBAL pf_i32 *claim, pf_i32 step, PF_GLOBAL pf_i32 *near,
-                             PF_GLOBAL pf_i32 *far, pf_f64 bound, PF_GLOBAL pf_i64 *counters)
+                             PF_GLOBAL pf_i32 *far, pf_f64 bound, PF_GLOBAL pf_i64 *counters,
+                             pf_far_pile pile)
 {
     pf_f64 du = PF_LOAD_F64(&dist[u]);
     for (pf_i64 a = first[u] + lane; a < PF_ROW_END(first, u); a += lanes) {
         pf_i32 v = head[a];
         pf_f64 d = du + weight[a];
-        if (d < PF_LOAD_F64(&dist[v]) && pf_atomic_min_f64(&dist[v], d) &&
-            pf_relax_route(claim, far, v, step, d < bound) == 1) {
-            near[PF_COUNTER_NEXT(&counters[0])] = v;
-            PF_COUNTER_ADD(&counters[1], PF_ROW_END(first, v) - first[v]);
-        }
+        if (!(d < PF_LOAD_F64(&dist[v]) && pf_atomic_min_f64(&dist[v], d)))
+            continue;
+        if (!(d < bound))
+            pf_relax_far(far, v, PF_F64_BITS(d), pile);
+        else if (pf_relax_claim(claim, v, step))
+            near[pile.list ? PF_FRONTIER_APPEND_ONE(counters)
+                           : PF_FRONTIER_APPEND(counters, PF_ROW_END(first, v) - first[v])] = v;
     }
 }
 #endif
@@ -288,8 +350,7 @@ PF_FN void pf_body_bfs_push_arc(pf_i64 j, PF_GLOBAL const pf_i32 *in, PF_GLOBAL 
     pf_i32 u;
     pf_i32 v = head[pf_lb_arc(in, offset, count, first, j, &u)];
     if (pf_bfs_claim(dist, v, level)) {
-        out[PF_COUNTER_NEXT(&counters[0])] = v;
-        PF_COUNTER_ADD(&counters[1], PF_ROW_END(first, v) - first[v]);
+        out[PF_FRONTIER_APPEND(counters, PF_ROW_END(first, v) - first[v])] = v;
     }
 }
 
@@ -308,8 +369,7 @@ PF_FN void pf_body_relax_arc_i64(pf_i64 j, PF_GLOBAL const pf_i32 *in,
     pf_i64 d = PF_LOAD_I64(&dist[u]) + (has_weight ? weight[a] : 1);
     if (d < PF_LOAD_I64(&dist[v]) && pf_atomic_min_i64(&dist[v], d) &&
         pf_relax_route(claim, far, v, step, d < bound) == 1) {
-        near[PF_COUNTER_NEXT(&counters[0])] = v;
-        PF_COUNTER_ADD(&counters[1], PF_ROW_END(first, v) - first[v]);
+        near[PF_FRONTIER_APPEND(counters, PF_ROW_END(first, v) - first[v])] = v;
     }
 }
 
@@ -328,8 +388,7 @@ PF_FN void pf_body_relax_arc_f64(pf_i64 j, PF_GLOBAL const pf_i32 *in,
     pf_f64 d = PF_LOAD_F64(&dist[u]) + weight[a];
     if (d < PF_LOAD_F64(&dist[v]) && pf_atomic_min_f64(&dist[v], d) &&
         pf_relax_route(claim, far, v, step, d < bound) == 1) {
-        near[PF_COUNTER_NEXT(&counters[0])] = v;
-        PF_COUNTER_ADD(&counters[1], PF_ROW_END(first, v) - first[v]);
+        near[PF_FRONTIER_APPEND(counters, PF_ROW_END(first, v) - first[v])] = v;
     }
 }
 #endif
@@ -355,6 +414,38 @@ PF_FN pf_i64 pf_body_intersect(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL co
         }
     }
     return count;
+}
+
+/* ---- near-far with the buckets moved on the device (sssp_bucket_steps) - */
+
+/* a + b for b >= 0, at most "none". */
+PF_FN pf_i64 pf_add_sat_i64(pf_i64 a, pf_i64 b)
+{
+    return a > PF_DIST_NONE_I64 - b ? PF_DIST_NONE_I64 : a + b;
+}
+
+/* Where the next bucket starts: past the bound, or at the pile's smallest
+ * distance where the buckets between are empty. */
+PF_FN pf_i64 pf_bucket_low(PF_GLOBAL const pf_i64 *prev)
+{
+    pf_i64 bound = prev[PF_SLOT_BOUND], least = prev[PF_SLOT_PILE_MIN];
+    return least > bound ? least : bound;
+}
+
+/* An advance's work on pile vertex v (flagged far): below the new bound it
+ * joins the near frontier (its flag cleared), else the other pile. */
+PF_FN void pf_body_advance(pf_i32 v, PF_GLOBAL const pf_i64 *dist_bits, PF_GLOBAL pf_i32 *far,
+                           pf_i64 bound, PF_GLOBAL pf_i32 *near, PF_GLOBAL pf_i32 *other,
+                           PF_GLOBAL pf_i64 *slot)
+{
+    pf_i64 d = dist_bits[v];
+    if (d < bound) {
+        far[v] = 0;
+        near[PF_FRONTIER_APPEND_ONE(slot)] = v;
+    } else {
+        other[PF_COUNTER_NEXT(&slot[PF_SLOT_PILE_ADDED])] = v;
+        pf_atomic_min_i64(&slot[PF_SLOT_PILE_MIN], d);
+    }
 }
 
 #ifdef PF_KERNEL
@@ -400,7 +491,8 @@ PF_KERNEL(relax_i64)
     pf_i64 i = PF_GLOBAL_ID();
     if (i < count * lanes)
         pf_body_relax_i64(in[i / lanes], (pf_i32)(i % lanes), lanes, first, head, weight,
-                          has_weight, dist, claim, step, near, far, bound, counters);
+                          has_weight, dist, claim, step, near, far, bound, counters,
+                          pf_no_pile());
 }
 
 /* The far pile: integer distances, or the bits of non-negative doubles,
@@ -421,18 +513,57 @@ PF_KERNEL(far)
     }
 }
 
-/* A step of a batch (device.h sssp_relax_steps): its frontier's size is
- * counts[2 * at] on the device (the step before it wrote it), and a fixed
- * grid strides over count * lanes workers; it appends through
- * counts[2 * at + 2] (vertices) and counts[2 * at + 3] (their
- * out-degrees). A step whose frontier is empty does nothing. */
-PF_KERNEL(relax_steps_i64)
+/* A step of sssp_bucket_steps (device.h): slot `at` is the state before
+ * it. A frontier there is relaxed, the far routes going to the current
+ * pile; an empty one makes this step an advance: the bound moves to the
+ * next non-empty bucket and the pile's vertices below it become the
+ * frontier, the rest the other pile. Work-item 0 carries the slot's bound
+ * and pile (and the pile's smallest distance) into slot at + 1. Step at
+ * reads list[at % 2] and writes the other, with claim value step0 + at. */
+PF_FN void pf_bucket_carry(PF_GLOBAL const pf_i64 *prev, PF_GLOBAL pf_i64 *next, int advance,
+                           pf_i64 bound)
 {
-    pf_i64 items = counts[2 * at] * lanes;
-    for (pf_i64 i = PF_GLOBAL_ID(); i < items; i += PF_GLOBAL_SIZE())
-        pf_body_relax_i64(in[i / lanes], (pf_i32)(i % lanes), lanes, first, head, weight,
-                          has_weight, dist, claim, step, near, far, bound,
-                          &counts[2 * at + 2]);
+    if (PF_GLOBAL_ID() != 0)
+        return;
+    next[PF_SLOT_BOUND] = bound;
+    next[PF_SLOT_PILE] = advance ? 1 - prev[PF_SLOT_PILE] : prev[PF_SLOT_PILE];
+    next[PF_SLOT_PILE_AT] = advance ? 0 : prev[PF_SLOT_PILE_AT] + prev[PF_SLOT_PILE_ADDED];
+    if (!advance)
+        pf_atomic_min_i64(&next[PF_SLOT_PILE_MIN], prev[PF_SLOT_PILE_MIN]);
+}
+
+/* The pile a step of sssp_bucket_steps relaxes into (or advances from). */
+PF_FN pf_far_pile pf_bucket_pile(PF_GLOBAL pf_i64 *prev, PF_GLOBAL pf_i32 *pile0,
+                                 PF_GLOBAL pf_i32 *pile1)
+{
+    pf_far_pile pile;
+    pile.list = prev[PF_SLOT_PILE] ? pile1 : pile0;
+    pile.at = prev[PF_SLOT_PILE_AT] + prev[PF_SLOT_PILE_ADDED];
+    pile.slot = prev + PF_SLOT_WORDS;
+    return pile;
+}
+
+PF_KERNEL(bucket_steps_i64)
+{
+    PF_CHAINED_STEP();
+    PF_GLOBAL pf_i64 *prev = slots + (pf_i64)PF_SLOT_WORDS * at;
+    PF_GLOBAL pf_i32 *in = at % 2 ? list1 : list0, *near = at % 2 ? list0 : list1;
+    pf_i32 step = step0 + at;
+    pf_far_pile pile = pf_bucket_pile(prev, pile0, pile1);
+    pf_i64 count = prev[PF_SLOT_COUNT];
+    if (count > 0) {
+        pf_bucket_carry(prev, pile.slot, 0, prev[PF_SLOT_BOUND]);
+        for (pf_i64 i = PF_GLOBAL_ID(); i < count * lanes; i += PF_GLOBAL_SIZE())
+            pf_body_relax_i64(in[i / lanes], (pf_i32)(i % lanes), lanes, first, head, weight,
+                              has_weight, dist, claim, step, near, far, prev[PF_SLOT_BOUND],
+                              pile.slot, pile);
+        return;
+    }
+    pf_i64 bound = pf_add_sat_i64(pf_bucket_low(prev), delta);
+    pf_bucket_carry(prev, pile.slot, 1, bound);
+    for (pf_i64 i = PF_GLOBAL_ID(); i < pile.at; i += PF_GLOBAL_SIZE())
+        pf_body_advance(pile.list[i], dist, far, bound, near,
+                        pile.list == pile0 ? pile1 : pile0, pile.slot);
 }
 
 PF_KERNEL(intersect)
@@ -473,16 +604,32 @@ PF_KERNEL(relax_f64)
     pf_i64 i = PF_GLOBAL_ID();
     if (i < count * lanes)
         pf_body_relax_f64(in[i / lanes], (pf_i32)(i % lanes), lanes, first, head, weight, dist,
-                          claim, step, near, far, PF_F64_FROM_BITS(bound_bits), counters);
+                          claim, step, near, far, PF_F64_FROM_BITS(bound_bits), counters,
+                          pf_no_pile());
 }
 
-PF_KERNEL(relax_steps_f64)
+PF_KERNEL(bucket_steps_f64)
 {
-    pf_i64 items = counts[2 * at] * lanes;
-    for (pf_i64 i = PF_GLOBAL_ID(); i < items; i += PF_GLOBAL_SIZE())
-        pf_body_relax_f64(in[i / lanes], (pf_i32)(i % lanes), lanes, first, head, weight, dist,
-                          claim, step, near, far, PF_F64_FROM_BITS(bound_bits),
-                          &counts[2 * at + 2]);
+    PF_CHAINED_STEP();
+    PF_GLOBAL pf_i64 *prev = slots + (pf_i64)PF_SLOT_WORDS * at;
+    PF_GLOBAL pf_i32 *in = at % 2 ? list1 : list0, *near = at % 2 ? list0 : list1;
+    pf_i32 step = step0 + at;
+    pf_far_pile pile = pf_bucket_pile(prev, pile0, pile1);
+    pf_i64 count = prev[PF_SLOT_COUNT];
+    if (count > 0) {
+        pf_bucket_carry(prev, pile.slot, 0, prev[PF_SLOT_BOUND]);
+        for (pf_i64 i = PF_GLOBAL_ID(); i < count * lanes; i += PF_GLOBAL_SIZE())
+            pf_body_relax_f64(in[i / lanes], (pf_i32)(i % lanes), lanes, first, head, weight,
+                              dist, claim, step, near, far,
+                              PF_F64_FROM_BITS(prev[PF_SLOT_BOUND]), pile.slot, pile);
+        return;
+    }
+    pf_f64 low = PF_F64_FROM_BITS(pf_bucket_low(prev));
+    pf_i64 bound = PF_F64_BITS(low + PF_F64_FROM_BITS(delta_bits));
+    pf_bucket_carry(prev, pile.slot, 1, bound);
+    for (pf_i64 i = PF_GLOBAL_ID(); i < pile.at; i += PF_GLOBAL_SIZE())
+        pf_body_advance(pile.list[i], (PF_GLOBAL const pf_i64 *)dist, far, bound, near,
+                        pile.list == pile0 ? pile1 : pile0, pile.slot);
 }
 
 PF_KERNEL(relax_arcs_f64)

@@ -172,16 +172,17 @@
     G(pf_i32, claim) V(pf_i32, step) G(pf_i32, near) G(pf_i32, far)                        \
     V(pf_i64, bound_bits) G(pf_i64, counters)
 
-#define PF_ARGS_relax_steps_i64(G, V, L)                                                   \
-    G(const pf_i32, in) G(pf_i64, counts) V(pf_i32, at) V(pf_i32, lanes)                   \
+/* `at` first: between the steps of a batch the OpenCL host sets only it. */
+#define PF_ARGS_bucket_steps_i64(G, V, L)                                                  \
+    V(pf_i32, at) G(pf_i32, list0) G(pf_i32, list1) G(pf_i64, slots) V(pf_i32, lanes)      \
     G(const pf_i64, first) G(const pf_i32, head) G(const pf_i64, weight)                   \
-    V(pf_i32, has_weight) G(pf_i64, dist) G(pf_i32, claim) V(pf_i32, step)                 \
-    G(pf_i32, near) G(pf_i32, far) V(pf_i64, bound)
-#define PF_ARGS_relax_steps_f64(G, V, L)                                                   \
-    G(const pf_i32, in) G(pf_i64, counts) V(pf_i32, at) V(pf_i32, lanes)                   \
+    V(pf_i32, has_weight) G(pf_i64, dist) G(pf_i32, claim) V(pf_i32, step0) G(pf_i32, far) \
+    G(pf_i32, pile0) G(pf_i32, pile1) V(pf_i64, delta)
+#define PF_ARGS_bucket_steps_f64(G, V, L)                                                  \
+    V(pf_i32, at) G(pf_i32, list0) G(pf_i32, list1) G(pf_i64, slots) V(pf_i32, lanes)      \
     G(const pf_i64, first) G(const pf_i32, head) G(const pf_f64, weight) G(pf_f64, dist)   \
-    G(pf_i32, claim) V(pf_i32, step) G(pf_i32, near) G(pf_i32, far)                        \
-    V(pf_i64, bound_bits)
+    G(pf_i32, claim) V(pf_i32, step0) G(pf_i32, far) G(pf_i32, pile0) G(pf_i32, pile1)     \
+    V(pf_i64, delta_bits)
 
 #define PF_GRAPH_KERNELS(X)                                                                \
     X(BFS_PUSH, bfs_push)                                                                  \
@@ -193,11 +194,11 @@
     X(FRONTIER_DEGREE, frontier_degree)                                                    \
     X(BFS_PUSH_ARCS, bfs_push_arcs)                                                        \
     X(RELAX_ARCS_I64, relax_arcs_i64)                                                      \
-    X(RELAX_STEPS_I64, relax_steps_i64)
+    X(BUCKET_STEPS_I64, bucket_steps_i64)
 #define PF_GRAPH_F64_KERNELS(X)                                                            \
     X(RELAX_F64, relax_f64)                                                                \
     X(RELAX_ARCS_F64, relax_arcs_f64)                                                      \
-    X(RELAX_STEPS_F64, relax_steps_f64)
+    X(BUCKET_STEPS_F64, bucket_steps_f64)
 
 /* ---- turning a list into a parameter list ---------------------------- */
 

@@ -12,7 +12,9 @@
  * The int64 counters (relabel work, BFS frontier sizes) change through
  * PF_COUNTER_ADD (a non-negative amount, read after the kernel) and
  * PF_COUNTER_NEXT (one more, returns the old value, which stays below
- * 2^31: it indexes a vertex list). An OpenCL device without
+ * 2^31: it indexes a vertex list). PF_FRONTIER_APPEND(counters, degree)
+ * is a frontier's append: the slot from counters[0], the vertex's degree
+ * into counters[1]; PF_FRONTIER_APPEND_ONE(counters) the slot alone. An OpenCL device without
  * cl_khr_int64_base_atomics (-DPF_ATOM64=0) does both with 32-bit atomics
  * on the slot's two words; the host only runs it on little-endian devices.
  *
@@ -74,6 +76,10 @@ PF_FN void pf_counter_add(__global long *p, long v)
 #define PF_COUNTER_ADD(p, v) pf_counter_add((p), (long)(v))
 #define PF_COUNTER_NEXT(p) ((long)atomic_inc((volatile __global int *)(p)))
 #endif
+#define PF_FRONTIER_APPEND(counters, degree) \
+    (PF_COUNTER_ADD(&(counters)[1], (degree)), PF_COUNTER_NEXT(&(counters)[0]))
+#define PF_FRONTIER_APPEND_ONE(counters) PF_COUNTER_NEXT(&(counters)[0])
+#define PF_CHAINED_STEP() ((void)0)
 #if PF_CAP_BITS == 32
 typedef int pf_cap;
 #define PF_LOAD_CAP(p) PF_LOAD_I32(p)
@@ -148,6 +154,8 @@ PF_FN void pf_lanes_lowest(pf_lanes *g, int *h, long *arc)
     }
 
 #elif defined(__CUDACC__)
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
 typedef long long pf_i64;
 typedef unsigned long long pf_u64;
 typedef int pf_i32;
@@ -161,6 +169,45 @@ typedef int pf_i32;
 #define PF_COUNTER_ADD(p, v) \
     ((void)atomicAdd((unsigned long long *)(p), (unsigned long long)(pf_i64)(v)))
 #define PF_COUNTER_NEXT(p) ((pf_i64)atomicAdd((unsigned long long *)(p), 1ull))
+/* One frontier slot per appending thread, the warp's appends taken with
+ * one atomic per counter: thousands of appends a step on one counter line
+ * otherwise queue at its L2 slice, and a thin frontier's step is short
+ * enough for that queue to show. */
+static __device__ __forceinline__ pf_i64 pf_frontier_append(pf_i64 *counters, pf_i64 degree)
+{
+    namespace cg = cooperative_groups;
+    cg::coalesced_group g = cg::coalesced_threads();
+    unsigned long long sum = cg::reduce(g, (unsigned long long)degree,
+                                        cg::plus<unsigned long long>());
+    unsigned long long base = 0;
+    if (g.thread_rank() == 0) {
+        base = atomicAdd((unsigned long long *)&counters[0], (unsigned long long)g.size());
+        atomicAdd((unsigned long long *)&counters[1], sum);
+    }
+    return (pf_i64)g.shfl(base, 0) + (pf_i64)g.thread_rank();
+}
+/* The same without the degree sum. */
+static __device__ __forceinline__ pf_i64 pf_frontier_append_one(pf_i64 *counters)
+{
+    namespace cg = cooperative_groups;
+    cg::coalesced_group g = cg::coalesced_threads();
+    unsigned long long base = 0;
+    if (g.thread_rank() == 0)
+        base = atomicAdd((unsigned long long *)&counters[0], (unsigned long long)g.size());
+    return (pf_i64)g.shfl(base, 0) + (pf_i64)g.thread_rank();
+}
+#define PF_FRONTIER_APPEND(counters, degree) pf_frontier_append((counters), (degree))
+#define PF_FRONTIER_APPEND_ONE(counters) pf_frontier_append_one(counters)
+/* A step of a chain launched with programmatic dependent launch
+ * (sm_90 on): it lets the next step's blocks be scheduled now, then waits
+ * until the step before it has finished and its writes are visible. Its
+ * blocks then start while the previous step drains instead of after. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define PF_CHAINED_STEP()                                                                  \
+    asm volatile("griddepcontrol.launch_dependents;\n\tgriddepcontrol.wait;" ::: "memory")
+#else
+#define PF_CHAINED_STEP() ((void)0)
+#endif
 /* pf_cap is a typedef of the namespace that includes pf_kernels.h
  * (cuda_steps.cu); the overloads pick the atomic by its width. */
 static __device__ __forceinline__ pf_i32 pf_atomic_add_cap(pf_i32 *p, pf_i32 v)
@@ -245,6 +292,10 @@ typedef int32_t pf_i32;
 #define PF_STORE_I32(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 #define PF_COUNTER_ADD(p, v) ((void)__atomic_fetch_add((p), (pf_i64)(v), __ATOMIC_RELAXED))
 #define PF_COUNTER_NEXT(p) __atomic_fetch_add((p), (pf_i64)1, __ATOMIC_RELAXED)
+#define PF_FRONTIER_APPEND(counters, degree) \
+    (PF_COUNTER_ADD(&(counters)[1], (degree)), PF_COUNTER_NEXT(&(counters)[0]))
+#define PF_FRONTIER_APPEND_ONE(counters) PF_COUNTER_NEXT(&(counters)[0])
+#define PF_CHAINED_STEP() ((void)0)
 /* The OpenMP backend runs residuals and excess in 64 bits only. */
 typedef int64_t pf_cap;
 #define PF_LOAD_CAP(p) __atomic_load_n((p), __ATOMIC_RELAXED)
