@@ -532,38 +532,59 @@ PF_FN void pf_bucket_carry(PF_GLOBAL const pf_i64 *prev, PF_GLOBAL pf_i64 *next,
         pf_atomic_min_i64(&next[PF_SLOT_PILE_MIN], prev[PF_SLOT_PILE_MIN]);
 }
 
-/* The pile a step of sssp_bucket_steps relaxes into (or advances from). */
-PF_FN pf_far_pile pf_bucket_pile(PF_GLOBAL pf_i64 *prev, PF_GLOBAL pf_i32 *pile0,
-                                 PF_GLOBAL pf_i32 *pile1)
-{
+/* What step `at` of sssp_bucket_steps works on: the slot before it, its
+ * lists, its claim value, the current pile (appends go to the slot after
+ * it) and the frontier's size. A relaxing step's slot is carried here. */
+typedef struct pf_bucket_step {
+    PF_GLOBAL pf_i64 *prev;
+    PF_GLOBAL pf_i32 *in, *near, *other_pile;
+    pf_i32 step;
     pf_far_pile pile;
-    pile.list = prev[PF_SLOT_PILE] ? pile1 : pile0;
-    pile.at = prev[PF_SLOT_PILE_AT] + prev[PF_SLOT_PILE_ADDED];
-    pile.slot = prev + PF_SLOT_WORDS;
-    return pile;
+    pf_i64 count;
+} pf_bucket_step;
+
+PF_FN pf_bucket_step pf_bucket_step_of(PF_GLOBAL pf_i64 *slots, pf_i32 at, pf_i32 step0,
+                                       PF_GLOBAL pf_i32 *list0, PF_GLOBAL pf_i32 *list1,
+                                       PF_GLOBAL pf_i32 *pile0, PF_GLOBAL pf_i32 *pile1)
+{
+    pf_bucket_step s;
+    s.prev = slots + (pf_i64)PF_SLOT_WORDS * at;
+    s.in = at % 2 ? list1 : list0;
+    s.near = at % 2 ? list0 : list1;
+    s.step = step0 + at;
+    s.pile.list = s.prev[PF_SLOT_PILE] ? pile1 : pile0;
+    s.other_pile = s.prev[PF_SLOT_PILE] ? pile0 : pile1;
+    s.pile.at = s.prev[PF_SLOT_PILE_AT] + s.prev[PF_SLOT_PILE_ADDED];
+    s.pile.slot = s.prev + PF_SLOT_WORDS;
+    s.count = s.prev[PF_SLOT_COUNT];
+    if (s.count > 0)
+        pf_bucket_carry(s.prev, s.pile.slot, 0, s.prev[PF_SLOT_BOUND]);
+    return s;
+}
+
+/* An advance to `bound`: the pile's vertices below it become the frontier,
+ * the others the other pile. */
+PF_FN void pf_bucket_advance(const pf_bucket_step *s, PF_GLOBAL const pf_i64 *dist_bits,
+                             PF_GLOBAL pf_i32 *far, pf_i64 bound)
+{
+    pf_bucket_carry(s->prev, s->pile.slot, 1, bound);
+    for (pf_i64 i = PF_GLOBAL_ID(); i < s->pile.at; i += PF_GLOBAL_SIZE())
+        pf_body_advance(s->pile.list[i], dist_bits, far, bound, s->near, s->other_pile,
+                        s->pile.slot);
 }
 
 PF_KERNEL(bucket_steps_i64)
 {
     PF_CHAINED_STEP();
-    PF_GLOBAL pf_i64 *prev = slots + (pf_i64)PF_SLOT_WORDS * at;
-    PF_GLOBAL pf_i32 *in = at % 2 ? list1 : list0, *near = at % 2 ? list0 : list1;
-    pf_i32 step = step0 + at;
-    pf_far_pile pile = pf_bucket_pile(prev, pile0, pile1);
-    pf_i64 count = prev[PF_SLOT_COUNT];
-    if (count > 0) {
-        pf_bucket_carry(prev, pile.slot, 0, prev[PF_SLOT_BOUND]);
-        for (pf_i64 i = PF_GLOBAL_ID(); i < count * lanes; i += PF_GLOBAL_SIZE())
-            pf_body_relax_i64(in[i / lanes], (pf_i32)(i % lanes), lanes, first, head, weight,
-                              has_weight, dist, claim, step, near, far, prev[PF_SLOT_BOUND],
-                              pile.slot, pile);
+    pf_bucket_step s = pf_bucket_step_of(slots, at, step0, list0, list1, pile0, pile1);
+    if (s.count == 0) {
+        pf_bucket_advance(&s, dist, far, pf_add_sat_i64(pf_bucket_low(s.prev), delta));
         return;
     }
-    pf_i64 bound = pf_add_sat_i64(pf_bucket_low(prev), delta);
-    pf_bucket_carry(prev, pile.slot, 1, bound);
-    for (pf_i64 i = PF_GLOBAL_ID(); i < pile.at; i += PF_GLOBAL_SIZE())
-        pf_body_advance(pile.list[i], dist, far, bound, near,
-                        pile.list == pile0 ? pile1 : pile0, pile.slot);
+    for (pf_i64 i = PF_GLOBAL_ID(); i < s.count * lanes; i += PF_GLOBAL_SIZE())
+        pf_body_relax_i64(s.in[i / lanes], (pf_i32)(i % lanes), lanes, first, head, weight,
+                          has_weight, dist, claim, s.step, s.near, far, s.prev[PF_SLOT_BOUND],
+                          s.pile.slot, s.pile);
 }
 
 PF_KERNEL(intersect)
@@ -611,25 +632,17 @@ PF_KERNEL(relax_f64)
 PF_KERNEL(bucket_steps_f64)
 {
     PF_CHAINED_STEP();
-    PF_GLOBAL pf_i64 *prev = slots + (pf_i64)PF_SLOT_WORDS * at;
-    PF_GLOBAL pf_i32 *in = at % 2 ? list1 : list0, *near = at % 2 ? list0 : list1;
-    pf_i32 step = step0 + at;
-    pf_far_pile pile = pf_bucket_pile(prev, pile0, pile1);
-    pf_i64 count = prev[PF_SLOT_COUNT];
-    if (count > 0) {
-        pf_bucket_carry(prev, pile.slot, 0, prev[PF_SLOT_BOUND]);
-        for (pf_i64 i = PF_GLOBAL_ID(); i < count * lanes; i += PF_GLOBAL_SIZE())
-            pf_body_relax_f64(in[i / lanes], (pf_i32)(i % lanes), lanes, first, head, weight,
-                              dist, claim, step, near, far,
-                              PF_F64_FROM_BITS(prev[PF_SLOT_BOUND]), pile.slot, pile);
+    pf_bucket_step s = pf_bucket_step_of(slots, at, step0, list0, list1, pile0, pile1);
+    if (s.count == 0) {
+        pf_f64 low = PF_F64_FROM_BITS(pf_bucket_low(s.prev));
+        pf_bucket_advance(&s, (PF_GLOBAL const pf_i64 *)dist, far,
+                          PF_F64_BITS(low + PF_F64_FROM_BITS(delta_bits)));
         return;
     }
-    pf_f64 low = PF_F64_FROM_BITS(pf_bucket_low(prev));
-    pf_i64 bound = PF_F64_BITS(low + PF_F64_FROM_BITS(delta_bits));
-    pf_bucket_carry(prev, pile.slot, 1, bound);
-    for (pf_i64 i = PF_GLOBAL_ID(); i < pile.at; i += PF_GLOBAL_SIZE())
-        pf_body_advance(pile.list[i], (PF_GLOBAL const pf_i64 *)dist, far, bound, near,
-                        pile.list == pile0 ? pile1 : pile0, pile.slot);
+    for (pf_i64 i = PF_GLOBAL_ID(); i < s.count * lanes; i += PF_GLOBAL_SIZE())
+        pf_body_relax_f64(s.in[i / lanes], (pf_i32)(i % lanes), lanes, first, head, weight, dist,
+                          claim, s.step, s.near, far, PF_F64_FROM_BITS(s.prev[PF_SLOT_BOUND]),
+                          s.pile.slot, s.pile);
 }
 
 PF_KERNEL(relax_arcs_f64)
