@@ -12,8 +12,11 @@
 # lattice with weights 1:255, road:W a W x W road-like graph; each written
 # once in portaflow's binary form (kept in --work across calls) and, by
 # bench/graph_sg, as GAPBS's .sg/.wsg of the same arrays, so both read the
-# same graph without parsing text. Both start from the same root (the first
-# vertex with an arc; GAPBS -r).
+# same graph without parsing text. file:NAME is a real graph: the undirected
+# edge list $REAL_GRAPHS/NAME.txt (ids from 0, as SNAP ships them; default
+# .peers/graphs), unweighted (sssp: every edge weighs 1), turned into the
+# binary form by graph_sg --from-edges. Both start from the same root (the
+# first vertex with an arc; GAPBS -r).
 #
 # Per graph, algorithm and engine: the median over --reps whole processes
 # of portaflow's kernel time (the algorithm's steps on a device already
@@ -116,6 +119,7 @@ make_graph() {
     kron) "$bin" gen kron "$size" --edgefactor 16 --weights 1:255 --format bin -o "$base.bin" ;;
     grid) "$bin" gen grid2d "$size" "$size" --weights 1:255 --format bin -o "$base.bin" ;;
     road) "$bin" gen road "$size" "$size" --format bin -o "$base.bin" ;;
+    file) "$sg" --from-edges "${REAL_GRAPHS:-.peers/graphs}/$size.txt" "$base.bin" ;;
     *) echo "unknown graph $name" >&2; return 1 ;;
     esac || return 1
   fi

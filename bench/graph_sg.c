@@ -3,16 +3,21 @@
  * and portaflow run the identical graph (bench/graph_anchors.sh):
  *
  *   graph_sg GRAPH OUT.sg [OUT.wsg]
+ *   graph_sg --from-edges EDGES OUT.bin
  *
  * The layout is GAPBS's own (its src/writer.h, read by src/reader.h):
  * bool directed, int64 arcs, int64 vertices, int64 offsets[n+1], then
  * int32 heads (.sg) or {int32 head, int32 weight} pairs (.wsg); a directed
  * graph repeats offsets and arrays for the reverse graph. Weights must fit
  * int32. Prints "root R": the first vertex (0-based) with an out-arc, the
- * source both sides use. Exit 2 on bad input, 4 on a failed write. */
+ * source both sides use. The second form turns an undirected edge list
+ * with ids from 0 (a real graph as SNAP ships it: `#` comments, `u v`
+ * lines) into portaflow's binary form, the first form's usual input.
+ * Exit 2 on bad input, 4 on a failed write. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/graph_csr.h"
 
@@ -58,10 +63,33 @@ static int write_sg(const pf_csr *g, const pf_csr *rev, const char *path, int we
     return 0;
 }
 
+/* graph_sg --from-edges EDGES OUT.bin */
+static int edges_to_bin(const char *edges, const char *path)
+{
+    pf_status st;
+    pf_csr_read_options opt = {.zero_based = 1, .undirected = 1};
+    pf_csr *g = pf_csr_read(edges, &opt, &st);
+    if (!g) {
+        fprintf(stderr, "graph_sg: %s\n", st.message);
+        return 2;
+    }
+    FILE *out = fopen(path, "wb");
+    int rc = out && pf_csr_write_bin(g, out, &st) == PF_OK ? 0 : 4;
+    if (out && fclose(out) != 0)
+        rc = 4;
+    if (rc)
+        fprintf(stderr, "graph_sg: %s: write failed\n", path);
+    pf_csr_free(g);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 4 && strcmp(argv[1], "--from-edges") == 0)
+        return edges_to_bin(argv[2], argv[3]);
     if (argc < 3 || argc > 4) {
-        fprintf(stderr, "usage: graph_sg GRAPH OUT.sg [OUT.wsg]\n");
+        fprintf(stderr, "usage: graph_sg GRAPH OUT.sg [OUT.wsg]\n"
+                        "       graph_sg --from-edges EDGES OUT.bin\n");
         return 1;
     }
     pf_status st;
