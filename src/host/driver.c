@@ -12,6 +12,7 @@
  * never rests on heights that concurrent pushes may have left stale.
  * Graph data stays on the device; per round only a few scalars come back. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -562,12 +563,91 @@ int drv_check_device_limits(const pf_device_ops *ops, const pf_residual *h, pf_s
     return PF_OK;
 }
 
+/* ---- the device opened early ------------------------------------------ */
+
+struct pf_early_device {
+    const pf_device_ops *ops; /* as named: the unchecked table */
+    pf_open_params params;
+    pf_dev *dev;              /* NULL once taken, or when the open failed */
+    pf_device_desc desc;
+    pf_status st;
+    int rc;
+    int joined;
+    pthread_t thread;
+};
+
+static void *early_main(void *arg)
+{
+    pf_early_device *e = arg;
+    e->rc = e->ops->open(&e->params, &e->dev, &e->desc, &e->st);
+    if (e->rc)
+        e->dev = NULL;
+    return NULL;
+}
+
+pf_early_device *pf_parallel_open_early(const pf_device_ops *ops, const pf_solve_options *opt)
+{
+    if (!ops || ops->caps.host_cpu || !ops->caps.maxflow_steps || ops->maxflow_solve)
+        return NULL;
+    pf_early_device *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL; /* the solve opens the device itself */
+    e->ops = ops;
+    e->params = (pf_open_params){.device_index = opt->device_index, .threads = opt->threads};
+    pf_status_ok(&e->st);
+    if (pthread_create(&e->thread, NULL, early_main, e) != 0) {
+        free(e);
+        return NULL;
+    }
+    return e;
+}
+
+static void early_join(pf_early_device *e)
+{
+    if (!e->joined) {
+        pthread_join(e->thread, NULL);
+        e->joined = 1;
+    }
+}
+
+void pf_parallel_early_free(pf_early_device *e)
+{
+    if (!e)
+        return;
+    early_join(e);
+    if (e->dev)
+        e->ops->close(e->dev);
+    free(e);
+}
+
+/* d->dev and d->desc: early's device where it opened this backend's (named
+ * is the caller's table, d->ops perhaps its checked wrapper), else opened
+ * here. */
+static int open_device(driver *d, const pf_device_ops *named, pf_early_device *early,
+                       const pf_solve_options *opt, pf_status *st)
+{
+    if (!early || early->ops != named) {
+        pf_open_params params = {.device_index = opt->device_index, .threads = opt->threads};
+        return d->ops->open(&params, &d->dev, &d->desc, st);
+    }
+    early_join(early);
+    if (early->rc) {
+        *st = early->st;
+        return early->rc;
+    }
+    d->dev = early->dev;
+    d->desc = early->desc;
+    early->dev = NULL;
+    return pf_dev_check_adopt(d->ops, &d->dev, st);
+}
+
 /* Opens the device for h and readies its buffers: the graph uploaded, the
  * preflow not yet begun (residuals = capacities, excess and heights 0). */
-int drv_open(driver *d, const pf_device_ops *ops, const pf_residual *h,
-                       const pf_solve_options *opt, pf_engine_out *out,
-                       const pf_residual *(*wait_graph)(void *), void *data, pf_status *st)
+int drv_open(driver *d, const pf_device_ops *ops, pf_early_device *early, const pf_residual *h,
+             const pf_solve_options *opt, pf_engine_out *out,
+             const pf_residual *(*wait_graph)(void *), void *data, pf_status *st)
 {
+    const pf_device_ops *named = ops;
     *d = (driver){.ops = ops, .host = h, .out = out, .host_threads = opt->threads, .opt = opt};
     int rc = h ? drv_check_device_limits(ops, h, st) : PF_OK;
     if (rc)
@@ -585,8 +665,7 @@ int drv_open(driver *d, const pf_device_ops *ops, const pf_residual *h,
     pf_progress_begin(&d->progress, opt->progress);
 
     double t0 = pf_now();
-    pf_open_params params = {.device_index = opt->device_index, .threads = opt->threads};
-    rc = ops->open(&params, &d->dev, &d->desc, st);
+    rc = open_device(d, named, early, opt, st);
     if (rc) {
         d->dev = NULL;
         return rc;
@@ -640,11 +719,11 @@ void drv_close(driver *d)
     d->dev = NULL;
 }
 
-int pf_parallel_solve(const pf_device_ops *ops, const pf_residual *h, const pf_solve_options *opt,
-                      pf_engine_out *out, pf_status *st)
+int pf_parallel_solve(const pf_device_ops *ops, pf_early_device *early, const pf_residual *h,
+                      const pf_solve_options *opt, pf_engine_out *out, pf_status *st)
 {
     driver d;
-    int rc = drv_open(&d, ops, h, opt, out, NULL, NULL, st);
+    int rc = drv_open(&d, ops, early, h, opt, out, NULL, NULL, st);
     int handed_off = 0;
     if (!rc)
         rc = run_phase1(&d, &handed_off, st);

@@ -77,11 +77,12 @@ int drv_run_phase(driver *d, const char *phase, int32_t target, int32_t excluded
 /* After phase 2: PF_E_DEVICE where a vertex other than the terminals kept excess. */
 int drv_check_balanced(driver *d, pf_status *st);
 
-/* Opens the device and uploads the graph (h, or wait_graph(data) once the
- * device is open); on failure d->dev is NULL or closed by drv_close. */
-int drv_open(driver *d, const pf_device_ops *ops, const pf_residual *h,
-                       const pf_solve_options *opt, pf_engine_out *out,
-                       const pf_residual *(*wait_graph)(void *), void *data, pf_status *st);
+/* Opens the device (or takes early's, engine.h) and uploads the graph (h,
+ * or wait_graph(data) once the device is open); on failure d->dev is NULL
+ * or closed by drv_close. */
+int drv_open(driver *d, const pf_device_ops *ops, pf_early_device *early, const pf_residual *h,
+             const pf_solve_options *opt, pf_engine_out *out,
+             const pf_residual *(*wait_graph)(void *), void *data, pf_status *st);
 
 /* Releases the buffers and closes the device (nothing when not open). */
 void drv_close(driver *d);

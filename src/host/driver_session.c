@@ -42,7 +42,7 @@ int pf_dev_session_open_waiting(const pf_device_ops *ops, const pf_solve_options
         return PF_E_NOMEM;
     s->opt = *opt;
     s->opt.progress = 0; /* the hybrid draws its own status line */
-    int rc = drv_open(&s->d, ops, h, &s->opt, &s->out, wait_graph, data, st);
+    int rc = drv_open(&s->d, ops, NULL, h, &s->opt, &s->out, wait_graph, data, st);
     h = s->d.host;
     size_t n = h ? (size_t)h->n : 0, arcs = h && h->arcs ? (size_t)h->arcs : 1;
     if (!rc && !(s->scratch = pf_alloc(n, sizeof *s->scratch, st)))

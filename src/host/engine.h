@@ -13,10 +13,26 @@
 #include "portaflow.h"
 
 struct pf_device_ops;
-/* The parallel push-relabel driver over a device backend (src/host/driver.c).
- * out->res is filled only when opt->want_flow. */
-int pf_parallel_solve(const struct pf_device_ops *ops, const pf_residual *g,
-                      const pf_solve_options *opt, pf_engine_out *out, pf_status *st);
+
+/* A GPU backend's device opening on a thread of its own (driver start,
+ * context, program load) while the caller builds the residual graph;
+ * pf_parallel_solve takes it over. NULL where the backend opens nothing
+ * worth overlapping (a host CPU backend, a whole-solve backend) or no
+ * thread could start. */
+typedef struct pf_early_device pf_early_device;
+pf_early_device *pf_parallel_open_early(const struct pf_device_ops *ops,
+                                        const pf_solve_options *opt);
+/* Joins the opening and closes what it opened, if nobody took it; NULL is
+ * fine. */
+void pf_parallel_early_free(pf_early_device *early);
+
+/* The parallel push-relabel driver over a device backend (src/host/driver.c),
+ * on early's device where early opened this backend's (its failure to
+ * open is then this solve's), else on one it opens. out->res is filled
+ * only when opt->want_flow. */
+int pf_parallel_solve(const struct pf_device_ops *ops, pf_early_device *early,
+                      const pf_residual *g, const pf_solve_options *opt, pf_engine_out *out,
+                      pf_status *st);
 
 /* The caller's options (NULL: defaults; a struct of an earlier API
  * version: its fields, defaults for the rest) as this library's struct. */

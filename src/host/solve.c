@@ -146,6 +146,7 @@ typedef struct solve_attempt {
     uint8_t *side;
     pf_engine_out *out;
     pf_solution *sol;
+    pf_early_device *early; /* the first backend's device, opening since the build */
 } solve_attempt;
 
 static void reset_out(pf_engine_out *out, int64_t *res, uint8_t *side)
@@ -233,7 +234,7 @@ static int attempt_solve(const pf_device_ops *ops, void *ctx, pf_status *st)
     pf_progress_step("opening the device, then phase 1 (pushing flow to the sink)");
     /* No probe here: opening the device reports its absence with the API's
      * own text, and a CUDA probe costs a second driver start-up. */
-    return pf_parallel_solve(ops, a->g, a->opt, a->out, st);
+    return pf_parallel_solve(ops, a->early, a->g, a->opt, a->out, st);
 }
 
 static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
@@ -271,6 +272,9 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     int cpu_fallback = opt.hybrid == PF_HYBRID_ON;
     if (hybrid && !open_late() && !(hy = hybrid_opener(hybrid_ops, cpu_fallback, &opt, st)))
         return st->code;
+    /* The first backend's device starts while the residual graph is built
+     * (both take a few tenths of a second on large graphs). */
+    pf_early_device *early = hybrid ? NULL : pf_parallel_open_early(first, &opt);
     /* The hybrid's host engine is seq: its order (the device gets its own
      * copy, hybrid.c). */
     rc = pf_residual_build(net, &g,
@@ -278,6 +282,7 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
                            host_threads, st);
     if (rc) {
         pf_hybrid_cancel(hy);
+        pf_parallel_early_free(early);
         return rc;
     }
     if (hybrid && !hy && !(hy = pf_hybrid_begin(hybrid_ops, cpu_fallback, &opt, st))) {
@@ -306,7 +311,8 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
         sol->hybrid = 1;
     } else {
         solve_attempt attempt = {.net = net, .opt = &opt, .g = &g, .host_threads = host_threads,
-                                 .res = res, .side = side, .out = &out, .sol = sol};
+                                 .res = res, .side = side, .out = &out, .sol = sol,
+                                 .early = early};
         pf_logger log = {.fn = opt.log, .data = opt.log_data};
         /* Best first; a device that fails to open falls through to the next
          * candidate with a message, never a crash. */
@@ -340,6 +346,7 @@ done:
      * of the solve's memory, go back on a thread of their own when large. */
     pf_residual_free_later(hy ? NULL : &g, res, res ? (size_t)g.arcs * sizeof *res : 0);
     free(side);
+    pf_parallel_early_free(early);
     pf_hybrid_end(hy, &g); /* frees g, also without a hybrid */
     if (rc)
         pf_solution_free(sol);
