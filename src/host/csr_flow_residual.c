@@ -1,0 +1,360 @@
+/* scipy's flow matrix read off the residual graph of a CSR view's solve
+ * (csr_flow.h): the structure from each vertex's list sorted by head, by
+ * rows on OpenMP threads, and the values as the net flow along each arc.
+ * No transpose of the input and no pass over its entries: the residual
+ * lists hold the input's and its transpose's entries already. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/omp_threads.h"
+
+#include "../common/memavail.h"
+#include "../common/network.h"
+#include "../common/status.h"
+#include "csr_flow.h"
+
+/* Below this many arcs one thread does it all. */
+#define PARALLEL_MIN_ARCS 65536
+/* Rows up to this long are sorted on the stack, by insertion. */
+#define SHORT_ROW 32
+/* Rows handed to a thread at a time (a row of millions of arcs, a grid's
+ * source, must not hold up a static share). */
+#define ROW_CHUNK 4096
+
+/* A key: the head in the high half, the arc's place in its list in the
+ * low half, so that keys sort by head and then by place. */
+#define KEY_PLACE(key) ((int64_t)((key)&0xffffffffu))
+#define KEY_HEAD(key) ((int64_t)((key) >> 32))
+
+static int team_threads(int64_t arcs)
+{
+#ifdef _OPENMP
+    return arcs >= PARALLEL_MIN_ARCS ? omp_get_max_threads() : 1;
+#else
+    (void)arcs;
+    return 1;
+#endif
+}
+
+static inline void set_element(void *array, int size, int64_t k, int64_t value)
+{
+    if (size == 4)
+        ((int32_t *)array)[k] = (int32_t)value;
+    else
+        ((int64_t *)array)[k] = value;
+}
+
+static int compare_keys(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* A thread's room: keys of rows too long for the stack, and sums of
+ * rows with too many entries. */
+typedef struct row_room {
+    uint64_t small_keys[SHORT_ROW];
+    int64_t small_sums[SHORT_ROW];
+    uint64_t *keys;
+    int64_t *sums;
+    int64_t key_room, sum_room;
+} row_room;
+
+static void room_free(row_room *r)
+{
+    free(r->keys);
+    free(r->sums);
+}
+
+/* u's arcs as keys, sorted; NULL if the room for a long row is missing. */
+static const uint64_t *sorted_keys(const pf_residual *g, int64_t u, row_room *r)
+{
+    const int64_t a0 = g->first[u], len = g->first[u + 1] - a0;
+    uint64_t *keys = r->small_keys;
+    if (len > SHORT_ROW) {
+        if (len > r->key_room) {
+            free(r->keys);
+            r->keys = malloc((size_t)len * sizeof *r->keys);
+            r->key_room = r->keys ? len : 0;
+            if (!r->keys)
+                return NULL;
+        }
+        keys = r->keys;
+    }
+    for (int64_t i = 0; i < len; i++)
+        keys[i] = (uint64_t)(uint32_t)g->head[a0 + i] << 32 | (uint64_t)i;
+    if (len > SHORT_ROW) {
+        qsort(keys, (size_t)len, sizeof *keys, compare_keys);
+        return keys;
+    }
+    for (int64_t i = 1; i < len; i++) {
+        uint64_t key = keys[i];
+        int64_t j = i;
+        for (; j > 0 && keys[j - 1] > key; j--)
+            keys[j] = keys[j - 1];
+        keys[j] = key;
+    }
+    return keys;
+}
+
+/* What a pass over the rows does with each: count its entries, or write
+ * its columns and its arcs' places. */
+typedef struct row_pass {
+    int keep;          /* PF_CSR_KEEP_REPEATS */
+    const void *indptr; /* the input's (forward arcs per row) where the */
+    int index_size;     /* lists' parts are known (NULL: not known) */
+    void *indices;     /* the row's first column; NULL: count only */
+    int out_size;      /* bytes of a column */
+    uint32_t *slot;    /* the places of the row's arcs (g->slot + first[u]) */
+} row_pass;
+
+/* Row u's entries: one a head, or with KEEP_REPEATS max(p, q) of them,
+ * p and q the head's forward and reverse arcs (as scipy keeps repeated
+ * positions); every arc of a head placed at its head's first entry.
+ * Returns the count, or -1 if p and q are needed and the lists' parts are
+ * not known. */
+static int64_t place_row(const pf_residual *g, int64_t u, const uint64_t *keys, const row_pass *w)
+{
+    const int64_t len = g->first[u + 1] - g->first[u];
+    int64_t forward = -1, count = 0;
+    if (w->indptr)
+        forward = pf_sized_element(w->indptr, w->index_size, u + 1) -
+                  pf_sized_element(w->indptr, w->index_size, u);
+    for (int64_t i = 0; i < len;) {
+        const int64_t head = KEY_HEAD(keys[i]);
+        int64_t j = i + 1;
+        while (j < len && KEY_HEAD(keys[j]) == head)
+            j++;
+        int64_t copies = 1;
+        if (w->keep && j - i > 1) {
+            if (forward < 0)
+                return -1;
+            int64_t p = 0;
+            for (int64_t t = i; t < j; t++)
+                p += KEY_PLACE(keys[t]) < forward;
+            copies = p > j - i - p ? p : j - i - p;
+        }
+        if (w->indices) {
+            for (int64_t c = 0; c < copies; c++)
+                set_element(w->indices, w->out_size, count + c, head);
+            for (int64_t t = i; t < j; t++)
+                w->slot[KEY_PLACE(keys[t])] = (uint32_t)count;
+        }
+        count += copies;
+        i = j;
+    }
+    return count;
+}
+
+/* Why a pass stopped early. */
+enum { PASS_OK, PASS_CANNOT, PASS_NOMEM, PASS_ABANDONED };
+
+/* One pass over every row: counts into count[] (out NULL) or columns and
+ * places into f (out set: its indptr final). */
+static int pass_rows(const pf_residual *g, const row_pass *proto, int64_t *count,
+                     pf_residual_flow *f, const int *abandon)
+{
+    int stop = PASS_OK;
+    int threads = team_threads(g->arcs);
+    (void)threads; /* read by the directive only */
+    PF_OMP(omp parallel num_threads(threads) if (threads > 1))
+    {
+        row_room room = {0};
+        row_pass w = *proto;
+        PF_OMP(omp for schedule(dynamic, ROW_CHUNK))
+        for (int64_t u = 0; u < g->n; u++) {
+            int why = __atomic_load_n(&stop, __ATOMIC_RELAXED);
+            if (why == PASS_OK && abandon && __atomic_load_n(abandon, __ATOMIC_RELAXED))
+                why = PASS_ABANDONED;
+            const uint64_t *keys = why ? NULL : sorted_keys(g, u, &room);
+            if (!why && !keys)
+                why = PASS_NOMEM;
+            if (why) {
+                __atomic_store_n(&stop, why, __ATOMIC_RELAXED);
+                continue;
+            }
+            if (count) {
+                count[u] = place_row(g, u, keys, &w);
+                if (count[u] < 0)
+                    __atomic_store_n(&stop, PASS_CANNOT, __ATOMIC_RELAXED);
+                continue;
+            }
+            int64_t at = pf_sized_element(f->out.indptr, f->out.index_size, u);
+            w.indices = (char *)f->out.indices + at * f->out.index_size;
+            w.slot = f->slot + g->first[u];
+            place_row(g, u, keys, &w);
+        }
+        room_free(&room);
+    }
+    return stop;
+}
+
+/* f->out's arrays for the row counts in count[]: indptr filled, indices
+ * and values allocated and faulted in, as is f->slot. */
+static int alloc_structure(const pf_residual *g, const int64_t *count, pf_residual_flow *f,
+                           pf_status *st)
+{
+    const int64_t n = g->n;
+    int64_t entries = 0;
+    for (int64_t u = 0; u < n; u++)
+        entries += count[u];
+    pf_csr_matrix *out = &f->out;
+    *out = (pf_csr_matrix){.rows = n, .entries = entries, .value_size = 4,
+                           .index_size = entries > INT32_MAX ? 8 : 4};
+    out->indptr = pf_alloc((size_t)n + 1, (size_t)out->index_size, st);
+    out->indices = pf_alloc((size_t)entries, (size_t)out->index_size, st);
+    out->values = pf_alloc((size_t)entries, (size_t)out->value_size, st);
+    f->slot = pf_alloc((size_t)g->arcs, sizeof *f->slot, st);
+    f->arcs = g->arcs;
+    if (!out->indptr || !out->indices || !out->values || !f->slot)
+        return PF_E_NOMEM;
+    int64_t sum = 0;
+    for (int64_t u = 0; u < n; u++) {
+        set_element(out->indptr, out->index_size, u, sum);
+        sum += count[u];
+    }
+    set_element(out->indptr, out->index_size, n, sum);
+    int threads = team_threads(g->arcs);
+    (void)threads;
+    PF_OMP(omp parallel num_threads(threads) if (threads > 1))
+    {
+        int t = 0, team = 1;
+#ifdef _OPENMP
+        t = omp_get_thread_num();
+        team = omp_get_num_threads();
+#endif
+        int64_t e0 = entries * t / team, e1 = entries * (t + 1) / team;
+        int64_t a0 = g->arcs * t / team, a1 = g->arcs * (t + 1) / team;
+        pf_mem_prefault((char *)out->indices + e0 * out->index_size,
+                        (size_t)(e1 - e0) * (size_t)out->index_size);
+        pf_mem_prefault((char *)out->values + e0 * out->value_size,
+                        (size_t)(e1 - e0) * (size_t)out->value_size);
+        pf_mem_prefault(f->slot + a0, (size_t)(a1 - a0) * sizeof *f->slot);
+    }
+    return PF_OK;
+}
+
+void pf_residual_flow_free(pf_residual_flow *f)
+{
+    size_t bytes = (size_t)f->arcs * sizeof *f->slot;
+    void *blocks[] = {f->slot};
+    pf_free_later(blocks, 1, bytes); /* large: on a thread of its own */
+    pf_csr_matrix_free(&f->out);
+    memset(f, 0, sizeof *f);
+}
+
+/* Whether g's lists are forward arcs first (residual.h), the forward part
+ * of u as long as row u of the input when there are no self-loops. */
+static int parts_known(const pf_residual *g)
+{
+    return g->order == PF_ARCS_FORWARD_FIRST || g->order == PF_ARCS_FORWARD_ROTATED;
+}
+
+int pf_residual_flow_structure(const pf_residual *g, const void *indptr, int index_size,
+                               int repeats, const int *abandon, pf_residual_flow *f,
+                               pf_status *st)
+{
+    memset(f, 0, sizeof *f);
+    const int64_t m = pf_sized_element(indptr, index_size, g->n);
+    /* Every input entry a pair of residual arcs: no self-loops, no super
+     * terminals' arcs. A list too long for the places of its arcs (2^32)
+     * cannot be: arcs of a list are at most 2m and m fits these. */
+    if (g->input_arcs != m || g->output_arcs != m || g->arcs != 2 * m || g->arcs > UINT32_MAX)
+        return PF_RESIDUAL_FLOW_CANNOT;
+    int64_t *count = pf_alloc((size_t)g->n + 1, sizeof *count, st);
+    if (!count)
+        return PF_E_NOMEM;
+    row_pass pass = {.keep = repeats == PF_CSR_KEEP_REPEATS,
+                     .indptr = parts_known(g) ? indptr : NULL, .index_size = index_size};
+    int stop = pass_rows(g, &pass, count, f, abandon);
+    int rc = stop == PASS_CANNOT      ? PF_RESIDUAL_FLOW_CANNOT
+             : stop == PASS_ABANDONED ? PF_E_CANCELLED
+             : stop == PASS_NOMEM     ? PF_E_NOMEM
+                                      : alloc_structure(g, count, f, st);
+    free(count);
+    if (!rc) {
+        pass.out_size = f->out.index_size;
+        stop = pass_rows(g, &pass, NULL, f, abandon);
+        rc = stop == PASS_ABANDONED ? PF_E_CANCELLED : stop == PASS_NOMEM ? PF_E_NOMEM : PF_OK;
+    }
+    if (rc == PF_E_NOMEM && st->code != PF_E_NOMEM)
+        pf_fail(st, PF_E_NOMEM, "out of host memory for the flow matrix");
+    if (rc == PF_E_CANCELLED)
+        pf_fail(st, PF_E_CANCELLED, "the flow matrix was abandoned with its solve");
+    if (rc)
+        pf_residual_flow_free(f);
+    return rc;
+}
+
+/* Row u's values: the net flow along each of its arcs, cap - res (a
+ * forward arc's flow, minus a reverse arc's), summed into the arc's entry
+ * (sums: the row's entries long, zeroed here). Returns whether a value
+ * does not fit `size` bytes (4). */
+static int row_values(const pf_residual_flow *f, const pf_residual *g, const int64_t *res,
+                      int64_t u, int64_t *sums, int size)
+{
+    const pf_csr_matrix *out = &f->out;
+    int64_t e0 = pf_sized_element(out->indptr, out->index_size, u);
+    int64_t len = pf_sized_element(out->indptr, out->index_size, u + 1) - e0;
+    memset(sums, 0, (size_t)len * sizeof *sums);
+    for (int64_t a = g->first[u]; a < g->first[u + 1]; a++)
+        sums[f->slot[a]] += g->cap[a] - res[a];
+    int big = 0;
+    for (int64_t e = 0; e < len; e++) {
+        big |= sums[e] < INT32_MIN || sums[e] > INT32_MAX;
+        set_element(out->values, size, e0 + e, sums[e]);
+    }
+    return size == 4 && big;
+}
+
+/* Every row's values at `size` bytes; returns whether one did not fit, or
+ * -1 if a thread lacked room for a row's sums. */
+static int fill_values(const pf_residual_flow *f, const pf_residual *g, const int64_t *res,
+                       int size)
+{
+    int big = 0, nomem = 0;
+    int threads = team_threads(g->arcs);
+    (void)threads;
+    PF_OMP(omp parallel num_threads(threads) if (threads > 1) reduction(| : big, nomem))
+    {
+        row_room room = {0};
+        PF_OMP(omp for schedule(dynamic, ROW_CHUNK))
+        for (int64_t u = 0; u < g->n; u++) {
+            int64_t len = pf_sized_element(f->out.indptr, f->out.index_size, u + 1) -
+                          pf_sized_element(f->out.indptr, f->out.index_size, u);
+            int64_t *sums = room.small_sums;
+            if (len > SHORT_ROW && len > room.sum_room) {
+                free(room.sums);
+                room.sums = malloc((size_t)len * sizeof *room.sums);
+                room.sum_room = room.sums ? len : 0;
+            }
+            if (len > SHORT_ROW)
+                sums = room.sums;
+            if (!sums) {
+                nomem = 1;
+                continue;
+            }
+            big |= row_values(f, g, res, u, sums, size);
+        }
+        room_free(&room);
+    }
+    return nomem ? -1 : big;
+}
+
+int pf_residual_flow_values(pf_residual_flow *f, const pf_residual *g, const int64_t *res,
+                            pf_csr_matrix *out, pf_status *st)
+{
+    memset(out, 0, sizeof *out);
+    int big = fill_values(f, g, res, f->out.value_size);
+    if (big == 1) { /* rare: flows past int32, from int64 capacities */
+        free(f->out.values);
+        f->out.value_size = 8;
+        f->out.values = pf_alloc((size_t)f->out.entries, 8, st);
+        big = f->out.values ? fill_values(f, g, res, 8) : -1;
+    }
+    if (big < 0)
+        return pf_fail(st, PF_E_NOMEM, "out of host memory for the flow matrix");
+    *out = f->out;
+    memset(&f->out, 0, sizeof f->out);
+    return PF_OK;
+}
