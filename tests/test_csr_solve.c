@@ -25,6 +25,8 @@ enum {
     WITH_REPEATS = 1,    /* a position stored twice or more */
     WITH_SELF_LOOPS = 2, /* diagonal entries */
     WITH_PAIRS = 4,      /* (v,u) added for about half the entries (u,v) */
+    WITH_HUBS = 8,       /* vertex 0 -> every vertex and every vertex -> n - 1,
+                            in order: lists long and in few runs */
 };
 
 static uint64_t next_random(uint64_t *state)
@@ -38,7 +40,7 @@ static uint64_t next_random(uint64_t *state)
  * as `flags` allows. */
 static csr64 random_csr(int64_t n, int64_t per_row, int flags, uint64_t seed)
 {
-    int64_t room = n * (2 * per_row + 1) * 2 + 1;
+    int64_t room = n * (2 * per_row + 1) * 2 + 2 * n + 1;
     int64_t *tails = malloc((size_t)room * 8), *heads = malloc((size_t)room * 8);
     int64_t *caps = malloc((size_t)room * 8), m = 0;
     for (int64_t u = 0; u < n; u++) {
@@ -53,7 +55,11 @@ static csr64 random_csr(int64_t n, int64_t per_row, int flags, uint64_t seed)
                 tails[m] = v, heads[m] = u, caps[m++] = (int64_t)(next_random(&seed) % 40);
         }
     }
-    /* Into rows by a counting sort; each row's order stays random. */
+    for (int64_t v = 1; (flags & WITH_HUBS) && v < n - 1; v++) {
+        tails[m] = 0, heads[m] = v, caps[m++] = 3;
+        tails[m] = v, heads[m] = n - 1, caps[m++] = 2;
+    }
+    /* Into rows by a counting sort (stable: each row's order stays). */
     csr64 a = {.n = n};
     a.indptr = calloc((size_t)n + 1, 8);
     for (int64_t k = 0; k < m; k++)
@@ -225,8 +231,8 @@ static void check_engine(const char *backend, const char *order, int hybrid)
         static const int64_t sizes[] = {2, 151, 300, 20000}; /* the last on threads */
         for (int size = 0; size < 4; size++) {
             int64_t n = sizes[size];
-            csr64 a = random_csr(n, n > 1000 ? 4 : n > 100 ? 30 : 3, flags,
-                                 (uint64_t)(n * 31 + mode));
+            csr64 a = random_csr(n, n > 1000 ? 4 : n > 100 ? 30 : 3,
+                                 flags | (n > 1000 ? WITH_HUBS : 0), (uint64_t)(n * 31 + mode));
             csr_arrays c = arrays_of(&a, index_size, cap_size);
             char what[160];
             snprintf(what, sizeof what, "%s%s order %s n %lld sizes %d/%d repeats %d flags %d",

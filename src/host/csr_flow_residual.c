@@ -50,12 +50,66 @@ static int compare_keys(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* A thread's room: keys of rows too long for the stack, and sums of
- * rows with too many entries. */
+/* A list of this many ascending runs or more is sorted by qsort. */
+#define MERGE_RUNS_MAX 16
+
+/* Merges from[lo, mid) and from[mid, hi), each ascending, into to[lo, hi). */
+static void merge_runs(const uint64_t *from, uint64_t *to, int64_t lo, int64_t mid, int64_t hi)
+{
+    int64_t i = lo, j = mid, k = lo;
+    while (i < mid && j < hi)
+        to[k++] = from[j] < from[i] ? from[j++] : from[i++];
+    while (i < mid)
+        to[k++] = from[i++];
+    while (j < hi)
+        to[k++] = from[j++];
+}
+
+/* Sorts a long list's keys (len of them; tmp: room for as many). A list
+ * comes in a few ascending runs as a rule: its forward and reverse parts
+ * each follow the input's order, sorted rows in scipy's matrices, and a
+ * rotated order turns each part once. The runs are found and merged
+ * pairwise, O(len) a round (a source's list of millions of arcs must not
+ * take a qsort on one thread, twice); lists in no order go to qsort. */
+static void sort_long(uint64_t *keys, int64_t len, uint64_t *tmp)
+{
+    int64_t bound[MERGE_RUNS_MAX + 1], runs = 0;
+    bound[0] = 0;
+    for (int64_t i = 1; i <= len; i++)
+        if (i == len || keys[i] < keys[i - 1]) {
+            if (++runs == MERGE_RUNS_MAX && i < len) {
+                qsort(keys, (size_t)len, sizeof *keys, compare_keys);
+                return;
+            }
+            bound[runs] = i;
+        }
+    uint64_t *from = keys, *to = tmp;
+    while (runs > 1) {
+        int64_t merged = 0;
+        for (int64_t r = 0; r < runs; r += 2, merged++) {
+            if (r + 1 < runs)
+                merge_runs(from, to, bound[r], bound[r + 1], bound[r + 2]);
+            else
+                memcpy(to + bound[r], from + bound[r],
+                       (size_t)(bound[r + 1] - bound[r]) * sizeof *to);
+            bound[merged] = bound[r];
+        }
+        bound[merged] = len;
+        runs = merged;
+        uint64_t *swap = from;
+        from = to;
+        to = swap;
+    }
+    if (from != keys)
+        memcpy(keys, from, (size_t)len * sizeof *keys);
+}
+
+/* A thread's room: keys of rows too long for the stack (and as many for
+ * their merges), and sums of rows with too many entries. */
 typedef struct row_room {
     uint64_t small_keys[SHORT_ROW];
     int64_t small_sums[SHORT_ROW];
-    uint64_t *keys;
+    uint64_t *keys, *merge;
     int64_t *sums;
     int64_t key_room, sum_room;
 } row_room;
@@ -63,6 +117,7 @@ typedef struct row_room {
 static void room_free(row_room *r)
 {
     free(r->keys);
+    free(r->merge);
     free(r->sums);
 }
 
@@ -74,9 +129,11 @@ static const uint64_t *sorted_keys(const pf_residual *g, int64_t u, row_room *r)
     if (len > SHORT_ROW) {
         if (len > r->key_room) {
             free(r->keys);
+            free(r->merge);
             r->keys = malloc((size_t)len * sizeof *r->keys);
-            r->key_room = r->keys ? len : 0;
-            if (!r->keys)
+            r->merge = malloc((size_t)len * sizeof *r->merge);
+            r->key_room = r->keys && r->merge ? len : 0;
+            if (!r->key_room)
                 return NULL;
         }
         keys = r->keys;
@@ -84,7 +141,7 @@ static const uint64_t *sorted_keys(const pf_residual *g, int64_t u, row_room *r)
     for (int64_t i = 0; i < len; i++)
         keys[i] = (uint64_t)(uint32_t)g->head[a0 + i] << 32 | (uint64_t)i;
     if (len > SHORT_ROW) {
-        qsort(keys, (size_t)len, sizeof *keys, compare_keys);
+        sort_long(keys, len, r->merge);
         return keys;
     }
     for (int64_t i = 1; i < len; i++) {
