@@ -154,15 +154,15 @@ static const uint64_t *sorted_keys(const pf_residual *g, int64_t u, row_room *r)
     return keys;
 }
 
-/* What a pass over the rows does with each: count its entries, or write
- * its columns and its arcs' places. */
+/* What the pass over the rows does with each: its entries counted, its
+ * columns written where its arcs are (a row has no more entries than
+ * arcs), and each arc's place. */
 typedef struct row_pass {
-    int keep;          /* PF_CSR_KEEP_REPEATS */
+    int keep;           /* PF_CSR_KEEP_REPEATS */
     const void *indptr; /* the input's (forward arcs per row) where the */
     int index_size;     /* lists' parts are known (NULL: not known) */
-    void *indices;     /* the row's first column; NULL: count only */
-    int out_size;      /* bytes of a column */
-    uint32_t *slot;    /* the places of the row's arcs (g->slot + first[u]) */
+    int32_t *columns;   /* the row's first column */
+    uint32_t *slot;     /* the places of the row's arcs */
 } row_pass;
 
 /* Row u's entries: one a head, or with KEEP_REPEATS max(p, q) of them,
@@ -191,31 +191,43 @@ static int64_t place_row(const pf_residual *g, int64_t u, const uint64_t *keys, 
                 p += KEY_PLACE(keys[t]) < forward;
             copies = p > j - i - p ? p : j - i - p;
         }
-        if (w->indices) {
-            for (int64_t c = 0; c < copies; c++)
-                set_element(w->indices, w->out_size, count + c, head);
-            for (int64_t t = i; t < j; t++)
-                w->slot[KEY_PLACE(keys[t])] = (uint32_t)count;
-        }
+        for (int64_t c = 0; c < copies; c++)
+            w->columns[count + c] = (int32_t)head;
+        for (int64_t t = i; t < j; t++)
+            w->slot[KEY_PLACE(keys[t])] = (uint32_t)count;
         count += copies;
         i = j;
     }
     return count;
 }
 
-/* Why a pass stopped early. */
+/* Why the pass stopped early. */
 enum { PASS_OK, PASS_CANNOT, PASS_NOMEM, PASS_ABANDONED };
 
-/* One pass over every row: counts into count[] (out NULL) or columns and
- * places into f (out set: its indptr final). */
+/* This thread's share of `len` items of `size` bytes at p, faulted in. */
+static void prefault_share(void *p, int64_t len, size_t size)
+{
+    int t = 0, team = 1;
+#ifdef _OPENMP
+    t = omp_get_thread_num();
+    team = omp_get_num_threads();
+#endif
+    int64_t lo = len * t / team, hi = len * (t + 1) / team;
+    pf_mem_prefault((char *)p + lo * (int64_t)size, (size_t)(hi - lo) * size);
+}
+
+/* The one pass over every row: counts into count[], columns into
+ * columns[] at each row's first arc, places into f->slot. */
 static int pass_rows(const pf_residual *g, const row_pass *proto, int64_t *count,
-                     pf_residual_flow *f, const int *abandon)
+                     int32_t *columns, pf_residual_flow *f, const int *abandon)
 {
     int stop = PASS_OK;
     int threads = team_threads(g->arcs);
     (void)threads; /* read by the directive only */
     PF_OMP(omp parallel num_threads(threads) if (threads > 1))
     {
+        prefault_share(columns, g->arcs, sizeof *columns);
+        prefault_share(f->slot, g->arcs, sizeof *f->slot);
         row_room room = {0};
         row_pass w = *proto;
         PF_OMP(omp for schedule(dynamic, ROW_CHUNK))
@@ -230,26 +242,21 @@ static int pass_rows(const pf_residual *g, const row_pass *proto, int64_t *count
                 __atomic_store_n(&stop, why, __ATOMIC_RELAXED);
                 continue;
             }
-            if (count) {
-                count[u] = place_row(g, u, keys, &w);
-                if (count[u] < 0)
-                    __atomic_store_n(&stop, PASS_CANNOT, __ATOMIC_RELAXED);
-                continue;
-            }
-            int64_t at = pf_sized_element(f->out.indptr, f->out.index_size, u);
-            w.indices = (char *)f->out.indices + at * f->out.index_size;
+            w.columns = columns + g->first[u];
             w.slot = f->slot + g->first[u];
-            place_row(g, u, keys, &w);
+            count[u] = place_row(g, u, keys, &w);
+            if (count[u] < 0)
+                __atomic_store_n(&stop, PASS_CANNOT, __ATOMIC_RELAXED);
         }
         room_free(&room);
     }
     return stop;
 }
 
-/* f->out's arrays for the row counts in count[]: indptr filled, indices
- * and values allocated and faulted in, as is f->slot. */
-static int alloc_structure(const pf_residual *g, const int64_t *count, pf_residual_flow *f,
-                           pf_status *st)
+/* f->out for the row counts in count[]: indptr filled, the columns moved
+ * in from each row's first arc, values allocated and faulted in. */
+static int gather_structure(const pf_residual *g, const int64_t *count, const int32_t *columns,
+                            pf_residual_flow *f, pf_status *st)
 {
     const int64_t n = g->n;
     int64_t entries = 0;
@@ -261,9 +268,7 @@ static int alloc_structure(const pf_residual *g, const int64_t *count, pf_residu
     out->indptr = pf_alloc((size_t)n + 1, (size_t)out->index_size, st);
     out->indices = pf_alloc((size_t)entries, (size_t)out->index_size, st);
     out->values = pf_alloc((size_t)entries, (size_t)out->value_size, st);
-    f->slot = pf_alloc((size_t)g->arcs, sizeof *f->slot, st);
-    f->arcs = g->arcs;
-    if (!out->indptr || !out->indices || !out->values || !f->slot)
+    if (!out->indptr || !out->indices || !out->values)
         return PF_E_NOMEM;
     int64_t sum = 0;
     for (int64_t u = 0; u < n; u++) {
@@ -275,18 +280,18 @@ static int alloc_structure(const pf_residual *g, const int64_t *count, pf_residu
     (void)threads;
     PF_OMP(omp parallel num_threads(threads) if (threads > 1))
     {
-        int t = 0, team = 1;
-#ifdef _OPENMP
-        t = omp_get_thread_num();
-        team = omp_get_num_threads();
-#endif
-        int64_t e0 = entries * t / team, e1 = entries * (t + 1) / team;
-        int64_t a0 = g->arcs * t / team, a1 = g->arcs * (t + 1) / team;
-        pf_mem_prefault((char *)out->indices + e0 * out->index_size,
-                        (size_t)(e1 - e0) * (size_t)out->index_size);
-        pf_mem_prefault((char *)out->values + e0 * out->value_size,
-                        (size_t)(e1 - e0) * (size_t)out->value_size);
-        pf_mem_prefault(f->slot + a0, (size_t)(a1 - a0) * sizeof *f->slot);
+        prefault_share(out->indices, entries, (size_t)out->index_size);
+        prefault_share(out->values, entries, (size_t)out->value_size);
+        PF_OMP(omp for schedule(dynamic, ROW_CHUNK))
+        for (int64_t u = 0; u < n; u++) {
+            int64_t at = pf_sized_element(out->indptr, out->index_size, u);
+            const int32_t *from = columns + g->first[u];
+            if (out->index_size == 4)
+                memcpy((int32_t *)out->indices + at, from, (size_t)count[u] * sizeof *from);
+            else
+                for (int64_t e = 0; e < count[u]; e++)
+                    ((int64_t *)out->indices)[at + e] = from[e];
+        }
     }
     return PF_OK;
 }
@@ -319,21 +324,22 @@ int pf_residual_flow_structure(const pf_residual *g, const void *indptr, int ind
     if (g->input_arcs != m || g->output_arcs != m || g->arcs != 2 * m || g->arcs > UINT32_MAX)
         return PF_RESIDUAL_FLOW_CANNOT;
     int64_t *count = pf_alloc((size_t)g->n + 1, sizeof *count, st);
-    if (!count)
-        return PF_E_NOMEM;
-    row_pass pass = {.keep = repeats == PF_CSR_KEEP_REPEATS,
-                     .indptr = parts_known(g) ? indptr : NULL, .index_size = index_size};
-    int stop = pass_rows(g, &pass, count, f, abandon);
-    int rc = stop == PASS_CANNOT      ? PF_RESIDUAL_FLOW_CANNOT
+    int32_t *columns = pf_alloc((size_t)g->arcs, sizeof *columns, st);
+    f->slot = pf_alloc((size_t)g->arcs, sizeof *f->slot, st);
+    f->arcs = g->arcs;
+    int rc = count && columns && f->slot ? PF_OK : PF_E_NOMEM;
+    if (!rc) {
+        row_pass pass = {.keep = repeats == PF_CSR_KEEP_REPEATS,
+                         .indptr = parts_known(g) ? indptr : NULL, .index_size = index_size};
+        int stop = pass_rows(g, &pass, count, columns, f, abandon);
+        rc = stop == PASS_CANNOT      ? PF_RESIDUAL_FLOW_CANNOT
              : stop == PASS_ABANDONED ? PF_E_CANCELLED
              : stop == PASS_NOMEM     ? PF_E_NOMEM
-                                      : alloc_structure(g, count, f, st);
-    free(count);
-    if (!rc) {
-        pass.out_size = f->out.index_size;
-        stop = pass_rows(g, &pass, NULL, f, abandon);
-        rc = stop == PASS_ABANDONED ? PF_E_CANCELLED : stop == PASS_NOMEM ? PF_E_NOMEM : PF_OK;
+                                      : gather_structure(g, count, columns, f, st);
     }
+    free(count);
+    void *blocks[] = {columns};
+    pf_free_later(blocks, 1, (size_t)g->arcs * sizeof *columns);
     if (rc == PF_E_NOMEM && st->code != PF_E_NOMEM)
         pf_fail(st, PF_E_NOMEM, "out of host memory for the flow matrix");
     if (rc == PF_E_CANCELLED)
