@@ -13,9 +13,10 @@ built). portaflow runs in this process: `maximum_flow(csr, s, t,
 backend=B)` from the same CSR matrix scipy gets, timed whole (wall) with
 its flow matrix (scipy's result holds one too), with the library's own
 solve time and the Python-side share beside it: wall minus the library's
-time, i.e. the network built from the CSR arrays, the flow matrix after
-the solve, and the rest of the call (the part of the flow matrix made on
-a second thread during the solve is shown but not added). Since work
+time, i.e. the network built from the CSR arrays, the flow matrix from
+the engine's end on, and the rest of the call (the flow matrix's
+structure, read off the residual graph on a thread beside the engine
+where the engine leaves cores free, is shown but not added). Since work
 beside the solve can slow the solve itself, the note also holds a
 value-only call on the same arrays (no flows, no matrix) and the whole
 call's time against it. Every value is checked against the others.
@@ -232,7 +233,7 @@ def python_side_note(wall, lib, r, alone=None):
     share = 100 * side / lib if lib > 0 else 0.0
     parts = [f"build {tm.get('build', 0):.3f} s", f"flow matrix {tm.get('flow_matrix', 0):.3f} s"]
     if tm.get("flow_plan"):
-        parts.append(f"its plan {tm['flow_plan']:.3f} s beside the solve")
+        parts.append(f"its structure {tm['flow_plan']:.3f} s beside the solve")
     note = f"library {lib:.3f} s, Python side {share:.1f}% of it ({', '.join(parts)})"
     if alone:
         note += f"; value-only call {alone:.3f} s, whole call {100 * (wall - alone) / alone:+.1f}%"
