@@ -347,13 +347,17 @@ static int check_int_vector(PyObject *obj, const char *what, npy_intp *len, int 
     return 0;
 }
 
+/* solve_csr's `repeats` for a solve with flows and no flow matrix. */
+#define CSR_NO_MATRIX (-1)
+
 /* solve_csr(n, source, sink, indptr, indices, data, backend, device,
  *           want_flow, want_cut, repeats) -> dict: the arrays of a CSR
  * matrix as they are (int32 or int64; indptr and indices of one type);
  * with want_flow, "matrix" holds scipy's flow matrix as (indptr, indices,
  * data), repeated entries as pf_csr_flow_matrix's `repeats` says, and
  * "matrix_from_residual" whether it was read off the residual lists;
- * else None. */
+ * else None. repeats = CSR_NO_MATRIX: the flows without the matrix (for
+ * timing what the matrix adds). */
 static PyObject *py_solve_csr(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -384,7 +388,8 @@ static PyObject *py_solve_csr(PyObject *self, PyObject *args)
                             "CSR indptr ends at %lld but there are %zd indices", last,
                             (Py_ssize_t)entries);
     flow_job job = {.n = n, .source = source, .sink = sink, .m = entries,
-                    .index_size = index_size, .data_size = data_size, .want_matrix = want_flow,
+                    .index_size = index_size, .data_size = data_size,
+                    .want_matrix = want_flow && repeats != CSR_NO_MATRIX,
                     .matrix_repeats = repeats};
     job.indptr = PyArray_DATA((PyArrayObject *)indptr);
     job.indices = PyArray_DATA((PyArrayObject *)indices);
@@ -644,6 +649,7 @@ PyMODINIT_FUNC PyInit__portaflow(void)
         PyModule_AddIntConstant(m, "api_version", PORTAFLOW_API_VERSION) < 0 ||
         PyModule_AddIntConstant(m, "CSR_SUM_REPEATS", PF_CSR_SUM_REPEATS) < 0 ||
         PyModule_AddIntConstant(m, "CSR_KEEP_REPEATS", PF_CSR_KEEP_REPEATS) < 0 ||
+        PyModule_AddIntConstant(m, "CSR_NO_MATRIX", CSR_NO_MATRIX) < 0 ||
         PyModule_AddIntConstant(m, "has_sessions", 1) < 0 ||
         PyModule_AddIntConstant(m, "UPDATE_CAP", PF_UPDATE_CAP) < 0 ||
         PyModule_AddIntConstant(m, "UPDATE_ADD", PF_UPDATE_ADD) < 0 ||

@@ -168,3 +168,16 @@ def test_interrupted_solve_leaves_the_next_one_right():
     with pytest.raises(ValueError, match="capacity -1"):
         portaflow.maximum_flow(bad, 0, 299, backend="seq")
     check(g, 0, 299)
+
+
+def test_flows_without_the_matrix():
+    # The benchmark's baseline: the same arc flows (seq), no matrix.
+    rng = np.random.default_rng(12)
+    g = csr_from_arcs(200, *paired_arcs(rng, 200, 800))
+    n, indptr, indices, data, _ = _graphs.csr_capacities(g)
+    out = _portaflow.solve_csr(n, 0, 199, indptr, indices, data, "seq", -1, True, False,
+                               _portaflow.CSR_NO_MATRIX)
+    assert out["matrix"] is None and not out["matrix_from_residual"]
+    full = solve_raw(g, 0, 199)
+    assert out["value"] == full["value"]
+    assert np.array_equal(out["arc_flow"], full["arc_flow"])
