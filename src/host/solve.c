@@ -1,6 +1,7 @@
 /* pf_solve: picks the engine (an explicit backend, PORTAFLOW_BACKEND, or
  * the best one the probe finds), runs it on the residual graph, and turns
- * its residuals into per-arc flows and a cut. */
+ * its residuals into per-arc flows and a cut; pf_solve_hooked also lets a
+ * caller inside the library read that graph (solve_hooks.h). */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
