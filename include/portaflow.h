@@ -549,9 +549,11 @@ typedef struct pf_csr_flow_times {
  * the columns of its row of the input and of its transpose), on a thread
  * beside the engine where the engine leaves the host cores free, and the
  * values off the residuals before they are freed; no transpose, no
- * second pass over the input. Inputs with self-loops, and repeated
- * positions kept (PF_CSR_KEEP_REPEATS) under PORTAFLOW_ARC_ORDER=input,
- * take the transpose path: the same matrix. sol is filled as by pf_solve
+ * second pass over the input (but for the rows of an input with
+ * self-loops, which have no residual arcs). Repeated positions kept
+ * (PF_CSR_KEEP_REPEATS) under PORTAFLOW_ARC_ORDER=input or input-reversed,
+ * and a network solved as a compact copy, take the transpose path: the
+ * same matrix. sol is filled as by pf_solve
  * (arc_flow only with opt->want_flow; solution_size as pf_solve_sized
  * takes it); on error *flow and *sol are empty. */
 PF_API int pf_solve_csr_flow_sized(int64_t vertices, int64_t source, int64_t sink,

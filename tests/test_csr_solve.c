@@ -5,7 +5,8 @@
  * arrays, repeats summed or kept, inputs with (u,v) and (v,u) both,
  * repeated positions, self-loops, empty rows and unsorted rows; on the
  * seq engine (the structure beside the solve), omp (after it), the
- * hybrid, and every arc order. Errors leave nothing behind. */
+ * hybrid, and every arc order (the transpose path where an order hides
+ * what kept repeats need). Errors leave nothing behind. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,14 +241,13 @@ static void check_engine(const char *backend, const char *order, int hybrid)
                      index_size, cap_size, repeats, flags);
             pf_csr_flow_times times;
             int from_residual = check_solve(&a, &c, &opt, repeats, what, &times);
-            int self_loops = 0;
-            for (int64_t u = 0; u < n; u++)
-                for (int64_t k = a.indptr[u]; k < a.indptr[u + 1]; k++)
-                    self_loops |= a.indices[k] == u;
-            if (self_loops)
-                ck_assert_msg(!from_residual, "%s: self-loops, yet from the lists", what);
-            else if (repeats == PF_CSR_SUM_REPEATS || parts_known)
+            /* The transpose path only for kept repeats (a position and
+             * its transpose both stored: every graph of 151 vertices and
+             * more here) where the lists' parts are not known. */
+            if (repeats == PF_CSR_SUM_REPEATS || parts_known)
                 ck_assert_msg(from_residual, "%s: not from the lists", what);
+            else if (n > 100)
+                ck_assert_msg(!from_residual, "%s: from the lists, parts unknown", what);
             if (strcmp(backend, "omp") == 0 && !hybrid)
                 ck_assert_msg(!times.beside, "%s: beside an engine on every core", what);
             arrays_free(&c);

@@ -26,17 +26,19 @@ typedef struct pf_residual_flow {
  * matrix (an error is a pf_code). */
 #define PF_RESIDUAL_FLOW_CANNOT (-1)
 
-/* The structure of the flow matrix of a CSR view (indptr of index_size
- * bytes, the view's own) from the residual graph g of its solve, repeated
- * positions as `repeats` says (PF_CSR_*), on the calling thread's OpenMP
- * team. PF_OK; PF_RESIDUAL_FLOW_CANNOT where the lists do not give it:
- * self-loops (they have no residual arcs), a graph with super terminals,
- * KEEP_REPEATS with a repeated position in an arc order whose lists are
- * not forward arcs first (residual.h); PF_E_CANCELLED once *abandon is
- * set (read between rows); PF_E_NOMEM. f is empty unless PF_OK. */
-int pf_residual_flow_structure(const pf_residual *g, const void *indptr, int index_size,
-                               int repeats, const int *abandon, pf_residual_flow *f,
-                               pf_status *st);
+/* The structure of the flow matrix of a CSR view (indptr and indices of
+ * index_size bytes, the view's own) from the residual graph g of its
+ * solve, repeated positions as `repeats` says (PF_CSR_*), on the calling
+ * thread's OpenMP team. Self-loops have no residual arcs: an input with
+ * some has its rows read once more for them. PF_OK;
+ * PF_RESIDUAL_FLOW_CANNOT where the lists do not give it: a graph with
+ * super terminals, KEEP_REPEATS with a repeated position in an arc order
+ * whose lists are not forward arcs first (residual.h); PF_E_CANCELLED
+ * once *abandon is set (read between rows); PF_E_NOMEM. f is empty unless
+ * PF_OK. */
+int pf_residual_flow_structure(const pf_residual *g, const void *indptr, const void *indices,
+                               int index_size, int repeats, const int *abandon,
+                               pf_residual_flow *f, pf_status *st);
 
 /* The matrix: f's structure (handed over to *out, f left without it) with
  * the values from g (the graph the structure was read from) and its

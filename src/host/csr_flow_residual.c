@@ -156,29 +156,55 @@ static const uint64_t *sorted_keys(const pf_residual *g, int64_t u, row_room *r)
 
 /* What the pass over the rows does with each: its entries counted, its
  * columns written where its arcs are (a row has no more entries than
- * arcs), and each arc's place. */
+ * arcs, but for its self-loops' entries: room for those too), and each
+ * arc's place. */
 typedef struct row_pass {
     int keep;           /* PF_CSR_KEEP_REPEATS */
     const void *indptr; /* the input's (forward arcs per row) where the */
     int index_size;     /* lists' parts are known (NULL: not known) */
+    const int64_t *loop_start; /* n + 1: row u's self-loop entries are
+                                  loop_start[u] .. [u + 1] - 1; NULL: none */
     int32_t *columns;   /* the row's first column */
     uint32_t *slot;     /* the places of the row's arcs */
 } row_pass;
 
+/* Where row u's columns are written in the pass: at its first arc, after
+ * the self-loops of the rows before it. */
+static inline int64_t column_room(const pf_residual *g, const int64_t *loop_start, int64_t u)
+{
+    return g->first[u] + (loop_start ? loop_start[u] : 0);
+}
+
+/* Writes `copies` entries of `column` from entry `count` on. */
+static inline void put_column(const row_pass *w, int64_t count, int64_t copies, int64_t column)
+{
+    for (int64_t c = 0; c < copies; c++)
+        w->columns[count + c] = (int32_t)column;
+}
+
 /* Row u's entries: one a head, or with KEEP_REPEATS max(p, q) of them,
  * p and q the head's forward and reverse arcs (as scipy keeps repeated
- * positions); every arc of a head placed at its head's first entry.
+ * positions); every arc of a head placed at its head's first entry. Its
+ * self-loops, which have no residual arcs, give the diagonal entry (as
+ * many as there are with KEEP_REPEATS: p = q), which no arc adds to.
  * Returns the count, or -1 if p and q are needed and the lists' parts are
  * not known. */
 static int64_t place_row(const pf_residual *g, int64_t u, const uint64_t *keys, const row_pass *w)
 {
     const int64_t len = g->first[u + 1] - g->first[u];
+    const int64_t loops = w->loop_start ? w->loop_start[u + 1] - w->loop_start[u] : 0;
+    int64_t diagonal = loops == 0 ? 0 : w->keep ? loops : 1;
     int64_t forward = -1, count = 0;
     if (w->indptr)
         forward = pf_sized_element(w->indptr, w->index_size, u + 1) -
-                  pf_sized_element(w->indptr, w->index_size, u);
+                  pf_sized_element(w->indptr, w->index_size, u) - loops;
     for (int64_t i = 0; i < len;) {
         const int64_t head = KEY_HEAD(keys[i]);
+        if (diagonal && head > u) {
+            put_column(w, count, diagonal, u);
+            count += diagonal;
+            diagonal = 0;
+        }
         int64_t j = i + 1;
         while (j < len && KEY_HEAD(keys[j]) == head)
             j++;
@@ -191,14 +217,14 @@ static int64_t place_row(const pf_residual *g, int64_t u, const uint64_t *keys, 
                 p += KEY_PLACE(keys[t]) < forward;
             copies = p > j - i - p ? p : j - i - p;
         }
-        for (int64_t c = 0; c < copies; c++)
-            w->columns[count + c] = (int32_t)head;
+        put_column(w, count, copies, head);
         for (int64_t t = i; t < j; t++)
             w->slot[KEY_PLACE(keys[t])] = (uint32_t)count;
         count += copies;
         i = j;
     }
-    return count;
+    put_column(w, count, diagonal, u);
+    return count + diagonal;
 }
 
 /* Why the pass stopped early. */
@@ -217,16 +243,16 @@ static void prefault_share(void *p, int64_t len, size_t size)
 }
 
 /* The one pass over every row: counts into count[], columns into
- * columns[] at each row's first arc, places into f->slot. */
+ * columns[] (rooms long) at each row's room, places into f->slot. */
 static int pass_rows(const pf_residual *g, const row_pass *proto, int64_t *count,
-                     int32_t *columns, pf_residual_flow *f, const int *abandon)
+                     int32_t *columns, int64_t rooms, pf_residual_flow *f, const int *abandon)
 {
     int stop = PASS_OK;
     int threads = team_threads(g->arcs);
     (void)threads; /* read by the directive only */
     PF_OMP(omp parallel num_threads(threads) if (threads > 1))
     {
-        prefault_share(columns, g->arcs, sizeof *columns);
+        prefault_share(columns, rooms, sizeof *columns);
         prefault_share(f->slot, g->arcs, sizeof *f->slot);
         row_room room = {0};
         row_pass w = *proto;
@@ -242,7 +268,7 @@ static int pass_rows(const pf_residual *g, const row_pass *proto, int64_t *count
                 __atomic_store_n(&stop, why, __ATOMIC_RELAXED);
                 continue;
             }
-            w.columns = columns + g->first[u];
+            w.columns = columns + column_room(g, w.loop_start, u);
             w.slot = f->slot + g->first[u];
             count[u] = place_row(g, u, keys, &w);
             if (count[u] < 0)
@@ -254,9 +280,9 @@ static int pass_rows(const pf_residual *g, const row_pass *proto, int64_t *count
 }
 
 /* f->out for the row counts in count[]: indptr filled, the columns moved
- * in from each row's first arc, values allocated and faulted in. */
+ * in from each row's room, values allocated and faulted in. */
 static int gather_structure(const pf_residual *g, const int64_t *count, const int32_t *columns,
-                            pf_residual_flow *f, pf_status *st)
+                            const int64_t *loop_start, pf_residual_flow *f, pf_status *st)
 {
     const int64_t n = g->n;
     int64_t entries = 0;
@@ -285,7 +311,7 @@ static int gather_structure(const pf_residual *g, const int64_t *count, const in
         PF_OMP(omp for schedule(dynamic, ROW_CHUNK))
         for (int64_t u = 0; u < n; u++) {
             int64_t at = pf_sized_element(out->indptr, out->index_size, u);
-            const int32_t *from = columns + g->first[u];
+            const int32_t *from = columns + column_room(g, loop_start, u);
             if (out->index_size == 4)
                 memcpy((int32_t *)out->indices + at, from, (size_t)count[u] * sizeof *from);
             else
@@ -306,40 +332,67 @@ void pf_residual_flow_free(pf_residual_flow *f)
 }
 
 /* Whether g's lists are forward arcs first (residual.h), the forward part
- * of u as long as row u of the input when there are no self-loops. */
+ * of u as long as row u of the input less its self-loops. */
 static int parts_known(const pf_residual *g)
 {
     return g->order == PF_ARCS_FORWARD_FIRST || g->order == PF_ARCS_FORWARD_ROTATED;
 }
 
-int pf_residual_flow_structure(const pf_residual *g, const void *indptr, int index_size,
-                               int repeats, const int *abandon, pf_residual_flow *f,
-                               pf_status *st)
+/* Where each row's self-loop entries start (n + 1, into *loop_start),
+ * from the input's rows: only an input with self-loops pays this pass.
+ * Returns their count. */
+static int64_t count_loops(const pf_residual *g, const void *indptr, const void *indices,
+                           int index_size, int64_t *loop_start)
+{
+    int threads = team_threads(g->arcs);
+    (void)threads;
+    PF_OMP(omp parallel for num_threads(threads) if (threads > 1) schedule(dynamic, ROW_CHUNK))
+    for (int64_t u = 0; u < g->n; u++) {
+        int64_t loops = 0, k1 = pf_sized_element(indptr, index_size, u + 1);
+        for (int64_t k = pf_sized_element(indptr, index_size, u); k < k1; k++)
+            loops += pf_sized_element(indices, index_size, k) == u;
+        loop_start[u + 1] = loops;
+    }
+    loop_start[0] = 0;
+    for (int64_t u = 0; u < g->n; u++)
+        loop_start[u + 1] += loop_start[u];
+    return loop_start[g->n];
+}
+
+int pf_residual_flow_structure(const pf_residual *g, const void *indptr, const void *indices,
+                               int index_size, int repeats, const int *abandon,
+                               pf_residual_flow *f, pf_status *st)
 {
     memset(f, 0, sizeof *f);
     const int64_t m = pf_sized_element(indptr, index_size, g->n);
-    /* Every input entry a pair of residual arcs: no self-loops, no super
-     * terminals' arcs. A list too long for the places of its arcs (2^32)
-     * cannot be: arcs of a list are at most 2m and m fits these. */
-    if (g->input_arcs != m || g->output_arcs != m || g->arcs != 2 * m || g->arcs > UINT32_MAX)
+    /* Every input entry but a self-loop a pair of residual arcs, no super
+     * terminals' arcs. The places of a list's arcs are 32 bits. */
+    const int64_t loops = m - g->arcs / 2;
+    if (g->input_arcs != m || g->output_arcs != m || g->arcs % 2 || loops < 0 ||
+        g->arcs > UINT32_MAX)
         return PF_RESIDUAL_FLOW_CANNOT;
     int64_t *count = pf_alloc((size_t)g->n + 1, sizeof *count, st);
-    int32_t *columns = pf_alloc((size_t)g->arcs, sizeof *columns, st);
+    int64_t *loop_start = loops ? pf_alloc((size_t)g->n + 1, sizeof *loop_start, st) : NULL;
+    int32_t *columns = pf_alloc((size_t)(g->arcs + loops), sizeof *columns, st);
     f->slot = pf_alloc((size_t)g->arcs, sizeof *f->slot, st);
     f->arcs = g->arcs;
-    int rc = count && columns && f->slot ? PF_OK : PF_E_NOMEM;
+    int rc = count && (loop_start || !loops) && columns && f->slot ? PF_OK : PF_E_NOMEM;
+    if (!rc && loops && count_loops(g, indptr, indices, index_size, loop_start) != loops)
+        rc = PF_RESIDUAL_FLOW_CANNOT; /* not the view the graph was built from */
     if (!rc) {
         row_pass pass = {.keep = repeats == PF_CSR_KEEP_REPEATS,
-                         .indptr = parts_known(g) ? indptr : NULL, .index_size = index_size};
-        int stop = pass_rows(g, &pass, count, columns, f, abandon);
+                         .indptr = parts_known(g) ? indptr : NULL, .index_size = index_size,
+                         .loop_start = loop_start};
+        int stop = pass_rows(g, &pass, count, columns, g->arcs + loops, f, abandon);
         rc = stop == PASS_CANNOT      ? PF_RESIDUAL_FLOW_CANNOT
              : stop == PASS_ABANDONED ? PF_E_CANCELLED
              : stop == PASS_NOMEM     ? PF_E_NOMEM
-                                      : gather_structure(g, count, columns, f, st);
+                                      : gather_structure(g, count, columns, loop_start, f, st);
     }
     free(count);
+    free(loop_start);
     void *blocks[] = {columns};
-    pf_free_later(blocks, 1, (size_t)g->arcs * sizeof *columns);
+    pf_free_later(blocks, 1, (size_t)(g->arcs + loops) * sizeof *columns);
     if (rc == PF_E_NOMEM && st->code != PF_E_NOMEM)
         pf_fail(st, PF_E_NOMEM, "out of host memory for the flow matrix");
     if (rc == PF_E_CANCELLED)

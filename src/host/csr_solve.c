@@ -4,9 +4,10 @@
  * (csr_flow.h) on a thread beside the engine, from the engine's start
  * (after the solve, on every core, where the engine keeps them all busy);
  * its values come after the engine, before the residual graph goes.
- * Where the lists cannot give it (self-loops, some repeats, a network
- * solved as a compact copy), the matrix comes from the input and its
- * transpose (pf_csr_flow_plan: beside the solve too, where it can). */
+ * Where the lists cannot give it (some repeats under measuring arc
+ * orders, a network solved as a compact copy), the matrix comes from the
+ * input and its transpose (pf_csr_flow_plan: beside the solve too, where
+ * it can). */
 #include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -55,8 +56,8 @@ typedef struct csr_flow_job {
 static void make_structure(csr_flow_job *job, const pf_residual *g)
 {
     double t0 = pf_now();
-    int rc = pf_residual_flow_structure(g, job->indptr, job->index_size, job->repeats,
-                                        &job->abandon, &job->lists, &job->why);
+    int rc = pf_residual_flow_structure(g, job->indptr, job->indices, job->index_size,
+                                        job->repeats, &job->abandon, &job->lists, &job->why);
     if (rc == PF_RESIDUAL_FLOW_CANNOT) {
         job->plan = pf_csr_flow_plan_new(job->n, job->indptr, job->indices, job->index_size,
                                          job->repeats, &job->why);

@@ -2,8 +2,7 @@
 is scipy's: the same structure and a valid flow of scipy's value, whose
 entries are the call's own arc flows summed (F[u, v] = flow u->v minus flow
 v->u). On inputs with (u,v) and (v,u) both, repeated positions (kept, as
-scipy keeps an int32 matrix's, or summed), self-loops (the transpose path),
-empty rows, ids from 1 (row 0 empty), int32 and int64 indices, on every
+scipy keeps an int32 matrix's, or summed), self-loops, empty rows, ids from 1 (row 0 empty), int32 and int64 indices, on every
 backend, and large enough for the library's threads."""
 import numpy as np
 import pytest
@@ -109,13 +108,25 @@ def test_repeated_positions(seed, dtype):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_self_loops_take_the_transpose_path(seed):
+def test_self_loops(seed):
+    # Self-loops have no residual arcs: their diagonal entries (as many as
+    # scipy keeps) come from the input's rows, with value 0.
     rng = np.random.default_rng(200 + seed)
     n = int(rng.integers(3, 25))
     tails, heads, caps = paired_arcs(rng, n, 3 * n, repeats=bool(seed % 2), self_loops=True)
     tails, heads, caps = np.append(tails, 1), np.append(heads, 1), np.append(caps, 5)
-    g = csr_from_arcs(n, tails, heads, caps, shuffle=rng)
-    check(g, 0, n - 1, from_lists=False)
+    g = csr_from_arcs(n, tails, heads, caps, dtype=np.int64 if seed % 3 else np.int32,
+                      shuffle=rng)
+    check(g, 0, n - 1)
+    assert got_diagonal(g, 0, n - 1)[1] == 0
+
+
+def got_diagonal(g, s, t):
+    """The flow matrix's diagonal: stored at (1, 1), value 0."""
+    f = portaflow.maximum_flow(g, s, t, backend="seq").flow
+    row = slice(f.indptr[1], f.indptr[2])
+    assert 1 in f.indices[row]
+    return f.indices[row], f.toarray().diagonal()[1]
 
 
 def test_empty_rows_and_ids_from_one():
