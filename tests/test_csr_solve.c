@@ -320,6 +320,13 @@ START_TEST(options_and_sizes)
     pf_solve_options opt = options("seq");
     pf_csr_flow_times times;
     check_solve(&a, &c, &opt, PF_CSR_KEEP_REPEATS, "want_flow", &times);
+    /* One thread asked for: nothing beside the solve, all after it. */
+    opt.threads = 1;
+    ck_assert(check_solve(&a, &c, &opt, PF_CSR_KEEP_REPEATS, "one thread", &times));
+    ck_assert_int_eq(times.beside, 0);
+    opt.threads = 3;
+    ck_assert(check_solve(&a, &c, &opt, PF_CSR_SUM_REPEATS, "three threads", &times));
+    opt.threads = 0;
     pf_solution with_flow;
     pf_status st;
     pf_csr_matrix want, flow;

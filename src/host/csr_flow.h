@@ -20,6 +20,8 @@ typedef struct pf_residual_flow {
     pf_csr_matrix out; /* indptr and indices final; values allocated (int32) */
     uint32_t *slot;    /* g->arcs: arc a's entry, counted from its row's first */
     int64_t arcs;
+    int threads;       /* OpenMP threads of its passes (<= 0: the calling
+                          thread's default) */
 } pf_residual_flow;
 
 /* pf_residual_flow_structure's answer where the lists cannot give the
@@ -28,8 +30,8 @@ typedef struct pf_residual_flow {
 
 /* The structure of the flow matrix of a CSR view (indptr and indices of
  * index_size bytes, the view's own) from the residual graph g of its
- * solve, repeated positions as `repeats` says (PF_CSR_*), on the calling
- * thread's OpenMP team. Self-loops have no residual arcs: an input with
+ * solve, repeated positions as `repeats` says (PF_CSR_*), on `threads`
+ * OpenMP threads (<= 0: the calling thread's default; the values too). Self-loops have no residual arcs: an input with
  * some has its rows read once more for them. PF_OK;
  * PF_RESIDUAL_FLOW_CANNOT where the lists do not give it: a graph with
  * super terminals, KEEP_REPEATS with a repeated position in an arc order
@@ -37,7 +39,7 @@ typedef struct pf_residual_flow {
  * once *abandon is set (read between rows); PF_E_NOMEM. f is empty unless
  * PF_OK. */
 int pf_residual_flow_structure(const pf_residual *g, const void *indptr, const void *indices,
-                               int index_size, int repeats, const int *abandon,
+                               int index_size, int repeats, int threads, const int *abandon,
                                pf_residual_flow *f, pf_status *st);
 
 /* The matrix: f's structure (handed over to *out, f left without it) with

@@ -26,12 +26,15 @@
 #define KEY_PLACE(key) ((int64_t)((key)&0xffffffffu))
 #define KEY_HEAD(key) ((int64_t)((key) >> 32))
 
-static int team_threads(int64_t arcs)
+/* The team for a pass over `arcs` arcs: `wanted` threads (<= 0: the
+ * calling thread's OpenMP default), one for a small graph. */
+static int team_threads(int64_t arcs, int wanted)
 {
 #ifdef _OPENMP
-    return arcs >= PARALLEL_MIN_ARCS ? omp_get_max_threads() : 1;
+    return arcs < PARALLEL_MIN_ARCS ? 1 : wanted > 0 ? wanted : omp_get_max_threads();
 #else
     (void)arcs;
+    (void)wanted;
     return 1;
 #endif
 }
@@ -248,7 +251,7 @@ static int pass_rows(const pf_residual *g, const row_pass *proto, int64_t *count
                      int32_t *columns, int64_t rooms, pf_residual_flow *f, const int *abandon)
 {
     int stop = PASS_OK;
-    int threads = team_threads(g->arcs);
+    int threads = team_threads(g->arcs, f->threads);
     (void)threads; /* read by the directive only */
     PF_OMP(omp parallel num_threads(threads) if (threads > 1))
     {
@@ -302,7 +305,7 @@ static int gather_structure(const pf_residual *g, const int64_t *count, const in
         sum += count[u];
     }
     set_element(out->indptr, out->index_size, n, sum);
-    int threads = team_threads(g->arcs);
+    int threads = team_threads(g->arcs, f->threads);
     (void)threads;
     PF_OMP(omp parallel num_threads(threads) if (threads > 1))
     {
@@ -342,9 +345,9 @@ static int parts_known(const pf_residual *g)
  * from the input's rows: only an input with self-loops pays this pass.
  * Returns their count. */
 static int64_t count_loops(const pf_residual *g, const void *indptr, const void *indices,
-                           int index_size, int64_t *loop_start)
+                           int index_size, int wanted, int64_t *loop_start)
 {
-    int threads = team_threads(g->arcs);
+    int threads = team_threads(g->arcs, wanted);
     (void)threads;
     PF_OMP(omp parallel for num_threads(threads) if (threads > 1) schedule(dynamic, ROW_CHUNK))
     for (int64_t u = 0; u < g->n; u++) {
@@ -360,10 +363,11 @@ static int64_t count_loops(const pf_residual *g, const void *indptr, const void 
 }
 
 int pf_residual_flow_structure(const pf_residual *g, const void *indptr, const void *indices,
-                               int index_size, int repeats, const int *abandon,
+                               int index_size, int repeats, int threads, const int *abandon,
                                pf_residual_flow *f, pf_status *st)
 {
     memset(f, 0, sizeof *f);
+    f->threads = threads;
     const int64_t m = pf_sized_element(indptr, index_size, g->n);
     /* Every input entry but a self-loop a pair of residual arcs, no super
      * terminals' arcs. The places of a list's arcs are 32 bits. */
@@ -377,7 +381,7 @@ int pf_residual_flow_structure(const pf_residual *g, const void *indptr, const v
     f->slot = pf_alloc((size_t)g->arcs, sizeof *f->slot, st);
     f->arcs = g->arcs;
     int rc = count && (loop_start || !loops) && columns && f->slot ? PF_OK : PF_E_NOMEM;
-    if (!rc && loops && count_loops(g, indptr, indices, index_size, loop_start) != loops)
+    if (!rc && loops && count_loops(g, indptr, indices, index_size, threads, loop_start) != loops)
         rc = PF_RESIDUAL_FLOW_CANNOT; /* not the view the graph was built from */
     if (!rc) {
         row_pass pass = {.keep = repeats == PF_CSR_KEEP_REPEATS,
@@ -429,7 +433,7 @@ static int fill_values(const pf_residual_flow *f, const pf_residual *g, const in
                        int size)
 {
     int big = 0, nomem = 0;
-    int threads = team_threads(g->arcs);
+    int threads = team_threads(g->arcs, f->threads);
     (void)threads;
     PF_OMP(omp parallel num_threads(threads) if (threads > 1) reduction(| : big, nomem))
     {

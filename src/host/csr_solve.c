@@ -34,6 +34,7 @@ typedef struct csr_flow_job {
     int64_t n;
     const void *indptr, *indices;
     int index_size, repeats;
+    int threads; /* the caller's opt->threads (0: OpenMP's default) */
 
     /* The builder beside the engine. */
     pthread_t thread;
@@ -52,12 +53,13 @@ typedef struct csr_flow_job {
     pf_csr_flow_times times;
 } csr_flow_job;
 
-/* The structure from g's lists, else from the input. */
-static void make_structure(csr_flow_job *job, const pf_residual *g)
+/* The structure from g's lists, else from the input, on `threads`. */
+static void make_structure(csr_flow_job *job, const pf_residual *g, int threads)
 {
     double t0 = pf_now();
     int rc = pf_residual_flow_structure(g, job->indptr, job->indices, job->index_size,
-                                        job->repeats, &job->abandon, &job->lists, &job->why);
+                                        job->repeats, threads, &job->abandon, &job->lists,
+                                        &job->why);
     if (rc == PF_RESIDUAL_FLOW_CANNOT) {
         job->plan = pf_csr_flow_plan_new(job->n, job->indptr, job->indices, job->index_size,
                                          job->repeats, &job->why);
@@ -74,18 +76,20 @@ static void *structure_beside(void *arg)
 {
     csr_flow_job *job = arg;
 #ifdef _OPENMP
-    omp_set_num_threads(job->threads_beside); /* this thread's own setting */
+    /* This thread's own setting, for the transpose path's passes. */
+    omp_set_num_threads(job->threads_beside);
 #endif
-    make_structure(job, job->g);
+    make_structure(job, job->g, job->threads_beside);
     return NULL;
 }
 
 /* The engine starts: the structure on all cores but one (seq's, or the
- * one that drives a device), unless the engine takes them all. */
+ * one that drives a device; opt->threads, where set, counts as the
+ * cores), unless the engine takes them all. */
 static void on_engine_start(void *data, const pf_residual *g, int host_busy)
 {
     csr_flow_job *job = data;
-    int cores = pf_resolve_threads(0);
+    int cores = pf_resolve_threads(job->threads);
     if (job->running || job->kind != STRUCTURE_NONE || host_busy || cores < 2)
         return;
     job->g = g;
@@ -126,7 +130,7 @@ static int on_solved(void *data, const pf_residual *g, const int64_t *res, pf_st
     join_builder(job);
     if (job->kind == STRUCTURE_NONE) {
         job->times.beside = 0;
-        make_structure(job, g);
+        make_structure(job, g, job->threads);
     }
     if (job->kind == STRUCTURE_FAILED) {
         *st = job->why;
@@ -216,6 +220,7 @@ int pf_solve_csr_flow_sized(int64_t vertices, int64_t source, int64_t sink, cons
     pf_solve_options opt;
     pf_solve_options_copy(opt_in, &opt);
     opt.want_flow = 1; /* the values need the residuals of a flow */
+    job.threads = opt.threads;
     pf_solution full;
     int rc = solve_job(&job, net, &opt, &full, st);
     pf_network_free(net);
