@@ -547,8 +547,9 @@ typedef struct pf_csr_flow_times {
  * Faster than the two calls: the matrix's structure is read off the
  * residual graph the solve builds (each vertex's residual arcs lead to
  * the columns of its row of the input and of its transpose), on a thread
- * beside the engine where the engine leaves the host cores free, and the
- * values off the residuals before they are freed; no transpose, no
+ * beside the engine where the engine leaves the host cores free (on
+ * opt->threads - 1 of them where set), and the values off the residuals
+ * before they are freed; no transpose, no
  * second pass over the input (but for the rows of an input with
  * self-loops, which have no residual arcs). Repeated positions kept
  * (PF_CSR_KEEP_REPEATS) under PORTAFLOW_ARC_ORDER=input or input-reversed,
