@@ -13,12 +13,15 @@ built). portaflow runs in this process: `maximum_flow(csr, s, t,
 backend=B)` from the same CSR matrix scipy gets, timed whole (wall) with
 its flow matrix (scipy's result holds one too), with the library's own
 solve time and the Python-side share beside it: wall minus the library's
-time, i.e. the network built from the CSR arrays, the flow matrix after
-the solve, and the rest of the call (the part of the flow matrix made on
-a second thread during the solve is shown but not added). Since work
+time, i.e. the network built from the CSR arrays, the flow matrix from
+the engine's end on, and the rest of the call (the flow matrix's
+structure, read off the residual graph on a thread beside the engine
+where the engine leaves cores free, is shown but not added). Since work
 beside the solve can slow the solve itself, the note also holds a
 value-only call on the same arrays (no flows, no matrix) and the whole
-call's time against it. Every value is checked against the others.
+call's time against it, and a call with the arc flows but no matrix (the
+flows alone cost the engines' flow recovery) and the whole call against
+that: what the flow matrix adds. Every value is checked against the others.
 
 Usage:
   bench/python_peers.py [--bin build/portaflow] [--instances rlg_1024x1024,grid2d_2048,FILE.max]
@@ -224,18 +227,36 @@ def run_value_only(csr, s, t, backend, reps):
     return best
 
 
-def python_side_note(wall, lib, r, alone=None):
+def run_flows_only(csr, s, t, backend, reps):
+    """Wall seconds of the best of reps solves of the same CSR arrays with
+    their arc flows and without the flow matrix: what the matrix adds to
+    the flows scipy's result holds too."""
+    from portaflow import _graphs, _portaflow
+    n, indptr, indices, data, _ = _graphs.csr_capacities(csr)
+    best = None
+    for _ in range(reps):
+        start = time.perf_counter()
+        _portaflow.solve_csr(n, s, t, indptr, indices, data, backend, -1, True, False,
+                             _portaflow.CSR_NO_MATRIX)
+        took = time.perf_counter() - start
+        best = took if best is None else min(best, took)
+    return best
+
+
+def python_side_note(wall, lib, r, alone=None, flows=None):
     """The library's time, what the call spent beside it, and the whole
-    call against a value-only solve."""
+    call against a value-only solve and a solve with flows, no matrix."""
     tm = r.times
     side = wall - lib
     share = 100 * side / lib if lib > 0 else 0.0
     parts = [f"build {tm.get('build', 0):.3f} s", f"flow matrix {tm.get('flow_matrix', 0):.3f} s"]
     if tm.get("flow_plan"):
-        parts.append(f"its plan {tm['flow_plan']:.3f} s beside the solve")
+        parts.append(f"its structure {tm['flow_plan']:.3f} s beside the solve")
     note = f"library {lib:.3f} s, Python side {share:.1f}% of it ({', '.join(parts)})"
     if alone:
         note += f"; value-only call {alone:.3f} s, whole call {100 * (wall - alone) / alone:+.1f}%"
+    if flows:
+        note += f"; flows without the matrix {flows:.3f} s, the matrix {100 * (wall - flows) / flows:+.1f}%"
     return note
 
 
@@ -290,13 +311,14 @@ def main():
             try:
                 wall, lib, r = run_portaflow(csr, s, t, backend, args.reps)
                 alone = run_value_only(csr, s, t, backend, args.reps)
+                flows = run_flows_only(csr, s, t, backend, args.reps)
             except portaflow.DeviceError as exc:
                 lines.append(f"| {name} | portaflow {backend} | | | {exc} |")
                 continue
             label = f"portaflow {backend}" + (f" ({r.backend})" if backend == "auto" else "")
             values[label], times[label] = r.flow_value, wall
             lines.append(f"| {name} | {label} | {wall:.3f} | {r.flow_value} | "
-                         f"{python_side_note(wall, lib, r, alone)} |")
+                         f"{python_side_note(wall, lib, r, alone, flows)} |")
             print(f"  {label}: {wall:.3f} s", file=sys.stderr)
         if len(set(values.values())) > 1:
             summary.append(f"- {name}: VALUES DIFFER: {values}")

@@ -26,10 +26,11 @@ extern "C" {
  * APSP, backends); 2: adds the array API, cancel callbacks and sized
  * option/result structs (see "array API" below); 3: adds the log callback
  * (pf_log_fn) to the solve and APSP options, and sizes pf_apsp_options;
- * 4: adds sessions (pf_session_*, pf_update).
+ * 4: adds sessions (pf_session_*, pf_update); 5: adds pf_solve_csr_flow
+ * (a CSR matrix solved with its flow matrix).
  * The shared library's soname changes only when a later version breaks
  * callers built for an earlier one. */
-#define PORTAFLOW_API_VERSION 4
+#define PORTAFLOW_API_VERSION 5
 
 /* Status codes double as the CLI's exit statuses. */
 enum pf_code {
@@ -521,6 +522,50 @@ PF_API pf_csr_flow_plan *pf_csr_flow_plan_new(int64_t vertices, const void *indp
 PF_API int pf_csr_flow_plan_matrix(pf_csr_flow_plan *plan, const int64_t *arc_flow,
                                    pf_csr_matrix *out, pf_status *st);
 PF_API void pf_csr_flow_plan_free(pf_csr_flow_plan *plan);
+
+/* ---- a CSR matrix solved with its flow matrix (API version 5) ---------- */
+
+/* Where pf_solve_csr_flow's time went, in seconds. The caller sets
+ * struct_size (sizeof); fields past it are not written. NULL: not asked. */
+typedef struct pf_csr_flow_times {
+    size_t struct_size;
+    double network;     /* the arrays taken in (indptr checked; the entries are
+                           checked as the solve reads them) */
+    double structure;   /* the flow matrix's indptr and indices */
+    double after_solve; /* from the engine's end to the matrix: the wait for
+                           the structure where it was made beside, the values */
+    int beside;         /* the structure was made during the solve, on a
+                           thread of its own beside the engine */
+    int from_residual;  /* the matrix was read off the residual graph of the
+                           solve (0: from the input and its transpose) */
+} pf_csr_flow_times;
+
+/* pf_network_from_csr's arrays (read in place, not copied: keep them
+ * unchanged until this returns) solved with pf_solve's options, and the
+ * flow matrix pf_csr_flow_matrix would give from the solution's arc flows
+ * (`repeats` as there) into *flow (free it with pf_csr_matrix_free).
+ * Faster than the two calls: the matrix's structure is read off the
+ * residual graph the solve builds (each vertex's residual arcs lead to
+ * the columns of its row of the input and of its transpose), on a thread
+ * beside the engine where the engine leaves the host cores free (on
+ * opt->threads - 1 of them where set), and the values off the residuals
+ * before they are freed; no transpose, no
+ * second pass over the input (but for the rows of an input with
+ * self-loops, which have no residual arcs). Repeated positions kept
+ * (PF_CSR_KEEP_REPEATS) under PORTAFLOW_ARC_ORDER=input or input-reversed,
+ * and a network solved as a compact copy, take the transpose path: the
+ * same matrix. sol is filled as by pf_solve
+ * (arc_flow only with opt->want_flow; solution_size as pf_solve_sized
+ * takes it); on error *flow and *sol are empty. */
+PF_API int pf_solve_csr_flow_sized(int64_t vertices, int64_t source, int64_t sink,
+                                   const void *indptr, const void *indices, int index_size,
+                                   const void *capacities, int capacity_size, int repeats,
+                                   const pf_solve_options *opt, pf_solution *sol,
+                                   size_t solution_size, pf_csr_matrix *flow,
+                                   pf_csr_flow_times *times, pf_status *st);
+#define pf_solve_csr_flow(n, s, t, ip, ix, is, c, cs, rp, opt, sol, flow, times, st)           \
+    pf_solve_csr_flow_sized((n), (s), (t), (ip), (ix), (is), (c), (cs), (rp), (opt), (sol),     \
+                            sizeof *(sol), (flow), (times), (st))
 
 /* A weighted graph from arrays (0- or 1-based as above): integral weights
  * stay integers, as pf_wgraph_add_arc_real decides. */

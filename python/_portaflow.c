@@ -13,15 +13,10 @@
 #include "_portaflow.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #include "common/network.h" /* pf_network_view_csr, the library's own */
 
@@ -72,45 +67,12 @@ void pf_py_watch_start(pf_py_signal_watch *w)
     w->next_poll = pf_py_monotonic_s() + SIGNAL_POLL_S;
 }
 
-void pf_py_gate_init(pf_py_gate *g)
-{
-    pthread_mutex_init(&g->lock, NULL);
-    pthread_cond_init(&g->opened_cond, NULL);
-    g->opened = 0;
-}
-
-void pf_py_gate_open(pf_py_gate *g)
-{
-    pthread_mutex_lock(&g->lock);
-    g->opened = 1;
-    pthread_cond_broadcast(&g->opened_cond);
-    pthread_mutex_unlock(&g->lock);
-}
-
-void pf_py_gate_wait(pf_py_gate *g)
-{
-    pthread_mutex_lock(&g->lock);
-    while (!g->opened)
-        pthread_cond_wait(&g->opened_cond, &g->lock);
-    pthread_mutex_unlock(&g->lock);
-}
-
-void pf_py_gate_destroy(pf_py_gate *g)
-{
-    pthread_mutex_destroy(&g->lock);
-    pthread_cond_destroy(&g->opened_cond);
-}
-
 /* The library's cancel callback: called from the solving thread without
  * the GIL; takes it briefly to run Python's signal handlers (they run only
  * in the main thread; elsewhere this is a no-op). */
 int pf_py_poll_signals(void *data)
 {
     pf_py_signal_watch *w = data;
-    if (w->start) {
-        pf_py_gate_open(w->start);
-        w->start = NULL;
-    }
     double now = pf_py_monotonic_s();
     if (w->interrupted)
         return 1;
@@ -194,7 +156,9 @@ PyObject *pf_py_times_dict(const pf_phase_times *t)
 
 /* The solve's inputs and outputs, shared with the GIL-free part. The
  * network comes from arc arrays (tails set) or from a CSR matrix (indptr
- * set), whose flow matrix is then built too when want_matrix is set. */
+ * set), whose flow matrix is then built too when want_matrix is set:
+ * by pf_solve_csr_flow, which reads its structure off the solve's
+ * residual graph. */
 typedef struct flow_job {
     int64_t n, source, sink, m;
     const int64_t *tails, *heads, *caps;
@@ -208,6 +172,7 @@ typedef struct flow_job {
     pf_status st;
     int rc;
     double build_s, matrix_s, plan_s;
+    int matrix_from_residual;
 } flow_job;
 
 static pf_network *build_network(flow_job *job)
@@ -219,103 +184,41 @@ static pf_network *build_network(flow_job *job)
                                   job->heads, job->caps, 0, &job->st);
 }
 
-/* The part of the flow matrix that needs the input alone (pf_csr_flow_plan),
- * built on its own thread (on all cores but one) while the engine runs:
- * the device solves while the host is idle, and the seq engine uses one
- * core.
- * Not beside the omp engine, which keeps every core busy: there the plan
- * is made after the solve. */
-typedef struct plan_job {
-    const flow_job *job;
-    pf_py_gate start; /* beside the solve: opened once the engine runs */
-    pf_csr_flow_plan *plan;
-    pf_status st;
-    double seconds;
-} plan_job;
-
-static void *make_plan(void *arg)
+/* A CSR job with its flow matrix: "build" is the arrays taken in,
+ * "flow_plan" the matrix's structure where it was made beside the solve
+ * (else it is part of "flow_matrix": the time from the engine's end to
+ * the matrix). */
+static void run_matrix_job(flow_job *job)
 {
-    plan_job *p = arg;
-    const flow_job *job = p->job;
-#ifdef _OPENMP
-    /* One core stays with the solve: seq's one thread, or the host thread
-     * that drives a device (this thread's own setting, not the solve's). */
-    int cores = omp_get_max_threads();
-    if (cores > 1)
-        omp_set_num_threads(cores - 1);
-#endif
-    double t0 = pf_py_monotonic_s();
-    p->plan = pf_csr_flow_plan_new(job->n, job->indptr, job->indices, job->index_size,
-                                   job->matrix_repeats, &p->st);
-    p->seconds = pf_py_monotonic_s() - t0;
-    return NULL;
-}
-
-/* The planner thread: from the engine's first cancel poll (or the solve's
- * end) on, not during the residual build, which faults in as much memory
- * at once and is slowed by a second writer (bench/NOTES.md). */
-static void *plan_when_engine_runs(void *arg)
-{
-    plan_job *p = arg;
-    pf_py_gate_wait(&p->start);
-    return make_plan(p);
-}
-
-static int plan_beside_solve(const flow_job *job)
-{
-    const char *backend = job->opt.backend;
-    if (!backend || !*backend || strcmp(backend, "auto") == 0)
-        backend = getenv("PORTAFLOW_BACKEND"); /* what "auto" then runs */
-    return !backend || strcmp(backend, "omp") != 0;
-}
-
-/* scipy's flow matrix of a solved CSR job from its plan (made here if the
- * plan thread did not run). */
-static void finish_matrix(flow_job *job, plan_job *p, int planned)
-{
-    if (!planned)
-        make_plan(p);
-    if (!p->plan) {
-        job->st = p->st;
-        job->rc = p->st.code;
-    } else {
-        job->rc = pf_csr_flow_plan_matrix(p->plan, job->sol.arc_flow, &job->matrix, &job->st);
-    }
-    job->plan_s = planned ? p->seconds : 0; /* else it is part of matrix_s */
+    pf_csr_flow_times times = {.struct_size = sizeof times};
+    job->rc = pf_solve_csr_flow(job->n, job->source, job->sink, job->indptr, job->indices,
+                                job->index_size, job->data, job->data_size,
+                                job->matrix_repeats, &job->opt, &job->sol, &job->matrix, &times,
+                                &job->st);
+    job->build_s = times.network;
+    job->matrix_s = times.after_solve;
+    job->plan_s = times.beside ? times.structure : 0;
+    job->matrix_from_residual = times.from_residual;
 }
 
 static void run_flow_job(flow_job *job)
 {
     memset(&job->sol, 0, sizeof job->sol);
     memset(&job->matrix, 0, sizeof job->matrix);
-    plan_job plan = {.job = job};
-    pf_py_gate_init(&plan.start);
-    pthread_t planner;
-    int planning = job->want_matrix && plan_beside_solve(job) &&
-                   pthread_create(&planner, NULL, plan_when_engine_runs, &plan) == 0;
-    job->watch.start = planning ? &plan.start : NULL;
+    if (job->indptr && job->want_matrix) {
+        run_matrix_job(job);
+        return;
+    }
     double t0 = pf_py_monotonic_s();
     pf_network *net = build_network(job);
     job->build_s = pf_py_monotonic_s() - t0;
     if (!net) {
         job->rc = job->st.code;
-    } else {
-        job->m = pf_network_arcs(net);
-        job->rc = pf_solve(net, &job->opt, &job->sol, &job->st);
-        pf_network_free(net);
+        return;
     }
-    double t_waited = pf_py_monotonic_s();
-    job->watch.start = NULL;
-    if (planning) {
-        pf_py_gate_open(&plan.start); /* an engine that never polled */
-        pthread_join(planner, NULL);
-    }
-    pf_py_gate_destroy(&plan.start);
-    if (job->rc == PF_OK && job->want_matrix && job->sol.arc_flow) {
-        finish_matrix(job, &plan, planning);
-        job->matrix_s = pf_py_monotonic_s() - t_waited; /* the wait for the plan too */
-    }
-    pf_csr_flow_plan_free(plan.plan);
+    job->m = pf_network_arcs(net);
+    job->rc = pf_solve(net, &job->opt, &job->sol, &job->st);
+    pf_network_free(net);
 }
 
 static int int_type(int size) { return size == 4 ? NPY_INT32 : NPY_INT64; }
@@ -354,11 +257,12 @@ static PyObject *flow_result(flow_job *job, npy_intp m, npy_intp n)
     PyObject *matrix = matrix_tuple(&job->matrix);
     PyObject *out = NULL;
     if (flow && side && times && matrix)
-        out = Py_BuildValue("{s:L,s:O,s:O,s:s,s:s,s:O,s:d,s:d,s:d,s:O,s:L,s:L}", "value",
+        out = Py_BuildValue("{s:L,s:O,s:O,s:s,s:s,s:O,s:d,s:d,s:d,s:O,s:O,s:L,s:L}", "value",
                             (long long)sol->value, "arc_flow", flow, "source_side", side,
                             "backend", sol->backend, "device", sol->device, "times", times,
                             "build", job->build_s, "flow_matrix", job->matrix_s, "flow_plan",
-                            job->plan_s, "matrix", matrix, "rounds",
+                            job->plan_s, "matrix", matrix, "matrix_from_residual",
+                            job->matrix_from_residual ? Py_True : Py_False, "rounds",
                             (long long)sol->pushes_rounds,
                             "global_relabels", (long long)sol->global_relabels);
     if (flow != Py_None)
@@ -443,12 +347,17 @@ static int check_int_vector(PyObject *obj, const char *what, npy_intp *len, int 
     return 0;
 }
 
+/* solve_csr's `repeats` for a solve with flows and no flow matrix. */
+#define CSR_NO_MATRIX (-1)
+
 /* solve_csr(n, source, sink, indptr, indices, data, backend, device,
  *           want_flow, want_cut, repeats) -> dict: the arrays of a CSR
  * matrix as they are (int32 or int64; indptr and indices of one type);
  * with want_flow, "matrix" holds scipy's flow matrix as (indptr, indices,
- * data), repeated entries as pf_csr_flow_matrix's `repeats` says; else
- * None. */
+ * data), repeated entries as pf_csr_flow_matrix's `repeats` says, and
+ * "matrix_from_residual" whether it was read off the residual lists;
+ * else None. repeats = CSR_NO_MATRIX: the flows without the matrix (for
+ * timing what the matrix adds). */
 static PyObject *py_solve_csr(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -478,8 +387,10 @@ static PyObject *py_solve_csr(PyObject *self, PyObject *args)
         return PyErr_Format(PyExc_ValueError,
                             "CSR indptr ends at %lld but there are %zd indices", last,
                             (Py_ssize_t)entries);
-    flow_job job = {.n = n, .source = source, .sink = sink, .index_size = index_size,
-                    .data_size = data_size, .want_matrix = want_flow, .matrix_repeats = repeats};
+    flow_job job = {.n = n, .source = source, .sink = sink, .m = entries,
+                    .index_size = index_size, .data_size = data_size,
+                    .want_matrix = want_flow && repeats != CSR_NO_MATRIX,
+                    .matrix_repeats = repeats};
     job.indptr = PyArray_DATA((PyArrayObject *)indptr);
     job.indices = PyArray_DATA((PyArrayObject *)indices);
     job.data = PyArray_DATA((PyArrayObject *)data);
@@ -738,6 +649,7 @@ PyMODINIT_FUNC PyInit__portaflow(void)
         PyModule_AddIntConstant(m, "api_version", PORTAFLOW_API_VERSION) < 0 ||
         PyModule_AddIntConstant(m, "CSR_SUM_REPEATS", PF_CSR_SUM_REPEATS) < 0 ||
         PyModule_AddIntConstant(m, "CSR_KEEP_REPEATS", PF_CSR_KEEP_REPEATS) < 0 ||
+        PyModule_AddIntConstant(m, "CSR_NO_MATRIX", CSR_NO_MATRIX) < 0 ||
         PyModule_AddIntConstant(m, "has_sessions", 1) < 0 ||
         PyModule_AddIntConstant(m, "UPDATE_CAP", PF_UPDATE_CAP) < 0 ||
         PyModule_AddIntConstant(m, "UPDATE_ADD", PF_UPDATE_ADD) < 0 ||

@@ -14,8 +14,6 @@
 #endif
 #include <numpy/arrayobject.h>
 
-#include <pthread.h>
-
 #include "portaflow.h"
 
 extern PyObject *pf_py_device_error, *pf_py_cancelled_error, *pf_py_negative_cycle_error;
@@ -24,24 +22,10 @@ extern PyObject *pf_py_device_error, *pf_py_cancelled_error, *pf_py_negative_cyc
  * returns NULL. */
 PyObject *pf_py_raise_status(const pf_status *st);
 
-/* A one-way gate: threads wait at it until someone opens it. */
-typedef struct pf_py_gate {
-    pthread_mutex_t lock;
-    pthread_cond_t opened_cond;
-    int opened;
-} pf_py_gate;
-
-void pf_py_gate_init(pf_py_gate *g);
-void pf_py_gate_open(pf_py_gate *g);
-void pf_py_gate_wait(pf_py_gate *g);
-void pf_py_gate_destroy(pf_py_gate *g);
-
 /* The state of the library's cancel callback pf_py_poll_signals. */
 typedef struct pf_py_signal_watch {
-    double next_poll;  /* monotonic seconds */
-    int interrupted;   /* a signal handler raised: its exception is set */
-    pf_py_gate *start; /* opened at the first poll, i.e. once the engine
-                          runs (the residual graph built); or NULL */
+    double next_poll; /* monotonic seconds */
+    int interrupted;  /* a signal handler raised: its exception is set */
 } pf_py_signal_watch;
 
 double pf_py_monotonic_s(void);

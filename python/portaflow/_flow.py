@@ -16,11 +16,13 @@ class MaximumFlowResult:
     ``arc_flow`` (flow per input arc or stored entry, input order),
     ``backend``, ``device`` and ``times`` (seconds: the library's phases;
     ``build`` the network from the arrays and ``flow_matrix`` the flow
-    matrix after the solve, both in C; ``flow_plan`` the part of the flow
-    matrix that depends on the input alone, made on a second thread during
-    the solve except beside the omp backend; ``convert`` the rest of the
-    call). From a CSR input the flow matrix is built in C with the solve;
-    from arc arrays, on first access to ``flow``."""
+    matrix from the engine's end on, both in C; ``flow_plan`` the flow
+    matrix's structure where it was made during the solve, read off the
+    residual graph on a thread beside the engine (not beside the omp
+    backend, which keeps every core busy: there it is part of
+    ``flow_matrix``); ``convert`` the rest of the call). From a CSR input
+    the flow matrix is built in C with the solve; from arc arrays, on
+    first access to ``flow``."""
 
     def __init__(self, flow_value, arc_flow, backend, device, times, flow=None,
                  matrix_parts=None):

@@ -1,6 +1,7 @@
 /* pf_solve: picks the engine (an explicit backend, PORTAFLOW_BACKEND, or
  * the best one the probe finds), runs it on the residual graph, and turns
- * its residuals into per-arc flows and a cut. */
+ * its residuals into per-arc flows and a cut; pf_solve_hooked also lets a
+ * caller inside the library read that graph (solve_hooks.h). */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "log.h"
 #include "pf_config.h"
 #include "registry.h"
+#include "solve_hooks.h"
 
 /* The options of API version 1: what a struct with struct_size 0 holds
  * (version 2 added cancel, version 3 log: each caller's struct_size says). */
@@ -147,7 +149,21 @@ typedef struct solve_attempt {
     pf_engine_out *out;
     pf_solution *sol;
     pf_early_device *early; /* the first backend's device, opening since the build */
+    const pf_solve_hooks *hooks; /* NULL: none */
 } solve_attempt;
+
+/* The hooks' calls, where there are hooks. */
+static void hook_engine_start(const pf_solve_hooks *hooks, const pf_residual *g, int host_busy)
+{
+    if (hooks && hooks->engine_start)
+        hooks->engine_start(hooks->data, g, host_busy);
+}
+
+static void hook_release(const pf_solve_hooks *hooks, const pf_residual *g)
+{
+    if (hooks && hooks->release)
+        hooks->release(hooks->data, g);
+}
 
 static void reset_out(pf_engine_out *out, int64_t *res, uint8_t *side)
 {
@@ -219,6 +235,7 @@ static int attempt_solve(const pf_device_ops *ops, void *ctx, pf_status *st)
     solve_attempt *a = ctx;
     pf_arc_order wanted = pf_residual_order_for(ops->caps.forward_first_arcs);
     if (a->g->order != wanted) { /* falling back to an engine of another order */
+        hook_release(a->hooks, a->g);
         pf_residual_free(a->g);
         int rc = pf_residual_build(a->net, a->g, wanted, a->host_threads, st);
         if (rc)
@@ -227,6 +244,7 @@ static int attempt_solve(const pf_device_ops *ops, void *ctx, pf_status *st)
     reset_out(a->out, a->res, a->side);
     snprintf(a->sol->backend, sizeof a->sol->backend, "%s", ops->name);
     pf_progress_label("solve %s", ops->name);
+    hook_engine_start(a->hooks, a->g, ops->caps.host_cpu && !ops->caps.one_thread);
     if (ops->maxflow_solve)
         return ops->maxflow_solve(a->g, a->opt, a->out, st);
     if (!ops->caps.maxflow_steps)
@@ -238,7 +256,7 @@ static int attempt_solve(const pf_device_ops *ops, void *ctx, pf_status *st)
 }
 
 static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
-                         pf_solution *sol, pf_status *st)
+                         pf_solution *sol, const pf_solve_hooks *hooks, pf_status *st)
 {
     memset(sol, 0, sizeof *sol);
     pf_status_ok(st);
@@ -302,6 +320,7 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     pf_engine_out out;
     if (hybrid) {
         reset_out(&out, res, side);
+        hook_engine_start(hooks, &g, 0); /* seq on one core, beside a device */
         const char *paired = NULL;
         rc = run_hybrid(hy, &g, &opt, &out, sol, &paired, st);
         /* auto that found nothing to pair, or whose host finished first,
@@ -312,7 +331,7 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     } else {
         solve_attempt attempt = {.net = net, .opt = &opt, .g = &g, .host_threads = host_threads,
                                  .res = res, .side = side, .out = &out, .sol = sol,
-                                 .early = early};
+                                 .early = early, .hooks = hooks};
         pf_logger log = {.fn = opt.log, .data = opt.log_data};
         /* Best first; a device that fails to open falls through to the next
          * candidate with a message, never a crash. */
@@ -341,7 +360,10 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     sol->source_side = side;
     side = NULL;
     sol->times.total = pf_now() - t_start;
+    if (hooks && hooks->solved)
+        rc = hooks->solved(hooks->data, &g, res, st);
 done:
+    hook_release(hooks, &g);
     /* The residual graph (the hybrid's until it ends) and the residuals, most
      * of the solve's memory, go back on a thread of their own when large. */
     pf_residual_free_later(hy ? NULL : &g, res, res ? (size_t)g.arcs * sizeof *res : 0);
@@ -358,13 +380,13 @@ done:
  * the input, not the p line. Flows carry over arc by arc; the cut is
  * mapped back. */
 static int solve(const pf_network *net, const pf_solve_options *opt_in, pf_solution *sol,
-                 pf_status *st)
+                 const pf_solve_hooks *hooks, pf_status *st)
 {
     pf_solve_options options;
     pf_solve_options_copy(opt_in, &options);
     const pf_solve_options *opt = &options;
     if (!pf_network_worth_compacting(net))
-        return solve_network(net, opt, sol, st);
+        return solve_network(net, opt, sol, hooks, st);
     memset(sol, 0, sizeof *sol);
     pf_network *compact = NULL;
     int32_t *old_id = NULL;
@@ -373,7 +395,7 @@ static int solve(const pf_network *net, const pf_solve_options *opt_in, pf_solut
         rc = pf_mem_require(pf_network_solve_bytes(compact, opt->want_flow, 1) + (uint64_t)net->n,
                             "a max-flow solve of this network with its cut", st);
     if (!rc)
-        rc = solve_network(compact, opt, sol, st);
+        rc = solve_network(compact, opt, sol, NULL, st);
     if (!rc && sol->source_side) {
         uint8_t *side;
         rc = pf_network_expand_side(net, old_id, compact->n, sol->source_side, &side, st);
@@ -394,19 +416,25 @@ int pf_solve_sized(const pf_network *net, const pf_solve_options *opt, pf_soluti
         /* A caller built for a smaller pf_solution: solve into a full one
          * and hand over the part it knows of. */
         pf_solution full;
-        int rc = solve(net, opt, &full, st);
+        int rc = solve(net, opt, &full, NULL, st);
         memcpy(sol, &full, solution_size);
         if (solution_size < offsetof(pf_solution, switches) + sizeof full.switches)
             free(full.switches); /* a field the caller cannot free */
         return rc;
     }
-    return solve(net, opt, sol, st);
+    return solve(net, opt, sol, NULL, st);
+}
+
+int pf_solve_hooked(const pf_network *net, const pf_solve_options *opt, pf_solution *sol,
+                    const pf_solve_hooks *hooks, pf_status *st)
+{
+    return solve(net, opt, sol, hooks, st);
 }
 
 int(pf_solve)(const pf_network *net, const pf_solve_options *opt, pf_solution *sol,
               pf_status *st)
 {
-    return solve(net, opt, sol, st);
+    return solve(net, opt, sol, NULL, st);
 }
 
 void pf_solution_free(pf_solution *sol)
