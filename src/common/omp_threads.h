@@ -11,6 +11,41 @@
 #define PF_OMP(directive)
 #endif
 
+/* Threads for the host's parallel steps while a device opens on another
+ * thread: `threads` where given, else all but one core, which the
+ * opener's thread gets (an OpenMP team waits for its slowest thread). */
+static inline int pf_threads_beside_opener(int threads)
+{
+#ifdef _OPENMP
+    int all = omp_get_max_threads();
+    return threads > 0 ? threads : all > 1 ? all - 1 : 1;
+#else
+    (void)threads;
+    return 1;
+#endif
+}
+
+/* Starts the OpenMP team of pf_threads_beside_opener(threads) that the
+ * calling thread's parallel steps (the residual build) will use, before a
+ * device opens on another thread. Threads are created under the dynamic
+ * loader's lock, which an opener's dlopen of a driver holds for a long
+ * time (a driver that loads a compiler, as PoCL loads LLVM, during which
+ * the build would wait for its threads); a team made first is reused. */
+static inline void pf_team_start_beside_opener(int threads)
+{
+#ifdef _OPENMP
+    int team = pf_threads_beside_opener(threads);
+    if (team < 2)
+        return;
+    volatile int sink = 0;
+#pragma omp parallel num_threads(team)
+    sink += 0;
+    (void)sink;
+#else
+    (void)threads;
+#endif
+}
+
 /* threads <= 0 means all of OpenMP's; without OpenMP everything is serial. */
 static inline int pf_resolve_threads(int threads)
 {

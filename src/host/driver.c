@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "../common/knobs.h"
+#include "../common/omp_threads.h"
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "../device/device.h"
@@ -592,6 +593,7 @@ pf_early_device *pf_parallel_open_early(const pf_device_ops *ops, const pf_solve
     pf_early_device *e = calloc(1, sizeof *e);
     if (!e)
         return NULL; /* the solve opens the device itself */
+    pf_team_start_beside_opener(opt->threads);
     e->ops = ops;
     e->params = (pf_open_params){.device_index = opt->device_index, .threads = opt->threads};
     pf_status_ok(&e->st);

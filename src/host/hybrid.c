@@ -13,9 +13,6 @@
  * along), and the cut and phase 2 are then the host engine's, on the same
  * residuals. */
 #include <math.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 #include <pthread.h>
 #ifdef __linux__
 #include <sys/resource.h>
@@ -27,6 +24,7 @@
 #include <string.h>
 
 #include "../common/knobs.h"
+#include "../common/omp_threads.h"
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "../device/device.h"
@@ -130,7 +128,7 @@ static const pf_residual *opener_wait_graph(void *data)
     if (o->h->order == wanted || o->relaid.n)
         return o->relaid.n ? &o->relaid : o->h;
     pf_status ignored; /* no room for a copy: the device takes seq's order */
-    int failed = pf_residual_relayout(o->h, wanted, &o->relaid, pf_hybrid_host_threads(0),
+    int failed = pf_residual_relayout(o->h, wanted, &o->relaid, pf_threads_beside_opener(0),
                                       &ignored);
     o->relaid_at = pf_now();
     return failed ? o->h : &o->relaid;
@@ -211,41 +209,10 @@ static void *opener_main(void *data)
     return NULL;
 }
 
-/* Starts the OpenMP team the solving thread's parallel steps (the
- * residual build) will use. Threads are created under the dynamic
- * loader's lock, which the opener's dlopen of a driver holds for a long
- * time (a driver that loads a compiler, as PoCL loads LLVM, during which the
- * build would wait for its threads); a team made first is reused. */
-int pf_hybrid_host_threads(int threads)
-{
-#ifdef _OPENMP
-    int all = omp_get_max_threads();
-    return threads > 0 ? threads : all > 1 ? all - 1 : 1;
-#else
-    (void)threads;
-    return 1;
-#endif
-}
-
-static void start_team(int threads)
-{
-#ifdef _OPENMP
-    int team = pf_hybrid_host_threads(threads);
-    if (team < 2)
-        return;
-    volatile int sink = 0;
-#pragma omp parallel num_threads(team)
-    sink += 0;
-    (void)sink;
-#else
-    (void)threads;
-#endif
-}
-
 pf_hybrid *pf_hybrid_begin(const struct pf_device_ops *ops, int cpu_fallback,
                            const pf_solve_options *opt, pf_status *st)
 {
-    start_team(opt->threads);
+    pf_team_start_beside_opener(opt->threads);
     opener *o = pf_calloc(1, sizeof *o, st);
     if (!o)
         return NULL;

@@ -111,10 +111,6 @@ pf_hybrid *pf_hybrid_begin(const struct pf_device_ops *ops, int cpu_fallback,
 int pf_hybrid_solve(pf_hybrid *open, const pf_residual *h, const pf_solve_options *opt,
                     pf_engine_out *out, pf_hybrid_event **events, int64_t *count,
                     const char **paired, pf_status *st);
-/* Threads for the host's parallel steps (the residual build) while the
- * device opens: `threads` where given, else all but one core, which the
- * opener's thread gets (an OpenMP team waits for its slowest thread). */
-int pf_hybrid_host_threads(int threads);
 /* Lets go of `open` (the thread closes what it opened) and frees g, the
  * graph given to pf_hybrid_solve (NULL: none was): now, or once the thread
  * no longer reads it, so the caller never waits for a device it did not

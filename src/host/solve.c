@@ -9,6 +9,7 @@
 
 #include "../common/knobs.h"
 #include "../common/memavail.h"
+#include "../common/omp_threads.h"
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "../common/progress.h"
@@ -278,7 +279,7 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
         return st->code ? st->code : pf_fail(st, PF_E_DEVICE, "no backend runs max-flow");
     /* A one-thread engine asked for is timed as one thread end to end,
      * host steps too; the hybrid leaves its opener a core. */
-    int host_threads = hybrid ? pf_hybrid_host_threads(opt.threads)
+    int host_threads = hybrid ? pf_threads_beside_opener(opt.threads)
                        : !walk.is_auto && first->caps.one_thread ? 1
                                                                  : opt.threads;
     double t_probed = pf_now();
@@ -293,6 +294,8 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     /* The first backend's device starts while the residual graph is built
      * (both take a few tenths of a second on large graphs). */
     pf_early_device *early = hybrid ? NULL : pf_parallel_open_early(first, &opt);
+    if (early)
+        host_threads = pf_threads_beside_opener(opt.threads);
     /* The hybrid's host engine is seq: its order (the device gets its own
      * copy, hybrid.c). */
     rc = pf_residual_build(net, &g,
