@@ -29,7 +29,8 @@ int pf_mem_require(uint64_t need, const char *what, pf_status *st);
 uint64_t pf_mem_bytes(uint64_t a, uint64_t b, uint64_t c);
 
 /* Maps the whole pages of [p, p + bytes) in with one call (Linux 5.14+;
- * elsewhere a no-op, and the first writes fault the pages in one by one).
+ * elsewhere a no-op, and the first writes fault the pages in one by one),
+ * as transparent huge pages where the system gives them on request.
  * Faulting a graph-sized array in page by page is a large part of filling
  * it (bench/NOTES.md); callers write every page right after, so nothing
  * extra is committed. */
