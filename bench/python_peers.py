@@ -211,36 +211,35 @@ def run_portaflow(csr, s, t, backend, reps):
     return wall, lib, r
 
 
-def run_value_only(csr, s, t, backend, reps):
-    """Wall seconds of the best of reps value-only solves of the same CSR
-    arrays (no flows, no flow matrix, no cut): the solve alone, to hold
-    the whole call against (work beside the solve slows it too)."""
+def best_solve_csr(csr, s, t, backend, reps, want_flow, matrix):
+    """Wall seconds of the best of reps solves of the same CSR arrays
+    through the extension's solve_csr, with arc flows or not and the
+    flow matrix as `matrix` says (a CSR_* mode)."""
     from portaflow import _graphs, _portaflow
     n, indptr, indices, data, _ = _graphs.csr_capacities(csr)
     best = None
     for _ in range(reps):
         start = time.perf_counter()
-        _portaflow.solve_csr(n, s, t, indptr, indices, data, backend, -1, False, False,
-                             _portaflow.CSR_SUM_REPEATS)
+        _portaflow.solve_csr(n, s, t, indptr, indices, data, backend, -1, want_flow, False,
+                             matrix)
         took = time.perf_counter() - start
         best = took if best is None else min(best, took)
     return best
+
+
+def run_value_only(csr, s, t, backend, reps):
+    """The value-only solve (no flows, no flow matrix, no cut): the solve
+    alone, to hold the whole call against (work beside the solve slows it
+    too)."""
+    from portaflow import _portaflow
+    return best_solve_csr(csr, s, t, backend, reps, False, _portaflow.CSR_SUM_REPEATS)
 
 
 def run_flows_only(csr, s, t, backend, reps):
-    """Wall seconds of the best of reps solves of the same CSR arrays with
-    their arc flows and without the flow matrix: what the matrix adds to
-    the flows scipy's result holds too."""
-    from portaflow import _graphs, _portaflow
-    n, indptr, indices, data, _ = _graphs.csr_capacities(csr)
-    best = None
-    for _ in range(reps):
-        start = time.perf_counter()
-        _portaflow.solve_csr(n, s, t, indptr, indices, data, backend, -1, True, False,
-                             _portaflow.CSR_NO_MATRIX)
-        took = time.perf_counter() - start
-        best = took if best is None else min(best, took)
-    return best
+    """A solve with its arc flows and without the flow matrix: what the
+    matrix adds to the flows scipy's result holds too."""
+    from portaflow import _portaflow
+    return best_solve_csr(csr, s, t, backend, reps, True, _portaflow.CSR_NO_MATRIX)
 
 
 def python_side_note(wall, lib, r, alone=None, flows=None):

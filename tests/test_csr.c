@@ -15,20 +15,10 @@
 
 #include "common/network.h"
 #include "common/residual.h"
+#include "csr64.h"
 #include "support.h"
 
 /* A CSR matrix as int64 arrays, convertible to either element size. */
-typedef struct csr64 {
-    int64_t n, m;
-    int64_t *indptr, *indices, *values;
-} csr64;
-
-static uint64_t next_random(uint64_t *state)
-{
-    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
-    return *state >> 33;
-}
-
 /* n vertices, about `per_row` entries a row in random column order, with
  * repeats, zeros and self-loops among them. */
 static csr64 random_csr(int64_t n, int64_t per_row, uint64_t seed)
@@ -48,31 +38,6 @@ static csr64 random_csr(int64_t n, int64_t per_row, uint64_t seed)
             a.values[k] = 0;
     }
     return a;
-}
-
-static void csr64_free(csr64 *a)
-{
-    free(a->indptr);
-    free(a->indices);
-    free(a->values);
-}
-
-/* `len` elements of `from` as `size`-byte integers (malloc'ed). */
-static void *narrowed(const int64_t *from, int64_t len, int size)
-{
-    void *out = malloc((size_t)(len + 1) * (size_t)size);
-    for (int64_t k = 0; k < len; k++) {
-        if (size == 4)
-            ((int32_t *)out)[k] = (int32_t)from[k];
-        else
-            ((int64_t *)out)[k] = from[k];
-    }
-    return out;
-}
-
-static int64_t element(const void *array, int size, int64_t k)
-{
-    return size == 4 ? ((const int32_t *)array)[k] : ((const int64_t *)array)[k];
 }
 
 static pf_network *from_csr(const csr64 *a, int64_t s, int64_t t, int index_size, int cap_size,

@@ -13,14 +13,10 @@
 
 #include "common/knobs.h"
 #include "common/network.h"
+#include "csr64.h"
 #include "support.h"
 
 /* A CSR matrix as int64 arrays. */
-typedef struct csr64 {
-    int64_t n, m;
-    int64_t *indptr, *indices, *values;
-} csr64;
-
 /* What a random matrix may hold. */
 enum {
     WITH_REPEATS = 1,    /* a position stored twice or more */
@@ -29,12 +25,6 @@ enum {
     WITH_HUBS = 8,       /* vertex 0 -> every vertex and every vertex -> n - 1,
                             in order: lists long and in few runs */
 };
-
-static uint64_t next_random(uint64_t *state)
-{
-    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
-    return *state >> 33;
-}
 
 /* n vertices, about `per_row` entries a row in random column order (rows
  * of 0 .. 2 * per_row entries: some empty), capacities 0..44 (some zero),
@@ -99,31 +89,6 @@ static csr64 random_csr(int64_t n, int64_t per_row, int flags, uint64_t seed)
     free(heads);
     free(caps);
     return a;
-}
-
-static void csr64_free(csr64 *a)
-{
-    free(a->indptr);
-    free(a->indices);
-    free(a->values);
-}
-
-/* `len` elements of `from` as `size`-byte integers (malloc'ed). */
-static void *narrowed(const int64_t *from, int64_t len, int size)
-{
-    void *out = malloc((size_t)(len + 1) * (size_t)size);
-    for (int64_t k = 0; k < len; k++) {
-        if (size == 4)
-            ((int32_t *)out)[k] = (int32_t)from[k];
-        else
-            ((int64_t *)out)[k] = from[k];
-    }
-    return out;
-}
-
-static int64_t element(const void *array, int size, int64_t k)
-{
-    return size == 4 ? ((const int32_t *)array)[k] : ((const int64_t *)array)[k];
 }
 
 /* The same matrix, element by element, sizes included. */

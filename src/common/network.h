@@ -23,6 +23,27 @@ pf_sized_element(const void *array, int size, int64_t k)
     return size == 4 ? ((const int32_t *)array)[k] : ((const int64_t *)array)[k];
 }
 
+/* Writes element k of an int32 (size 4) or int64 (size 8) array. */
+static inline void pf_sized_set(void *array, int size, int64_t k, int64_t value)
+{
+    if (size == 4)
+        ((int32_t *)array)[k] = (int32_t)value;
+    else
+        ((int64_t *)array)[k] = value;
+}
+
+/* A CSR's row starts (n + 1 `size`-byte entries) from its rows' entry
+ * counts. */
+static inline void pf_sized_indptr(void *indptr, int size, const int64_t *count, int64_t n)
+{
+    int64_t sum = 0;
+    for (int64_t u = 0; u < n; u++) {
+        pf_sized_set(indptr, size, u, sum);
+        sum += count[u];
+    }
+    pf_sized_set(indptr, size, n, sum);
+}
+
 /* The row of a CSR with n rows that holds entry k (k < its entries): the
  * last u with indptr[u] <= k. */
 int64_t pf_csr_row_of(const void *indptr, int index_size, int64_t n, int64_t k);

@@ -33,14 +33,6 @@ static inline int64_t element(const void *array, int size, int64_t k)
     return pf_sized_element(array, size, k);
 }
 
-static inline void set_element(void *array, int size, int64_t k, int64_t value)
-{
-    if (size == 4)
-        ((int32_t *)array)[k] = (int32_t)value;
-    else
-        ((int64_t *)array)[k] = value;
-}
-
 /* Inside a parallel region: this thread's number and the team's size. */
 static void team_position(int *t, int *count)
 {
@@ -440,7 +432,7 @@ static int64_t merge_row(const forward_row *fwd, const transpose *tr, int64_t u,
             w->rev_src[count] = reverse ? (int32_t)tr->entry[j0] : -1;
         }
         for (int64_t c = 0; w->at && c < copies; c++)
-            set_element(w->at, w->size, count + c, w->flow ? (c == 0 ? value : 0) : column);
+            pf_sized_set(w->at, w->size, count + c, w->flow ? (c == 0 ? value : 0) : column);
         count += copies;
     }
     return count;
@@ -513,12 +505,7 @@ static int alloc_structure(int64_t n, const int64_t *count, pf_csr_matrix *out, 
         pf_csr_matrix_free(out);
         return PF_E_NOMEM;
     }
-    int64_t sum = 0;
-    for (int64_t u = 0; u < n; u++) {
-        set_element(out->indptr, out->index_size, u, sum);
-        sum += count[u];
-    }
-    set_element(out->indptr, out->index_size, n, sum);
+    pf_sized_indptr(out->indptr, out->index_size, count, n);
     pf_mem_prefault(out->indices, (size_t)entries * (size_t)out->index_size);
     return PF_OK;
 }

@@ -39,14 +39,6 @@ static int team_threads(int64_t arcs, int wanted)
 #endif
 }
 
-static inline void set_element(void *array, int size, int64_t k, int64_t value)
-{
-    if (size == 4)
-        ((int32_t *)array)[k] = (int32_t)value;
-    else
-        ((int64_t *)array)[k] = value;
-}
-
 static int compare_keys(const void *x, const void *y)
 {
     uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
@@ -299,12 +291,7 @@ static int gather_structure(const pf_residual *g, const int64_t *count, const in
     out->values = pf_alloc((size_t)entries, (size_t)out->value_size, st);
     if (!out->indptr || !out->indices || !out->values)
         return PF_E_NOMEM;
-    int64_t sum = 0;
-    for (int64_t u = 0; u < n; u++) {
-        set_element(out->indptr, out->index_size, u, sum);
-        sum += count[u];
-    }
-    set_element(out->indptr, out->index_size, n, sum);
+    pf_sized_indptr(out->indptr, out->index_size, count, n);
     int threads = team_threads(g->arcs, f->threads);
     (void)threads;
     PF_OMP(omp parallel num_threads(threads) if (threads > 1))
@@ -422,7 +409,7 @@ static int row_values(const pf_residual_flow *f, const pf_residual *g, const int
     int big = 0;
     for (int64_t e = 0; e < len; e++) {
         big |= sums[e] < INT32_MIN || sums[e] > INT32_MAX;
-        set_element(out->values, size, e0 + e, sums[e]);
+        pf_sized_set(out->values, size, e0 + e, sums[e]);
     }
     return size == 4 && big;
 }
