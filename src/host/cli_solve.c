@@ -255,7 +255,7 @@ int pf_cli_solve(int argc, char **argv)
     pf_progress_open(a.opt.progress, 1, "solve");
     pf_progress_step("reading %s", a.path && strcmp(a.path, "-") ? a.path : "standard input");
     double t0 = pf_now();
-    pf_solve_prestart(&a.opt); /* the device opens while the input is read */
+    pf_solve_prestart(&a.opt); /* the hybrid's device opens while the input is read */
     pf_network *net = pf_cli_read_network(&a.input, a.path, &st);
     pf_cli_input_free(&a.input);
     if (!net) {

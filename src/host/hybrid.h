@@ -120,11 +120,10 @@ void pf_hybrid_end(pf_hybrid *open, pf_residual *g);
 void pf_hybrid_cancel(pf_hybrid *open);
 
 /* The early open (solve.c): starts opening the device that a solve with
- * `opt` would pair (the hybrid) or run on first (a plain solve on a GPU
- * backend; none on a CPU one), before the caller has the network: the
- * CLI, while it parses. The next solve that needs the same device takes
- * it over; _cancel lets go of one no solve took (the caller's duty once
- * its solve is over or will not happen). */
+ * `opt` would pair (none where it would run no hybrid), before the caller
+ * has the network: the CLI, while it parses. The next solve that pairs
+ * the same device takes it over; _cancel lets go of one no solve took
+ * (the caller's duty once its solve is over or will not happen). */
 void pf_solve_prestart(const pf_solve_options *opt);
 void pf_solve_prestart_cancel(void);
 

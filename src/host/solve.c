@@ -175,15 +175,12 @@ static void reset_out(pf_engine_out *out, int64_t *res, uint8_t *side)
 
 /* ---- the early open --------------------------------------------------- */
 
-/* The device a hybrid solve will pair, or a plain solve's first backend
- * will run on, opening since pf_solve_prestart (one per process: the CLI's
- * solve), with what it was planned for. */
+/* The device a hybrid solve will pair, opening since pf_solve_prestart
+ * (one per process: the CLI's solve), with what it was planned for. */
 static struct {
     pf_hybrid *open;
     const pf_device_ops *ops;
     int cpu_fallback;
-    pf_early_device *early;
-    const pf_device_ops *early_ops;
 } prestarted;
 
 /* Whether a solve with these options runs the hybrid (*ops, *cpu_fallback:
@@ -205,50 +202,21 @@ static int plans_hybrid(const pf_solve_options *opt_in, const pf_device_ops **op
     return hybrid;
 }
 
-/* The backend a plain solve with these options tries first (auto: after
- * the probe, whose answer the solve's own walk then reuses); NULL where
- * that is an error, which the solve reports. */
-static const pf_device_ops *plain_first(const pf_solve_options *opt)
-{
-    pf_backend_walk walk;
-    pf_backend_walk_init(&walk, opt->backend, PF_WORK_MAXFLOW, opt->threads, NULL, NULL);
-    pf_status st;
-    return pf_backend_walk_next(&walk, &st);
-}
-
 void pf_solve_prestart(const pf_solve_options *opt)
 {
     pf_solve_prestart_cancel();
     pf_solve_options own; /* NULL options: the defaults */
     pf_solve_options_copy(opt, &own);
     pf_status st;
-    if (plans_hybrid(&own, &prestarted.ops, &prestarted.cpu_fallback)) {
-        if (!open_late())
-            prestarted.open =
-                pf_hybrid_begin(prestarted.ops, prestarted.cpu_fallback, &own, &st);
+    if (open_late() || !plans_hybrid(&own, &prestarted.ops, &prestarted.cpu_fallback))
         return;
-    }
-    prestarted.early_ops = plain_first(&own);
-    prestarted.early = pf_parallel_open_early(prestarted.early_ops, &own);
+    prestarted.open = pf_hybrid_begin(prestarted.ops, prestarted.cpu_fallback, &own, &st);
 }
 
 void pf_solve_prestart_cancel(void)
 {
     pf_hybrid_cancel(prestarted.open);
     prestarted.open = NULL;
-    pf_parallel_early_free(prestarted.early);
-    prestarted.early = NULL;
-}
-
-/* The prestarted device where it opens `first`'s; else one opening now. */
-static pf_early_device *early_device(const pf_device_ops *first, const pf_solve_options *opt)
-{
-    pf_early_device *early = prestarted.early;
-    prestarted.early = NULL;
-    if (early && prestarted.early_ops == first)
-        return early;
-    pf_parallel_early_free(early);
-    return pf_parallel_open_early(first, opt);
 }
 
 /* The early opener where it opens what this solve needs; else a new one. */
@@ -325,7 +293,7 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
         return st->code;
     /* The first backend's device starts while the residual graph is built
      * (both take a few tenths of a second on large graphs). */
-    pf_early_device *early = hybrid ? NULL : early_device(first, &opt);
+    pf_early_device *early = hybrid ? NULL : pf_parallel_open_early(first, &opt);
     if (early)
         host_threads = pf_threads_beside_opener(opt.threads);
     /* The hybrid's host engine is seq: its order (the device gets its own
