@@ -428,6 +428,36 @@ START_TEST(isolated_source_and_pieces)
 }
 END_TEST
 
+/* Real weights far above the bucket width's precision (distances near
+ * 1e14, --delta 1e-10: adding the width moves no double): every engine
+ * still ends, with seq's distances. */
+START_TEST(width_below_the_distances_precision)
+{
+    enum { N = 64 };
+    int32_t tail[2 * N], head[2 * N];
+    double w[2 * N];
+    int64_t m = 0;
+    for (int32_t v = 0; v + 1 < N; v++) {
+        tail[m] = v, head[m] = v + 1, w[m++] = 1.5e12 + v;
+        tail[m] = v, head[m] = (v * 7 + 3) % N, w[m++] = 2.25e12;
+    }
+    pf_status st;
+    pf_csr *g = pf_csr_from_arcs(N, m, tail, head, NULL, w, 0, &st);
+    ck_assert_msg(g != NULL, "%s", st.message);
+    pf_graph_options opt = options(backend), seq = options("seq");
+    opt.delta_f = 1e-10;
+    pf_sssp_result got, want;
+    ck_assert_msg(pf_graph_sssp(g, 0, &opt, &got, &st) == PF_OK, "%s", st.message);
+    ck_assert(pf_graph_sssp(g, 0, &seq, &want, &st) == PF_OK);
+    for (int32_t v = 0; v < N; v++)
+        PF_EXPECT(got.dist_f[v] == want.dist_f[v], "d(%d) %.17g, seq %.17g", v, got.dist_f[v],
+                  want.dist_f[v]);
+    pf_sssp_result_free(&got);
+    pf_sssp_result_free(&want);
+    pf_csr_free(g);
+}
+END_TEST
+
 /* A negative cycle reachable from the source: PF_E_INPUT and the cycle
  * (its arcs exist and weigh less than 0); one not reachable: distances. */
 START_TEST(negative_cycle_found)
@@ -491,6 +521,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, sssp_deltas_match_seq);
     tcase_add_test(tc, deep_bfs_matches_seq);
     tcase_add_test(tc, bucket_steps_match_seq);
+    tcase_add_test(tc, width_below_the_distances_precision);
     tcase_add_test(tc, isolated_source_and_pieces);
     tcase_add_test(tc, negative_cycle_found);
     suite_add_tcase(s, tc);

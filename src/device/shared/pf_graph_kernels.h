@@ -634,9 +634,12 @@ PF_KERNEL(bucket_steps_f64)
     PF_CHAINED_STEP();
     pf_bucket_step s = pf_bucket_step_of(slots, at, step0, list0, list1, pile0, pile1);
     if (s.count == 0) {
-        pf_f64 low = PF_F64_FROM_BITS(pf_bucket_low(s.prev));
-        pf_bucket_advance(&s, (PF_GLOBAL const pf_i64 *)dist, far,
-                          PF_F64_BITS(low + PF_F64_FROM_BITS(delta_bits)));
+        /* A width below the distances' precision still moves the bound:
+         * at least to the next double (non-negative: its bits plus one). */
+        pf_i64 low_bits = pf_bucket_low(s.prev);
+        pf_f64 low = PF_F64_FROM_BITS(low_bits), bound = low + PF_F64_FROM_BITS(delta_bits);
+        pf_i64 bound_bits = bound > low ? PF_F64_BITS(bound) : low_bits + 1;
+        pf_bucket_advance(&s, (PF_GLOBAL const pf_i64 *)dist, far, bound_bits);
         return;
     }
     for (pf_i64 i = PF_GLOBAL_ID(); i < s.count * lanes; i += PF_GLOBAL_SIZE())
