@@ -39,6 +39,18 @@ static inline void *narrowed(const int64_t *from, int64_t len, int size)
     return out;
 }
 
+/* Row starts (int32, calloc'ed) of a CSR with n rows of which only the
+ * first two hold an entry each: far more vertices than arcs touch, so a
+ * network of it is solved as a compact copy. */
+static inline int32_t *two_entry_rows(int32_t n)
+{
+    int32_t *indptr = calloc((size_t)n + 1, sizeof *indptr);
+    indptr[1] = 1;
+    for (int32_t u = 2; u <= n; u++)
+        indptr[u] = 2;
+    return indptr;
+}
+
 /* Element k of a `size`-byte integer array. */
 static inline int64_t element(const void *array, int size, int64_t k)
 {

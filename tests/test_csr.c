@@ -483,11 +483,8 @@ START_TEST(view_checks_as_a_copy_does)
     /* Far more vertices than arcs touch: compacting pays, so a copy comes
      * back, and its solve is right. */
     enum { N = 200000 };
-    int32_t *sparse_ptr = calloc(N + 1, sizeof *sparse_ptr);
+    int32_t *sparse_ptr = two_entry_rows(N);
     const int32_t cols[] = {1, N - 1}, two[] = {7, 3};
-    sparse_ptr[1] = 1;
-    for (int u = 2; u <= N; u++)
-        sparse_ptr[u] = 2;
     pf_network *net = pf_network_view_csr(N, 0, N - 1, sparse_ptr, cols, 4, two, 4, &st);
     ck_assert_msg(net != NULL, "%s", st.message);
     ck_assert_ptr_null(net->csr.indptr);

@@ -393,11 +393,8 @@ END_TEST
 START_TEST(compact_copy_takes_the_transpose_path)
 {
     enum { N = 200000 };
-    int32_t *sparse_ptr = calloc(N + 1, sizeof *sparse_ptr);
+    int32_t *sparse_ptr = two_entry_rows(N);
     const int32_t cols[] = {1, N - 1}, two[] = {7, 3};
-    sparse_ptr[1] = 1;
-    for (int u = 2; u <= N; u++)
-        sparse_ptr[u] = 2;
     pf_solve_options opt = options("seq");
     pf_solution sol;
     pf_csr_matrix flow;

@@ -430,16 +430,19 @@ END_TEST
 
 /* Real weights far above the bucket width's precision (distances near
  * 1e14, --delta 1e-10: adding the width moves no double): every engine
- * still ends, with seq's distances. */
-START_TEST(width_below_the_distances_precision)
+ * still ends, with seq's distances; with a hub (the host's steps on the
+ * GPUs) and without one (the device's buckets). */
+static void expect_tiny_width_like_seq(int hub)
 {
     enum { N = 64 };
-    int32_t tail[2 * N], head[2 * N];
-    double w[2 * N];
+    int32_t tail[3 * N], head[3 * N];
+    double w[3 * N];
     int64_t m = 0;
     for (int32_t v = 0; v + 1 < N; v++) {
         tail[m] = v, head[m] = v + 1, w[m++] = 1.5e12 + v;
         tail[m] = v, head[m] = (v * 7 + 3) % N, w[m++] = 2.25e12;
+        if (hub)
+            tail[m] = 0, head[m] = v + 1, w[m++] = 9e13 - 1e12 * v;
     }
     pf_status st;
     pf_csr *g = pf_csr_from_arcs(N, m, tail, head, NULL, w, 0, &st);
@@ -450,11 +453,17 @@ START_TEST(width_below_the_distances_precision)
     ck_assert_msg(pf_graph_sssp(g, 0, &opt, &got, &st) == PF_OK, "%s", st.message);
     ck_assert(pf_graph_sssp(g, 0, &seq, &want, &st) == PF_OK);
     for (int32_t v = 0; v < N; v++)
-        PF_EXPECT(got.dist_f[v] == want.dist_f[v], "d(%d) %.17g, seq %.17g", v, got.dist_f[v],
-                  want.dist_f[v]);
+        PF_EXPECT(got.dist_f[v] == want.dist_f[v], "hub %d: d(%d) %.17g, seq %.17g", hub, v,
+                  got.dist_f[v], want.dist_f[v]);
     pf_sssp_result_free(&got);
     pf_sssp_result_free(&want);
     pf_csr_free(g);
+}
+
+START_TEST(width_below_the_distances_precision)
+{
+    expect_tiny_width_like_seq(0);
+    expect_tiny_width_like_seq(1);
 }
 END_TEST
 

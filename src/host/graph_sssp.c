@@ -25,6 +25,7 @@
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "../common/wgraph.h"
+#include "../device/shared/pf_graph_host.h"
 #include "graph.h"
 
 /* Returned by the device loop when its n-th step still improved: the host
@@ -134,7 +135,11 @@ static int next_bucket(sssp_state *s, pf_buf *out, int64_t *count, int64_t *arcs
                            st);
     if (!rc && far.count == 0 && far.rest > 0) { /* skip empty buckets */
         s->bound_i = add_sat(far.rest_min_i, s->delta_i);
-        s->bound_f = far.rest_min_f + s->delta_f;
+        /* A width below the distances' precision still moves past them
+         * (as the device's advance does, pf_graph_kernels.h). */
+        s->bound_f = far.rest_min_f + s->delta_f > far.rest_min_f
+                         ? far.rest_min_f + s->delta_f
+                         : nextafter(far.rest_min_f, INFINITY);
         rc = ops->sssp_far(s->e->dev, &s->d, s->dist, s->far, s->bound_i, s->bound_f, out, &far,
                            st);
     }
@@ -174,14 +179,6 @@ static int near_steps(sssp_state *s, int32_t *step, int *cur, int64_t *count, in
     return rc;
 }
 
-/* A non-negative double as the int64 pattern the kernels compare. */
-static int64_t bits_of(double value)
-{
-    int64_t bits;
-    memcpy(&bits, &value, sizeof bits);
-    return bits;
-}
-
 /* The buckets moved on the device (sssp_bucket_steps): batches of steps,
  * BATCH_FIRST doubling up to BATCH_MOST, each read back once, until a slot
  * has neither frontier nor pile. The source's frontier is list[0]. */
@@ -190,7 +187,7 @@ static int device_buckets(sssp_state *s, pf_status *st)
     const pf_device_ops *ops = s->e->ops;
     int64_t state[PF_SSSP_SLOT_WORDS] = {
         [PF_SSSP_SLOT_COUNT] = 1,
-        [PF_SSSP_SLOT_BOUND] = s->real ? bits_of(s->delta_f) : s->delta_i,
+        [PF_SSSP_SLOT_BOUND] = s->real ? pf_graph_real_bits(s->delta_f) : s->delta_i,
         [PF_SSSP_SLOT_PILE_MIN] = INT64_MAX};
     int32_t step = 0, batch = BATCH_FIRST;
     int cur = 0, rc = PF_OK, done = 0;
