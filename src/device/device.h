@@ -106,6 +106,8 @@ typedef struct pf_fw_stats {
  * rows sorted by head. */
 typedef struct pf_dev_csr {
     int64_t n, m;
+    int64_t max_degree;     /* the largest out-degree: how many workers a
+                               batched step gives each vertex (hubs) */
     pf_buf *first;          /* int64[n+1] */
     pf_buf *head;           /* int32[m] */
     pf_buf *weight;         /* int64[m] or double[m] by `weights`; NULL: none */

@@ -110,12 +110,29 @@ static int put_array(pf_graph_engine *e, const void *data, size_t bytes, pf_buf 
     return rc;
 }
 
+/* One empty step (a frontier of no vertices), read back: the device's
+ * first launch and read of a process loads its analytics code (a CUDA
+ * module loads at the first launch of one of its kernels, NVIDIA's OpenCL
+ * sets its program up at the first enqueue), about a millisecond that the
+ * algorithm's first level would otherwise pay. The lists and distances
+ * are stand-ins: no vertex is read. */
+static int warm_steps(pf_graph_engine *e, pf_dev_csr *d, pf_status *st)
+{
+    int64_t found = 0, arcs = 0;
+    return e->ops->bfs_push(e->dev, d, d->lb_degree, 0, 0, d->lb_offset, 0, d->lb_degree, &found,
+                            &arcs, st);
+}
+
 int pf_graph_upload(pf_graph_engine *e, const pf_csr *g, const pf_csr *rev, int weights,
                     pf_dev_csr *d, pf_status *st)
 {
     memset(d, 0, sizeof *d);
     d->n = g->n;
     d->m = g->m;
+    for (int64_t v = 0; v < g->n; v++)
+        d->max_degree = g->first[v + 1] - g->first[v] > d->max_degree
+                            ? g->first[v + 1] - g->first[v]
+                            : d->max_degree;
     d->weights = weights ? g->weights : PF_CSR_W_NONE;
     int rc = put_array(e, g->first, ((size_t)g->n + 1) * sizeof *g->first, &d->first, st);
     if (!rc)
@@ -139,6 +156,8 @@ int pf_graph_upload(pf_graph_engine *e, const pf_csr *g, const pf_csr *rev, int 
         rc = pf_graph_buf(e, PF_GCTR_COUNT * sizeof(int64_t), &d->counters, st);
     if (!rc)
         rc = e->ops->fill_i64(e->dev, d->counters, 0, PF_GCTR_COUNT, st);
+    if (!rc)
+        rc = warm_steps(e, d, st);
     if (rc)
         pf_graph_release(e, d);
     return rc;

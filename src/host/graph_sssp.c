@@ -13,7 +13,11 @@
  * (sssp_bucket_steps): the far pile is also a list there, and batches of
  * steps run without the host, which reads their slots back once a batch.
  * Frontiers with hubs stay with the host's steps, which size each launch
- * and balance a hub's arcs over workers. A backend with a whole-search
+ * and balance a hub's arcs over workers, but on small graphs (at most
+ * SMALL_GRAPH vertices), where every step's launch covers the whole
+ * graph and a round trip per step would cost more than all of its work:
+ * there a batched step gives each vertex enough workers for the largest
+ * hub (pf_graph_step_lanes). A backend with a whole-search
  * step (sssp_solve: delta-stepping on the CPU) runs non-negative weights
  * there instead. seq runs Dijkstra (graph_seq.c). */
 #include <math.h>
@@ -37,6 +41,11 @@
  * each; a batch's launches stop growing at 2^18 work-items, a GPU's
  * worth, and stride past that). */
 enum { BATCH_FIRST = 8, BATCH_MOST = 256 };
+
+/* A graph this small runs its buckets on the device with hubs too: 2^15
+ * vertices of 8 workers each is one batched step's launch (2^18
+ * work-items, pf_graph_steps_items). */
+enum { SMALL_GRAPH = 1 << 15 };
 
 typedef struct sssp_state {
     pf_graph_engine *e;
@@ -275,7 +284,8 @@ static int device_sssp(pf_graph_engine *e, const pf_csr *g, int32_t source,
                     .negative = pf_csr_has_negative(g)};
     double t0 = pf_now();
     choose_delta(g, opt, !s.negative && e->ops->sssp_solve, &s);
-    s.on_device = e->ops->sssp_bucket_steps && !s.negative && s.no_hubs && !e->ops->sssp_solve;
+    s.on_device = e->ops->sssp_bucket_steps && !s.negative && !e->ops->sssp_solve &&
+                  (s.no_hubs || g->n <= SMALL_GRAPH);
     if (s.on_device && !s.delta_fixed) { /* a bucket then costs one step: wider ones pay */
         s.delta_i = add_sat(s.delta_i, s.delta_i);
         s.delta_f *= 2;

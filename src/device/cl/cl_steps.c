@@ -122,12 +122,14 @@ int pf_cl_scan_i32(pf_dev *dev, pf_buf *in, pf_buf *out, int64_t count, int64_t 
 {
     int rc;
     if (count == 0) {
-        *total = 0;
+        if (total)
+            *total = 0;
         return PF_OK;
     }
     if ((rc = scan_pass(dev, SCAN_I32, in->mem, out->mem, count, 0, 0, st)))
         return rc;
-    return read_i64(dev, dev->scan_total, 0, total, st);
+    /* total NULL (this backend's own steps, not the interface): no read */
+    return total ? read_i64(dev, dev->scan_total, 0, total, st) : PF_OK;
 }
 
 int pf_cl_filter_i32(pf_dev *dev, pf_buf *flags, pf_buf *out, int64_t count,

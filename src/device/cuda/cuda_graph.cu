@@ -43,6 +43,24 @@ __global__ void pf_k_graph_counters(pf_i64 *counters, pf_i64 c2)
 
 /* ---- host side --------------------------------------------------------- */
 
+/* CUDA loads a kernel at its first launch (lazy loading, the default): a
+ * few tens of microseconds each, which a small graph's first levels would
+ * pay one by one inside the search. Asking for a kernel's attributes loads
+ * it, so the device's open does it for every analytics kernel. */
+#define PRELOAD(id, name)                                                                  \
+    PF_CUDA_TRY(st, "cudaFuncGetAttributes(pf_k_" #name ")",                               \
+                cudaFuncGetAttributes(&attr, pf_k_##name));
+
+int pf_cuda_graph_preload(pf_status *st)
+{
+    cudaFuncAttributes attr;
+    PRELOAD(COUNTERS, graph_counters)
+    PF_GRAPH_KERNELS(PRELOAD)
+    PF_GRAPH_F64_KERNELS(PRELOAD)
+    return PF_OK;
+}
+#undef PRELOAD
+
 /* One thread per arc pays where a frontier's mean degree passes this many
  * arcs (a hub among leaves); the offsets are int32. PORTAFLOW_GRAPH_BALANCE
  * = 1 forces it, 0 forbids it. */
@@ -64,8 +82,9 @@ static int frontier_offsets(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_
         pf_cuda_ptr<pf_i32>(in), count, pf_cuda_ptr<pf_i64>(g->first),
         pf_cuda_ptr<pf_i32>(g->lb_degree));
     PF_CUDA_CHECK_LAUNCH(st, "pf_k_frontier_degree");
-    int64_t total = 0;
-    return pf_cuda_scan_i32(dev, g->lb_degree, g->lb_offset, count, &total, st);
+    /* No total: the caller knows it (in_arcs), and reading it back would
+     * cost the step a second round trip. */
+    return pf_cuda_scan_i32(dev, g->lb_degree, g->lb_offset, count, NULL, st);
 }
 
 static int begin(pf_dev *dev, const pf_dev_csr *g, pf_i64 c2, pf_status *st)
@@ -223,7 +242,8 @@ extern "C" int pf_cuda_sssp_bucket_steps(pf_dev *dev, const pf_dev_csr *g, pf_bu
     int rc = pf_cuda_enter(dev, st);
     if (rc)
         return rc;
-    unsigned blocks = blocks_for(pf_graph_steps_items(hint, LANES));
+    const int lanes = pf_graph_step_lanes(g->max_degree, LANES);
+    unsigned blocks = blocks_for(pf_graph_steps_items(hint, lanes));
     const pf_i64 *first = pf_cuda_ptr<pf_i64>(g->first);
     const pf_i32 *head = pf_cuda_ptr<pf_i32>(g->head);
     pf_i64 *s = pf_cuda_ptr<pf_i64>(slots);
@@ -244,14 +264,14 @@ extern "C" int pf_cuda_sssp_bucket_steps(pf_dev *dev, const pf_dev_csr *g, pf_bu
         cudaError_t e;
         if (g->weights == 2)
             e = cudaLaunchKernelEx(&config, pf_k_bucket_steps_f64, j, list0, list1, s,
-                                   (pf_i32)LANES, first, head,
+                                   (pf_i32)lanes, first, head,
                                    (const double *)pf_cuda_ptr<double>(g->weight),
                                    pf_cuda_ptr<double>(dist), pf_cuda_ptr<pf_i32>(claim), step,
                                    pf_cuda_ptr<pf_i32>(far), pile0, pile1,
                                    (pf_i64)pf_graph_real_bits(delta_f));
         else
             e = cudaLaunchKernelEx(&config, pf_k_bucket_steps_i64, j, list0, list1, s,
-                                   (pf_i32)LANES, first, head,
+                                   (pf_i32)lanes, first, head,
                                    g->weight ? (const pf_i64 *)pf_cuda_ptr<pf_i64>(g->weight)
                                              : first,
                                    (pf_i32)(g->weight != NULL), pf_cuda_ptr<pf_i64>(dist),

@@ -41,6 +41,23 @@ static inline void pf_graph_far_out(const int64_t c[4], int real, pf_sssp_far_ou
         memcpy(&res->rest_min_f, &c[2], sizeof res->rest_min_f);
 }
 
+/* The workers each vertex of a sssp_bucket_steps frontier gets: the
+ * backend's usual `lanes`, doubled (up to PF_GRAPH_HUB_LANES) while the
+ * graph's largest out-degree would take more than 16 rounds of them. A
+ * batched step cannot balance a hub's arcs over the grid the way the
+ * host-driven steps do (a scan of the frontier's degrees, read back
+ * first), and 8 workers walking a hub's thousand arcs, an atomic each,
+ * would make the step wait for them. A backend with one worker per
+ * vertex (a CPU device) keeps it. */
+enum { PF_GRAPH_HUB_LANES = 256 };
+
+static inline int pf_graph_step_lanes(int64_t max_degree, int lanes)
+{
+    while (lanes > 1 && lanes < PF_GRAPH_HUB_LANES && (int64_t)lanes * 16 < max_degree)
+        lanes *= 2;
+    return lanes;
+}
+
 /* The work-items each step of sssp_bucket_steps launches: four times the
  * expected frontier's workers, at least 8192 vertices' worth (a batch
  * that starts from a few vertices may grow by orders of magnitude before
