@@ -28,6 +28,21 @@ enum { CHUNK_FRONTIER = 64, CHUNK_VERTICES = 1024, TEAM_MIN_ARCS = 4096 };
 /* The first size of a thread's frontier piece (it doubles from there). */
 enum { PIECE_FIRST = 4096 };
 
+/* A traversal (BFS, SSSP) takes a thread per TRAVERSAL_ARCS arcs of the
+ * graph, up to the device's threads. Its levels or rounds each end at a
+ * barrier, and a small graph's whole search is shorter than the team's
+ * start and barriers: where every core runs one of the team's threads, a
+ * thread the system deschedules holds the barrier for a scheduler tick
+ * (milliseconds) against microseconds of work. Triangle counting, whose
+ * work per arc is far larger and which has one barrier, keeps them all. */
+enum { TRAVERSAL_ARCS = 1 << 17 };
+
+int ompb_traversal_team(const pf_dev *dev, const pf_dev_csr *g)
+{
+    int64_t team = g->m / TRAVERSAL_ARCS;
+    return team < 1 ? 1 : team < dev->threads ? (int)team : dev->threads;
+}
+
 /* Thread t's piece into out at a place it reserves with one atomic add:
  * no barrier (the list's order is unspecified, device.h), so a step costs
  * the one barrier at the end of its parallel region, as GAPBS's do. */
@@ -44,7 +59,7 @@ static int64_t list_arcs(pf_dev *dev, const pf_dev_csr *g, const int32_t *list, 
 {
     const int64_t *first = BUF(g->first, int64_t);
     int64_t arcs = 0;
-#pragma omp parallel for num_threads(dev->threads) schedule(static) reduction(+ : arcs) \
+#pragma omp parallel for num_threads(ompb_traversal_team(dev, g)) schedule(static) reduction(+ : arcs) \
     if (count > 4096)
     for (int64_t i = 0; i < count; i++)
         arcs += PF_ROW_END(first, list[i]) - first[list[i]];
@@ -68,7 +83,7 @@ int ompb_bfs_push(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count, i
     int32_t *d = BUF(dist, int32_t);
     int64_t arcs = 0, total = 0;
     int failed = 0;
-#pragma omp parallel num_threads(dev->threads) if (team) reduction(+ : arcs) \
+#pragma omp parallel num_threads(ompb_traversal_team(dev, g)) if (team) reduction(+ : arcs) \
     reduction(| : failed)
     {
         omp_frontier_piece *mine = &dev->pieces[omp_get_thread_num()];
@@ -126,7 +141,7 @@ int ompb_bfs_pull(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t level,
     if (!front)
         return no_memory(st, "bfs_pull");
     /* One team: the bitmap, then (after the loop's barrier) the pull. */
-#pragma omp parallel num_threads(dev->threads)
+#pragma omp parallel num_threads(ompb_traversal_team(dev, g))
     {
         frontier_bitmap(front, d, n, level);
 #pragma omp for schedule(dynamic, CHUNK_VERTICES) reduction(+ : joined, arcs)
@@ -163,7 +178,7 @@ int ompb_bfs_parents(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t sou
     const int32_t *rhead = BUF(g->rhead, int32_t), *d = BUF(dist, int32_t);
     int32_t *p = BUF(parent, int32_t);
     const int64_t n = g->n;
-#pragma omp parallel for num_threads(dev->threads) schedule(dynamic, CHUNK_VERTICES)
+#pragma omp parallel for num_threads(ompb_traversal_team(dev, g)) schedule(dynamic, CHUNK_VERTICES)
     for (int64_t v = 0; v < n; v++)
         p[v] = pf_body_bfs_parent((int32_t)v, rfirst, rhead, d, source);
     return PF_OK;
@@ -217,7 +232,7 @@ int ompb_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count,
     void *d = BUF(dist, void);
     int failed = 0;
     int64_t total = 0, arcs = 0;
-#pragma omp parallel num_threads(dev->threads) if (team) reduction(| : failed) \
+#pragma omp parallel num_threads(ompb_traversal_team(dev, g)) if (team) reduction(| : failed) \
     reduction(+ : arcs)
     {
         omp_frontier_piece *mine = &dev->pieces[omp_get_thread_num()];
@@ -247,7 +262,7 @@ int ompb_sssp_far(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, pf_buf *far, i
     double min_f = PF_F64_INF;
     int failed = 0;
     int64_t total = 0;
-#pragma omp parallel num_threads(dev->threads) reduction(+ : rest) reduction(| : failed) \
+#pragma omp parallel num_threads(ompb_traversal_team(dev, g)) reduction(+ : rest) reduction(| : failed) \
     reduction(min : min_i, min_f)
     {
         omp_frontier_piece *mine = &dev->pieces[omp_get_thread_num()];

@@ -16,4 +16,7 @@ pf_sssp_solve_fn ompb_sssp_solve;
 pf_bfs_push_levels_fn ompb_bfs_push_levels;
 pf_intersect_count_fn ompb_intersect_count;
 
+/* The team a BFS or SSSP step on g runs with (omp_graph.c). */
+int ompb_traversal_team(const pf_dev *dev, const pf_dev_csr *g);
+
 #endif

@@ -187,7 +187,7 @@ int ompb_bfs_push_levels(pf_dev *dev, const pf_dev_csr *g, pf_buf *const list[2]
         .seconds = seconds,
         .before = omp_get_wtime(),
     };
-#pragma omp parallel num_threads(dev->threads)
+#pragma omp parallel num_threads(ompb_traversal_team(dev, g))
     run_levels(&t, count, unexplored);
     *done = t.j;
     if (t.failed)

@@ -269,7 +269,7 @@ int ompb_sssp_solve(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t sour
                     int64_t delta_i, double delta_f, double max_weight, int64_t *rounds,
                     pf_status *st)
 {
-    const int threads = dev->threads > 0 ? dev->threads : 1;
+    const int threads = ompb_traversal_team(dev, g);
     sssp_team t = {
         .first = BUF(g->first, int64_t),
         .head = BUF(g->head, int32_t),
