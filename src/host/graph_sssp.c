@@ -17,7 +17,10 @@
  * SMALL_GRAPH vertices), where every step's launch covers the whole
  * graph and a round trip per step would cost more than all of its work:
  * there a batched step gives each vertex enough workers for the largest
- * hub (pf_graph_step_lanes). A backend with a whole-search
+ * hub (pf_graph_step_lanes), and the search is one bucket (Bellman-Ford
+ * with frontiers) unless --delta is given: such a graph's few hops make
+ * few steps, where buckets of a few distances each would cost one or two
+ * launches per bucket up to the largest distance. A backend with a whole-search
  * step (sssp_solve: delta-stepping on the CPU) runs non-negative weights
  * there instead. seq runs Dijkstra (graph_seq.c). */
 #include <math.h>
@@ -286,7 +289,10 @@ static int device_sssp(pf_graph_engine *e, const pf_csr *g, int32_t source,
     choose_delta(g, opt, !s.negative && e->ops->sssp_solve, &s);
     s.on_device = e->ops->sssp_bucket_steps && !s.negative && !e->ops->sssp_solve &&
                   (s.no_hubs || g->n <= SMALL_GRAPH);
-    if (s.on_device && !s.delta_fixed) { /* a bucket then costs one step: wider ones pay */
+    if (s.on_device && !s.no_hubs && !s.delta_fixed) { /* a small graph: one bucket */
+        s.delta_i = INT64_MAX;
+        s.delta_f = INFINITY;
+    } else if (s.on_device && !s.delta_fixed) { /* a bucket costs one step: wider ones pay */
         s.delta_i = add_sat(s.delta_i, s.delta_i);
         s.delta_f *= 2;
     }

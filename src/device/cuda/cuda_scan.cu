@@ -164,3 +164,23 @@ int pf_cuda_filter_i32(pf_dev *dev, pf_buf *flags, pf_buf *out, int64_t count,
         *selected = dev->pinned[PF_CUDA_SLOT_A];
     return rc;
 }
+
+/* CUDA loads CUB's kernels at their first launch (lazy loading), half a
+ * millisecond that a search's first balanced step and first selection
+ * would pay inside the search; one call of each on a zeroed element of
+ * the scratch loads them at the device's open and sizes the temporary
+ * storage. */
+int pf_cuda_scan_preload(pf_dev *dev, pf_status *st)
+{
+    PF_CUDA_TRY(st, "cudaMemsetAsync(scratch)",
+                cudaMemsetAsync(dev->scratch, 0, PF_CUDA_SLOTS * sizeof(int64_t), dev->stream));
+    /* Slots C and D: one int32 input and one output each; the selection
+     * counts into slot A. */
+    pf_buf in = {&dev->scratch[PF_CUDA_SLOTS - 2], sizeof(int32_t)};
+    pf_buf out = {&dev->scratch[PF_CUDA_SLOTS - 1], sizeof(int32_t)};
+    int64_t selected = 0;
+    int rc = pf_cuda_scan_i32(dev, &in, &out, 1, NULL, st);
+    if (rc == PF_OK)
+        rc = pf_cuda_filter_i32(dev, &in, &out, 1, &selected, st);
+    return rc;
+}
