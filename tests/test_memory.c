@@ -5,7 +5,7 @@
  * with exit 3, both amounts and "available" in the message and nothing on
  * stdout, instead of being killed by the kernel, on every backend. Also
  * the allocation helpers (status.h: pf_regrow, PF_FREE_ALL, PF_FREE_NULL)
- * and the shared qsort orders (sort.h). */
+ * and the shared sorts (sort.h): qsort orders, the inline insertion sort. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,6 +249,43 @@ START_TEST(id_at_order)
 }
 END_TEST
 
+static int order_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int order_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The insertion sorts order every length from 0 to 40 as qsort does:
+ * repeated values, negative ranks, and keys past 2^63 (unsigned order). */
+START_TEST(insertion_sorts_match_qsort)
+{
+    uint64_t state = 0x9e3779b97f4a7c15u;
+    for (int64_t len = 0; len <= 40; len++) {
+        uint64_t keys[40], keys_want[40];
+        int32_t ranks[40], ranks_want[40];
+        for (int64_t i = 0; i < len; i++) {
+            state = state * 6364136223846793005u + 1442695040888963407u;
+            keys[i] = (state >> 60) << 60 | (state >> 33) % 5; /* high nibble, few low values */
+            ranks[i] = (int32_t)(state >> 40) % 7 - 3;
+        }
+        memcpy(keys_want, keys, sizeof keys);
+        memcpy(ranks_want, ranks, sizeof ranks);
+        qsort(keys_want, (size_t)len, sizeof *keys_want, order_u64);
+        qsort(ranks_want, (size_t)len, sizeof *ranks_want, order_i32);
+        pf_insertion_sort_u64(keys, len);
+        pf_insertion_sort_i32(ranks, len);
+        ck_assert_mem_eq(keys, keys_want, (size_t)len * sizeof *keys);
+        ck_assert_mem_eq(ranks, ranks_want, (size_t)len * sizeof *ranks);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("memory");
@@ -264,6 +301,7 @@ int main(void)
     tcase_add_test(tc, small_input_still_solves);
     tcase_add_test(tc, regrow_keeps_blocks_on_failure);
     tcase_add_test(tc, id_at_order);
+    tcase_add_test(tc, insertion_sorts_match_qsort);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_set_fork_status(sr, CK_FORK);

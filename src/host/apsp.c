@@ -310,16 +310,7 @@ static int run_borrowed(const pf_device_ops *ops, const pf_device_ops *kernels,
 static int take_early(pf_apsp_early *early, const pf_device_ops *ops, device_run *run,
                       pf_status *st)
 {
-    if (!early || !early->ops || early->ops != ops)
-        return PF_OK;
-    if (early->rc) {
-        *st = early->st;
-        return early->rc;
-    }
-    run->opened = early->dev;
-    run->opened_desc = early->desc;
-    early->dev = NULL;
-    return PF_OK;
+    return early ? pf_early_take(&early->open, ops, &run->opened, &run->opened_desc, st) : PF_OK;
 }
 
 /* What each attempt of the selection loop needs. */
@@ -442,7 +433,7 @@ int pf_apsp_with(const pf_wgraph *g, const pf_apsp_options *opt, pf_apsp_early *
         int64_t guess = (g->n + PREFILL_QUANTUM - 1) / PREFILL_QUANTUM * PREFILL_QUANTUM;
         if (job_alloc(&job, guess, st))
             job_free(&job); /* run_device allocates again, and reports */
-        pf_apsp_early_join(early);
+        pf_early_join(&early->open);
     }
     res->times.setup = pf_now() - t_start;
 

@@ -9,6 +9,7 @@
 
 #include "../common/wgraph.h"
 #include "../device/device.h"
+#include "early_open.h"
 #include "log.h"
 #include "registry.h"
 #include "portaflow.h"
@@ -55,27 +56,18 @@ int pf_apsp_negative_cycle(const pf_wgraph *g, int32_t **cycle, int64_t *cycle_l
 void pf_apsp_walk_init(pf_backend_walk *w, const pf_apsp_options *opt);
 
 /* A device being opened on a background thread (pf_apsp_open_early); the
- * fields are the thread's until pf_apsp_early_join. */
+ * fields are the thread's until pf_apsp_with joins it. */
 typedef struct pf_apsp_early {
-    pthread_t thread;
-    int started, joined;
-    int variant, device_index, threads; /* the options it opens for */
+    pf_early_open open;    /* open.ops NULL: nothing opened (a one-thread
+                              engine on another's kernels, or none left) */
     pf_apsp_options opt;   /* a copy: the walk reads its variant */
     pf_backend_walk walk;  /* after the first backend */
     const pf_device_ops *first; /* that backend (NULL when none) */
-    const pf_device_ops *ops; /* NULL: nothing opened (a one-thread engine
-                                 on another's kernels, or none left) */
-    pf_dev *dev;           /* opened device, NULL when open failed */
-    pf_device_desc desc;
-    int rc;                /* open's status */
-    pf_status st;
-    double seconds;        /* the walk and the open */
 } pf_apsp_early;
 
 /* Starts opening the device pf_apsp would take for opt; NULL when no
  * thread could start (pf_apsp then opens it itself). */
 pf_apsp_early *pf_apsp_open_early(const pf_apsp_options *opt);
-void pf_apsp_early_join(pf_apsp_early *e);
 /* Joins, and closes the device unless pf_apsp_with took it. */
 void pf_apsp_early_free(pf_apsp_early *e);
 

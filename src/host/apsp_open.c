@@ -15,13 +15,11 @@
  * which costs more than its probe where there is no GPU), and keeps the
  * first that opens a GPU; the probing walk takes over from there should it
  * fall back. The walk runs on that thread alone until pf_apsp joins it. */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/status.h"
-#include "../common/timer.h"
 #include "apsp.h"
 #include "registry.h"
 
@@ -42,7 +40,7 @@ static int open_first_gpu(pf_apsp_early *e, const pf_open_params *params)
     while (w->stage == 0 && w->index < pf_backend_count()) {
         int best = w->index == 0;
         const pf_device_ops *ops = pf_backend_at(w->index++);
-        if (ops->caps.host_cpu || pf_apsp_kernels_for(ops, e->variant) != ops ||
+        if (ops->caps.host_cpu || pf_apsp_kernels_for(ops, e->opt.variant) != ops ||
             (!best && !pf_backend_has_gpu(ops)))
             continue;
         pf_dev *dev = NULL;
@@ -55,9 +53,9 @@ static int open_first_gpu(pf_apsp_early *e, const pf_open_params *params)
             continue;
         }
         e->first = ops;
-        e->ops = ops;
-        e->dev = dev;
-        e->desc = desc;
+        e->open.ops = ops;
+        e->open.dev = dev;
+        e->open.desc = desc;
         return 1;
     }
     return 0;
@@ -66,23 +64,15 @@ static int open_first_gpu(pf_apsp_early *e, const pf_open_params *params)
 static void *early_main(void *arg)
 {
     pf_apsp_early *e = arg;
-    double t0 = pf_now();
-    pf_open_params params = {.device_index = e->device_index, .threads = e->threads};
-    if (e->walk.is_auto && open_first_gpu(e, &params)) {
-        e->seconds = pf_now() - t0;
+    pf_open_params params = {.device_index = e->opt.device_index, .threads = e->opt.threads};
+    if (e->walk.is_auto && open_first_gpu(e, &params))
         return NULL;
-    }
     pf_status ignored;
     e->first = pf_backend_walk_next(&e->walk, &ignored);
     /* A one-thread engine on another backend's kernels opens later, with
      * its options. */
-    e->ops = e->first && pf_apsp_kernels_for(e->first, e->variant) == e->first ? e->first : NULL;
-    if (e->ops) {
-        e->rc = e->ops->open(&params, &e->dev, &e->desc, &e->st);
-        if (e->rc)
-            e->dev = NULL;
-    }
-    e->seconds = pf_now() - t0;
+    if (e->first && pf_apsp_kernels_for(e->first, e->opt.variant) == e->first)
+        pf_early_open_device(&e->open, e->first, &params);
     return NULL;
 }
 
@@ -93,32 +83,11 @@ pf_apsp_early *pf_apsp_open_early(const pf_apsp_options *opt)
         return NULL;
     e->opt = *opt;
     pf_apsp_walk_init(&e->walk, &e->opt);
-    e->variant = opt->variant;
-    e->device_index = opt->device_index;
-    e->threads = opt->threads;
-    pf_status_ok(&e->st);
-    if (pthread_create(&e->thread, NULL, early_main, e) != 0) {
-        free(e); /* pf_apsp then opens the device itself */
-        return NULL;
-    }
-    e->started = 1;
-    return e;
-}
-
-void pf_apsp_early_join(pf_apsp_early *e)
-{
-    if (e && e->started && !e->joined) {
-        pthread_join(e->thread, NULL);
-        e->joined = 1;
-    }
+    return pf_early_start(&e->open, early_main, e) ? NULL : e;
 }
 
 void pf_apsp_early_free(pf_apsp_early *e)
 {
-    if (!e)
-        return;
-    pf_apsp_early_join(e);
-    if (e->dev)
-        e->ops->close(e->dev);
-    free(e);
+    if (e)
+        pf_early_free(&e->open);
 }

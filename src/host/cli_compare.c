@@ -227,18 +227,20 @@ static void print_instance(const compare_args *a, const char *what, const pf_net
 
 enum { OPT_REPEAT = 1, OPT_NO_VERIFY };
 
+/* The timing and checking entries that compare and demo share. */
+#define COMPARE_RUN_OPTIONS                                                                    \
+    {.id = OPT_REPEAT, .name = "repeat", .arg = "R",                                           \
+     .help = "time R runs (1..63) after a warm-up, report the median"},                        \
+    {.id = OPT_NO_VERIFY, .name = "no-verify", .help = "do not verify each answer"}
+
 static const pf_opt compare_options[] = {
-    {.id = OPT_REPEAT, .name = "repeat", .arg = "R",
-     .help = "time R runs (1..63) after a warm-up, report the median"},
-    {.id = OPT_NO_VERIFY, .name = "no-verify", .help = "do not verify each answer"},
+    COMPARE_RUN_OPTIONS,
     PF_CLI_INPUT_OPTIONS,
     {0},
 };
 
 static const pf_opt demo_options[] = {
-    {.id = OPT_REPEAT, .name = "repeat", .arg = "R",
-     .help = "time R runs (1..63) after a warm-up, report the median"},
-    {.id = OPT_NO_VERIFY, .name = "no-verify", .help = "do not verify each answer"},
+    COMPARE_RUN_OPTIONS,
     {0},
 };
 

@@ -10,6 +10,7 @@
 
 #include "../common/memavail.h"
 #include "../common/network.h"
+#include "../common/sort.h"
 #include "../common/status.h"
 #include "csr_flow.h"
 
@@ -139,13 +140,7 @@ static const uint64_t *sorted_keys(const pf_residual *g, int64_t u, row_room *r)
         sort_long(keys, len, r->merge);
         return keys;
     }
-    for (int64_t i = 1; i < len; i++) {
-        uint64_t key = keys[i];
-        int64_t j = i;
-        for (; j > 0 && keys[j - 1] > key; j--)
-            keys[j] = keys[j - 1];
-        keys[j] = key;
-    }
+    pf_insertion_sort_u64(keys, len);
     return keys;
 }
 

@@ -12,7 +12,6 @@
  * never rests on heights that concurrent pushes may have left stale.
  * Graph data stays on the device; per round only a few scalars come back. */
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +22,7 @@
 #include "../common/timer.h"
 #include "../device/device.h"
 #include "dev_check.h"
+#include "early_open.h"
 #include "driver_internal.h"
 
 static int drv_dev_alloc(driver *d, pf_buf **buf, size_t count, size_t elem, pf_status *st)
@@ -569,20 +569,13 @@ int drv_check_device_limits(const pf_device_ops *ops, const pf_residual *h, pf_s
 struct pf_early_device {
     const pf_device_ops *ops; /* as named: the unchecked table */
     pf_open_params params;
-    pf_dev *dev;              /* NULL once taken, or when the open failed */
-    pf_device_desc desc;
-    pf_status st;
-    int rc;
-    int joined;
-    pthread_t thread;
+    pf_early_open open;
 };
 
 static void *early_main(void *arg)
 {
     pf_early_device *e = arg;
-    e->rc = e->ops->open(&e->params, &e->dev, &e->desc, &e->st);
-    if (e->rc)
-        e->dev = NULL;
+    pf_early_open_device(&e->open, e->ops, &e->params);
     return NULL;
 }
 
@@ -596,30 +589,13 @@ pf_early_device *pf_parallel_open_early(const pf_device_ops *ops, const pf_solve
     pf_team_start_beside_opener(opt->threads);
     e->ops = ops;
     e->params = (pf_open_params){.device_index = opt->device_index, .threads = opt->threads};
-    pf_status_ok(&e->st);
-    if (pthread_create(&e->thread, NULL, early_main, e) != 0) {
-        free(e);
-        return NULL;
-    }
-    return e;
-}
-
-static void early_join(pf_early_device *e)
-{
-    if (!e->joined) {
-        pthread_join(e->thread, NULL);
-        e->joined = 1;
-    }
+    return pf_early_start(&e->open, early_main, e) ? NULL : e;
 }
 
 void pf_parallel_early_free(pf_early_device *e)
 {
-    if (!e)
-        return;
-    early_join(e);
-    if (e->dev)
-        e->ops->close(e->dev);
-    free(e);
+    if (e)
+        pf_early_free(&e->open);
 }
 
 /* d->dev and d->desc: early's device where it opened this backend's (named
@@ -628,19 +604,15 @@ void pf_parallel_early_free(pf_early_device *e)
 static int open_device(driver *d, const pf_device_ops *named, pf_early_device *early,
                        const pf_solve_options *opt, pf_status *st)
 {
-    if (!early || early->ops != named) {
-        pf_open_params params = {.device_index = opt->device_index, .threads = opt->threads};
-        return d->ops->open(&params, &d->dev, &d->desc, st);
+    if (early && early->ops == named) {
+        int rc = pf_early_take(&early->open, named, &d->dev, &d->desc, st);
+        if (rc)
+            return rc;
+        if (d->dev) /* opened through the unchecked table */
+            return pf_dev_check_adopt(d->ops, &d->dev, st);
     }
-    early_join(early);
-    if (early->rc) {
-        *st = early->st;
-        return early->rc;
-    }
-    d->dev = early->dev;
-    d->desc = early->desc;
-    early->dev = NULL;
-    return pf_dev_check_adopt(d->ops, &d->dev, st);
+    pf_open_params params = {.device_index = opt->device_index, .threads = opt->threads};
+    return d->ops->open(&params, &d->dev, &d->desc, st);
 }
 
 /* Opens the device for h and readies its buffers: the graph uploaded, the

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/sort.h"
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "graph.h"
@@ -96,13 +97,7 @@ static void dag_row(const pf_csr *s, const int32_t *rank, int32_t u, int32_t *ro
         qsort(row, (size_t)len, sizeof *row, compare_i32);
         return;
     }
-    for (int64_t i = 1; i < len; i++) {
-        int32_t x = row[i];
-        int64_t j = i;
-        for (; j > 0 && row[j - 1] > x; j--)
-            row[j] = row[j - 1];
-        row[j] = x;
-    }
+    pf_insertion_sort_i32(row, len);
 }
 
 /* Row lengths, their prefix sum, then the rows, in parallel where OpenMP
