@@ -176,6 +176,16 @@ int pf_cl_upload(pf_dev *dev, pf_buf *dst, size_t offset, const void *src, size_
         return PF_OK;
     if (dev->stage_min && bytes >= dev->stage_min && staging_ready(dev))
         return staged_upload(dev, dst->mem, offset, src, bytes, st);
+    /* A value of a pattern's size (1 to 128 bytes, a power of two, at an
+     * offset it divides): a fill of one repetition, whose pattern the
+     * queue copies when the call is made, so it need not wait for the
+     * queue to drain as a blocking write does (a search's start writes
+     * its source this way). */
+    if (bytes <= 128 && (bytes & (bytes - 1)) == 0 && offset % bytes == 0) {
+        cl_int err = clEnqueueFillBuffer(dev->queue, dst->mem, src, bytes, offset, bytes, 0,
+                                         NULL, NULL);
+        return err == CL_SUCCESS ? PF_OK : pf_cl_fail(st, "clEnqueueFillBuffer", err);
+    }
     /* Blocking: the caller may free or reuse src right after. */
     cl_int err = clEnqueueWriteBuffer(dev->queue, dst->mem, CL_TRUE, offset, bytes, src, 0,
                                       NULL, NULL);
