@@ -102,7 +102,8 @@ void write_bfs_json(FILE *out, const void *ctx)
             fprintf(out, "%s{\"level\":%d,\"vertices\":%lld,\"arcs\":%lld,\"seconds\":%.6g,"
                     "\"direction\":\"%s\"}", k ? "," : "", k + 1,
                     (long long)res->levels[k].vertices, (long long)res->levels[k].arcs,
-                    res->levels[k].seconds, res->levels[k].pull ? "pull" : "push");
+                    res->levels[k].seconds,
+                    res->levels[k].pull == 2 ? "batched" : res->levels[k].pull ? "pull" : "push");
         fputs("]}\n", out);
         return;
     }

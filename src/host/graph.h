@@ -38,7 +38,8 @@ typedef struct pf_bfs_level {
     int64_t vertices;  /* frontier size after the level */
     int64_t arcs;      /* the sum of their out-degrees */
     double seconds;
-    int pull;          /* 1: bottom-up */
+    int pull;          /* 1: bottom-up; 2: in a batch of device steps (no
+                          time of its own: seconds 0) */
 } pf_bfs_level;
 
 typedef struct pf_bfs_result {
@@ -115,6 +116,20 @@ void pf_graph_engine_close(pf_graph_engine *e);
  * (rev: g itself for undirected graphs, else its transpose; NULL: none). */
 int pf_graph_upload(pf_graph_engine *e, const pf_csr *g, const pf_csr *rev, int weights,
                     pf_dev_csr *d, pf_status *st);
+
+/* A graph this small searches in batches of device steps (sssp_bucket_steps)
+ * whatever its hubs: 2^15 vertices of 8 workers each is one batched
+ * step's launch (2^18 work-items, pf_graph_steps_items), and a round trip
+ * per level or step would cost more than all of its work. */
+enum { PF_GRAPH_SMALL = 1 << 15 };
+
+/* Hop counts from source (INT64_MAX: unreached) into hops[d->n]: one bucket
+ * of sssp_bucket_steps on the graph d uploaded (its weights ignored); the
+ * steps' buffers are allocated (counted in t->upload_s) and freed here,
+ * t->kernel_s and t->download_s are the search and the hops' download;
+ * *steps the steps that relaxed a frontier (graph_sssp.c). */
+int pf_graph_hops_on_device(pf_graph_engine *e, const pf_dev_csr *d, int32_t source,
+                            int64_t *hops, int64_t *steps, pf_graph_times *t, pf_status *st);
 void pf_graph_release(pf_graph_engine *e, pf_dev_csr *d);
 /* Allocates and, where fill is not NULL, fills with *fill (int32). */
 int pf_graph_buf(pf_graph_engine *e, size_t bytes, pf_buf **buf, pf_status *st);

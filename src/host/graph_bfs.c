@@ -8,7 +8,10 @@
  * One host round trip per level (the frontier size decides the next
  * step), but where the backend runs push levels back to back
  * (bfs_push_levels: the CPU's one team), it stops only to pull; the
- * levels' sizes and times are kept for --stats. */
+ * levels' sizes and times are kept for --stats. A small graph (at most
+ * PF_GRAPH_SMALL vertices) without --parents runs its levels as batched
+ * device steps instead, those of SSSP (graph_sssp.c), every arc weighing
+ * one: its levels have sizes but no times. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,9 +161,62 @@ static void bfs_summary(const pf_csr *g, pf_bfs_result *res)
     }
 }
 
+/* The levels of a search whose steps ran in batches (no level has a time
+ * of its own): each distance's vertices and their out-degrees. */
+static int batched_levels(const pf_csr *g, pf_bfs_result *res, pf_status *st)
+{
+    int32_t depth = 0;
+    for (int64_t v = 0; v < g->n; v++)
+        depth = res->dist[v] > depth ? res->dist[v] : depth;
+    int64_t *count = calloc(2 * ((size_t)depth + 1), sizeof *count);
+    if (!count)
+        return pf_fail(st, PF_E_NOMEM, "out of host memory for BFS level statistics");
+    int64_t *arcs = count + depth + 1;
+    for (int64_t v = 0; v < g->n; v++)
+        if (res->dist[v] >= 0) {
+            count[res->dist[v]]++;
+            arcs[res->dist[v]] += g->first[v + 1] - g->first[v];
+        }
+    int rc = PF_OK;
+    for (int32_t k = 1; !rc && k <= depth; k++)
+        rc = add_level(res, count[k], arcs[k], 0, 2, st);
+    free(count);
+    return rc;
+}
+
+/* A small graph without --parents: one bucket of the SSSP bucket steps
+ * with every arc weighing 1 (pf_graph_hops_on_device), whose steps are the
+ * levels, batched without a round trip each. */
+static int batched_bfs(pf_graph_engine *e, const pf_csr *g, int32_t source, pf_bfs_result *res,
+                       pf_status *st)
+{
+    pf_dev_csr d;
+    double t0 = pf_now();
+    int rc = pf_graph_upload(e, g, NULL, 0, &d, st);
+    if (!rc)
+        rc = e->ops->sync(e->dev, st);
+    double t1 = pf_now();
+    res->t.upload_s = t1 - t0;
+    int64_t *hops = rc ? NULL : pf_alloc((size_t)g->n, sizeof *hops, st);
+    res->dist = rc ? NULL : pf_alloc((size_t)g->n, sizeof *res->dist, st);
+    if (!rc && (!hops || !res->dist))
+        rc = PF_E_NOMEM;
+    int64_t steps = 0;
+    if (!rc)
+        rc = pf_graph_hops_on_device(e, &d, source, hops, &steps, &res->t, st);
+    for (int64_t v = 0; !rc && v < g->n; v++)
+        res->dist[v] = hops[v] == INT64_MAX ? -1 : (int32_t)hops[v];
+    free(hops);
+    if (d.first)
+        pf_graph_release(e, &d);
+    return rc ? rc : batched_levels(g, res, st);
+}
+
 static int device_bfs(pf_graph_engine *e, const pf_csr *g, int32_t source,
                       const pf_graph_options *opt, pf_bfs_result *res, pf_status *st)
 {
+    if (g->n <= PF_GRAPH_SMALL && !opt->parents && e->ops->sssp_bucket_steps)
+        return batched_bfs(e, g, source, res, st);
     bfs_state s = {.e = e};
     double t0 = pf_now();
     pf_csr *transposed = NULL;

@@ -14,7 +14,7 @@
  * steps run without the host, which reads their slots back once a batch.
  * Frontiers with hubs stay with the host's steps, which size each launch
  * and balance a hub's arcs over workers, but on small graphs (at most
- * SMALL_GRAPH vertices), where every step's launch covers the whole
+ * PF_GRAPH_SMALL vertices), where every step's launch covers the whole
  * graph and a round trip per step would cost more than all of its work:
  * there a batched step gives each vertex enough workers for the largest
  * hub (pf_graph_step_lanes), and the search is one bucket (Bellman-Ford
@@ -44,11 +44,6 @@
  * each; a batch's launches stop growing at 2^18 work-items, a GPU's
  * worth, and stride past that). */
 enum { BATCH_FIRST = 8, BATCH_MOST = 256 };
-
-/* A graph this small runs its buckets on the device with hubs too: 2^15
- * vertices of 8 workers each is one batched step's launch (2^18
- * work-items, pf_graph_steps_items). */
-enum { SMALL_GRAPH = 1 << 15 };
 
 typedef struct sssp_state {
     pf_graph_engine *e;
@@ -234,23 +229,60 @@ static int device_buckets(sssp_state *s, pf_status *st)
     return rc;
 }
 
-static int run_steps(sssp_state *s, const pf_csr *g, int32_t source, pf_sssp_result *res,
-                     pf_status *st)
+/* The search's start: every distance unknown but the source's, 0; the
+ * source alone in the frontier, list[0]. */
+static int start_search(sssp_state *s, int64_t n, int32_t source, pf_status *st)
 {
-    int64_t n = g->n, arcs = g->first[source + 1] - g->first[source];
     const pf_device_ops *ops = s->e->ops;
-    pf_dev *dev = s->e->dev;
     int64_t none = INT64_MAX;
     if (s->real) {
         double inf = INFINITY;
         memcpy(&none, &inf, sizeof none);
     }
     int64_t zero = 0; /* 0 and 0.0 have the same bits */
-    int rc = ops->fill_i64(dev, s->dist, none, n, st);
+    int rc = ops->fill_i64(s->e->dev, s->dist, none, n, st);
     if (!rc)
-        rc = ops->upload(dev, s->dist, (size_t)source * 8, &zero, 8, st);
+        rc = ops->upload(s->e->dev, s->dist, (size_t)source * 8, &zero, 8, st);
     if (!rc)
-        rc = ops->upload(dev, s->list[0], 0, &source, 4, st);
+        rc = ops->upload(s->e->dev, s->list[0], 0, &source, 4, st);
+    return rc;
+}
+
+int pf_graph_hops_on_device(pf_graph_engine *e, const pf_dev_csr *d, int32_t source,
+                            int64_t *hops, int64_t *steps, pf_graph_times *t, pf_status *st)
+{
+    sssp_state s = {.e = e, .d = *d, .on_device = 1, .delta_i = INT64_MAX, .delta_f = INFINITY};
+    s.d.weights = PF_CSR_W_NONE;
+    double t0 = pf_now();
+    int rc = alloc_state(&s, d->n, st);
+    if (!rc)
+        rc = e->ops->sync(e->dev, st);
+    double t1 = pf_now();
+    t->upload_s += t1 - t0;
+    if (!rc)
+        rc = start_search(&s, d->n, source, st);
+    if (!rc)
+        rc = device_buckets(&s, st);
+    if (!rc)
+        rc = e->ops->sync(e->dev, st);
+    double t2 = pf_now();
+    t->kernel_s = t2 - t1;
+    *steps = s.steps_run;
+    if (!rc)
+        rc = e->ops->download(e->dev, s.dist, 0, hops, (size_t)d->n * 8, st);
+    t->download_s = pf_now() - t2;
+    memset(&s.d, 0, sizeof s.d); /* the caller's buffers */
+    free_state(&s);
+    return rc;
+}
+
+static int run_steps(sssp_state *s, const pf_csr *g, int32_t source, pf_sssp_result *res,
+                     pf_status *st)
+{
+    int64_t arcs = g->first[source + 1] - g->first[source];
+    const pf_device_ops *ops = s->e->ops;
+    pf_dev *dev = s->e->dev;
+    int rc = start_search(s, g->n, source, st);
     if (!rc && !s->negative && ops->sssp_solve) { /* the backend runs it whole */
         int64_t rounds = 0;
         rc = ops->sssp_solve(dev, &s->d, s->dist, source, s->delta_i, s->delta_f, s->max_weight,
@@ -288,7 +320,7 @@ static int device_sssp(pf_graph_engine *e, const pf_csr *g, int32_t source,
     double t0 = pf_now();
     choose_delta(g, opt, !s.negative && e->ops->sssp_solve, &s);
     s.on_device = e->ops->sssp_bucket_steps && !s.negative && !e->ops->sssp_solve &&
-                  (s.no_hubs || g->n <= SMALL_GRAPH);
+                  (s.no_hubs || g->n <= PF_GRAPH_SMALL);
     if (s.on_device && !s.no_hubs && !s.delta_fixed) { /* a small graph: one bucket */
         s.delta_i = INT64_MAX;
         s.delta_f = INFINITY;
