@@ -219,12 +219,22 @@ void pf_test_assert_arc(const pf_network *net, int64_t i, int64_t tail, int64_t 
                   (long long)cap);
 }
 
-int pf_test_run_in_process(Suite *s)
+static int run_suite(Suite *s, enum fork_status fork)
 {
     SRunner *sr = srunner_create(s);
-    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_set_fork_status(sr, fork);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+int pf_test_run_in_process(Suite *s)
+{
+    return run_suite(s, CK_NOFORK);
+}
+
+int pf_test_run(Suite *s)
+{
+    return run_suite(s, CK_FORK_GETENV);
 }

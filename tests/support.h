@@ -74,6 +74,9 @@ void pf_test_assert_arc(const pf_network *net, int64_t i, int64_t tail, int64_t 
  * probes initialise them. */
 struct Suite;
 int pf_test_run_in_process(struct Suite *s);
+/* Runs suite s, each test in a child process (Check's default, so a crash
+ * fails one test); the exit status for main. */
+int pf_test_run(struct Suite *s);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "host/early_open.h"
+#include "support.h"
 
 static int opens, closes, open_fails;
 static char token; /* the stand-in's one device */
@@ -59,16 +60,29 @@ static wrapper *start(int fail)
     return w;
 }
 
+/* What a taker for `ops` got: the status code, the device, its status. */
+typedef struct taken {
+    int rc;
+    pf_dev *dev;
+    pf_device_desc desc;
+    pf_status st;
+} taken;
+
+static taken take(wrapper *w, const pf_device_ops *ops)
+{
+    taken t = {.dev = NULL};
+    pf_status_ok(&t.st);
+    t.rc = pf_early_take(&w->open, ops, &t.dev, &t.desc, &t.st);
+    return t;
+}
+
 START_TEST(taken_device_is_not_closed)
 {
     wrapper *w = start(0);
-    pf_dev *dev = NULL;
-    pf_device_desc desc;
-    pf_status st;
-    pf_status_ok(&st);
-    ck_assert_int_eq(pf_early_take(&w->open, &stand_in, &dev, &desc, &st), PF_OK);
-    ck_assert_ptr_eq(dev, &token);
-    ck_assert_str_eq(desc.name, "stand-in");
+    taken t = take(w, &stand_in);
+    ck_assert_int_eq(t.rc, PF_OK);
+    ck_assert_ptr_eq(t.dev, &token);
+    ck_assert_str_eq(t.desc.name, "stand-in");
     pf_early_join(&w->open); /* again: returns at once */
     pf_early_free(&w->open);
     ck_assert_int_eq(opens, 1);
@@ -89,14 +103,11 @@ END_TEST
 START_TEST(failed_open_is_the_takers_failure)
 {
     wrapper *w = start(1);
-    pf_dev *dev = NULL;
-    pf_device_desc desc;
-    pf_status st;
-    pf_status_ok(&st);
-    ck_assert_int_eq(pf_early_take(&w->open, &stand_in, &dev, &desc, &st), PF_E_DEVICE);
-    ck_assert_int_eq(st.code, PF_E_DEVICE);
-    ck_assert_str_eq(st.message, "stand-in open: no device 3");
-    ck_assert_ptr_null(dev);
+    taken t = take(w, &stand_in);
+    ck_assert_int_eq(t.rc, PF_E_DEVICE);
+    ck_assert_int_eq(t.st.code, PF_E_DEVICE);
+    ck_assert_str_eq(t.st.message, "stand-in open: no device 3");
+    ck_assert_ptr_null(t.dev);
     pf_early_free(&w->open);
     ck_assert_int_eq(closes, 0);
 }
@@ -105,13 +116,10 @@ END_TEST
 START_TEST(another_backend_takes_nothing)
 {
     wrapper *w = start(0);
-    pf_dev *dev = NULL;
-    pf_device_desc desc;
-    pf_status st;
-    pf_status_ok(&st);
-    ck_assert_int_eq(pf_early_take(&w->open, &other, &dev, &desc, &st), PF_OK);
-    ck_assert_ptr_null(dev);
-    ck_assert_int_eq(st.code, PF_OK);
+    taken t = take(w, &other);
+    ck_assert_int_eq(t.rc, PF_OK);
+    ck_assert_ptr_null(t.dev);
+    ck_assert_int_eq(t.st.code, PF_OK);
     pf_early_free(&w->open);
     ck_assert_int_eq(closes, 1);
 }
@@ -126,9 +134,5 @@ int main(void)
     tcase_add_test(tc, failed_open_is_the_takers_failure);
     tcase_add_test(tc, another_backend_takes_nothing);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return pf_test_run(s);
 }

@@ -117,6 +117,10 @@ void pf_graph_engine_close(pf_graph_engine *e);
 int pf_graph_upload(pf_graph_engine *e, const pf_csr *g, const pf_csr *rev, int weights,
                     pf_dev_csr *d, pf_status *st);
 
+/* pf_graph_upload, then the device synchronised; *upload_s is the time. */
+int pf_graph_upload_timed(pf_graph_engine *e, const pf_csr *g, const pf_csr *rev, int weights,
+                          pf_dev_csr *d, double *upload_s, pf_status *st);
+
 /* A graph this small searches in batches of device steps (sssp_bucket_steps)
  * whatever its hubs: 2^15 vertices of 8 workers each is one batched
  * step's launch (2^18 work-items, pf_graph_steps_items), and a round trip

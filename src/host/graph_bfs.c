@@ -191,12 +191,7 @@ static int batched_bfs(pf_graph_engine *e, const pf_csr *g, int32_t source, pf_b
                        pf_status *st)
 {
     pf_dev_csr d;
-    double t0 = pf_now();
-    int rc = pf_graph_upload(e, g, NULL, 0, &d, st);
-    if (!rc)
-        rc = e->ops->sync(e->dev, st);
-    double t1 = pf_now();
-    res->t.upload_s = t1 - t0;
+    int rc = pf_graph_upload_timed(e, g, NULL, 0, &d, &res->t.upload_s, st);
     int64_t *hops = rc ? NULL : pf_alloc((size_t)g->n, sizeof *hops, st);
     res->dist = rc ? NULL : pf_alloc((size_t)g->n, sizeof *res->dist, st);
     if (!rc && (!hops || !res->dist))

@@ -163,6 +163,17 @@ int pf_graph_upload(pf_graph_engine *e, const pf_csr *g, const pf_csr *rev, int 
     return rc;
 }
 
+int pf_graph_upload_timed(pf_graph_engine *e, const pf_csr *g, const pf_csr *rev, int weights,
+                          pf_dev_csr *d, double *upload_s, pf_status *st)
+{
+    double t0 = pf_now();
+    int rc = pf_graph_upload(e, g, rev, weights, d, st);
+    if (!rc)
+        rc = e->ops->sync(e->dev, st);
+    *upload_s = pf_now() - t0;
+    return rc;
+}
+
 void pf_graph_release(pf_graph_engine *e, pf_dev_csr *d)
 {
     pf_buf *own[] = {d->first, d->head, d->weight, d->counters, d->lb_degree, d->lb_offset,

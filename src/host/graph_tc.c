@@ -161,12 +161,8 @@ pf_csr *pf_graph_tc_dag(const pf_csr *g, int64_t *edges, pf_status *st)
 static int device_tc(pf_graph_engine *e, const pf_csr *dag, pf_tc_result *res, pf_status *st)
 {
     pf_dev_csr d;
-    double t0 = pf_now();
-    int rc = pf_graph_upload(e, dag, NULL, 0, &d, st);
-    if (!rc)
-        rc = e->ops->sync(e->dev, st);
+    int rc = pf_graph_upload_timed(e, dag, NULL, 0, &d, &res->t.upload_s, st);
     double t1 = pf_now();
-    res->t.upload_s = t1 - t0;
     if (!rc)
         rc = e->ops->intersect_count(e->dev, &d, &res->triangles, st);
     res->t.kernel_s = pf_now() - t1;
