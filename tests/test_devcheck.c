@@ -21,7 +21,7 @@ typedef struct fixture {
     pf_dev *dev;
     pf_status st;
     pf_dev_graph g;
-    pf_buf *bufs[16];
+    pf_buf *bufs[24];
     int buf_count;
 } fixture;
 
@@ -212,6 +212,94 @@ START_TEST(maxflow_steps_arguments_are_checked)
 }
 END_TEST
 
+/* The analytics steps: a graph whose buffers are smaller than its sizes,
+ * frontiers past n, short distance or flag buffers, a pull or parents
+ * without the reverse graph, vertex ids outside the graph, too few slots
+ * for a batch of SSSP steps: refused, nothing written. */
+START_TEST(analytics_steps_arguments_are_checked)
+{
+    fixture f;
+    setup(&f);
+    if (!ops->bfs_push) {
+        teardown(&f);
+        return;
+    }
+    pf_buf *small = marked(&f, 8);
+    pf_buf *counters = marked(&f, PF_GCTR_COUNT * 8);
+    pf_buf *d64 = marked(&f, N * 8), *pile = marked(&f, N * 4);
+    pf_dev_csr g = {.n = N, .m = ARCS, .first = f.g.first, .head = f.g.head,
+                    .counters = counters, .lb_degree = f.g.list_a, .lb_offset = f.g.list_b};
+    pf_dev_csr bad = g;
+    int64_t a = 0, b = 0;
+    pf_sssp_far_out far_out;
+    /* bfs_push: a frontier past n, into a short buffer, short dist */
+    EXPECT_USAGE(ops->bfs_push(f.dev, &g, f.g.flags, N + 1, 0, f.g.height, 0, f.g.owner, &a, &b,
+                               &f.st));
+    EXPECT_USAGE(ops->bfs_push(f.dev, &g, small, 3, 0, f.g.height, 0, f.g.owner, &a, &b, &f.st));
+    EXPECT_USAGE(ops->bfs_push(f.dev, &g, f.g.flags, 1, 0, small, 0, f.g.owner, &a, &b, &f.st));
+    EXPECT_USAGE(ops->bfs_push(f.dev, &g, f.g.flags, 1, 0, f.g.height, 0, f.g.owner, NULL, &b,
+                               &f.st));
+    /* the graph's own buffers and sizes */
+    bad.m = ARCS + 1;
+    EXPECT_USAGE(ops->bfs_push(f.dev, &bad, f.g.flags, 1, 0, f.g.height, 0, f.g.owner, &a, &b,
+                               &f.st));
+    bad = g;
+    bad.weights = 1; /* without a weight buffer */
+    EXPECT_USAGE(ops->bfs_push(f.dev, &bad, f.g.flags, 1, 0, f.g.height, 0, f.g.owner, &a, &b,
+                               &f.st));
+    bad = g;
+    bad.counters = small;
+    EXPECT_USAGE(ops->bfs_push(f.dev, &bad, f.g.flags, 1, 0, f.g.height, 0, f.g.owner, &a, &b,
+                               &f.st));
+    /* pull and parents need the reverse graph; parents a source in the graph */
+    EXPECT_USAGE(ops->bfs_pull(f.dev, &g, f.g.height, 0, f.g.owner, &a, &b, &f.st));
+    EXPECT_USAGE(ops->bfs_parents(f.dev, &g, f.g.height, 0, f.g.owner, &f.st));
+    bad = g;
+    bad.rfirst = f.g.first;
+    bad.rhead = f.g.head;
+    EXPECT_USAGE(ops->bfs_parents(f.dev, &bad, f.g.height, N, f.g.owner, &f.st));
+    EXPECT_USAGE(ops->bfs_pull(f.dev, &bad, f.g.height, 0, small, &a, &b, &f.st));
+    /* SSSP: int64 distances, each per-vertex buffer, the answer's place */
+    EXPECT_USAGE(ops->sssp_relax(f.dev, &g, f.g.flags, 1, 0, f.g.height, f.g.owner, 0, pile,
+                                 f.g.flags, 0, 0, &a, &b, &f.st));
+    EXPECT_USAGE(ops->sssp_relax(f.dev, &g, f.g.flags, 1, 0, d64, small, 0, pile, f.g.flags, 0,
+                                 0, &a, &b, &f.st));
+    EXPECT_USAGE(ops->sssp_far(f.dev, &g, d64, f.g.flags, 0, 0, small, &far_out, &f.st));
+    EXPECT_USAGE(ops->sssp_far(f.dev, &g, d64, f.g.flags, 0, 0, pile, NULL, &f.st));
+    EXPECT_USAGE(ops->intersect_count(f.dev, &g, NULL, &f.st));
+    if (ops->sssp_bucket_steps) {
+        pf_buf *lists[2] = {f.g.owner, pile}, *piles[2] = {f.g.flags, small};
+        pf_buf *slots = marked(&f, 2 * PF_SSSP_SLOT_WORDS * 8); /* one step's */
+        EXPECT_USAGE(ops->sssp_bucket_steps(f.dev, &g, lists, lists, slots, 2, 1, d64,
+                                            f.g.height, 0, f.g.flags, 1, 1, &f.st));
+        EXPECT_USAGE(ops->sssp_bucket_steps(f.dev, &g, lists, lists, slots, 0, 1, d64,
+                                            f.g.height, 0, f.g.flags, 1, 1, &f.st));
+        EXPECT_USAGE(ops->sssp_bucket_steps(f.dev, &g, lists, piles, slots, 1, 1, d64,
+                                            f.g.height, 0, f.g.flags, 1, 1, &f.st));
+        expect_unwritten(&f, slots, 2 * PF_SSSP_SLOT_WORDS * 8);
+    }
+    if (ops->sssp_solve)
+        EXPECT_USAGE(ops->sssp_solve(f.dev, &g, d64, N, 1, 1, 1, &a, &f.st));
+    if (ops->bfs_push_levels) {
+        pf_buf *lists[2] = {f.g.owner, small};
+        double seconds[4];
+        int32_t done = 0;
+        int64_t found[8];
+        EXPECT_USAGE(ops->bfs_push_levels(f.dev, &g, lists, 1, 0, f.g.height, 0, 4, ARCS, 15,
+                                          2, found, seconds, &done, &f.st));
+        lists[1] = pile;
+        EXPECT_USAGE(ops->bfs_push_levels(f.dev, &g, lists, 1, 0, f.g.height, 0, 0, ARCS, 15,
+                                          2, found, seconds, &done, &f.st));
+    }
+    expect_graph_unwritten(&f);
+    expect_unwritten(&f, small, 8);
+    expect_unwritten(&f, counters, PF_GCTR_COUNT * 8);
+    expect_unwritten(&f, d64, N * 8);
+    expect_unwritten(&f, pile, N * 4);
+    teardown(&f);
+}
+END_TEST
+
 START_TEST(floyd_warshall_arguments_are_checked)
 {
     fixture f;
@@ -276,6 +364,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, transfers_outside_a_buffer_are_refused);
     tcase_add_test(tc, scan_and_filter_counts_are_checked);
     tcase_add_test(tc, maxflow_steps_arguments_are_checked);
+    tcase_add_test(tc, analytics_steps_arguments_are_checked);
     tcase_add_test(tc, floyd_warshall_arguments_are_checked);
     tcase_add_test(tc, checking_is_on_in_tests);
     suite_add_tcase(s, tc);

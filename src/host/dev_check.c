@@ -3,6 +3,7 @@
  * and buffers wrap the backend's: a buffer remembers its size, so every
  * range and count is checked against what was allocated. */
 #include "dev_check.h"
+#include "dev_check_internal.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -11,21 +12,7 @@
 #include "../common/knobs.h"
 #include "../common/status.h"
 
-typedef struct checked_dev {
-    const pf_device_ops *inner;
-    pf_dev *dev;
-} checked_dev;
-
-typedef struct checked_buf {
-    pf_buf *inner;
-    size_t bytes;
-} checked_buf;
-
-#define CDEV(d) ((checked_dev *)(void *)(d))
-#define CBUF(b) ((checked_buf *)(void *)(b))
-#define INNER(b) ((b) ? CBUF(b)->inner : NULL)
-
-static int usage(pf_status *st, const char *step, const char *what)
+int pf_dc_usage(pf_status *st, const char *step, const char *what)
 {
     return pf_fail(st, PF_E_USAGE, "%s: %s", step, what);
 }
@@ -43,9 +30,8 @@ static int check_bytes(const pf_buf *buf, size_t offset, size_t bytes, const cha
     return PF_OK;
 }
 
-/* buf holds count elements of elem bytes. */
-static int check_elems(const pf_buf *buf, int64_t count, size_t elem, const char *step,
-                       const char *name, pf_status *st)
+int pf_dc_check_elems(const pf_buf *buf, int64_t count, size_t elem, const char *step,
+                      const char *name, pf_status *st)
 {
     if (count < 0)
         return pf_fail(st, PF_E_USAGE, "%s: %lld %s elements", step, (long long)count, name);
@@ -77,7 +63,7 @@ static int checked_open(const pf_device_ops *inner, const pf_open_params *params
                         pf_device_desc *desc, pf_status *st)
 {
     if (!params || !dev || !desc)
-        return usage(st, "open", "missing parameters, device or descriptor");
+        return pf_dc_usage(st, "open", "missing parameters, device or descriptor");
     if (params->device_index < -1 || params->threads < 0)
         return pf_fail(st, PF_E_USAGE, "open: device %d with %d threads", params->device_index,
                        params->threads);
@@ -125,7 +111,7 @@ static int check_copy(const pf_buf *buf, size_t offset, const void *host, size_t
                       pf_status *st)
 {
     int rc = check_bytes(buf, offset, bytes, step, buf_name, st);
-    return !rc && bytes && !host ? usage(st, step, no_host) : rc;
+    return !rc && bytes && !host ? pf_dc_usage(st, step, no_host) : rc;
 }
 
 static int c_upload(pf_dev *dev, pf_buf *dst, size_t offset, const void *src, size_t bytes,
@@ -149,7 +135,7 @@ static int c_fill(pf_dev *dev, pf_buf *buf, int64_t value, int64_t count, size_t
                   pf_status *st)
 {
     const char *step = elem == 4 ? "fill_i32" : "fill_i64";
-    int rc = check_elems(buf, count, elem, step, "target", st);
+    int rc = pf_dc_check_elems(buf, count, elem, step, "target", st);
     checked_dev *c = CDEV(dev);
     if (rc)
         return rc;
@@ -182,11 +168,11 @@ static int c_sync(pf_dev *dev, pf_status *st)
 static int c_scan_i32(pf_dev *dev, pf_buf *in, pf_buf *out, int64_t count, int64_t *total,
                       pf_status *st)
 {
-    int rc = check_elems(in, count, 4, "scan_i32", "input", st);
+    int rc = pf_dc_check_elems(in, count, 4, "scan_i32", "input", st);
     if (!rc)
-        rc = check_elems(out, count, 4, "scan_i32", "output", st);
+        rc = pf_dc_check_elems(out, count, 4, "scan_i32", "output", st);
     if (!rc && !total)
-        rc = usage(st, "scan_i32", "no total");
+        rc = pf_dc_usage(st, "scan_i32", "no total");
     checked_dev *c = CDEV(dev);
     return rc ? rc : c->inner->scan_i32(c->dev, INNER(in), INNER(out), count, total, st);
 }
@@ -194,11 +180,11 @@ static int c_scan_i32(pf_dev *dev, pf_buf *in, pf_buf *out, int64_t count, int64
 static int c_filter_i32(pf_dev *dev, pf_buf *flags, pf_buf *out, int64_t count,
                         int64_t *selected, pf_status *st)
 {
-    int rc = check_elems(flags, count, 4, "filter_i32", "flags", st);
+    int rc = pf_dc_check_elems(flags, count, 4, "filter_i32", "flags", st);
     if (!rc) /* every index may be selected */
-        rc = check_elems(out, count, 4, "filter_i32", "output", st);
+        rc = pf_dc_check_elems(out, count, 4, "filter_i32", "output", st);
     if (!rc && !selected)
-        rc = usage(st, "filter_i32", "no count out");
+        rc = pf_dc_usage(st, "filter_i32", "no count out");
     checked_dev *c = CDEV(dev);
     return rc ? rc : c->inner->filter_i32(c->dev, INNER(flags), INNER(out), count, selected, st);
 }
@@ -210,7 +196,7 @@ static int check_graph(const pf_dev_graph *g, const char *step, pf_dev_graph *in
                        pf_status *st)
 {
     if (!g)
-        return usage(st, step, "no graph");
+        return pf_dc_usage(st, step, "no graph");
     if (g->n < 2 || g->n > INT32_MAX || g->arcs < 0)
         return pf_fail(st, PF_E_USAGE, "%s: a graph of %lld vertices and %lld arcs", step,
                        (long long)g->n, (long long)g->arcs);
@@ -222,17 +208,17 @@ static int check_graph(const pf_dev_graph *g, const char *step, pf_dev_graph *in
         return pf_fail(st, PF_E_USAGE, "%s: residuals of %d bits (32 or 64)", step, g->cap_bits);
     size_t cap = (size_t)g->cap_bits / 8;
     int rc;
-    if ((rc = check_elems(g->first, g->n + 1, 8, step, "first", st)) ||
-        (rc = check_elems(g->head, g->arcs, 4, step, "head", st)) ||
-        (rc = check_elems(g->rev, g->arcs, 4, step, "rev", st)) ||
-        (rc = check_elems(g->res, g->arcs, cap, step, "res", st)) ||
-        (rc = check_elems(g->excess, g->n, cap, step, "excess", st)) ||
-        (rc = check_elems(g->height, g->n, 4, step, "height", st)) ||
-        (rc = check_elems(g->flags, g->n, 4, step, "flags", st)) ||
-        (rc = check_elems(g->list_a, g->n, 4, step, "list_a", st)) ||
-        (rc = check_elems(g->list_b, g->n, 4, step, "list_b", st)) ||
-        (rc = check_elems(g->counters, PF_CTR_COUNT, 8, step, "counters", st)) ||
-        (g->follow_excess && (rc = check_elems(g->owner, g->n, 4, step, "owner", st))))
+    if ((rc = pf_dc_check_elems(g->first, g->n + 1, 8, step, "first", st)) ||
+        (rc = pf_dc_check_elems(g->head, g->arcs, 4, step, "head", st)) ||
+        (rc = pf_dc_check_elems(g->rev, g->arcs, 4, step, "rev", st)) ||
+        (rc = pf_dc_check_elems(g->res, g->arcs, cap, step, "res", st)) ||
+        (rc = pf_dc_check_elems(g->excess, g->n, cap, step, "excess", st)) ||
+        (rc = pf_dc_check_elems(g->height, g->n, 4, step, "height", st)) ||
+        (rc = pf_dc_check_elems(g->flags, g->n, 4, step, "flags", st)) ||
+        (rc = pf_dc_check_elems(g->list_a, g->n, 4, step, "list_a", st)) ||
+        (rc = pf_dc_check_elems(g->list_b, g->n, 4, step, "list_b", st)) ||
+        (rc = pf_dc_check_elems(g->counters, PF_CTR_COUNT, 8, step, "counters", st)) ||
+        (g->follow_excess && (rc = pf_dc_check_elems(g->owner, g->n, 4, step, "owner", st))))
         return rc;
     *inner = *g;
     inner->first = INNER(g->first);
@@ -256,7 +242,7 @@ static int check_list(const pf_dev_graph *g, const pf_buf *list, int64_t count, 
     if (count > g->n)
         return pf_fail(st, PF_E_USAGE, "%s: a list of %lld vertices in a graph of %lld", step,
                        (long long)count, (long long)g->n);
-    return check_elems(list, count, 4, step, "list", st);
+    return pf_dc_check_elems(list, count, 4, step, "list", st);
 }
 
 static int c_mark_active(pf_dev *dev, const pf_dev_graph *g, pf_buf *flags, pf_status *st)
@@ -264,7 +250,7 @@ static int c_mark_active(pf_dev *dev, const pf_dev_graph *g, pf_buf *flags, pf_s
     pf_dev_graph in;
     int rc = check_graph(g, "mark_active", &in, st);
     if (!rc)
-        rc = check_elems(flags, g->n, 4, "mark_active", "flags", st);
+        rc = pf_dc_check_elems(flags, g->n, 4, "mark_active", "flags", st);
     checked_dev *c = CDEV(dev);
     return rc ? rc : c->inner->mark_active(c->dev, &in, INNER(flags), st);
 }
@@ -327,7 +313,7 @@ static int c_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const fronti
     pf_dev_graph in;
     int rc = check_graph(g, step, &in, st);
     if (!rc && (!frontier || !count))
-        rc = usage(st, step, "no frontiers or count");
+        rc = pf_dc_usage(st, step, "no frontiers or count");
     if (!rc && (level < 0 || levels < 1 || level > INT32_MAX - levels))
         rc = pf_fail(st, PF_E_USAGE, "%s: %d levels from level %d", step, levels, level);
     if (!rc && (excluded < -1 || excluded >= g->n))
@@ -336,8 +322,8 @@ static int c_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const fronti
     if (!rc)
         rc = check_list(g, frontier[0], *count, step, st);
     /* Either frontier may receive every vertex. */
-    if (!rc && (rc = check_elems(frontier[0], g->n, 4, step, "frontier", st)) == PF_OK)
-        rc = check_elems(frontier[1], g->n, 4, step, "frontier", st);
+    if (!rc && (rc = pf_dc_check_elems(frontier[0], g->n, 4, step, "frontier", st)) == PF_OK)
+        rc = pf_dc_check_elems(frontier[1], g->n, 4, step, "frontier", st);
     if (rc)
         return rc;
     pf_buf *const inner_frontier[2] = {INNER(frontier[0]), INNER(frontier[1])};
@@ -363,15 +349,15 @@ static int check_apsp(const pf_dev_apsp *a, const char *step, pf_dev_apsp *inner
                       pf_status *st)
 {
     if (!a)
-        return usage(st, step, "no matrix");
+        return pf_dc_usage(st, step, "no matrix");
     if (a->kind != PF_DIST_I32 && a->kind != PF_DIST_I64 && a->kind != PF_DIST_F32)
         return pf_fail(st, PF_E_USAGE, "%s: distance kind %d", step, a->kind);
     if (a->n < 1)
         return pf_fail(st, PF_E_USAGE, "%s: a matrix of order %d", step, a->n);
     int64_t cells = (int64_t)a->n * a->n;
-    int rc = check_elems(a->dist, cells, kind_bytes(a->kind), step, "distance", st);
+    int rc = pf_dc_check_elems(a->dist, cells, kind_bytes(a->kind), step, "distance", st);
     if (!rc && a->next)
-        rc = check_elems(a->next, cells, 4, step, "next-hop", st);
+        rc = pf_dc_check_elems(a->next, cells, 4, step, "next-hop", st);
     if (rc)
         return rc;
     *inner = *a;
@@ -428,7 +414,7 @@ static int c_fw_stats(pf_dev *dev, const pf_dev_apsp *a, int32_t n, pf_fw_stats 
     if (!rc && (n < 0 || n > a->n))
         rc = pf_fail(st, PF_E_USAGE, "fw_stats: %d rows of a matrix of order %d", n, a->n);
     if (!rc && !out)
-        rc = usage(st, "fw_stats", "no statistics out");
+        rc = pf_dc_usage(st, "fw_stats", "no statistics out");
     checked_dev *c = CDEV(dev);
     return rc ? rc : c->inner->fw_stats(c->dev, &in, n, out, st);
 }
@@ -490,6 +476,7 @@ static void build_table(pf_device_ops *t, const pf_device_ops *in, int slot)
     CHECKED_IF_PRESENT(fw_step);
     CHECKED_IF_PRESENT(fw_simd);
     CHECKED_IF_PRESENT(fw_stats);
+    pf_dc_graph_table(t, in);
 }
 #undef CHECKED_IF_PRESENT
 

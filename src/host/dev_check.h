@@ -7,7 +7,8 @@
  *
  * The layer is itself an ops table (pf_dev_checked) that forwards each
  * call to the backend's own table after its checks, so the host's calls do
- * not change: the driver and pf_apsp take pf_dev_check_ops(ops), which is
+ * not change: the driver, pf_apsp and the analytics engine (graph_run.c)
+ * take pf_dev_check_ops(ops), which is
  * the checked table where checking is on and ops itself where it is off
  * (no cost in release builds). On: builds without NDEBUG (debug builds,
  * -Db_ndebug=false), and wherever PORTAFLOW_CHECK_ARGS=1 (the test suites

@@ -13,6 +13,7 @@
 
 #include "../common/status.h"
 #include "../common/timer.h"
+#include "dev_check.h"
 #include "graph.h"
 #include "registry.h"
 
@@ -51,9 +52,10 @@ static int attempt_open(const pf_device_ops *ops, void *ctx, pf_status *st)
     }
     pf_open_params params = {.device_index = a->opt->device_index, .threads = a->opt->threads};
     pf_device_desc desc;
-    int rc = ops->open(&params, &e->dev, &desc, st);
+    const pf_device_ops *checked = pf_dev_check_ops(ops); /* where checking is on */
+    int rc = checked->open(&params, &e->dev, &desc, st);
     if (!rc)
-        e->ops = ops;
+        e->ops = checked;
     return rc;
 }
 
