@@ -12,11 +12,6 @@
 #include "../common/knobs.h"
 #include "../common/status.h"
 
-int pf_dc_usage(pf_status *st, const char *step, const char *what)
-{
-    return pf_fail(st, PF_E_USAGE, "%s: %s", step, what);
-}
-
 /* buf holds [offset, offset + bytes). */
 static int check_bytes(const pf_buf *buf, size_t offset, size_t bytes, const char *step,
                        const char *name, pf_status *st)
@@ -27,19 +22,6 @@ static int check_bytes(const pf_buf *buf, size_t offset, size_t bytes, const cha
     if (offset > size || bytes > size - offset)
         return pf_fail(st, PF_E_USAGE, "%s: %zu bytes at %zu outside the %zu-byte %s buffer",
                        step, bytes, offset, size, name);
-    return PF_OK;
-}
-
-int pf_dc_check_elems(const pf_buf *buf, int64_t count, size_t elem, const char *step,
-                      const char *name, pf_status *st)
-{
-    if (count < 0)
-        return pf_fail(st, PF_E_USAGE, "%s: %lld %s elements", step, (long long)count, name);
-    if (!buf)
-        return pf_fail(st, PF_E_USAGE, "%s: no %s buffer", step, name);
-    if ((uint64_t)count > CBUF(buf)->bytes / elem)
-        return pf_fail(st, PF_E_USAGE, "%s: %lld elements of %zu bytes do not fit the %zu-byte "
-                       "%s buffer", step, (long long)count, elem, CBUF(buf)->bytes, name);
     return PF_OK;
 }
 

@@ -57,6 +57,9 @@ int pf_cuda_scan_i32(pf_dev *dev, pf_buf *in, pf_buf *out, int64_t count, int64_
                      pf_status *st);
 int pf_cuda_filter_i32(pf_dev *dev, pf_buf *flags, pf_buf *out, int64_t count,
                        int64_t *selected, pf_status *st);
+/* Loads CUB's scan and selection kernels into dev's context: one scan and
+ * one selection of a single element in its scratch, waited for. */
+int pf_cuda_scan_preload(pf_dev *dev, pf_status *st);
 
 /* ---- cuda_steps.cu ----------------------------------------------------- */
 
@@ -97,6 +100,8 @@ pf_sssp_relax_fn pf_cuda_sssp_relax;
 pf_sssp_bucket_steps_fn pf_cuda_sssp_bucket_steps;
 pf_sssp_far_fn pf_cuda_sssp_far;
 pf_intersect_count_fn pf_cuda_intersect_count;
+/* Loads the analytics kernels into dev's context. */
+int pf_cuda_graph_preload(pf_dev *dev, pf_status *st);
 
 /* ---- cuda_probe.c ------------------------------------------------------ */
 

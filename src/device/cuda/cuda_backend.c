@@ -3,11 +3,29 @@
  * see cuda_api.h for the layout. */
 #include "cuda_api.h"
 
+/* The device opened, then the analytics kernels and CUB's loaded into its
+ * context: CUDA loads a kernel at its first launch (lazy loading), which a
+ * small graph's search would otherwise pay inside its first steps. */
+static int open_loaded(const pf_open_params *params, pf_dev **dev, pf_device_desc *desc,
+                       pf_status *st)
+{
+    int rc = pf_cuda_open(params, dev, desc, st);
+    if (!rc)
+        rc = pf_cuda_graph_preload(*dev, st);
+    if (!rc)
+        rc = pf_cuda_scan_preload(*dev, st);
+    if (rc && *dev) {
+        pf_cuda_close(*dev);
+        *dev = NULL;
+    }
+    return rc;
+}
+
 const pf_device_ops pf_backend_cuda = {
     .name = "cuda",
     .caps = {.maxflow_steps = 1, .maxflow_bits = PF_MAXFLOW_32 | PF_MAXFLOW_64},
     .probe = pf_cuda_probe,
-    .open = pf_cuda_open,
+    .open = open_loaded,
     .close = pf_cuda_close,
     .alloc = pf_cuda_alloc,
     .release = pf_cuda_release,

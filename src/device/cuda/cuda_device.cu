@@ -215,8 +215,7 @@ static int open_on(pf_dev *dev, pf_status *st)
                 cudaFuncGetAttributes(&attr, pf_k_fill<int32_t>));
     PF_CUDA_TRY(st, "cudaFuncGetAttributes(pf_k_fill)",
                 cudaFuncGetAttributes(&attr, pf_k_fill<int64_t>));
-    int rc = pf_cuda_graph_preload(st);
-    return rc ? rc : pf_cuda_scan_preload(dev, st);
+    return PF_OK;
 }
 
 int pf_cuda_open(const pf_open_params *params, pf_dev **devp, pf_device_desc *desc,

@@ -46,13 +46,17 @@ __global__ void pf_k_graph_counters(pf_i64 *counters, pf_i64 c2)
 /* CUDA loads a kernel at its first launch (lazy loading, the default): a
  * few tens of microseconds each, which a small graph's first levels would
  * pay one by one inside the search. Asking for a kernel's attributes loads
- * it, so the device's open does it for every analytics kernel. */
+ * it, so the device's open does it for every analytics kernel
+ * (cuda_backend.c). */
 #define PRELOAD(id, name)                                                                  \
     PF_CUDA_TRY(st, "cudaFuncGetAttributes(pf_k_" #name ")",                               \
                 cudaFuncGetAttributes(&attr, pf_k_##name));
 
-int pf_cuda_graph_preload(pf_status *st)
+extern "C" int pf_cuda_graph_preload(pf_dev *dev, pf_status *st)
 {
+    int rc = pf_cuda_enter(dev, st);
+    if (rc)
+        return rc;
     cudaFuncAttributes attr;
     PRELOAD(COUNTERS, graph_counters)
     PF_GRAPH_KERNELS(PRELOAD)

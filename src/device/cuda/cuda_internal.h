@@ -106,10 +106,5 @@ int pf_cuda_stage(pf_dev *dev, int slot, const void *device_src, size_t bytes,
                   pf_status *st);
 /* Waits for everything queued on dev's stream. */
 int pf_cuda_wait(pf_dev *dev, pf_status *st);
-/* Loads the analytics kernels (cuda_graph.cu) into the current context. */
-int pf_cuda_graph_preload(pf_status *st);
-/* Loads CUB's scan and selection kernels (cuda_scan.cu): one scan and one
- * selection of a single element in dev's scratch, waited for. */
-int pf_cuda_scan_preload(pf_dev *dev, pf_status *st);
 
 #endif

@@ -170,7 +170,7 @@ int pf_cuda_filter_i32(pf_dev *dev, pf_buf *flags, pf_buf *out, int64_t count,
  * would pay inside the search; one call of each on a zeroed element of
  * the scratch loads them at the device's open and sizes the temporary
  * storage. */
-int pf_cuda_scan_preload(pf_dev *dev, pf_status *st)
+extern "C" int pf_cuda_scan_preload(pf_dev *dev, pf_status *st)
 {
     PF_CUDA_TRY(st, "cudaMemsetAsync(scratch)",
                 cudaMemsetAsync(dev->scratch, 0, PF_CUDA_SLOTS * sizeof(int64_t), dev->stream));
