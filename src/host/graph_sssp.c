@@ -252,7 +252,8 @@ int pf_graph_hops_on_device(pf_graph_engine *e, const pf_dev_csr *d, int32_t sou
                             int64_t *hops, int64_t *steps, pf_graph_times *t, pf_status *st)
 {
     sssp_state s = {.e = e, .d = *d, .on_device = 1, .delta_i = INT64_MAX, .delta_f = INFINITY};
-    s.d.weights = PF_CSR_W_NONE;
+    s.d.weights = PF_CSR_W_NONE; /* every arc weighs one */
+    s.d.weight = NULL;
     double t0 = pf_now();
     int rc = alloc_state(&s, d->n, st);
     if (!rc)
