@@ -253,6 +253,23 @@ START_TEST(probes_are_kept_for_the_process)
 }
 END_TEST
 
+/* The probes asked ahead on their own thread leave `auto` where it would
+ * be without them: the same order of backends, the same reasons. */
+START_TEST(probes_ahead_change_no_choice)
+{
+    char order[256], why[1024], order_ahead[256], why_ahead[1024];
+    pf_backend_probe_forget();
+    pf_backend_auto_explain(PF_WORK_MAXFLOW, 0, NULL, NULL, order, sizeof order, why,
+                            sizeof why);
+    pf_backend_probe_forget();
+    pf_backend_probe_ahead();
+    pf_backend_auto_explain(PF_WORK_MAXFLOW, 0, NULL, NULL, order_ahead, sizeof order_ahead,
+                            why_ahead, sizeof why_ahead);
+    ck_assert_str_eq(order_ahead, order);
+    ck_assert_str_eq(why_ahead, why);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("api");
@@ -264,6 +281,7 @@ int main(void)
     tcase_add_test(tc, explicit_backends_name_their_failure);
     tcase_add_test(tc, auto_order_follows_the_capabilities);
     tcase_add_test(tc, probes_are_kept_for_the_process);
+    tcase_add_test(tc, probes_ahead_change_no_choice);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -140,6 +140,26 @@ int pf_backend_has_gpu(const pf_device_ops *ops)
     return found > 0 && strcmp(descs[0].kind, "gpu") == 0;
 }
 
+static void *probe_ahead_main(void *unused)
+{
+    (void)unused;
+    for (int i = 0; i < BACKENDS; i++)
+        if (!compiled_backends[i]->caps.host_cpu && pf_backend_has_gpu(compiled_backends[i]))
+            break;
+    return NULL;
+}
+
+void pf_backend_probe_ahead(void)
+{
+    pthread_t thread;
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) != 0)
+        return; /* the walk probes when it comes to them */
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    (void)pthread_create(&thread, &attr, probe_ahead_main, NULL);
+    pthread_attr_destroy(&attr);
+}
+
 int pf_list_devices(pf_device_desc *out, int max, char *why, size_t why_len)
 {
     int count = 0;

@@ -89,6 +89,14 @@ void pf_backend_walk_init(pf_backend_walk *w, const char *requested, pf_work wor
 const pf_device_ops *pf_backend_walk_next(pf_backend_walk *w, pf_status *st);
 /* Whether the probe lists a GPU first for ops. */
 int pf_backend_has_gpu(const pf_device_ops *ops);
+/* Probes, on a thread of its own, the GPU backends in the order `auto`
+ * tries them, until one lists a GPU. The answers are kept as
+ * pf_backend_probe keeps them, so the walk that comes to them later takes
+ * them, waiting for one still being asked. For a caller that reads its
+ * input first (the CLI's solve): a probe that starts the driver in a
+ * child process (CUDA, a tenth of a second or more) then overlaps the
+ * reading instead of following it. */
+void pf_backend_probe_ahead(void);
 
 /* One attempt on one backend: PF_E_DEVICE lets `auto` fall back. */
 typedef int (*pf_backend_attempt)(const pf_device_ops *ops, void *ctx, pf_status *st);

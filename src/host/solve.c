@@ -208,9 +208,17 @@ void pf_solve_prestart(const pf_solve_options *opt)
     pf_solve_options own; /* NULL options: the defaults */
     pf_solve_options_copy(opt, &own);
     pf_status st;
-    if (open_late() || !plans_hybrid(&own, &prestarted.ops, &prestarted.cpu_fallback))
+    if (!plans_hybrid(&own, &prestarted.ops, &prestarted.cpu_fallback)) {
+        /* `auto` alone: its probes overlap the reading (a device opened
+         * now would slow the residual build's page faults) */
+        pf_backend_walk walk;
+        pf_backend_walk_init(&walk, own.backend, PF_WORK_MAXFLOW, own.threads, NULL, NULL);
+        if (walk.is_auto)
+            pf_backend_probe_ahead();
         return;
-    prestarted.open = pf_hybrid_begin(prestarted.ops, prestarted.cpu_fallback, &own, &st);
+    }
+    if (!open_late())
+        prestarted.open = pf_hybrid_begin(prestarted.ops, prestarted.cpu_fallback, &own, &st);
 }
 
 void pf_solve_prestart_cancel(void)
