@@ -59,8 +59,8 @@ static int64_t list_arcs(pf_dev *dev, const pf_dev_csr *g, const int32_t *list, 
 {
     const int64_t *first = BUF(g->first, int64_t);
     int64_t arcs = 0;
-#pragma omp parallel for num_threads(ompb_traversal_team(dev, g)) schedule(static) reduction(+ : arcs) \
-    if (count > 4096)
+#pragma omp parallel for num_threads(ompb_traversal_team(dev, g)) schedule(static) \
+    reduction(+ : arcs) if (count > 4096)
     for (int64_t i = 0; i < count; i++)
         arcs += PF_ROW_END(first, list[i]) - first[list[i]];
     return arcs;
@@ -262,8 +262,8 @@ int ompb_sssp_far(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, pf_buf *far, i
     double min_f = PF_F64_INF;
     int failed = 0;
     int64_t total = 0;
-#pragma omp parallel num_threads(ompb_traversal_team(dev, g)) reduction(+ : rest) reduction(| : failed) \
-    reduction(min : min_i, min_f)
+#pragma omp parallel num_threads(ompb_traversal_team(dev, g)) reduction(+ : rest) \
+    reduction(| : failed) reduction(min : min_i, min_f)
     {
         omp_frontier_piece *mine = &dev->pieces[omp_get_thread_num()];
         mine->count = 0;
