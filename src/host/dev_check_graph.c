@@ -30,14 +30,10 @@ static int check_csr(const pf_dev_csr *g, const char *step, pf_dev_csr *inner, p
         (rc = ELEMS(g->lb_offset, g->n, 4, step, "lb_offset", st)))
         return rc;
     *inner = *g;
-    inner->first = INNER(g->first);
-    inner->head = INNER(g->head);
-    inner->weight = INNER(g->weight);
-    inner->rfirst = INNER(g->rfirst);
-    inner->rhead = INNER(g->rhead);
-    inner->counters = INNER(g->counters);
-    inner->lb_degree = INNER(g->lb_degree);
-    inner->lb_offset = INNER(g->lb_offset);
+    pf_buf **bufs[] = {&inner->first,  &inner->head,     &inner->weight,   &inner->rfirst,
+                       &inner->rhead,  &inner->counters, &inner->lb_degree, &inner->lb_offset};
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
+        *bufs[i] = INNER(*bufs[i]);
     return PF_OK;
 }
 
@@ -51,12 +47,15 @@ static int check_frontier(const pf_dev_csr *g, const pf_buf *list, int64_t count
     return ELEMS(list, count, 4, step, "frontier", st);
 }
 
-static int check_vertex(const pf_dev_csr *g, int32_t v, const char *step, pf_status *st)
+/* A search's source among g's vertices, and its distances (dist_bytes
+ * per vertex). */
+static int check_source(const pf_dev_csr *g, int32_t source, const pf_buf *dist,
+                        size_t dist_bytes, const char *step, pf_status *st)
 {
-    if (v < 0 || v >= g->n)
-        return pf_fail(st, PF_E_USAGE, "%s: vertex %d outside 0..%lld", step, v,
+    if (source < 0 || source >= g->n)
+        return pf_fail(st, PF_E_USAGE, "%s: source %d outside 0..%lld", step, source,
                        (long long)g->n - 1);
-    return PF_OK;
+    return pf_dc_check_elems(dist, g->n, dist_bytes, step, "dist", st);
 }
 
 /* One or two buffers of an element of elem bytes per vertex (a NULL name:
@@ -68,22 +67,42 @@ static int per_vertex(const pf_dev_csr *g, size_t elem, const char *step, pf_sta
     return rc || !b_name ? rc : ELEMS(b, g->n, elem, step, b_name, st);
 }
 
+/* What a frontier step reads and hands back: the graph (into *c_g), a
+ * frontier of count vertices in `in`, a distance of dist_bytes per vertex,
+ * and places for the vertices and arcs it found. */
+static int check_frontier_step(const pf_dev_csr *g, const pf_buf *in, int64_t count,
+                               const pf_buf *dist, size_t dist_bytes, const int64_t *found,
+                               const int64_t *found_arcs, const char *step, pf_dev_csr *c_g,
+                               pf_status *st)
+{
+    int rc = check_csr(g, step, c_g, st);
+    if (!rc)
+        rc = check_frontier(g, in, count, step, st);
+    if (!rc)
+        rc = per_vertex(g, dist_bytes, step, st, dist, "dist", NULL, NULL);
+    return rc || (found && found_arcs) ? rc : pf_dc_usage(st, step, "no place for the counts");
+}
+
 static int c_bfs_push(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t count,
                       int64_t in_arcs, pf_buf *dist, int32_t level, pf_buf *out,
                       int64_t *out_count, int64_t *out_arcs, pf_status *st)
 {
     const char *step = "bfs_push";
     pf_dev_csr c_g;
-    int rc = check_csr(g, step, &c_g, st);
+    int rc = check_frontier_step(g, in, count, dist, 4, out_count, out_arcs, step, &c_g, st);
     if (!rc)
-        rc = check_frontier(g, in, count, step, st);
-    if (!rc)
-        rc = per_vertex(g, 4, step, st, dist, "dist", out, "out");
-    if (!rc && (!out_count || !out_arcs))
-        rc = pf_dc_usage(st, step, "no place for the counts");
+        rc = per_vertex(g, 4, step, st, out, "out", NULL, NULL);
     checked_dev *c = CDEV(dev);
     return rc ? rc : c->inner->bfs_push(c->dev, &c_g, INNER(in), count, in_arcs, INNER(dist),
                                         level, INNER(out), out_count, out_arcs, st);
+}
+
+/* The graph (into *c_g) with its reverse, which pulls and parents read. */
+static int check_with_reverse(const pf_dev_csr *g, const char *step, pf_dev_csr *c_g,
+                              pf_status *st)
+{
+    int rc = check_csr(g, step, c_g, st);
+    return rc || g->rfirst ? rc : pf_dc_usage(st, step, "no reverse graph");
 }
 
 static int c_bfs_pull(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t level,
@@ -91,9 +110,7 @@ static int c_bfs_pull(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t le
 {
     const char *step = "bfs_pull";
     pf_dev_csr c_g;
-    int rc = check_csr(g, step, &c_g, st);
-    if (!rc && !g->rfirst)
-        rc = pf_dc_usage(st, step, "no reverse graph");
+    int rc = check_with_reverse(g, step, &c_g, st);
     if (!rc)
         rc = per_vertex(g, 4, step, st, dist, "dist", flags, "flags");
     if (!rc && (!found || !found_arcs))
@@ -108,13 +125,11 @@ static int c_bfs_parents(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t
 {
     const char *step = "bfs_parents";
     pf_dev_csr c_g;
-    int rc = check_csr(g, step, &c_g, st);
-    if (!rc && !g->rfirst)
-        rc = pf_dc_usage(st, step, "no reverse graph");
+    int rc = check_with_reverse(g, step, &c_g, st);
     if (!rc)
-        rc = check_vertex(g, source, step, st);
+        rc = check_source(g, source, dist, 4, step, st);
     if (!rc)
-        rc = per_vertex(g, 4, step, st, dist, "dist", parent, "parent");
+        rc = per_vertex(g, 4, step, st, parent, "parent", NULL, NULL);
     checked_dev *c = CDEV(dev);
     return rc ? rc : c->inner->bfs_parents(c->dev, &c_g, INNER(dist), source, INNER(parent), st);
 }
@@ -126,17 +141,11 @@ static int c_sssp_relax(pf_dev *dev, const pf_dev_csr *g, pf_buf *in, int64_t co
 {
     const char *step = "sssp_relax";
     pf_dev_csr c_g;
-    int rc = check_csr(g, step, &c_g, st);
-    if (!rc)
-        rc = check_frontier(g, in, count, step, st);
-    if (!rc)
-        rc = per_vertex(g, 8, step, st, dist, "dist", NULL, NULL);
+    int rc = check_frontier_step(g, in, count, dist, 8, near_count, near_arcs, step, &c_g, st);
     if (!rc)
         rc = per_vertex(g, 4, step, st, claim, "claim", near, "near");
     if (!rc)
         rc = per_vertex(g, 4, step, st, far, "far", NULL, NULL);
-    if (!rc && (!near_count || !near_arcs))
-        rc = pf_dc_usage(st, step, "no place for the counts");
     checked_dev *c = CDEV(dev);
     return rc ? rc : c->inner->sssp_relax(c->dev, &c_g, INNER(in), count, in_arcs, INNER(dist),
                                           INNER(claim), step_no, INNER(near), INNER(far),
@@ -179,9 +188,7 @@ static int c_sssp_solve(pf_dev *dev, const pf_dev_csr *g, pf_buf *dist, int32_t 
     pf_dev_csr c_g;
     int rc = check_csr(g, step, &c_g, st);
     if (!rc)
-        rc = check_vertex(g, source, step, st);
-    if (!rc)
-        rc = per_vertex(g, 8, step, st, dist, "dist", NULL, NULL);
+        rc = check_source(g, source, dist, 8, step, st);
     if (!rc && (delta_i < 0 || !(delta_f >= 0)))
         rc = pf_fail(st, PF_E_USAGE, "%s: bucket width %lld / %g", step, (long long)delta_i,
                      delta_f);
