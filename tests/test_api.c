@@ -270,6 +270,30 @@ START_TEST(probes_ahead_change_no_choice)
 }
 END_TEST
 
+/* auto's first backend unprobed: only the registry's first, only where its
+ * probe runs elsewhere, only once, never for a backend asked for by name;
+ * the walk then goes on past it. */
+START_TEST(unprobed_first_is_the_registrys_first)
+{
+    const pf_device_ops *best = pf_backend_at(0);
+    pf_backend_walk walk;
+    pf_backend_walk_init(&walk, "auto", PF_WORK_MAXFLOW, 0, NULL, NULL);
+    walk.is_auto = 1; /* whatever PORTAFLOW_BACKEND says */
+    const pf_device_ops *got = pf_backend_walk_unprobed(&walk);
+    if (!best->caps.probe_elsewhere) {
+        ck_assert_ptr_null(got);
+        ck_assert_int_eq(walk.index, 0);
+        return;
+    }
+    ck_assert_ptr_eq(got, best);
+    ck_assert_ptr_null(pf_backend_walk_unprobed(&walk));
+    for (const pf_device_ops *next; (next = pf_backend_walk_next(&walk, NULL));)
+        ck_assert_ptr_ne(next, best);
+    pf_backend_walk_init(&walk, best->name, PF_WORK_MAXFLOW, 0, NULL, NULL);
+    ck_assert_ptr_null(pf_backend_walk_unprobed(&walk));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("api");
@@ -282,6 +306,7 @@ int main(void)
     tcase_add_test(tc, auto_order_follows_the_capabilities);
     tcase_add_test(tc, probes_are_kept_for_the_process);
     tcase_add_test(tc, probes_ahead_change_no_choice);
+    tcase_add_test(tc, unprobed_first_is_the_registrys_first);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -202,6 +202,11 @@ typedef struct pf_device_caps {
      * and/or PF_MAXFLOW_64; each device says what it runs itself
      * (pf_device_desc.maxflow_bits), within these. */
     unsigned maxflow_bits : 2;
+    /* Its probe runs in a process of its own (a driver start-up besides the
+     * one its open makes; every device it lists is a GPU): a caller that
+     * opens the device at once anyway may open it unprobed instead
+     * (registry.h: pf_backend_walk_unprobed). */
+    unsigned probe_elsewhere : 1;
 } pf_device_caps;
 
 /* The graph analytics steps' signatures (semantics: their entries in

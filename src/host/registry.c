@@ -298,6 +298,17 @@ const pf_device_ops *pf_backend_walk_next(pf_backend_walk *w, pf_status *st)
     return NULL;
 }
 
+const pf_device_ops *pf_backend_walk_unprobed(pf_backend_walk *w)
+{
+    const pf_device_ops *best = BACKENDS > 0 ? compiled_backends[0] : NULL;
+    if (!w->is_auto || w->stage != 0 || w->index != 0 || !best || best->caps.host_cpu ||
+        !best->caps.probe_elsewhere || !does_work(w, best))
+        return NULL;
+    w->index = 1;
+    w->unprobed = best;
+    return best;
+}
+
 int pf_backend_run(pf_backend_walk *w, const pf_device_ops *first, pf_backend_attempt attempt,
                    void *ctx, const pf_logger *log, pf_status *st)
 {
@@ -311,8 +322,11 @@ int pf_backend_run(pf_backend_walk *w, const pf_device_ops *first, pf_backend_at
         const pf_device_ops *next = pf_backend_walk_next(w, NULL);
         if (!next)
             return rc;
-        pf_log(log, PF_LOG_WARNING, "%s failed (%s); falling back to %s", ops->name,
-               st->message, next->name);
+        if (ops != w->unprobed)
+            pf_log(log, PF_LOG_WARNING, "%s failed (%s); falling back to %s", ops->name,
+                   st->message, next->name);
+        else
+            append_why(w->why, sizeof w->why, ops->name, st->message);
         pf_status_ok(st);
         ops = next;
     }

@@ -72,6 +72,10 @@ typedef struct pf_backend_walk {
     /* Set by an attempt that must not be retried elsewhere (it has handed
      * out part of its answer already). */
     int final;
+    /* The candidate taken without its probe (pf_backend_walk_unprobed):
+     * its failure to open falls back without a warning, as its probe's
+     * "no device" would have. */
+    const pf_device_ops *unprobed;
     char why[1024];     /* one line per backend `auto` passed over, and why */
 } pf_backend_walk;
 
@@ -87,6 +91,14 @@ void pf_backend_walk_init(pf_backend_walk *w, const char *requested, pf_work wor
  * (for max-flow from PF_AUTO_CPU_MAXFLOW_MIN_THREADS threads on), then the
  * one-thread engine; each only where `runs` allows. */
 const pf_device_ops *pf_backend_walk_next(pf_backend_walk *w, pf_status *st);
+/* For a caller that opens the device at once and never forks (the CLI's
+ * solve): `auto`'s first candidate where it is the registry's first
+ * backend, runs the work and probes in a process of its own
+ * (caps.probe_elsewhere: CUDA, whose probe starts the driver a second
+ * time), taken without that probe; its open says whether there is a
+ * device, and pf_backend_run goes on past it quietly where there is none.
+ * NULL (the walk untouched) where that does not apply. */
+const pf_device_ops *pf_backend_walk_unprobed(pf_backend_walk *w);
 /* Whether the probe lists a GPU first for ops. */
 int pf_backend_has_gpu(const pf_device_ops *ops);
 /* Probes, on a thread of its own, the GPU backends in the order `auto`

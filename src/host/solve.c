@@ -181,6 +181,7 @@ static struct {
     pf_hybrid *open;
     const pf_device_ops *ops;
     int cpu_fallback;
+    int unprobed; /* auto may open its first GPU backend unprobed (the CLI) */
 } prestarted;
 
 /* Whether a solve with these options runs the hybrid (*ops, *cpu_fallback:
@@ -209,11 +210,16 @@ void pf_solve_prestart(const pf_solve_options *opt)
     pf_solve_options_copy(opt, &own);
     pf_status st;
     if (!plans_hybrid(&own, &prestarted.ops, &prestarted.cpu_fallback)) {
-        /* `auto` alone: its probes overlap the reading (a device opened
-         * now would slow the residual build's page faults) */
+        /* `auto` alone, in a process that opens the device at once: CUDA
+         * opens unprobed (its open says whether there is a device, and
+         * its probe would start the driver once more), else the probes
+         * overlap the reading. Not the device itself now: a device open
+         * while the input is read slows the residual build's page
+         * faults. */
         pf_backend_walk walk;
         pf_backend_walk_init(&walk, own.backend, PF_WORK_MAXFLOW, own.threads, NULL, NULL);
-        if (walk.is_auto)
+        prestarted.unprobed = walk.is_auto;
+        if (walk.is_auto && !pf_backend_walk_unprobed(&walk))
             pf_backend_probe_ahead();
         return;
     }
@@ -283,7 +289,9 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     rc = plan_hybrid(&walk, &opt, by_knob, &hybrid, &hybrid_ops, st);
     if (rc)
         return rc;
-    if (!hybrid && !(first = pf_backend_walk_next(&walk, st)))
+    if (!hybrid && prestarted.unprobed)
+        first = pf_backend_walk_unprobed(&walk);
+    if (!hybrid && !first && !(first = pf_backend_walk_next(&walk, st)))
         return st->code ? st->code : pf_fail(st, PF_E_DEVICE, "no backend runs max-flow");
     /* A one-thread engine asked for is timed as one thread end to end,
      * host steps too; the hybrid leaves its opener a core. */

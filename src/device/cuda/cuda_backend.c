@@ -23,7 +23,8 @@ static int open_loaded(const pf_open_params *params, pf_dev **dev, pf_device_des
 
 const pf_device_ops pf_backend_cuda = {
     .name = "cuda",
-    .caps = {.maxflow_steps = 1, .maxflow_bits = PF_MAXFLOW_32 | PF_MAXFLOW_64},
+    .caps = {.maxflow_steps = 1, .maxflow_bits = PF_MAXFLOW_32 | PF_MAXFLOW_64,
+             .probe_elsewhere = 1},
     .probe = pf_cuda_probe,
     .open = open_loaded,
     .close = pf_cuda_close,
