@@ -178,6 +178,14 @@ int pf_csr_has_negative(const pf_csr *g)
     return 0;
 }
 
+int64_t pf_csr_max_degree(const pf_csr *g)
+{
+    int64_t most = 0;
+    for (int64_t v = 0; v < g->n; v++)
+        most = g->first[v + 1] - g->first[v] > most ? g->first[v + 1] - g->first[v] : most;
+    return most;
+}
+
 void pf_csr_free(pf_csr *g)
 {
     if (!g)

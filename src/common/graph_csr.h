@@ -74,6 +74,8 @@ static inline int64_t pf_csr_weight_i(const pf_csr *g, int64_t a)
 }
 /* Whether some weight is negative. */
 int pf_csr_has_negative(const pf_csr *g);
+/* The largest out-degree (0 without vertices). */
+int64_t pf_csr_max_degree(const pf_csr *g);
 
 /* Binary form (graph_bin.c): "PFCSR001" then little-endian int64 n, m,
  * int32 weights, int32 undirected, first[n+1] (int64), head[m] (int32),

@@ -131,10 +131,7 @@ int pf_graph_upload(pf_graph_engine *e, const pf_csr *g, const pf_csr *rev, int 
     memset(d, 0, sizeof *d);
     d->n = g->n;
     d->m = g->m;
-    for (int64_t v = 0; v < g->n; v++)
-        d->max_degree = g->first[v + 1] - g->first[v] > d->max_degree
-                            ? g->first[v + 1] - g->first[v]
-                            : d->max_degree;
+    d->max_degree = pf_csr_max_degree(g);
     d->weights = weights ? g->weights : PF_CSR_W_NONE;
     int rc = put_array(e, g->first, ((size_t)g->n + 1) * sizeof *g->first, &d->first, st);
     if (!rc)

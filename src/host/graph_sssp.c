@@ -87,11 +87,7 @@ static void choose_delta(const pf_csr *g, const pf_graph_options *opt, int whole
         s->max_weight = w > s->max_weight ? w : s->max_weight;
     }
     double mean_w = g->m ? sum / (double)g->m : 1, mean_deg = g->m ? (double)g->m / g->n : 1;
-    int64_t most_deg = 0;
-    for (int64_t v = 0; v < g->n; v++)
-        most_deg = g->first[v + 1] - g->first[v] > most_deg ? g->first[v + 1] - g->first[v]
-                                                             : most_deg;
-    s->no_hubs = most_deg <= 4 * mean_deg;
+    s->no_hubs = pf_csr_max_degree(g) <= 4 * mean_deg;
     double scale = !whole ? 32 : s->no_hubs ? 16 : 1;
     double delta = scale * mean_w / (mean_deg > 1 ? mean_deg : 1);
     s->delta_f = opt->delta_f > 0 ? opt->delta_f : delta;
