@@ -616,10 +616,22 @@ static int64_t random_batch(fuzz *z, pf_dyn_change *c, int64_t most)
  * verifies and, every `solve_every` batches, a warm solve from its preflow
  * equals a cold one of the mirror (the warm result kept, as a session's). */
 typedef struct fuzz_totals {
-    int64_t batches, flow_cut, rerouted, deficits, repair_steps, recompactions, grown;
+    int64_t batches, flow_cut, rerouted, deficits, covered, repair_steps, recompactions, grown;
 } fuzz_totals;
 
 static fuzz_totals totals;
+static int covering; /* the loop tests' _i: deficits covered by pairs, not repaired */
+
+/* A warm solve kept as d's preflow, then the pairs trimmed as a session
+ * does: the graph's own value either way. */
+static int64_t warm_kept(pf_dyn_graph *d)
+{
+    int64_t value = warm_value(d, 1) - d->cover_total;
+    pf_dyn_cover_trim(d);
+    expect_valid(d);
+    ck_assert_int_eq(pf_dyn_value(d), value);
+    return value;
+}
 
 static void fuzz_network(pf_network *net, const pf_dyn_params *p, int64_t max_cap, int batches,
                          int most, int solve_every, uint64_t seed)
@@ -627,7 +639,8 @@ static void fuzz_network(pf_network *net, const pf_dyn_params *p, int64_t max_ca
     fuzz z = {.net = net, .max_cap = max_cap};
     pf_rng_seed(&z.rng, seed);
     z.d = build_from(net, p);
-    ck_assert_int_eq(warm_value(&z.d, 1), cold_value(net));
+    z.d.cover_deficits = covering;
+    ck_assert_int_eq(warm_kept(&z.d), cold_value(net));
     pf_dyn_change *c = malloc((size_t)most * sizeof *c);
     for (int b = 0; b < batches; b++) {
         int64_t count = random_batch(&z, c, most);
@@ -640,12 +653,13 @@ static void fuzz_network(pf_network *net, const pf_dyn_params *p, int64_t max_ca
         totals.flow_cut += out.flow_cut;
         totals.rerouted += out.rerouted;
         totals.deficits += out.deficits;
+        totals.covered += out.covered;
         totals.repair_steps += out.repair_steps;
         totals.recompactions += out.recompacted;
         totals.grown += z.d.vertex_cap != room;
         ck_assert_int_eq(z.d.view.n, z.net->n);
         if ((b + 1) % solve_every == 0) {
-            int64_t warm = warm_value(&z.d, 1), cold = cold_value(z.net);
+            int64_t warm = warm_kept(&z.d), cold = cold_value(z.net);
             PF_EXPECT(warm == cold, "seed %llu batch %d: warm %lld, cold %lld",
                       (unsigned long long)seed, b, (long long)warm, (long long)cold);
         }
@@ -658,6 +672,7 @@ static void fuzz_network(pf_network *net, const pf_dyn_params *p, int64_t max_ca
 START_TEST(random_small)
 {
     pf_status st;
+    covering = _i;
     for (uint64_t seed = 1; seed <= 24; seed++) {
         int64_t n = 4 + (int64_t)(seed % 9) * 3, m = n * 3;
         pf_network *net = pf_gen_random(n, m, 20, seed, &st);
@@ -673,7 +688,11 @@ START_TEST(random_small)
     }
     /* The batches did what they are here for. */
     ck_assert_int_eq(totals.batches, 24 * 20);
-    ck_assert(totals.flow_cut > 0 && totals.deficits > 0 && totals.repair_steps > 0);
+    ck_assert(totals.flow_cut > 0 && totals.deficits > 0);
+    ck_assert_msg(covering ? totals.covered == totals.deficits
+                           : totals.covered == 0 && totals.repair_steps > 0,
+                  "%lld deficits, %lld covered", (long long)totals.deficits,
+                  (long long)totals.covered);
     ck_assert(totals.rerouted > 0 && totals.rerouted < totals.flow_cut);
     ck_assert(totals.recompactions > 0 && totals.grown > 0);
 }
@@ -682,6 +701,7 @@ END_TEST
 START_TEST(random_families)
 {
     pf_status st;
+    covering = _i;
     for (uint64_t seed = 1; seed <= 4; seed++) {
         fuzz_network(pf_gen_rmf(3, 3, 1, 50, seed, &st), NULL, 60, 25, 12, 1, seed);
         fuzz_network(pf_gen_rlg(4, 6, 30, seed, &st), NULL, 40, 25, 12, 1, seed + 100);
@@ -695,6 +715,7 @@ END_TEST
 START_TEST(random_many_deficits)
 {
     pf_status st;
+    covering = _i;
     for (uint64_t seed = 1; seed <= 3; seed++) {
         pf_dyn_params p;
         pf_dyn_params_default(&p);
@@ -723,9 +744,10 @@ int main(void)
 
     TCase *random = tcase_create("random");
     tcase_set_timeout(random, 120);
-    tcase_add_test(random, random_small);
-    tcase_add_test(random, random_families);
-    tcase_add_test(random, random_many_deficits);
+    /* each twice: deficits repaired (0), covered by pairs (1) */
+    tcase_add_loop_test(random, random_small, 0, 2);
+    tcase_add_loop_test(random, random_families, 0, 2);
+    tcase_add_loop_test(random, random_many_deficits, 0, 2);
     suite_add_tcase(s, random);
 
     SRunner *sr = srunner_create(s);

@@ -164,12 +164,6 @@ static void batch_plan_free(batch_plan *b)
     pf_dyn_plan_free(&b->layout);
 }
 
-/* Free or dead slots vertex u can give without a layout. */
-static int64_t room_at(const pf_dyn_graph *d, int64_t u)
-{
-    return d->view.first[u + 1] - d->view.first[u] - d->used[u] + d->dead[u];
-}
-
 /* Every added arc's ends, and each vertex's demand: an old vertex with
  * less room than that calls for a layout. */
 static int plan_demand(const pf_dyn_graph *d, const pf_dyn_change *c, int64_t count,
@@ -206,7 +200,7 @@ static int plan_demand(const pf_dyn_graph *d, const pf_dyn_change *c, int64_t co
         }
         b->extra_vertex[b->extra_count] = u;
         b->extra_slots[b->extra_count++] = k;
-        if (room_at(d, u) < k)
+        if (pf_dyn_room_at(d, u) < k)
             b->need_layout = 1;
     }
     if (n0 + b->new_vertices > d->vertex_cap ||
@@ -292,22 +286,6 @@ static void set_pair_cap(pf_dyn_graph *d, int64_t f, int64_t c, batch_state *b)
         saturate_from_source(d, f, b);
 }
 
-/* A slot of u for a new arc: a free one, else a dead one (the plan made
- * sure there is one). */
-static int64_t take_slot(pf_dyn_graph *d, int64_t u)
-{
-    const int64_t lo = d->view.first[u];
-    if (lo + d->used[u] < d->view.first[u + 1])
-        return lo + d->used[u]++;
-    for (int64_t a = lo; a < lo + d->used[u]; a++) {
-        if (d->view.rev[a] == a) {
-            d->dead[u]--;
-            return a;
-        }
-    }
-    return -1;
-}
-
 static void apply_add(pf_dyn_graph *d, const pf_dyn_change *x, batch_state *b)
 {
     const int64_t id = d->ids++;
@@ -319,7 +297,7 @@ static void apply_add(pf_dyn_graph *d, const pf_dyn_change *x, batch_state *b)
     d->slot_of[id] = -1;
     if (u == v)
         return; /* a self-loop: an id, no slots */
-    int64_t f = take_slot(d, u), r = take_slot(d, v);
+    int64_t f = pf_dyn_take_slot(d, u), r = pf_dyn_take_slot(d, v);
     d->view.head[f] = v;
     d->view.rev[f] = r;
     d->view.cap[f] = x->cap;
@@ -381,7 +359,7 @@ static void apply_addv(pf_dyn_graph *d, int64_t count, const int64_t *demand)
             pf_dyn_kill_slot(d, a, (int32_t)v);
             pf_dyn_touch_slot(d, a);
         }
-        d->used[v] = d->dead[v] = d->excess[v] = 0;
+        d->used[v] = d->dead[v] = d->excess[v] = d->cover_of[v] = 0;
         d->walk_mark[v] = 0;
         pf_dyn_touch_vertex(d, v);
         pf_dyn_touch_vertex(d, v + 1);
@@ -476,14 +454,32 @@ int pf_dyn_apply(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count, pf_dyn_
         b.out.recompacted = 1;
     }
     apply_changes(d, c, count, &p, &b);
-    if (d->deficits_pending)
-        rc = pf_dyn_repair_list(d, NULL, 0, &b.out, st);
+    const int64_t *list = d->deficits_pending ? NULL : b.deficits;
+    const int64_t len = d->deficits_pending ? 0 : b.deficit_count;
+    if (d->cover_deficits)
+        rc = pf_dyn_cover_list(d, list, len, &b.out, st);
     else
-        rc = pf_dyn_repair_list(d, b.deficits, b.deficit_count, &b.out, st);
+        rc = pf_dyn_repair_list(d, list, len, &b.out, st);
     if (!rc)
         d->deficits_pending = 0;
     batch_plan_free(&p);
     if (out)
         *out = b.out;
+    return rc;
+}
+
+int pf_dyn_repair(pf_dyn_graph *d, pf_dyn_batch_out *out, pf_status *st)
+{
+    pf_dyn_batch_out counts = {0};
+    int rc = d->cover_deficits ? pf_dyn_cover_list(d, NULL, 0, &counts, st)
+                               : pf_dyn_repair_list(d, NULL, 0, &counts, st);
+    if (!rc)
+        d->deficits_pending = 0;
+    if (out) {
+        out->deficits += counts.deficits;
+        out->covered += counts.covered;
+        out->recompacted |= counts.recompacted;
+        out->repair_steps += counts.repair_steps;
+    }
     return rc;
 }

@@ -88,9 +88,10 @@ int pf_dyn_arrays_alloc(dyn_arrays *a, int64_t vertex_cap, int64_t slot_cap, int
     a->walk_mark = pf_calloc(nv, 1, st);
     a->walk_dist = pf_alloc(nv, sizeof *a->walk_dist, st);
     a->walk_seen = pf_alloc(nv, sizeof *a->walk_seen, st);
+    a->cover_of = pf_calloc(nv, sizeof *a->cover_of, st);
     if (!a->first || !a->head || !a->rev || !a->cap || !a->res || !a->excess || !a->used ||
         !a->dead || !a->dirty || !a->vertex_dirty || !a->walk_cur || !a->walk_path ||
-        !a->walk_mark || !a->walk_dist || !a->walk_seen) {
+        !a->walk_mark || !a->walk_dist || !a->walk_seen || !a->cover_of) {
         pf_dyn_arrays_free(a);
         return pf_fail(st, PF_E_NOMEM,
                        "dynamic graph: out of memory for %lld vertices and %lld slots",
@@ -103,7 +104,7 @@ void pf_dyn_arrays_free(dyn_arrays *a)
 {
     PF_FREE_ALL(a->first, a->head, a->rev, a->cap, a->res, a->excess, a->used, a->dead, a->dirty,
                 a->vertex_dirty, a->walk_cur, a->walk_path, a->walk_mark, a->walk_dist,
-                a->walk_seen);
+                a->walk_seen, a->cover_of);
     memset(a, 0, sizeof *a);
 }
 
@@ -115,7 +116,7 @@ static dyn_arrays arrays_of(const pf_dyn_graph *d)
         .res = d->res, .excess = d->excess, .used = d->used, .dead = d->dead,
         .dirty = d->dirty, .vertex_dirty = d->vertex_dirty, .walk_cur = d->walk_cur,
         .walk_path = d->walk_path, .walk_mark = d->walk_mark, .walk_dist = d->walk_dist,
-        .walk_seen = d->walk_seen,
+        .walk_seen = d->walk_seen, .cover_of = d->cover_of,
     };
 }
 
@@ -137,6 +138,7 @@ static void install_arrays(pf_dyn_graph *d, const dyn_arrays *a)
     d->walk_mark = a->walk_mark;
     d->walk_dist = a->walk_dist;
     d->walk_seen = a->walk_seen;
+    d->cover_of = a->cover_of;
     d->slot_cap = a->slot_cap;
     d->vertex_cap = a->vertex_cap;
     d->pages = a->pages;
@@ -297,7 +299,7 @@ void pf_dyn_free(pf_dyn_graph *d)
 {
     dyn_arrays a = arrays_of(d);
     pf_dyn_arrays_free(&a);
-    PF_FREE_ALL(d->slot_of, d->tail_of, d->head_of, d->cap_of, d->deleted);
+    PF_FREE_ALL(d->slot_of, d->tail_of, d->head_of, d->cap_of, d->deleted, d->covers);
     memset(d, 0, sizeof *d);
 }
 
@@ -406,7 +408,12 @@ void pf_dyn_plan_commit(pf_dyn_graph *d, dyn_plan *plan)
     plan_slot_map(d, plan, threads);
     plan_move_slots(d, plan, threads);
     memcpy(plan->arrays.excess, d->excess, (size_t)d->view.n * sizeof *d->excess);
+    memcpy(plan->arrays.cover_of, d->cover_of, (size_t)d->view.n * sizeof *d->cover_of);
     const int64_t *map = plan->new_slot;
+    for (int64_t k = 0; k < d->cover_count; k++) {
+        d->covers[k].in = map[d->covers[k].in];
+        d->covers[k].out = map[d->covers[k].out];
+    }
     int64_t *slot_of = d->slot_of;
     PF_OMP(omp parallel for schedule(static) num_threads(threads) if (threads > 1))
     for (int64_t i = 0; i < d->ids; i++)
@@ -424,8 +431,16 @@ void pf_dyn_plan_commit(pf_dyn_graph *d, dyn_plan *plan)
     memset(plan, 0, sizeof *plan);
 }
 
+void pf_dyn_cover_clear(pf_dyn_graph *d)
+{
+    while (d->cover_count > 0)
+        pf_dyn_drop_pair(d, d->cover_count - 1);
+    d->cover_total = 0;
+}
+
 void pf_dyn_reset_preflow(pf_dyn_graph *d)
 {
+    pf_dyn_cover_clear(d);
     const int threads = pf_resolve_threads(d->params.threads);
     const int64_t slots = d->view.arcs;
     int64_t *res = d->res;

@@ -27,7 +27,15 @@
  * returns PF_OK: res[f] + res[r] = cap[f] for each pair (f forward, r
  * reverse, cap[r] = 0), so flow(f) = res[r]; excess[v] = inflow - outflow
  * >= 0 for every vertex but the source; every arc out of the source is
- * saturated (res = 0) — what push-relabel needs to resume from it. */
+ * saturated (res = 0) — what push-relabel needs to resume from it.
+ *
+ * Covered deficits (cover_deficits = 1, dyn_cover.c): a deficit d left at
+ * v is not repaired but covered by a pair of arcs without ids, source -> v
+ * (saturated, capacity d) and v -> sink (capacity d). Every s-t cut
+ * crosses exactly one arc of each pair, so every cut is cover_total above
+ * the graph's own: the minimum cuts are the graph's, and its maximum flow
+ * value is the sink's excess less cover_total. The arc flows are then not
+ * a flow of the graph (for sessions that report value and cut only). */
 #ifndef PF_DYN_GRAPH_H
 #define PF_DYN_GRAPH_H
 
@@ -43,6 +51,12 @@ typedef struct pf_dyn_params {
     int64_t vertex_room; /* vertices that may be added before the arrays grow; < 0: default */
     int threads;         /* OpenMP threads for the builds (<= 0: all) */
 } pf_dyn_params;
+
+/* A covered deficit's pair of arcs (forward slots): source -> v, v -> sink. */
+typedef struct pf_dyn_cover_pair {
+    int64_t in, out;
+    int32_t v;
+} pf_dyn_cover_pair;
 
 typedef struct pf_dyn_graph {
     /* The graph as the engines see it: n, source, sink, first (n + 1),
@@ -97,6 +111,16 @@ typedef struct pf_dyn_graph {
      * for them at every vertex. */
     int deficits_pending;
 
+    /* Covered deficits (above): the pairs, each vertex's pair (index + 1,
+     * 0: none; vertex_cap entries, moved with the vertex arrays) and what
+     * they add to every cut. A pair of capacity 0 is kept for the vertex's
+     * next deficit until a layout drops it. */
+    int cover_deficits;
+    pf_dyn_cover_pair *covers;
+    int64_t cover_count, cover_room;
+    int64_t *cover_of;
+    int64_t cover_total;
+
     /* Counters for reports and benchmarks. */
     int64_t recompactions;
     int64_t live_arcs;     /* pairs in use (super arcs included) */
@@ -125,6 +149,7 @@ typedef struct pf_dyn_batch_out {
     int64_t flow_cut;      /* flow removed from arcs by lowered or deleted capacities */
     int64_t rerouted;      /* of it, sent round the arc from its tail to its head */
     int64_t deficits;      /* vertices left with a deficit, before the repair */
+    int64_t covered;       /* of them, covered by a pair (cover_deficits) */
     int64_t repair_steps;  /* arcs walked by the deficit repair */
     int64_t source_pushed; /* pushed out of the source on new or raised arcs */
     int recompacted;       /* the slot arrays were rebuilt (every page dirty) */
@@ -189,6 +214,29 @@ int64_t pf_dyn_take_preflow(pf_dyn_graph *d);
 /* The initial preflow on the graph as it is (residuals = capacities,
  * every source arc saturated): a cold start; every page dirty. */
 void pf_dyn_reset_preflow(pf_dyn_graph *d);
+
+/* Covered deficits (dyn_cover.c; the clear beside the reset in
+ * dyn_graph.c). pf_dyn_cover_list covers the deficits of
+ * the listed vertices (NULL: of every vertex), making room by a layout
+ * where a vertex or a terminal lacks slots; where a pair cannot be made
+ * (no memory for the layout, a total past int64, a deficit at the sink)
+ * it repairs instead. pf_dyn_cover_trim, after a solve (the source's arcs
+ * saturated again), cancels what reached the sink through each pair
+ * against its source arc: both arcs lose it, and so does cover_total.
+ * pf_dyn_cover_clear removes every pair (for a fresh preflow: the pairs'
+ * arcs become free slots). pf_dyn_is_cover_slot: slot a is an arc of a
+ * pair. */
+int pf_dyn_cover_list(pf_dyn_graph *d, const int64_t *list, int64_t len, pf_dyn_batch_out *out,
+                      pf_status *st);
+void pf_dyn_cover_trim(pf_dyn_graph *d);
+void pf_dyn_cover_clear(pf_dyn_graph *d);
+int pf_dyn_is_cover_slot(const pf_dyn_graph *d, int64_t a);
+
+/* The graph's own maximum flow value once the preflow is a maximum one. */
+static inline int64_t pf_dyn_value(const pf_dyn_graph *d)
+{
+    return d->excess[d->view.sink] - d->cover_total;
+}
 
 /* The flow on arc `id` (0 for deleted arcs and self-loops). */
 int64_t pf_dyn_flow(const pf_dyn_graph *d, int64_t id);

@@ -17,6 +17,7 @@ typedef struct dyn_arrays {
     int64_t *walk_cur, *walk_path;
     uint8_t *walk_mark;
     int32_t *walk_dist, *walk_seen;
+    int64_t *cover_of;
 } dyn_arrays;
 
 /* A recompaction prepared (every allocation done) but not yet applied. */
@@ -84,6 +85,28 @@ static inline int64_t pf_dyn_saturate_slot(pf_dyn_graph *d, int64_t a)
     return c;
 }
 
+/* Free or dead slots vertex u can give without a layout. */
+static inline int64_t pf_dyn_room_at(const pf_dyn_graph *d, int64_t u)
+{
+    return d->view.first[u + 1] - d->view.first[u] - d->used[u] + d->dead[u];
+}
+
+/* A slot of u for a new arc: a free one, else a dead one (the caller made
+ * sure there is one: pf_dyn_room_at). */
+static inline int64_t pf_dyn_take_slot(pf_dyn_graph *d, int64_t u)
+{
+    const int64_t lo = d->view.first[u];
+    if (lo + d->used[u] < d->view.first[u + 1])
+        return lo + d->used[u]++;
+    for (int64_t a = lo; a < lo + d->used[u]; a++) {
+        if (d->view.rev[a] == a) {
+            d->dead[u]--;
+            return a;
+        }
+    }
+    return -1;
+}
+
 /* Writes slot a of vertex u as a free slot. */
 static inline void pf_dyn_kill_slot(pf_dyn_graph *d, int64_t a, int32_t u)
 {
@@ -91,6 +114,30 @@ static inline void pf_dyn_kill_slot(pf_dyn_graph *d, int64_t a, int32_t u)
     d->view.rev[a] = a;
     d->view.cap[a] = 0;
     d->res[a] = 0;
+}
+
+/* Kills pair k's four slots and takes it out of the table (the last pair
+ * moves into its place). Its arcs must carry no flow, or the caller must
+ * be about to start the preflow over. */
+static inline void pf_dyn_drop_pair(pf_dyn_graph *d, int64_t k)
+{
+    const pf_dyn_cover_pair p = d->covers[k];
+    const int32_t s = d->view.source, t = d->view.sink;
+    const int64_t slot[4] = {p.in, d->view.rev[p.in], p.out, d->view.rev[p.out]};
+    const int32_t owner[4] = {s, p.v, p.v, t};
+    d->source_cap -= d->view.cap[p.in];
+    for (int i = 0; i < 4; i++) {
+        pf_dyn_kill_slot(d, slot[i], owner[i]);
+        pf_dyn_touch_slot(d, slot[i]);
+        d->dead[owner[i]]++;
+    }
+    d->live_arcs -= 2;
+    d->cover_of[p.v] = 0;
+    d->cover_count--;
+    if (k != d->cover_count) {
+        d->covers[k] = d->covers[d->cover_count];
+        d->cover_of[d->covers[k].v] = k + 1;
+    }
 }
 
 #endif

@@ -382,16 +382,3 @@ int pf_dyn_repair_list(pf_dyn_graph *d, const int64_t *list, int64_t len, pf_dyn
     }
     return rc;
 }
-
-int pf_dyn_repair(pf_dyn_graph *d, pf_dyn_batch_out *out, pf_status *st)
-{
-    pf_dyn_batch_out counts = {0};
-    int rc = pf_dyn_repair_list(d, NULL, 0, &counts, st);
-    if (!rc)
-        d->deficits_pending = 0;
-    if (out) {
-        out->deficits += counts.deficits;
-        out->repair_steps += counts.repair_steps;
-    }
-    return rc;
-}

@@ -150,6 +150,28 @@ static int check_preflow(const pf_dyn_graph *d, const int64_t *flow_excess, pf_s
     return PF_OK;
 }
 
+/* The covered deficits' pairs: each one's arcs where the table says, of
+ * one capacity, the source's saturated; cover_total their sum. */
+static int check_covers(const pf_dyn_graph *d, pf_status *st)
+{
+    const pf_residual *g = &d->view;
+    int64_t total = 0;
+    for (int64_t k = 0; k < d->cover_count; k++) {
+        const pf_dyn_cover_pair *p = &d->covers[k];
+        if (p->v < 0 || p->v >= g->n || d->cover_of[p->v] != k + 1 || g->head[p->in] != p->v ||
+            g->head[g->rev[p->in]] != g->source || g->head[p->out] != g->sink ||
+            g->head[g->rev[p->out]] != p->v || g->cap[p->in] != g->cap[p->out] ||
+            d->res[p->in] != 0)
+            return pf_fail(st, PF_E_VERIFY, "dyn: deficit pair %lld of vertex %d is not "
+                           "source -> v, v -> sink of one capacity", (long long)k, (int)p->v);
+        total += g->cap[p->in];
+    }
+    if (total != d->cover_total)
+        return pf_fail(st, PF_E_VERIFY, "dyn: the pairs hold %lld, counted %lld",
+                       (long long)total, (long long)d->cover_total);
+    return PF_OK;
+}
+
 int pf_dyn_verify(const pf_dyn_graph *d, pf_status *st)
 {
     int rc = check_ranges(d, st);
@@ -175,6 +197,8 @@ int pf_dyn_verify(const pf_dyn_graph *d, pf_status *st)
         rc = check_ids(d, owner, st);
     if (!rc)
         rc = check_preflow(d, flow_excess, st);
+    if (!rc)
+        rc = check_covers(d, st);
     free(flow_excess);
     free(owner);
     return rc;

@@ -218,12 +218,14 @@ static int refresh_super_arcs(pf_session *s, pf_status *st)
     }
     const pf_residual *v = &g->view;
     for (int64_t a = v->first[super_source]; !rc && a < v->first[super_source + 1]; a++)
-        if (v->head[a] != super_source && v->cap[a] != supply[v->head[a]])
+        if (v->head[a] != super_source && v->cap[a] != supply[v->head[a]] &&
+            !pf_dyn_is_cover_slot(g, a))
             rc = pf_dyn_set_slot_cap(g, a, supply[v->head[a]], st);
     for (int64_t i = 0; !rc && i < s->sink_count; i++) {
         int64_t t = pf_session_view_id(s, s->sinks[i]);
         for (int64_t a = v->first[t]; !rc && a < v->first[t + 1]; a++)
-            if (v->head[a] == super_sink && v->cap[a] != demand[t])
+            if (v->head[a] == super_sink && v->cap[a] != demand[t] &&
+                !pf_dyn_is_cover_slot(g, a))
                 rc = pf_dyn_set_slot_cap(g, a, demand[t], st);
     }
     if (!rc)
@@ -488,12 +490,14 @@ void pf_session_get_stats(const pf_session *s, pf_session_stats *out)
     *out = s->stats;
     out->recompactions = s->g.recompactions;
     out->slots = s->g.view.arcs;
-    out->live_arcs = s->g.live_arcs;
+    out->live_arcs = s->g.live_arcs - 2 * s->g.cover_count; /* not the deficits' pairs */
     out->device_bytes = s->dev ? pf_dev_session_bytes(s->dev) : 0;
     /* per slot: head, rev, cap, res, and the page marks; per vertex: first,
-     * excess, used; per id: slot, ends, capacity, deleted */
+     * excess, used, pair; per id: slot, ends, capacity, deleted; the pairs */
     out->host_bytes = (uint64_t)s->g.view.arcs * (4 + 8 + 8 + 8) +
-                      (uint64_t)s->g.view.n * (8 + 8 + 8) + (uint64_t)s->g.ids * (8 + 4 + 4 + 8 + 1);
+                      (uint64_t)s->g.view.n * (8 + 8 + 8 + 8) +
+                      (uint64_t)s->g.ids * (8 + 4 + 4 + 8 + 1) +
+                      (uint64_t)s->g.cover_room * sizeof *s->g.covers;
 }
 
 void pf_session_close(pf_session *s)

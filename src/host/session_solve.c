@@ -71,6 +71,9 @@ int pf_session_rebuild(pf_session *s, const pf_network *net, pf_status *st)
     pf_dyn_free(&s->g);
     s->g = fresh;
     s->g.all_dirty = 1;
+    /* Without flows to report, a batch's deficits are covered, not
+     * repaired (dyn_graph.h): value and cut come out the same. */
+    s->g.cover_deficits = !s->opt.want_flow;
     s->n_input = net->n;
     s->super = pf_network_terminal_count(net, 0) > 1 || pf_network_terminal_count(net, 1) > 1;
     return PF_OK;
@@ -213,8 +216,10 @@ int pf_session_run(pf_session *s, pf_solution *sol, pf_status *st)
         rc = s->dev ? device_phase1(s, &t, st) : host_phase1(s, side, &t, st);
     if (!rc && s->dev && side)
         rc = pf_dev_session_cut(s->dev, side, st);
-    if (!rc)
-        sol->value = g->excess[g->view.sink];
+    if (!rc) {
+        pf_dyn_cover_trim(g);
+        sol->value = pf_dyn_value(g);
+    }
     if (!rc && flow_res)
         rc = flow_residuals(s, flow_res, &t, st);
     if (!rc)

@@ -1,0 +1,275 @@
+/* Covered deficits of the dynamic residual graph (dyn_graph.h): a deficit
+ * d at v gets a pair of arcs without ids, source -> v saturated at d and
+ * v -> sink of capacity d, instead of the repair of dyn_repair.c.
+ *
+ * Why that is exact for the value and the cut: every s-t cut puts v on one
+ * side, so it crosses source -> v (v on the sink side) or v -> sink (v on
+ * the source side), never both and never neither: each cut rises by d and
+ * the order of the cuts stays, so the minimum cuts are the graph's and the
+ * maximum flow is cover_total above the graph's. The source arc's flow
+ * gives v what it lost, so the preflow is valid at once, whatever the
+ * deficit's flow paths to the sink look like (the repair walks them: up to
+ * the whole graph per batch, bench/NOTES.md 38 and 41); push-relabel then
+ * sends the excess the batch left at the cut arcs' tails to the pair's
+ * vertex (and on to the sink through its arc) or wherever it can go.
+ *
+ * After a solve, what reached the sink through v -> sink is cancelled
+ * against source -> v (pf_dyn_cover_trim): a path source -> v -> sink of
+ * flow m off both arcs lowers every cut by m again. A pair is then left
+ * with capacity where v is still short of inflow, and with none where its
+ * deficit was refilled; such a pair is kept for v's next deficit until a
+ * layout drops it (pairs stay at most one per vertex: memory is bounded
+ * over any number of batches). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dyn_graph.h"
+#include "dyn_layout.h"
+#include "status.h"
+
+/* Free slots at the end of u's range (not the dead ones among the used:
+ * the source and sink take theirs from there, so a pair never scans a
+ * terminal's whole range for a dead slot). */
+static int64_t free_at(const pf_dyn_graph *d, int64_t u)
+{
+    return d->view.first[u + 1] - d->view.first[u] - d->used[u];
+}
+
+/* Writes slots f (of head_r) and r (of head_f) as a pair of capacity 0. */
+static void link_pair(pf_dyn_graph *d, int64_t f, int64_t r, int32_t head_f, int32_t head_r)
+{
+    d->view.head[f] = head_f;
+    d->view.rev[f] = r;
+    d->view.cap[f] = d->res[f] = 0;
+    d->view.head[r] = head_r;
+    d->view.rev[r] = f;
+    d->view.cap[r] = d->res[r] = 0;
+    pf_dyn_touch_slot(d, f);
+    pf_dyn_touch_slot(d, r);
+    d->live_arcs++;
+}
+
+/* Pairs of capacity 0 dropped (before a layout, which then reclaims them). */
+static void drop_empty_pairs(pf_dyn_graph *d)
+{
+    for (int64_t k = d->cover_count - 1; k >= 0; k--)
+        if (d->view.cap[d->covers[k].in] == 0)
+            pf_dyn_drop_pair(d, k);
+}
+
+/* Vertices among found[0..count) without a pair. */
+static int64_t without_pair(const pf_dyn_graph *d, const int64_t *found, int64_t count)
+{
+    int64_t fresh = 0;
+    for (int64_t i = 0; i < count; i++)
+        fresh += d->cover_of[found[i]] == 0;
+    return fresh;
+}
+
+/* 1 when every new pair finds its slots without a layout. */
+static int pairs_fit(const pf_dyn_graph *d, const int64_t *found, int64_t count, int64_t fresh)
+{
+    if (free_at(d, d->view.source) < fresh || free_at(d, d->view.sink) < fresh)
+        return 0;
+    for (int64_t i = 0; i < count; i++)
+        if (d->cover_of[found[i]] == 0 && pf_dyn_room_at(d, found[i]) < 2)
+            return 0;
+    return 1;
+}
+
+/* A layout with two slots at each vertex that gets a pair and, at the
+ * source and sink, one per pair plus as many as they hold (their ranges
+ * double: a stream of batches lays the graph out again rarely). */
+static int make_room(pf_dyn_graph *d, const int64_t *found, int64_t count,
+                     pf_dyn_batch_out *out, pf_status *st)
+{
+    drop_empty_pairs(d);
+    const int64_t fresh = without_pair(d, found, count);
+    if (pairs_fit(d, found, count, fresh))
+        return PF_OK;
+    int64_t *vertex = pf_alloc((size_t)count + 2, sizeof *vertex, st);
+    int64_t *slots = pf_alloc((size_t)count + 2, sizeof *slots, st);
+    int rc = vertex && slots ? PF_OK : PF_E_NOMEM;
+    int64_t extra = 0;
+    for (int64_t i = 0; !rc && i < count; i++) {
+        if (d->cover_of[found[i]] != 0)
+            continue;
+        vertex[extra] = found[i];
+        slots[extra++] = 2;
+    }
+    const int32_t terminal[2] = {d->view.source, d->view.sink};
+    for (int i = 0; !rc && i < 2; i++) {
+        int64_t u = terminal[i];
+        vertex[extra] = u;
+        slots[extra++] = fresh + d->used[u] - d->dead[u];
+    }
+    dyn_plan plan;
+    if (!rc)
+        rc = pf_dyn_plan(d, vertex, slots, extra, 0, 0, &plan, st);
+    if (!rc) {
+        pf_dyn_plan_commit(d, &plan);
+        out->recompacted = 1;
+    }
+    free(vertex);
+    free(slots);
+    return rc;
+}
+
+/* Room in the table for `more` pairs. */
+static int reserve_pairs(pf_dyn_graph *d, int64_t more, pf_status *st)
+{
+    int64_t need = d->cover_count + more;
+    if (need <= d->cover_room)
+        return PF_OK;
+    int64_t room = d->cover_room * 2 > need ? d->cover_room * 2 : need + 16;
+    int ok = 1;
+    d->covers = pf_regrow(d->covers, (size_t)room, sizeof *d->covers, &ok);
+    if (!ok)
+        return pf_fail(st, PF_E_NOMEM, "dynamic graph: out of memory for %lld deficit pairs",
+                       (long long)room);
+    d->cover_room = room;
+    return PF_OK;
+}
+
+/* v's pair (made where it has none), both arcs raised by delta, the
+ * source arc's flow with them: v's excess rises by delta. */
+static void cover(pf_dyn_graph *d, int32_t v, int64_t delta)
+{
+    const int32_t s = d->view.source, t = d->view.sink;
+    if (d->cover_of[v] == 0) {
+        pf_dyn_cover_pair *p = &d->covers[d->cover_count++];
+        p->v = v;
+        p->in = pf_dyn_take_slot(d, s);
+        int64_t in_rev = pf_dyn_take_slot(d, v);
+        p->out = pf_dyn_take_slot(d, v);
+        int64_t out_rev = pf_dyn_take_slot(d, t);
+        link_pair(d, p->in, in_rev, v, s);
+        link_pair(d, p->out, out_rev, t, v);
+        d->cover_of[v] = d->cover_count;
+    }
+    const pf_dyn_cover_pair *p = &d->covers[d->cover_of[v] - 1];
+    d->view.cap[p->in] += delta;
+    d->res[d->view.rev[p->in]] += delta;
+    d->view.cap[p->out] += delta;
+    d->res[p->out] += delta;
+    d->excess[v] += delta;
+    d->excess[s] -= delta;
+    d->source_cap += delta;
+    d->cover_total += delta;
+    pf_dyn_touch_slot(d, p->in);
+    pf_dyn_touch_slot(d, d->view.rev[p->in]);
+    pf_dyn_touch_slot(d, p->out);
+    pf_dyn_touch_vertex(d, v);
+    pf_dyn_touch_vertex(d, s);
+}
+
+/* The listed vertices (every vertex where list is NULL) with a deficit,
+ * each once, into d->walk_path; the sink's, which no pair can cover, is
+ * reported in *sink_short. Returns how many. */
+static int64_t gather_deficits(pf_dyn_graph *d, const int64_t *list, int64_t len,
+                               int64_t *total, int *sink_short)
+{
+    const int64_t count = list ? len : d->view.n;
+    int64_t found = 0;
+    *total = 0;
+    *sink_short = 0;
+    for (int64_t k = 0; k < count; k++) {
+        int64_t v = list ? list[k] : k;
+        if (v == d->view.source || d->excess[v] >= 0 || d->walk_mark[v])
+            continue;
+        if (v == d->view.sink) {
+            *sink_short = 1;
+            continue;
+        }
+        d->walk_mark[v] = 1;
+        d->walk_path[found++] = v;
+        *total -= d->excess[v];
+    }
+    for (int64_t i = 0; i < found; i++)
+        d->walk_mark[d->walk_path[i]] = 0;
+    return found;
+}
+
+int pf_dyn_cover_list(pf_dyn_graph *d, const int64_t *list, int64_t len, pf_dyn_batch_out *out,
+                      pf_status *st)
+{
+    int64_t total = 0, sum = 0;
+    int sink_short = 0;
+    int64_t count = gather_deficits(d, list, len, &total, &sink_short);
+    int rc = PF_OK;
+    if (sink_short) {
+        const int64_t sink = d->view.sink;
+        rc = pf_dyn_repair_list(d, &sink, 1, out, st);
+    }
+    if (rc || count == 0)
+        return rc;
+    /* The pairs need slots, perhaps a layout (which gives walk_path new
+     * memory: the list is kept aside over it), and a table entry each. */
+    int fits = !__builtin_add_overflow(d->source_cap, total, &sum) &&
+               !__builtin_add_overflow(d->cover_total, total, &sum);
+    pf_status room_st = {0};
+    int room = PF_OK;
+    if (fits && !pairs_fit(d, d->walk_path, count, without_pair(d, d->walk_path, count))) {
+        int64_t *kept = pf_alloc((size_t)count, sizeof *kept, &room_st);
+        room = kept ? PF_OK : PF_E_NOMEM;
+        if (kept) {
+            memcpy(kept, d->walk_path, (size_t)count * sizeof *kept);
+            room = make_room(d, kept, count, out, &room_st);
+            memcpy(d->walk_path, kept, (size_t)count * sizeof *kept);
+            free(kept);
+        }
+    }
+    const int64_t *found = d->walk_path;
+    if (fits && !room)
+        room = reserve_pairs(d, without_pair(d, found, count), &room_st);
+    if (!fits || room) {
+        /* No memory for the layout, or totals past int64: the repair,
+         * which needs neither (and uses walk_path itself: it scans). */
+        if (room && room != PF_E_NOMEM) {
+            if (st)
+                *st = room_st;
+            return room;
+        }
+        return pf_dyn_repair_list(d, NULL, 0, out, st);
+    }
+    for (int64_t i = 0; i < count; i++)
+        cover(d, (int32_t)found[i], -d->excess[found[i]]);
+    out->deficits += count;
+    out->covered += count;
+    return PF_OK;
+}
+
+void pf_dyn_cover_trim(pf_dyn_graph *d)
+{
+    const int32_t s = d->view.source, t = d->view.sink;
+    for (int64_t k = 0; k < d->cover_count; k++) {
+        const pf_dyn_cover_pair *p = &d->covers[k];
+        int64_t in_rev = d->view.rev[p->in], out_rev = d->view.rev[p->out];
+        int64_t m = d->res[out_rev] < d->res[in_rev] ? d->res[out_rev] : d->res[in_rev];
+        if (m <= 0)
+            continue;
+        d->view.cap[p->in] -= m;
+        d->res[in_rev] -= m;
+        d->view.cap[p->out] -= m;
+        d->res[out_rev] -= m;
+        d->excess[s] += m;
+        d->excess[t] -= m;
+        d->source_cap -= m;
+        d->cover_total -= m;
+        pf_dyn_touch_slot(d, p->in);
+        pf_dyn_touch_slot(d, in_rev);
+        pf_dyn_touch_slot(d, p->out);
+        pf_dyn_touch_slot(d, out_rev);
+        pf_dyn_touch_vertex(d, s);
+        pf_dyn_touch_vertex(d, t);
+    }
+}
+
+int pf_dyn_is_cover_slot(const pf_dyn_graph *d, int64_t a)
+{
+    int64_t k = d->cover_of[d->view.head[a]];
+    if (k != 0 && d->covers[k - 1].in == a)
+        return 1;
+    k = d->cover_of[d->view.head[d->view.rev[a]]];
+    return k != 0 && d->covers[k - 1].out == a;
+}
