@@ -602,7 +602,11 @@ typedef struct pf_update {
  * flow on it: batches of updates change the graph in place, and each
  * solve starts from the previous flow (README: "Sessions"). The device is
  * opened once, by pf_session_open. The options are copied; want_flow and
- * want_cut apply to every solve. */
+ * want_cut apply to every solve. Without want_flow a batch's deficits (flow
+ * cut off by a lowered or deleted arc) are covered by hidden source and
+ * sink arcs that raise every cut alike, which costs a batch far less than
+ * repairing them along flow paths, as a session with want_flow does
+ * (README: "Sessions"). */
 typedef struct pf_session pf_session;
 PF_API int pf_session_open(const pf_network *net, const pf_solve_options *opt,
                            pf_session **session, pf_status *st);
