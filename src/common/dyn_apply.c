@@ -431,6 +431,18 @@ static void apply_changes(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count
     d->view.input_arcs = d->view.output_arcs = d->ids;
 }
 
+/* The deficits of the listed vertices (NULL: of every vertex) covered or
+ * repaired, as the graph is set to; none is pending after it. */
+static int fix_deficits(pf_dyn_graph *d, const int64_t *list, int64_t len,
+                        pf_dyn_batch_out *out, pf_status *st)
+{
+    int rc = d->cover_deficits ? pf_dyn_cover_list(d, list, len, out, st)
+                               : pf_dyn_repair_list(d, list, len, out, st);
+    if (!rc)
+        d->deficits_pending = 0;
+    return rc;
+}
+
 int pf_dyn_apply(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count, pf_dyn_batch_out *out,
                  pf_status *st)
 {
@@ -454,14 +466,10 @@ int pf_dyn_apply(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count, pf_dyn_
         b.out.recompacted = 1;
     }
     apply_changes(d, c, count, &p, &b);
-    const int64_t *list = d->deficits_pending ? NULL : b.deficits;
-    const int64_t len = d->deficits_pending ? 0 : b.deficit_count;
-    if (d->cover_deficits)
-        rc = pf_dyn_cover_list(d, list, len, &b.out, st);
+    if (d->deficits_pending)
+        rc = fix_deficits(d, NULL, 0, &b.out, st);
     else
-        rc = pf_dyn_repair_list(d, list, len, &b.out, st);
-    if (!rc)
-        d->deficits_pending = 0;
+        rc = fix_deficits(d, b.deficits, b.deficit_count, &b.out, st);
     batch_plan_free(&p);
     if (out)
         *out = b.out;
@@ -471,10 +479,7 @@ int pf_dyn_apply(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count, pf_dyn_
 int pf_dyn_repair(pf_dyn_graph *d, pf_dyn_batch_out *out, pf_status *st)
 {
     pf_dyn_batch_out counts = {0};
-    int rc = d->cover_deficits ? pf_dyn_cover_list(d, NULL, 0, &counts, st)
-                               : pf_dyn_repair_list(d, NULL, 0, &counts, st);
-    if (!rc)
-        d->deficits_pending = 0;
+    int rc = fix_deficits(d, NULL, 0, &counts, st);
     if (out) {
         out->deficits += counts.deficits;
         out->covered += counts.covered;
