@@ -168,6 +168,31 @@ START_TEST(scan_and_filter_counts_are_checked)
 }
 END_TEST
 
+START_TEST(sparse_transfer_sizes_are_checked)
+{
+    fixture f;
+    setup(&f);
+    if (!ops->put_at) {
+        teardown(&f);
+        return; /* a backend without sparse transfers */
+    }
+    pf_buf *array = marked(&f, 64), *index = marked(&f, 16), *values = marked(&f, 32);
+    pf_buf *flags = marked(&f, 16);
+    EXPECT_USAGE(ops->put_at(f.dev, array, 2, 0, 8, index, values, 4, &f.st)); /* width */
+    EXPECT_USAGE(ops->put_at(f.dev, array, 8, 0, 9, index, values, 4, &f.st)); /* limit */
+    EXPECT_USAGE(ops->put_at(f.dev, array, 8, -1, 8, index, values, 4, &f.st));
+    EXPECT_USAGE(ops->put_at(f.dev, array, 8, 0, 8, index, values, 5, &f.st)); /* list */
+    EXPECT_USAGE(ops->take_at(f.dev, array, 0, 8, index, values, 5, &f.st));
+    EXPECT_USAGE(ops->take_at(f.dev, array, 0, 9, index, values, 4, &f.st));
+    EXPECT_USAGE(ops->mark_changed(f.dev, array, values, 0, flags, 5, &f.st)); /* snapshot */
+    EXPECT_USAGE(ops->mark_changed(f.dev, array, array, 5, flags, 4, &f.st));
+    EXPECT_USAGE(ops->mark_changed(f.dev, array, array, 0, flags, -1, &f.st));
+    expect_unwritten(&f, array, 64);
+    expect_unwritten(&f, flags, 16);
+    teardown(&f);
+}
+END_TEST
+
 START_TEST(maxflow_steps_arguments_are_checked)
 {
     fixture f;
@@ -363,6 +388,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, fill_past_the_end_writes_nothing);
     tcase_add_test(tc, transfers_outside_a_buffer_are_refused);
     tcase_add_test(tc, scan_and_filter_counts_are_checked);
+    tcase_add_test(tc, sparse_transfer_sizes_are_checked);
     tcase_add_test(tc, maxflow_steps_arguments_are_checked);
     tcase_add_test(tc, analytics_steps_arguments_are_checked);
     tcase_add_test(tc, floyd_warshall_arguments_are_checked);

@@ -20,6 +20,7 @@ static int device_count;
  * device 0 runs it, else 32 (a device without 64-bit atomics);
  * PORTAFLOW_CAP_BITS=32 tests the 32-bit kernels on any device. */
 static int cap_bits = 64;
+static int has_64; /* device 0 runs 64-bit steps (the sparse transfers need them) */
 
 typedef struct fixture {
     pf_dev *dev;
@@ -456,6 +457,86 @@ START_TEST(transfers_round_trip)
 }
 END_TEST
 
+/* put_at, take_at and mark_changed with filter_i32 against plain loops:
+ * sizes on both sides of a work-group, indices in any order, repeats with
+ * one value, and indices outside the array (skipped). */
+static const int64_t sparse_sizes[] = {1, 300, (1 << 17) + 5};
+
+START_TEST(sparse_transfers_match_reference)
+{
+    if (!ops->put_at || !has_64) {
+        printf("SKIP: no sparse transfers here\n");
+        return;
+    }
+    fixture f;
+    open_device(&f, _i % device_count);
+    const int64_t n = sparse_sizes[_i / device_count], lists = n / 3 + 2;
+    pf_rng rng;
+    pf_rng_seed(&rng, 31 + (uint64_t)n);
+    int64_t *array = malloc((size_t)n * 8), *values = malloc((size_t)lists * 8);
+    int32_t *narrow = malloc((size_t)n * 4), *index = malloc((size_t)lists * 4);
+    int32_t *flags = malloc((size_t)n * 4);
+    for (int64_t i = 0; i < n; i++)
+        narrow[i] = (int32_t)(array[i] = (int64_t)pf_rng_range(&rng, 0, 1000));
+    pf_buf *d64 = upload_new(&f, array, (size_t)n * 8), *d32 = upload_new(&f, narrow, (size_t)n * 4);
+    pf_buf *snap = upload_new(&f, array, (size_t)n * 8);
+    for (int64_t k = 0; k < lists; k++) {
+        /* the last two: one index past the end, one repeat of index 0 */
+        index[k] = k == lists - 2 ? (int32_t)n : (int32_t)pf_rng_range(&rng, 0, n);
+        if (k == lists - 1)
+            index[k] = index[0];
+        values[k] = k == lists - 1 ? values[0] : (int64_t)pf_rng_range(&rng, 1000, 2000);
+    }
+    for (int64_t k = 0; k < lists; k++) /* the host's order: a repeat's last value wins */
+        for (int64_t j = k + 1; j < lists; j++)
+            if (index[j] == index[k])
+                values[j] = values[k];
+    pf_buf *dindex = upload_new(&f, index, (size_t)lists * 4);
+    pf_buf *dvalues = upload_new(&f, values, (size_t)lists * 8);
+    CHECK_OK(ops->put_at(f.dev, d64, 8, 0, n, dindex, dvalues, lists, &f.st));
+    for (int64_t k = 0; k < lists; k++)
+        if (index[k] < n)
+            array[index[k]] = values[k];
+    int64_t *got = malloc((size_t)n * 8);
+    CHECK_OK(ops->download(f.dev, d64, 0, got, (size_t)n * 8, &f.st));
+    ck_assert(memcmp(got, array, (size_t)n * 8) == 0);
+    /* take_at of the same list: the new values (0 for the one outside) */
+    pf_buf *dout = upload_new(&f, NULL, (size_t)lists * 8);
+    CHECK_OK(ops->take_at(f.dev, d64, 0, n, dindex, dout, lists, &f.st));
+    CHECK_OK(ops->download(f.dev, dout, 0, got, (size_t)lists * 8, &f.st));
+    for (int64_t k = 0; k < lists; k++)
+        PF_EXPECT(got[k] == (index[k] < n ? array[index[k]] : 0), "take_at[%lld]", (long long)k);
+    /* mark_changed over the second half: flags where put_at wrote a new
+     * value there, the snapshot then equal to the array */
+    const int64_t base = n / 2, count = n - base;
+    pf_buf *dflags = upload_new(&f, NULL, (size_t)count * 4);
+    CHECK_OK(ops->mark_changed(f.dev, d64, snap, base, dflags, count, &f.st));
+    CHECK_OK(ops->download(f.dev, dflags, 0, flags, (size_t)count * 4, &f.st));
+    for (int64_t i = 0; i < count; i++)
+        PF_EXPECT(flags[i] == (array[base + i] != (int64_t)narrow[base + i]),
+                  "mark_changed[%lld]", (long long)(base + i));
+    CHECK_OK(ops->download(f.dev, snap, 0, got, (size_t)n * 8, &f.st));
+    for (int64_t i = 0; i < n; i++)
+        PF_EXPECT(got[i] == (i < base ? (int64_t)narrow[i] : array[i]), "snapshot[%lld]",
+                  (long long)i);
+    /* 4-byte elements: the same list into the narrow copy */
+    int32_t *v32 = malloc((size_t)lists * 4);
+    for (int64_t k = 0; k < lists; k++)
+        v32[k] = (int32_t)values[k];
+    ops->release(f.dev, dvalues);
+    dvalues = upload_new(&f, v32, (size_t)lists * 4);
+    CHECK_OK(ops->put_at(f.dev, d32, 4, 0, n, dindex, dvalues, lists, &f.st));
+    CHECK_OK(ops->download(f.dev, d32, 0, narrow, (size_t)n * 4, &f.st));
+    for (int64_t i = 0; i < n; i++)
+        PF_EXPECT(narrow[i] == (int32_t)array[i], "put_at i32[%lld]", (long long)i);
+    pf_buf *bufs[] = {d64, d32, snap, dindex, dvalues, dout, dflags};
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
+        ops->release(f.dev, bufs[i]);
+    ops->close(f.dev);
+    free(array), free(values), free(narrow), free(index), free(flags), free(got), free(v32);
+}
+END_TEST
+
 START_TEST(fill_out_of_range_writes_nothing)
 {
     fixture f;
@@ -533,6 +614,7 @@ int main(int argc, char **argv)
     if (ops->probe(&first, 1, why, sizeof why) == 1)
         cap_bits = forced && atoi(forced) == 32 ? 32
                    : (first.maxflow_bits & PF_MAXFLOW_64) ? 64 : 32;
+    has_64 = (first.maxflow_bits & PF_MAXFLOW_64) != 0;
     if (!(first.maxflow_bits & (cap_bits == 32 ? PF_MAXFLOW_32 : PF_MAXFLOW_64))) {
         printf("SKIP: %s runs no %d-bit max-flow steps\n", first.name, cap_bits);
         return PF_TEST_SKIP;
@@ -552,6 +634,8 @@ int main(int argc, char **argv)
     tcase_add_loop_test(tc, transfers_round_trip, 0, 2 * device_count);
     tcase_add_loop_test(tc, alloc_too_large_fails_cleanly, 0, device_count);
     tcase_add_loop_test(tc, fill_out_of_range_writes_nothing, 0, device_count);
+    tcase_add_loop_test(tc, sparse_transfers_match_reference, 0,
+                        (int)(sizeof sparse_sizes / sizeof *sparse_sizes) * device_count);
     suite_add_tcase(s, tc);
     return pf_test_run_in_process(s);
 }

@@ -287,6 +287,23 @@ typedef struct pf_device_ops {
      * flags[i] != 0 to out[0..*selected). */
     int (*filter_i32)(pf_dev *dev, pf_buf *flags, pf_buf *out, int64_t count,
                       int64_t *selected, pf_status *st);
+    /* Sparse transfers, for a session whose graph and preflow change in a
+     * few places between solves. Optional as a group (NULL: the session
+     * sends and reads whole pages instead). `limit` is dst's or src's
+     * element count: an index past it is skipped, never written or read.
+     * put_at: dst[base + index[i]] = values[i] for i < count, elements of
+     * `width` bytes (4 or 8); a repeated index must come with one value. */
+    int (*put_at)(pf_dev *dev, pf_buf *dst, int32_t width, int64_t base, int64_t limit,
+                  pf_buf *index, pf_buf *values, int64_t count, pf_status *st);
+    /* take_at: out[i] = src[base + index[i]] for i < count (int64). */
+    int (*take_at)(pf_dev *dev, pf_buf *src, int64_t base, int64_t limit, pf_buf *index,
+                   pf_buf *out, int64_t count, pf_status *st);
+    /* mark_changed: for i < count, flags[i] = (cur[base + i] !=
+     * snap[base + i]), then snap[base + i] = cur[base + i] (int64): with
+     * filter_i32 and take_at, only what changed since the last look comes
+     * back. */
+    int (*mark_changed)(pf_dev *dev, pf_buf *cur, pf_buf *snap, int64_t base, pf_buf *flags,
+                        int64_t count, pf_status *st);
 
     /* flags[u] = 1 iff excess[u] > 0, height[u] < n and u is no terminal. */
     int (*mark_active)(pf_dev *dev, const pf_dev_graph *g, pf_buf *flags,

@@ -171,6 +171,64 @@ static int c_filter_i32(pf_dev *dev, pf_buf *flags, pf_buf *out, int64_t count,
     return rc ? rc : c->inner->filter_i32(c->dev, INNER(flags), INNER(out), count, selected, st);
 }
 
+/* ---- sparse transfers --------------------------------------------------- */
+
+/* The array of `limit` elements of `width` bytes and the list of `count`
+ * indices and values (the indices themselves are on the device: the
+ * kernels skip any outside [0, limit)). */
+static int check_sparse(const pf_buf *array, int32_t width, int64_t base, int64_t limit,
+                        const pf_buf *index, const pf_buf *values, int64_t count,
+                        const char *step, pf_status *st)
+{
+    if (width != 4 && width != 8)
+        return pf_fail(st, PF_E_USAGE, "%s: elements of %d bytes", step, (int)width);
+    if (base < 0 || limit < 0)
+        return pf_fail(st, PF_E_USAGE, "%s: base %lld, limit %lld", step, (long long)base,
+                       (long long)limit);
+    int rc = pf_dc_check_elems(array, limit, (size_t)width, step, "array", st);
+    if (!rc)
+        rc = pf_dc_check_elems(index, count, 4, step, "index", st);
+    if (!rc)
+        rc = pf_dc_check_elems(values, count, (size_t)width, step, "values", st);
+    return rc;
+}
+
+static int c_put_at(pf_dev *dev, pf_buf *dst, int32_t width, int64_t base, int64_t limit,
+                    pf_buf *index, pf_buf *values, int64_t count, pf_status *st)
+{
+    int rc = check_sparse(dst, width, base, limit, index, values, count, "put_at", st);
+    checked_dev *c = CDEV(dev);
+    return rc ? rc : c->inner->put_at(c->dev, INNER(dst), width, base, limit, INNER(index),
+                                      INNER(values), count, st);
+}
+
+static int c_take_at(pf_dev *dev, pf_buf *src, int64_t base, int64_t limit, pf_buf *index,
+                     pf_buf *out, int64_t count, pf_status *st)
+{
+    int rc = check_sparse(src, 8, base, limit, index, out, count, "take_at", st);
+    checked_dev *c = CDEV(dev);
+    return rc ? rc : c->inner->take_at(c->dev, INNER(src), base, limit, INNER(index),
+                                       INNER(out), count, st);
+}
+
+static int c_mark_changed(pf_dev *dev, pf_buf *cur, pf_buf *snap, int64_t base, pf_buf *flags,
+                          int64_t count, pf_status *st)
+{
+    int rc = base < 0 || count < 0 || base > INT64_MAX - count
+                 ? pf_fail(st, PF_E_USAGE, "mark_changed: %lld elements at %lld",
+                           (long long)count, (long long)base)
+                 : PF_OK;
+    if (!rc)
+        rc = pf_dc_check_elems(cur, base + count, 8, "mark_changed", "current", st);
+    if (!rc)
+        rc = pf_dc_check_elems(snap, base + count, 8, "mark_changed", "snapshot", st);
+    if (!rc)
+        rc = pf_dc_check_elems(flags, count, 4, "mark_changed", "flags", st);
+    checked_dev *c = CDEV(dev);
+    return rc ? rc : c->inner->mark_changed(c->dev, INNER(cur), INNER(snap), base,
+                                            INNER(flags), count, st);
+}
+
 /* ---- the max-flow steps ------------------------------------------------- */
 
 /* g's sizes and buffers, and the copy of g with the backend's buffers. */
@@ -447,6 +505,9 @@ static void build_table(pf_device_ops *t, const pf_device_ops *in, int slot)
     t->sync = c_sync;
     CHECKED_IF_PRESENT(scan_i32);
     CHECKED_IF_PRESENT(filter_i32);
+    CHECKED_IF_PRESENT(put_at);
+    CHECKED_IF_PRESENT(take_at);
+    CHECKED_IF_PRESENT(mark_changed);
     CHECKED_IF_PRESENT(mark_active);
     CHECKED_IF_PRESENT(saturate_from);
     CHECKED_IF_PRESENT(push_relabel);

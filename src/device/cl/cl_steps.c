@@ -307,3 +307,46 @@ int pf_cl_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[
     }
     return read_i64(dev, g->counters->mem, PF_CTR_BFS + levels % 3, count, st);
 }
+
+/* ---- sparse transfers ---------------------------------------------------
+ * Width-free, in the 64-bit program (sessions run on 64-bit residuals). */
+
+int pf_cl_put_at(pf_dev *dev, pf_buf *dst, int32_t width, int64_t base, int64_t limit,
+                 pf_buf *index, pf_buf *values, int64_t count, pf_status *st)
+{
+    cl_kernel *set = NULL;
+    int rc = pf_cl_kernels_for(dev, 64, &set, st);
+    if (rc || count == 0)
+        return rc;
+    size_t groups = groups_for(dev, count);
+    cl_long b = base, l = limit, c = count;
+    if (width == 4)
+        return pf_cl_launch_put_at_i32(dev, set, groups, dev->group_size, st, dst->mem, b, l,
+                                       index->mem, values->mem, c);
+    return pf_cl_launch_put_at_i64(dev, set, groups, dev->group_size, st, dst->mem, b, l,
+                                   index->mem, values->mem, c);
+}
+
+int pf_cl_take_at(pf_dev *dev, pf_buf *src, int64_t base, int64_t limit, pf_buf *index,
+                  pf_buf *out, int64_t count, pf_status *st)
+{
+    cl_kernel *set = NULL;
+    int rc = pf_cl_kernels_for(dev, 64, &set, st);
+    if (rc || count == 0)
+        return rc;
+    return pf_cl_launch_take_at_i64(dev, set, groups_for(dev, count), dev->group_size, st,
+                                    src->mem, (cl_long)base, (cl_long)limit, index->mem,
+                                    out->mem, (cl_long)count);
+}
+
+int pf_cl_mark_changed(pf_dev *dev, pf_buf *cur, pf_buf *snap, int64_t base, pf_buf *flags,
+                       int64_t count, pf_status *st)
+{
+    cl_kernel *set = NULL;
+    int rc = pf_cl_kernels_for(dev, 64, &set, st);
+    if (rc || count == 0)
+        return rc;
+    return pf_cl_launch_mark_changed_i64(dev, set, groups_for(dev, count), dev->group_size,
+                                         st, cur->mem, snap->mem, (cl_long)base, flags->mem,
+                                         (cl_long)count);
+}

@@ -261,3 +261,48 @@ int pf_cuda_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontie
     }
     return read_counter(dev, &p, PF_CTR_BFS + levels % 3, count, st);
 }
+
+/* ---- sparse transfers: width-free, compiled in the 64-bit namespace ---- */
+
+int pf_cuda_put_at(pf_dev *dev, pf_buf *dst, int32_t width, int64_t base, int64_t limit,
+                   pf_buf *index, pf_buf *values, int64_t count, pf_status *st)
+{
+    int rc = pf_cuda_enter(dev, st);
+    if (rc != PF_OK || count == 0)
+        return rc;
+    const pf_i32 *at = pf_cuda_ptr<const pf_i32>(index);
+    if (width == 4)
+        pf_cap64::pf_k_put_at_i32<<<pf_cuda_blocks(count), PF_CUDA_BLOCK, 0, dev->stream>>>(
+            pf_cuda_ptr<pf_i32>(dst), base, limit, at, pf_cuda_ptr<const pf_i32>(values), count);
+    else
+        pf_cap64::pf_k_put_at_i64<<<pf_cuda_blocks(count), PF_CUDA_BLOCK, 0, dev->stream>>>(
+            pf_cuda_ptr<pf_i64>(dst), base, limit, at, pf_cuda_ptr<const pf_i64>(values), count);
+    PF_CUDA_CHECK_LAUNCH(st, "pf_k_put_at");
+    return PF_OK;
+}
+
+int pf_cuda_take_at(pf_dev *dev, pf_buf *src, int64_t base, int64_t limit, pf_buf *index,
+                    pf_buf *out, int64_t count, pf_status *st)
+{
+    int rc = pf_cuda_enter(dev, st);
+    if (rc != PF_OK || count == 0)
+        return rc;
+    pf_cap64::pf_k_take_at_i64<<<pf_cuda_blocks(count), PF_CUDA_BLOCK, 0, dev->stream>>>(
+        pf_cuda_ptr<const pf_i64>(src), base, limit, pf_cuda_ptr<const pf_i32>(index),
+        pf_cuda_ptr<pf_i64>(out), count);
+    PF_CUDA_CHECK_LAUNCH(st, "pf_k_take_at_i64");
+    return PF_OK;
+}
+
+int pf_cuda_mark_changed(pf_dev *dev, pf_buf *cur, pf_buf *snap, int64_t base, pf_buf *flags,
+                         int64_t count, pf_status *st)
+{
+    int rc = pf_cuda_enter(dev, st);
+    if (rc != PF_OK || count == 0)
+        return rc;
+    pf_cap64::pf_k_mark_changed_i64<<<pf_cuda_blocks(count), PF_CUDA_BLOCK, 0, dev->stream>>>(
+        pf_cuda_ptr<const pf_i64>(cur), pf_cuda_ptr<pf_i64>(snap), base,
+        pf_cuda_ptr<pf_i32>(flags), count);
+    PF_CUDA_CHECK_LAUNCH(st, "pf_k_mark_changed_i64");
+    return PF_OK;
+}

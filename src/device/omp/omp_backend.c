@@ -195,6 +195,54 @@ static int ompb_filter_i32(pf_dev *dev, pf_buf *flags, pf_buf *out, int64_t coun
     return PF_OK;
 }
 
+/* The sparse transfers: the bodies in loops (device.h). */
+static int ompb_put_at(pf_dev *dev, pf_buf *dst, int32_t width, int64_t base, int64_t limit,
+                       pf_buf *index, pf_buf *values, int64_t count, pf_status *st)
+{
+    (void)st;
+    const int32_t *at = BUF(index, int32_t);
+    if (width == 4) {
+        int32_t *d = BUF(dst, int32_t);
+        const int32_t *v = BUF(values, int32_t);
+#pragma omp parallel for num_threads(dev->threads) schedule(static) if (count > 65536)
+        for (int64_t i = 0; i < count; i++)
+            pf_body_put_at_i32(i, d, base, limit, at, v);
+    } else {
+        int64_t *d = BUF(dst, int64_t);
+        const int64_t *v = BUF(values, int64_t);
+#pragma omp parallel for num_threads(dev->threads) schedule(static) if (count > 65536)
+        for (int64_t i = 0; i < count; i++)
+            pf_body_put_at_i64(i, d, base, limit, at, v);
+    }
+    return PF_OK;
+}
+
+static int ompb_take_at(pf_dev *dev, pf_buf *src, int64_t base, int64_t limit, pf_buf *index,
+                        pf_buf *out, int64_t count, pf_status *st)
+{
+    (void)st;
+    const int64_t *from = BUF(src, int64_t);
+    const int32_t *at = BUF(index, int32_t);
+    int64_t *to = BUF(out, int64_t);
+#pragma omp parallel for num_threads(dev->threads) schedule(static) if (count > 65536)
+    for (int64_t i = 0; i < count; i++)
+        pf_body_take_at_i64(i, from, base, limit, at, to);
+    return PF_OK;
+}
+
+static int ompb_mark_changed(pf_dev *dev, pf_buf *cur, pf_buf *snap, int64_t base,
+                             pf_buf *flags, int64_t count, pf_status *st)
+{
+    (void)st;
+    const int64_t *now = BUF(cur, int64_t);
+    int64_t *was = BUF(snap, int64_t);
+    int32_t *f = BUF(flags, int32_t);
+#pragma omp parallel for num_threads(dev->threads) schedule(static) if (count > 65536)
+    for (int64_t i = 0; i < count; i++)
+        pf_body_mark_changed_i64(i, now, was, base, f);
+    return PF_OK;
+}
+
 static int ompb_mark_active(pf_dev *dev, const pf_dev_graph *g, pf_buf *flags, pf_status *st)
 {
     (void)st;
@@ -296,6 +344,9 @@ const pf_device_ops pf_backend_omp = {
     .sync = pf_host_sync,
     .scan_i32 = ompb_scan_i32,
     .filter_i32 = ompb_filter_i32,
+    .put_at = ompb_put_at,
+    .take_at = ompb_take_at,
+    .mark_changed = ompb_mark_changed,
     .mark_active = ompb_mark_active,
     .saturate_from = ompb_saturate_from,
     .push_relabel = ompb_push_relabel,

@@ -312,6 +312,38 @@ PF_FN void pf_body_bfs_level_strided(pf_i64 worker, pf_i64 workers, pf_i32 lanes
                            n, level, excluded);
 }
 
+/* Sparse transfers (device.h: put_at, take_at, mark_changed): element i
+ * of a list, at base + index[i] of an array of `limit` elements. */
+PF_FN void pf_body_put_at_i32(pf_i64 i, PF_GLOBAL pf_i32 *dst, pf_i64 base, pf_i64 limit,
+                              PF_GLOBAL const pf_i32 *index, PF_GLOBAL const pf_i32 *values)
+{
+    pf_i64 at = base + (pf_i64)index[i];
+    if (at >= 0 && at < limit)
+        dst[at] = values[i];
+}
+PF_FN void pf_body_put_at_i64(pf_i64 i, PF_GLOBAL pf_i64 *dst, pf_i64 base, pf_i64 limit,
+                              PF_GLOBAL const pf_i32 *index, PF_GLOBAL const pf_i64 *values)
+{
+    pf_i64 at = base + (pf_i64)index[i];
+    if (at >= 0 && at < limit)
+        dst[at] = values[i];
+}
+PF_FN void pf_body_take_at_i64(pf_i64 i, PF_GLOBAL const pf_i64 *src, pf_i64 base,
+                               pf_i64 limit, PF_GLOBAL const pf_i32 *index,
+                               PF_GLOBAL pf_i64 *out)
+{
+    pf_i64 at = base + (pf_i64)index[i];
+    out[i] = at >= 0 && at < limit ? src[at] : 0;
+}
+PF_FN void pf_body_mark_changed_i64(pf_i64 i, PF_GLOBAL const pf_i64 *cur,
+                                    PF_GLOBAL pf_i64 *snap, pf_i64 base,
+                                    PF_GLOBAL pf_i32 *flags)
+{
+    pf_i64 now = cur[base + i];
+    flags[i] = now != snap[base + i];
+    snap[base + i] = now;
+}
+
 #ifdef PF_KERNEL
 /* ---- the kernels (OpenCL and CUDA) ------------------------------------
  * One wrapper per step, written once in the neutral dialect of
@@ -392,6 +424,34 @@ PF_KERNEL(sum_excess)
     for (pf_i64 i = PF_GLOBAL_ID(); i < count; i += PF_GLOBAL_SIZE())
         part += (pf_i64)excess[list[i]];
     PF_ADD_WORK(&counters[slot], part, scratch);
+}
+
+PF_KERNEL(put_at_i32)
+{
+    pf_i64 i = PF_GLOBAL_ID();
+    if (i < count)
+        pf_body_put_at_i32(i, dst, base, limit, index, values);
+}
+
+PF_KERNEL(put_at_i64)
+{
+    pf_i64 i = PF_GLOBAL_ID();
+    if (i < count)
+        pf_body_put_at_i64(i, dst, base, limit, index, values);
+}
+
+PF_KERNEL(take_at_i64)
+{
+    pf_i64 i = PF_GLOBAL_ID();
+    if (i < count)
+        pf_body_take_at_i64(i, src, base, limit, index, out);
+}
+
+PF_KERNEL(mark_changed_i64)
+{
+    pf_i64 i = PF_GLOBAL_ID();
+    if (i < count)
+        pf_body_mark_changed_i64(i, cur, snap, base, flags);
 }
 
 /* One level of a bfs_levels batch over a fixed grid: the frontier size is
