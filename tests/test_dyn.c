@@ -515,6 +515,45 @@ START_TEST(reset_preflow)
 }
 END_TEST
 
+/* A covered deficit at a vertex whose range has dead slots and no free
+ * one: its pair takes two of them (not one slot twice), without a
+ * layout. s=0, t=1, v=2, a=3; one free slot per vertex, which the batch's
+ * added arc v -> a takes at v. */
+static int64_t warm_kept(pf_dyn_graph *d);
+
+START_TEST(pair_in_dead_slots)
+{
+    const int64_t arcs[][3] = {{0, 3, 10}, {3, 2, 10}, {2, 1, 10}, {2, 0, 5}, {2, 0, 5},
+                               {3, 1, 4}};
+    pf_network *net = net_of(4, 0, 1, arcs, 6);
+    pf_dyn_params p;
+    pf_dyn_params_default(&p);
+    p.slack = 0.01;
+    p.slack_min = 0;
+    pf_dyn_graph d = build_from(net, &p);
+    d.cover_deficits = 1;
+    ck_assert_int_eq(warm_value(&d, 1), 10);
+    ck_assert_int_eq(d.view.first[3] - d.view.first[2] - d.used[2], 1);
+    /* v -> s twice and a -> v deleted: three dead slots at v and a
+     * deficit there (what v sent to t came from a). */
+    pf_dyn_change c[] = {{.kind = PF_DYN_ADD, .tail = 2, .head = 3, .cap = 1},
+                         {.kind = PF_DYN_DEL, .id = 3},
+                         {.kind = PF_DYN_DEL, .id = 4},
+                         {.kind = PF_DYN_DEL, .id = 1}};
+    pf_dyn_batch_out out;
+    apply_ok(&d, c, 4, &out);
+    ck_assert_int_eq(out.deficits, 1);
+    ck_assert_int_eq(out.covered, 1);
+    ck_assert_int_eq(out.recompacted, 0);
+    ck_assert_int_eq(d.dead[2], 1);
+    net->cap[3] = net->cap[4] = net->cap[1] = 0;
+    ck_assert_int_eq(pf_network_add_arc(net, 2, 3, 1, &(pf_status){0}), PF_OK);
+    ck_assert_int_eq(warm_kept(&d), cold_value(net));
+    pf_dyn_free(&d);
+    pf_network_free(net);
+}
+END_TEST
+
 /* ---- random batches ----------------------------------------------------- */
 
 typedef struct fuzz {
@@ -740,6 +779,7 @@ int main(void)
     tcase_add_test(known, recompact_and_grow);
     tcase_add_test(known, slot_cap_and_repair);
     tcase_add_test(known, reset_preflow);
+    tcase_add_test(known, pair_in_dead_slots);
     suite_add_tcase(s, known);
 
     TCase *random = tcase_create("random");

@@ -28,8 +28,8 @@
 #include "status.h"
 
 /* Free slots at the end of u's range (not the dead ones among the used:
- * the source and sink take theirs from there, so a pair never scans a
- * terminal's whole range for a dead slot). */
+ * the source and sink take theirs from there or from their spares, so a
+ * pair never scans a terminal's whole range for a dead slot). */
 static int64_t free_at(const pf_dyn_graph *d, int64_t u)
 {
     return d->view.first[u + 1] - d->view.first[u] - d->used[u];
@@ -57,6 +57,34 @@ static void drop_empty_pairs(pf_dyn_graph *d)
             pf_dyn_drop_pair(d, k);
 }
 
+/* The terminal's (0: source, 1: sink) spare slots still dead: another
+ * arc may have taken one since its pair was dropped. */
+static int64_t spares_left(pf_dyn_graph *d, int which)
+{
+    int64_t kept = 0;
+    for (int64_t i = 0; i < d->spare_count[which]; i++) {
+        int64_t a = d->spare[which][i];
+        if (d->view.rev[a] == a)
+            d->spare[which][kept++] = a;
+    }
+    d->spare_count[which] = kept;
+    return kept;
+}
+
+/* A slot of the terminal for a new pair: a spare, else a free one. */
+static int64_t take_terminal_slot(pf_dyn_graph *d, int which)
+{
+    const int32_t u = which ? d->view.sink : d->view.source;
+    while (d->spare_count[which] > 0) {
+        int64_t a = d->spare[which][--d->spare_count[which]];
+        if (d->view.rev[a] == a) {
+            d->dead[u]--;
+            return a;
+        }
+    }
+    return pf_dyn_take_slot(d, u);
+}
+
 /* Vertices among found[0..count) without a pair. */
 static int64_t without_pair(const pf_dyn_graph *d, const int64_t *found, int64_t count)
 {
@@ -67,9 +95,10 @@ static int64_t without_pair(const pf_dyn_graph *d, const int64_t *found, int64_t
 }
 
 /* 1 when every new pair finds its slots without a layout. */
-static int pairs_fit(const pf_dyn_graph *d, const int64_t *found, int64_t count, int64_t fresh)
+static int pairs_fit(pf_dyn_graph *d, const int64_t *found, int64_t count, int64_t fresh)
 {
-    if (free_at(d, d->view.source) < fresh || free_at(d, d->view.sink) < fresh)
+    if (free_at(d, d->view.source) + spares_left(d, 0) < fresh ||
+        free_at(d, d->view.sink) + spares_left(d, 1) < fresh)
         return 0;
     for (int64_t i = 0; i < count; i++)
         if (d->cover_of[found[i]] == 0 && pf_dyn_room_at(d, found[i]) < 2)
@@ -77,9 +106,11 @@ static int pairs_fit(const pf_dyn_graph *d, const int64_t *found, int64_t count,
     return 1;
 }
 
-/* A layout with two slots at each vertex that gets a pair and, at the
- * source and sink, one per pair plus as many as they hold (their ranges
- * double: a stream of batches lays the graph out again rarely). */
+/* Room for the new pairs: the empty pairs dropped first (their terminal
+ * slots become spares, which often suffice); else a layout with two slots
+ * at each vertex that gets a pair and, at the source and sink, one per
+ * pair plus as many as they hold (their ranges double: a stream of batches
+ * lays the graph out again rarely). */
 static int make_room(pf_dyn_graph *d, const int64_t *found, int64_t count,
                      pf_dyn_batch_out *out, pf_status *st)
 {
@@ -124,6 +155,8 @@ static int reserve_pairs(pf_dyn_graph *d, int64_t more, pf_status *st)
     int64_t room = d->cover_room * 2 > need ? d->cover_room * 2 : need + 16;
     int ok = 1;
     d->covers = pf_regrow(d->covers, (size_t)room, sizeof *d->covers, &ok);
+    for (int i = 0; i < 2; i++)
+        d->spare[i] = pf_regrow(d->spare[i], (size_t)room, sizeof *d->spare[i], &ok);
     if (!ok)
         return pf_fail(st, PF_E_NOMEM, "dynamic graph: out of memory for %lld deficit pairs",
                        (long long)room);
@@ -139,12 +172,12 @@ static void cover(pf_dyn_graph *d, int32_t v, int64_t delta)
     if (d->cover_of[v] == 0) {
         pf_dyn_cover_pair *p = &d->covers[d->cover_count++];
         p->v = v;
-        p->in = pf_dyn_take_slot(d, s);
-        int64_t in_rev = pf_dyn_take_slot(d, v);
+        /* One arc linked before the next slot is taken: a dead slot
+         * taken stays dead (rev[a] == a) until it is written. */
+        p->in = take_terminal_slot(d, 0);
+        link_pair(d, p->in, pf_dyn_take_slot(d, v), v, s);
         p->out = pf_dyn_take_slot(d, v);
-        int64_t out_rev = pf_dyn_take_slot(d, t);
-        link_pair(d, p->in, in_rev, v, s);
-        link_pair(d, p->out, out_rev, t, v);
+        link_pair(d, p->out, take_terminal_slot(d, 1), t, v);
         d->cover_of[v] = d->cover_count;
     }
     const pf_dyn_cover_pair *p = &d->covers[d->cover_of[v] - 1];

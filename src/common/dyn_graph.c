@@ -83,6 +83,10 @@ int pf_dyn_arrays_alloc(dyn_arrays *a, int64_t vertex_cap, int64_t slot_cap, int
     a->dead = pf_calloc(nv, sizeof *a->dead, st);
     a->dirty = pf_calloc((size_t)a->pages, 1, st);
     a->vertex_dirty = pf_calloc((size_t)a->vertex_pages, 1, st);
+    a->touched_cap[0] = (int64_t)(ns / 16) + 1024;
+    a->touched_cap[1] = (int64_t)(nv / 16) + 1024;
+    for (int i = 0; i < 2; i++)
+        a->touched[i] = pf_alloc((size_t)a->touched_cap[i], sizeof *a->touched[i], st);
     a->walk_cur = pf_alloc(nv, sizeof *a->walk_cur, st);
     a->walk_path = pf_alloc(nv, sizeof *a->walk_path, st);
     a->walk_mark = pf_calloc(nv, 1, st);
@@ -91,7 +95,8 @@ int pf_dyn_arrays_alloc(dyn_arrays *a, int64_t vertex_cap, int64_t slot_cap, int
     a->cover_of = pf_calloc(nv, sizeof *a->cover_of, st);
     if (!a->first || !a->head || !a->rev || !a->cap || !a->res || !a->excess || !a->used ||
         !a->dead || !a->dirty || !a->vertex_dirty || !a->walk_cur || !a->walk_path ||
-        !a->walk_mark || !a->walk_dist || !a->walk_seen || !a->cover_of) {
+        !a->walk_mark || !a->walk_dist || !a->walk_seen || !a->cover_of || !a->touched[0] ||
+        !a->touched[1]) {
         pf_dyn_arrays_free(a);
         return pf_fail(st, PF_E_NOMEM,
                        "dynamic graph: out of memory for %lld vertices and %lld slots",
@@ -104,7 +109,7 @@ void pf_dyn_arrays_free(dyn_arrays *a)
 {
     PF_FREE_ALL(a->first, a->head, a->rev, a->cap, a->res, a->excess, a->used, a->dead, a->dirty,
                 a->vertex_dirty, a->walk_cur, a->walk_path, a->walk_mark, a->walk_dist,
-                a->walk_seen, a->cover_of);
+                a->walk_seen, a->cover_of, a->touched[0], a->touched[1]);
     memset(a, 0, sizeof *a);
 }
 
@@ -117,6 +122,7 @@ static dyn_arrays arrays_of(const pf_dyn_graph *d)
         .dirty = d->dirty, .vertex_dirty = d->vertex_dirty, .walk_cur = d->walk_cur,
         .walk_path = d->walk_path, .walk_mark = d->walk_mark, .walk_dist = d->walk_dist,
         .walk_seen = d->walk_seen, .cover_of = d->cover_of,
+        .touched = {d->touched[0], d->touched[1]},
     };
 }
 
@@ -139,6 +145,11 @@ static void install_arrays(pf_dyn_graph *d, const dyn_arrays *a)
     d->walk_dist = a->walk_dist;
     d->walk_seen = a->walk_seen;
     d->cover_of = a->cover_of;
+    for (int i = 0; i < 2; i++) {
+        d->touched[i] = a->touched[i];
+        d->touched_cap[i] = a->touched_cap[i];
+        d->touched_count[i] = 0; /* new arrays: all_dirty says it */
+    }
     d->slot_cap = a->slot_cap;
     d->vertex_cap = a->vertex_cap;
     d->pages = a->pages;
@@ -299,7 +310,8 @@ void pf_dyn_free(pf_dyn_graph *d)
 {
     dyn_arrays a = arrays_of(d);
     pf_dyn_arrays_free(&a);
-    PF_FREE_ALL(d->slot_of, d->tail_of, d->head_of, d->cap_of, d->deleted, d->covers);
+    PF_FREE_ALL(d->slot_of, d->tail_of, d->head_of, d->cap_of, d->deleted, d->covers,
+                d->spare[0], d->spare[1]);
     memset(d, 0, sizeof *d);
 }
 
@@ -426,6 +438,7 @@ void pf_dyn_plan_commit(pf_dyn_graph *d, dyn_plan *plan)
     d->view.first = plan->arrays.first;
     d->view.arcs = plan->slots;
     d->all_dirty = 1;
+    d->spare_count[0] = d->spare_count[1] = 0; /* the layout reclaimed the dead slots */
     d->recompactions++;
     free(plan->new_slot);
     memset(plan, 0, sizeof *plan);
@@ -466,4 +479,6 @@ void pf_dyn_clean(pf_dyn_graph *d)
     memset(d->dirty, 0, (size_t)d->pages);
     memset(d->vertex_dirty, 0, (size_t)d->vertex_pages);
     d->all_dirty = 0;
+    d->touched_count[0] = d->touched_count[1] = 0;
+    d->touched_full = 0;
 }

@@ -106,6 +106,14 @@ typedef struct pf_dyn_graph {
     int64_t pages, vertex_pages;
     uint8_t *dirty, *vertex_dirty;
     int all_dirty;          /* pages cover slot_cap slots and vertex_cap + 1 vertices */
+    /* The same changes as lists: touched[0] the slots, touched[1] the
+     * vertices, in the order touched (repeats possible), at most
+     * touched_cap of each (a 16th of the arrays): a device session sends
+     * just these, one by one. touched_full: more changed than the lists
+     * hold (the pages say what). */
+    int32_t *touched[2];
+    int64_t touched_count[2], touched_cap[2];
+    int touched_full;
 
     /* pf_dyn_set_slot_cap left deficits where the next repair must look
      * for them at every vertex. */
@@ -118,6 +126,12 @@ typedef struct pf_dyn_graph {
     int cover_deficits;
     pf_dyn_cover_pair *covers;
     int64_t cover_count, cover_room;
+    /* The source's [0] and the sink's [1] slots of dropped pairs (dead,
+     * cover_room entries each): the next pairs take them before the free
+     * slots at the range's end, so a stream of batches whose pairs come
+     * and go needs no layout for them. A layout empties both. */
+    int64_t *spare[2];
+    int64_t spare_count[2];
     int64_t *cover_of;
     int64_t cover_total;
 

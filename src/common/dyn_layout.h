@@ -14,6 +14,8 @@ typedef struct dyn_arrays {
     int64_t *first, *rev, *cap, *res, *excess, *used, *dead;
     int32_t *head;
     uint8_t *dirty, *vertex_dirty;
+    int64_t touched_cap[2];
+    int32_t *touched[2];
     int64_t *walk_cur, *walk_path;
     uint8_t *walk_mark;
     int32_t *walk_dist, *walk_seen;
@@ -60,14 +62,26 @@ int pf_dyn_repair_list(pf_dyn_graph *d, const int64_t *list, int64_t len, pf_dyn
 int64_t pf_dyn_reroute(pf_dyn_graph *d, int64_t u, int64_t w, int64_t amount,
                        pf_dyn_batch_out *out);
 
-/* Marks the page of slot a, and of vertex v, dirty. */
+/* Slot or vertex i (list 0 or 1) onto its touched list, or the lists
+ * marked full (no room, or an index past int32: the device's limit). */
+static inline void pf_dyn_list_touched(pf_dyn_graph *d, int list, int64_t i)
+{
+    if (d->touched_count[list] < d->touched_cap[list] && i <= INT32_MAX)
+        d->touched[list][d->touched_count[list]++] = (int32_t)i;
+    else
+        d->touched_full = 1;
+}
+
+/* Marks the page of slot a, and of vertex v, dirty, and lists them. */
 static inline void pf_dyn_touch_slot(pf_dyn_graph *d, int64_t a)
 {
     d->dirty[a >> d->page_log2] = 1;
+    pf_dyn_list_touched(d, 0, a);
 }
 static inline void pf_dyn_touch_vertex(pf_dyn_graph *d, int64_t v)
 {
     d->vertex_dirty[v >> d->page_log2] = 1;
+    pf_dyn_list_touched(d, 1, v);
 }
 
 /* Pushes the residual of the source's slot a to the arc's head (the source
@@ -131,6 +145,10 @@ static inline void pf_dyn_drop_pair(pf_dyn_graph *d, int64_t k)
         pf_dyn_touch_slot(d, slot[i]);
         d->dead[owner[i]]++;
     }
+    /* Room for these: pf_dyn_cover_list's reserve (spares + pairs stay
+     * within cover_room, since new pairs take spares first). */
+    d->spare[0][d->spare_count[0]++] = slot[0];
+    d->spare[1][d->spare_count[1]++] = slot[3];
     d->live_arcs -= 2;
     d->cover_of[p.v] = 0;
     d->cover_count--;

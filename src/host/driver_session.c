@@ -12,6 +12,7 @@
 #include "../common/timer.h"
 #include "driver_internal.h"
 #include "driver_session.h"
+#include "driver_sparse.h"
 
 struct pf_dev_session {
     driver d;
@@ -20,12 +21,14 @@ struct pf_dev_session {
     int64_t *scratch;    /* n values: excess in transit (64-bit) */
     int32_t *narrow;     /* arcs or n values: the 32-bit path's transfers */
     int stale;           /* the device's state is not the host's preflow */
+    drv_sparse sparse;   /* sessions: changes sent and read one by one */
 };
 
 void pf_dev_session_close(pf_dev_session *s)
 {
     if (!s)
         return;
+    drv_sparse_release(&s->d, &s->sparse);
     drv_close(&s->d);
     free(s->scratch);
     free(s->narrow);
@@ -64,7 +67,8 @@ const pf_residual *pf_dev_session_graph(const pf_dev_session *s) { return s->d.h
 const pf_engine_out *pf_dev_session_counts(const pf_dev_session *s) { return &s->out; }
 uint64_t pf_dev_session_bytes(const pf_dev_session *s)
 {
-    return s->d.bytes + (s->d.ops->held_bytes ? s->d.ops->held_bytes(s->d.dev) : 0);
+    return s->d.bytes + s->sparse.bytes +
+           (s->d.ops->held_bytes ? s->d.ops->held_bytes(s->d.dev) : 0);
 }
 
 /* Uploads count int64 values into a res or excess buffer from element
@@ -99,6 +103,7 @@ int pf_dev_session_put(pf_dev_session *s, const int64_t *res, const int64_t *exc
             out_of_source += excess[v];
     }
     s->scratch[h->source] = -out_of_source;
+    drv_sparse_forget(&s->sparse);
     int rc = upload_caps(s, d->g.res, 0, res, h->arcs, 1, st);
     if (!rc)
         rc = upload_caps(s, d->g.excess, 0, s->scratch, h->n, 0, st);
@@ -175,23 +180,12 @@ int pf_dev_session_open(const pf_device_ops *ops, const pf_residual *h,
 
 /* ---- sessions: the graph changes between solves ------------------------ */
 
-/* The device form of rev for slots [at, at + count) of h into out. */
-static void rev_for_device(const pf_device_ops *ops, const pf_residual *h, int64_t at,
-                           int64_t count, int32_t *out)
-{
-    for (int64_t i = 0; i < count; i++) {
-        int64_t a = at + i;
-        out[i] = ops->caps.rev_absolute ? (int32_t)(uint32_t)h->rev[a]
-                                        : (int32_t)(h->rev[a] - h->first[h->head[a]]);
-    }
-}
-
 /* Slots [at, at + count) of h and res: head, rev and residuals. */
 static int upload_slots(pf_dev_session *s, const pf_residual *h, const int64_t *res, int64_t at,
                         int64_t count, int32_t *rev_buf, pf_status *st)
 {
     driver *d = &s->d;
-    rev_for_device(d->ops, h, at, count, rev_buf);
+    drv_rev_for_device(d->ops, h, at, count, rev_buf);
     int rc = d->ops->upload(d->dev, d->g.head, (size_t)at * 4, h->head + at, (size_t)count * 4, st);
     if (!rc)
         rc = d->ops->upload(d->dev, d->g.rev, (size_t)at * 4, rev_buf, (size_t)count * 4, st);
@@ -253,7 +247,7 @@ static int upload_structure(pf_dev_session *s, const pf_residual *h, pf_status *
     int32_t *rev = pf_alloc((size_t)(h->arcs ? h->arcs : 1), sizeof *rev, st);
     if (!rev)
         return PF_E_NOMEM;
-    rev_for_device(d->ops, h, 0, h->arcs, rev);
+    drv_rev_for_device(d->ops, h, 0, h->arcs, rev);
     int rc = d->ops->upload(d->dev, d->g.first, 0, h->first, (size_t)(h->n + 1) * 8, st);
     if (!rc)
         rc = d->ops->upload(d->dev, d->g.head, 0, h->head, (size_t)h->arcs * 4, st);
@@ -273,6 +267,7 @@ static int upload_everything(pf_dev_session *s, const pf_residual *h, const int6
     int grow = h->n > d->alloc_n || h->arcs > d->alloc_arcs;
     d->host = h;
     if (grow) {
+        drv_sparse_release(d, &s->sparse);
         drv_release_graph(d);
         d->room_n = h->n + h->n / 4;
         d->room_arcs = h->arcs + h->arcs / 4;
@@ -298,6 +293,20 @@ static int upload_everything(pf_dev_session *s, const pf_residual *h, const int6
     return rc;
 }
 
+/* After an update that succeeded (rc): heights restart from 0, so the
+ * global relabel that begins the next stretch has no violation to cancel
+ * (pf_dev_session_put). */
+static int restart_heights(pf_dev_session *s, int rc, pf_status *st)
+{
+    driver *d = &s->d;
+    if (!rc)
+        rc = d->ops->fill_i32(d->dev, d->g.height, 0, d->host->n, st);
+    if (!rc)
+        rc = d->ops->sync(d->dev, st);
+    s->stale = rc != PF_OK;
+    return rc;
+}
+
 /* Past half the pages changed, one transfer of the whole arrays costs
  * less than one per run of pages (bench/NOTES.md: the page sizes). */
 static int mostly_marked(const uint8_t *marks, int page_log2, int64_t total)
@@ -317,8 +326,10 @@ int pf_dev_session_update(pf_dev_session *s, const pf_residual *h, const int64_t
                        "%s: a session needs 64-bit residuals on the device, and %s has 32-bit "
                        "ones only; --backend omp or seq runs sessions",
                        d->ops->name, d->desc.name);
+    int sparse = !pages->lists_full && s->sparse.current && drv_sparse_offered(d);
     if (pages->all || s->stale || h->n > d->alloc_n || h->arcs > d->alloc_arcs ||
-        h->first != d->host->first || mostly_marked(pages->slots, pages->page_log2, h->arcs)) {
+        h->first != d->host->first ||
+        (!sparse && mostly_marked(pages->slots, pages->page_log2, h->arcs))) {
         int rc = upload_everything(s, h, res, excess, st);
         s->stale = rc != PF_OK;
         return rc;
@@ -326,21 +337,33 @@ int pf_dev_session_update(pf_dev_session *s, const pf_residual *h, const int64_t
     d->host = h;
     d->g.n = h->n;
     d->g.arcs = h->arcs;
+    int rc = PF_OK;
+    if (sparse) {
+        rc = drv_sparse_put(d, &s->sparse, h, res, excess, pages->slot_list, pages->slot_count,
+                            pages->vertex_list, pages->vertex_count, st);
+        return restart_heights(s, rc, st);
+    }
+    drv_sparse_forget(&s->sparse); /* pages go up: the snapshots fall behind */
     int64_t page = (int64_t)1 << pages->page_log2;
     int32_t *rev_buf = pf_alloc((size_t)page, sizeof *rev_buf, st);
     if (!rev_buf)
         return PF_E_NOMEM;
-    int rc = upload_runs(s, h, res, pages->slots, pages->page_log2, h->arcs, 1, rev_buf, st);
+    rc = upload_runs(s, h, res, pages->slots, pages->page_log2, h->arcs, 1, rev_buf, st);
     if (!rc)
         rc = upload_runs(s, h, excess, pages->vertices, pages->page_log2, h->n, 0, NULL, st);
     free(rev_buf);
-    /* Heights restart from 0: the global relabel that begins the next
-     * stretch then has no violation to cancel (pf_dev_session_put). */
-    if (!rc)
-        rc = d->ops->fill_i32(d->dev, d->g.height, 0, h->n, st);
-    if (!rc)
-        rc = d->ops->sync(d->dev, st);
-    s->stale = rc != PF_OK;
+    return restart_heights(s, rc, st);
+}
+
+int pf_dev_session_get_changed(pf_dev_session *s, int64_t *res, int64_t *excess,
+                               int64_t *values_read, pf_status *st)
+{
+    if (!drv_sparse_offered(&s->d)) {
+        *values_read = s->d.host->arcs + s->d.host->n;
+        return pf_dev_session_get(s, res, excess, st);
+    }
+    int rc = drv_sparse_get(&s->d, &s->sparse, res, excess, values_read, st);
+    s->stale = s->stale || rc != PF_OK;
     return rc;
 }
 
@@ -366,6 +389,7 @@ int pf_dev_session_flow(pf_dev_session *s, int64_t *res, pf_status *st)
     const pf_residual *h = d->host;
     double pr = 0, gr = 0;
     s->stale = 1; /* the device's preflow becomes a flow */
+    drv_sparse_forget(&s->sparse);
     int rc = drv_run_phase(d, "phase 2", h->source, h->sink, -1, &pr, &gr, st);
     s->out.times.phase2 += pr + gr;
     if (!rc)

@@ -66,21 +66,32 @@ uint64_t pf_dev_session_bytes(const pf_dev_session *s);
 
 /* Sessions (session.c): the graph changes between solves. The pages of
  * 2^page_log2 slots (head, rev, residuals) and of as many vertices (first,
- * excess) that changed; `all`: everything did. */
+ * excess) that changed; `all`: everything did. The same changes as lists
+ * of slots and vertices (repeats allowed) unless lists_full. */
 typedef struct pf_dev_pages {
     int page_log2;
     const uint8_t *slots;
     const uint8_t *vertices;
     int all;
+    const int32_t *slot_list, *vertex_list;
+    int64_t slot_count, vertex_count;
+    int lists_full;
 } pf_dev_pages;
 /* Brings the device to graph h (the session's, which may have grown: the
  * buffers then grow, with room) and the preflow (res, excess: h->arcs and
- * h->n values, the source's excess included), sending only the pages
- * marked unless the device holds something else (a flow after
- * pf_dev_session_flow, a failed transfer); heights restart. Needs 64-bit
- * residuals on the device (PF_E_DEVICE otherwise). */
+ * h->n values, the source's excess included), sending only the listed
+ * slots and vertices (a backend with sparse transfers, after
+ * pf_dev_session_get_changed) or the pages marked, unless the device holds
+ * something else (a flow after pf_dev_session_flow, a failed transfer);
+ * heights restart. Needs 64-bit residuals on the device (PF_E_DEVICE
+ * otherwise). */
 int pf_dev_session_update(pf_dev_session *s, const pf_residual *h, const int64_t *res,
                           const int64_t *excess, const pf_dev_pages *pages, pf_status *st);
+/* The device's preflow into res and excess, as pf_dev_session_get, but on
+ * a backend with sparse transfers (device.h: put_at) only the values that
+ * changed since the last call come back; *values_read says how many. */
+int pf_dev_session_get_changed(pf_dev_session *s, int64_t *res, int64_t *excess,
+                               int64_t *values_read, pf_status *st);
 /* After a stretch that began with no active vertex: the min cut's source
  * side (h->n entries). */
 int pf_dev_session_cut(pf_dev_session *s, uint8_t *side, pf_status *st);

@@ -493,11 +493,14 @@ void pf_session_get_stats(const pf_session *s, pf_session_stats *out)
     out->live_arcs = s->g.live_arcs - 2 * s->g.cover_count; /* not the deficits' pairs */
     out->device_bytes = s->dev ? pf_dev_session_bytes(s->dev) : 0;
     /* per slot: head, rev, cap, res, and the page marks; per vertex: first,
-     * excess, used, pair; per id: slot, ends, capacity, deleted; the pairs */
+     * excess, used, pair; per id: slot, ends, capacity, deleted; the pairs
+     * and their spare terminal slots; the lists of touched slots and
+     * vertices */
     out->host_bytes = (uint64_t)s->g.view.arcs * (4 + 8 + 8 + 8) +
                       (uint64_t)s->g.view.n * (8 + 8 + 8 + 8) +
                       (uint64_t)s->g.ids * (8 + 4 + 4 + 8 + 1) +
-                      (uint64_t)s->g.cover_room * sizeof *s->g.covers;
+                      (uint64_t)s->g.cover_room * (sizeof *s->g.covers + 2 * 8) +
+                      (uint64_t)(s->g.touched_cap[0] + s->g.touched_cap[1]) * 4;
 }
 
 void pf_session_close(pf_session *s)

@@ -1,0 +1,198 @@
+/* A session's changes to and from the device one by one (driver_sparse.h). */
+#include "driver_sparse.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/status.h"
+
+/* Elements per staging chunk: 2^21 (32 MiB of device staging at most);
+ * a list or an array longer than that goes in several. */
+#define SPARSE_CHUNK ((int64_t)1 << 21)
+
+int drv_sparse_offered(const driver *d)
+{
+    const pf_device_ops *o = d->ops;
+    return o->put_at && o->take_at && o->mark_changed && o->filter_i32 && d->g.cap_bits == 64;
+}
+
+static int alloc_counted(driver *d, drv_sparse *sp, pf_buf **buf, int64_t count, size_t elem,
+                         pf_status *st)
+{
+    size_t bytes = (size_t)(count > 0 ? count : 1) * elem;
+    int rc = d->ops->alloc(d->dev, bytes, buf, st);
+    if (!rc)
+        sp->bytes += bytes;
+    return rc;
+}
+
+void drv_sparse_release(driver *d, drv_sparse *sp)
+{
+    pf_buf *bufs[] = {sp->snap_res, sp->snap_excess, sp->index, sp->values, sp->flags};
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
+        if (bufs[i])
+            d->ops->release(d->dev, bufs[i]);
+    free(sp->host_index);
+    free(sp->host_values);
+    memset(sp, 0, sizeof *sp);
+}
+
+/* The staging, and snapshots the size of the graph's buffers as they are
+ * allocated now (new ones are not current). */
+static int ensure_buffers(driver *d, drv_sparse *sp, pf_status *st)
+{
+    if (sp->snap_arcs != d->alloc_arcs || sp->snap_n != d->alloc_n)
+        drv_sparse_release(d, sp);
+    if (sp->index)
+        return PF_OK;
+    int64_t most = d->alloc_arcs > d->alloc_n + 1 ? d->alloc_arcs : d->alloc_n + 1;
+    sp->chunk = most < SPARSE_CHUNK ? most : SPARSE_CHUNK;
+    sp->host_index = pf_alloc((size_t)sp->chunk, sizeof *sp->host_index, st);
+    sp->host_values = pf_alloc((size_t)sp->chunk, sizeof *sp->host_values, st);
+    int rc = sp->host_index && sp->host_values ? PF_OK : PF_E_NOMEM;
+    if (!rc)
+        rc = alloc_counted(d, sp, &sp->snap_res, d->alloc_arcs, 8, st);
+    if (!rc)
+        rc = alloc_counted(d, sp, &sp->snap_excess, d->alloc_n, 8, st);
+    if (!rc)
+        rc = alloc_counted(d, sp, &sp->index, sp->chunk, 4, st);
+    if (!rc)
+        rc = alloc_counted(d, sp, &sp->values, sp->chunk, 8, st);
+    if (!rc)
+        rc = alloc_counted(d, sp, &sp->flags, sp->chunk, 4, st);
+    if (rc) {
+        drv_sparse_release(d, sp);
+        return rc;
+    }
+    sp->snap_arcs = d->alloc_arcs;
+    sp->snap_n = d->alloc_n;
+    return PF_OK;
+}
+
+/* The staged values (count of `width` bytes) to dst at the staged indices
+ * (already on the device); with snap, to the snapshot as well. */
+static int put_values(driver *d, drv_sparse *sp, pf_buf *dst, pf_buf *snap, int32_t width,
+                      int64_t limit, int64_t count, pf_status *st)
+{
+    int rc = d->ops->upload(d->dev, sp->values, 0, sp->host_values, (size_t)count * width, st);
+    if (!rc)
+        rc = d->ops->put_at(d->dev, dst, width, 0, limit, sp->index, sp->values, count, st);
+    if (!rc && snap)
+        rc = d->ops->put_at(d->dev, snap, width, 0, limit, sp->index, sp->values, count, st);
+    return rc;
+}
+
+static int stage_index(driver *d, drv_sparse *sp, const int32_t *list, int64_t count,
+                       pf_status *st)
+{
+    memcpy(sp->host_index, list, (size_t)count * sizeof *list);
+    return d->ops->upload(d->dev, sp->index, 0, sp->host_index, (size_t)count * 4, st);
+}
+
+static int put_slots(driver *d, drv_sparse *sp, const pf_residual *h, const int64_t *res,
+                     const int32_t *slots, int64_t count, pf_status *st)
+{
+    int32_t *narrow = (int32_t *)(void *)sp->host_values;
+    const int64_t limit = d->alloc_arcs;
+    int rc = stage_index(d, sp, slots, count, st);
+    for (int64_t i = 0; i < count; i++)
+        narrow[i] = h->head[slots[i]];
+    if (!rc)
+        rc = put_values(d, sp, d->g.head, NULL, 4, limit, count, st);
+    for (int64_t i = 0; i < count; i++)
+        drv_rev_for_device(d->ops, h, slots[i], 1, &narrow[i]);
+    if (!rc)
+        rc = put_values(d, sp, d->g.rev, NULL, 4, limit, count, st);
+    for (int64_t i = 0; i < count; i++)
+        sp->host_values[i] = res[slots[i]];
+    if (!rc)
+        rc = put_values(d, sp, d->g.res, sp->snap_res, 8, limit, count, st);
+    return rc;
+}
+
+/* Vertex n (one past the last) has an offset and no excess. */
+static int put_vertices(driver *d, drv_sparse *sp, const pf_residual *h, const int64_t *excess,
+                        const int32_t *vertices, int64_t count, pf_status *st)
+{
+    int rc = stage_index(d, sp, vertices, count, st);
+    for (int64_t i = 0; i < count; i++)
+        sp->host_values[i] = h->first[vertices[i]];
+    if (!rc)
+        rc = put_values(d, sp, d->g.first, NULL, 8, d->alloc_n + 1, count, st);
+    for (int64_t i = 0; i < count; i++)
+        sp->host_values[i] = vertices[i] < h->n ? excess[vertices[i]] : 0;
+    if (!rc)
+        rc = put_values(d, sp, d->g.excess, sp->snap_excess, 8, d->alloc_n, count, st);
+    return rc;
+}
+
+int drv_sparse_put(driver *d, drv_sparse *sp, const pf_residual *h, const int64_t *res,
+                   const int64_t *excess, const int32_t *slots, int64_t slot_count,
+                   const int32_t *vertices, int64_t vertex_count, pf_status *st)
+{
+    if (!sp->current)
+        return pf_fail(st, PF_E_USAGE, "sparse put: the device's snapshot is not current");
+    int rc = PF_OK;
+    for (int64_t at = 0; !rc && at < slot_count; at += sp->chunk) {
+        int64_t len = slot_count - at < sp->chunk ? slot_count - at : sp->chunk;
+        rc = put_slots(d, sp, h, res, slots + at, len, st);
+    }
+    for (int64_t at = 0; !rc && at < vertex_count; at += sp->chunk) {
+        int64_t len = vertex_count - at < sp->chunk ? vertex_count - at : sp->chunk;
+        rc = put_vertices(d, sp, h, excess, vertices + at, len, st);
+    }
+    if (rc)
+        sp->current = 0;
+    return rc;
+}
+
+/* The values of buf[0..count) that differ from snap, into host (snap
+ * takes them); with `refresh` only the snapshot is brought up to date. */
+static int changed_values(driver *d, drv_sparse *sp, pf_buf *buf, pf_buf *snap, int64_t count,
+                          int64_t limit, int64_t *host, int refresh, int64_t *read,
+                          pf_status *st)
+{
+    int rc = PF_OK;
+    for (int64_t base = 0; !rc && base < count; base += sp->chunk) {
+        int64_t len = count - base < sp->chunk ? count - base : sp->chunk, selected = 0;
+        rc = d->ops->mark_changed(d->dev, buf, snap, base, sp->flags, len, st);
+        if (rc || refresh)
+            continue;
+        rc = d->ops->filter_i32(d->dev, sp->flags, sp->index, len, &selected, st);
+        if (!rc && selected > 0)
+            rc = d->ops->take_at(d->dev, buf, base, limit, sp->index, sp->values, selected, st);
+        if (!rc && selected > 0)
+            rc = d->ops->download(d->dev, sp->index, 0, sp->host_index, (size_t)selected * 4,
+                                  st);
+        if (!rc && selected > 0)
+            rc = d->ops->download(d->dev, sp->values, 0, sp->host_values,
+                                  (size_t)selected * 8, st);
+        for (int64_t i = 0; !rc && i < selected; i++)
+            host[base + sp->host_index[i]] = sp->host_values[i];
+        *read += selected;
+    }
+    return rc;
+}
+
+int drv_sparse_get(driver *d, drv_sparse *sp, int64_t *res, int64_t *excess,
+                   int64_t *values_read, pf_status *st)
+{
+    const pf_residual *h = d->host;
+    *values_read = 0;
+    int rc = ensure_buffers(d, sp, st);
+    int refresh = !sp->current;
+    if (!rc && refresh) {
+        rc = drv_download_residuals(d, res, st);
+        if (!rc)
+            rc = drv_download_caps(d, d->g.excess, 0, h->n, excess, st);
+        *values_read = h->arcs + h->n;
+    }
+    if (!rc)
+        rc = changed_values(d, sp, d->g.res, sp->snap_res, h->arcs, d->alloc_arcs, res,
+                            refresh, values_read, st);
+    if (!rc)
+        rc = changed_values(d, sp, d->g.excess, sp->snap_excess, h->n, d->alloc_n, excess,
+                            refresh, values_read, st);
+    sp->current = rc == PF_OK;
+    return rc;
+}

@@ -1,0 +1,61 @@
+/* A session's changes to and from the device one by one (driver_sparse.c):
+ * the slots and vertices a batch touched go up as index/value lists
+ * written in place on the device (put_at), and after a solve only the
+ * residuals and excesses it changed come back (mark_changed against a
+ * device-side snapshot of what the host holds, filter_i32, take_at). A
+ * batch of 0.1% of the arcs then costs transfers of its size, not of the
+ * graph's. Private to src/host; needs 64-bit residuals on the device. */
+#ifndef PF_DRIVER_SPARSE_H
+#define PF_DRIVER_SPARSE_H
+
+#include <stdint.h>
+
+#include "driver_internal.h"
+
+typedef struct drv_sparse {
+    pf_buf *snap_res, *snap_excess; /* what the host holds: alloc_arcs, alloc_n values */
+    int64_t snap_arcs, snap_n;      /* their sizes (0: none yet) */
+    pf_buf *index, *values, *flags; /* device staging: chunk elements each */
+    int32_t *host_index;            /* host staging: chunk elements each */
+    int64_t *host_values;
+    int64_t chunk;
+    uint64_t bytes;                 /* device memory held */
+    int current;                    /* the snapshots equal the host's arrays */
+} drv_sparse;
+
+/* 1 when d's backend offers the sparse transfers (device.h: put_at). */
+int drv_sparse_offered(const driver *d);
+
+/* Sends slots[0..slot_count) of h (head, rev, residual) and
+ * vertices[0..vertex_count) (first, excess), each as the host holds it
+ * now, and keeps the snapshots current. Needs sp->current (else the
+ * caller sends everything). */
+int drv_sparse_put(driver *d, drv_sparse *sp, const pf_residual *h, const int64_t *res,
+                   const int64_t *excess, const int32_t *slots, int64_t slot_count,
+                   const int32_t *vertices, int64_t vertex_count, pf_status *st);
+
+/* The device's residuals and excesses into res and excess (h->arcs and
+ * h->n values): only those that changed since the snapshots when they are
+ * current, else everything (and the snapshots taken). *values_read: how
+ * many values came back. */
+int drv_sparse_get(driver *d, drv_sparse *sp, int64_t *res, int64_t *excess,
+                   int64_t *values_read, pf_status *st);
+
+/* The snapshots no longer match (the caller sent whole arrays). */
+static inline void drv_sparse_forget(drv_sparse *sp) { sp->current = 0; }
+
+/* Releases every buffer (before the graph's buffers grow, and at close). */
+void drv_sparse_release(driver *d, drv_sparse *sp);
+
+/* The device form of rev for slots [at, at + count) of h into out. */
+static inline void drv_rev_for_device(const pf_device_ops *ops, const pf_residual *h,
+                                      int64_t at, int64_t count, int32_t *out)
+{
+    for (int64_t i = 0; i < count; i++) {
+        int64_t a = at + i;
+        out[i] = ops->caps.rev_absolute ? (int32_t)(uint32_t)h->rev[a]
+                                        : (int32_t)(h->rev[a] - h->first[h->head[a]]);
+    }
+}
+
+#endif
