@@ -73,8 +73,9 @@
 #       sessions (bench/session.sh): warm re-solves against cold ones over one
 #       update stream per fraction (0.1%, 1%), the 1000-arc floor, and with
 #       EXTRA=--long the 1000-batch memory stream; the first call of a warm
-#       machine also runs the session suites on cuda and opencl and
-#       compute-sanitizer on a CUDA session. Table: $OUT/session/session.md.
+#       machine also runs the session, steps, devcheck and dyn suites on cuda
+#       and opencl and compute-sanitizer on two CUDA sessions (--verify, and
+#       cut only). Table: $OUT/session/session.md.
 # Logs and tables go to $OUT (the device tool brings them back) or ./bench/out.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -306,7 +307,8 @@ session)
   # then warm against cold on INSTANCES for BACKENDS.
   instances=${1:-rmf_64x64} backends=${2:-cuda opencl omp seq} batches=${3:-5} extra=${4:-}
   if [ ! -f /tmp/pf_session_checked ]; then
-    meson test -C build-gpu --print-errorlogs session-cuda session-opencl 2>&1 |
+    meson test -C build-gpu --print-errorlogs session-cuda session-opencl steps-cuda \
+      steps-opencl devcheck-cuda devcheck-opencl dyn 2>&1 |
       tee "$out/session_tests.log" | grep -E "^ *[0-9]+/|Ok:|Fail:"
     small=$(mktemp -d)
     "$bin" gen rlg 12 20 > "$small/g.max"
@@ -315,6 +317,10 @@ session)
     compute-sanitizer --tool memcheck --error-exitcode 9 "$bin" session --verify -b cuda \
       "$small/g.max" "$small/u.upd" > "$out/session_sanitizer.log" 2>&1
     echo "compute-sanitizer session: exit $?, $(grep 'ERROR SUMMARY' "$out/session_sanitizer.log")"
+    # Cut only: covered deficits and the sparse transfers both ways.
+    compute-sanitizer --tool memcheck --error-exitcode 9 "$bin" session -b cuda \
+      "$small/g.max" "$small/u.upd" > "$out/session_sanitizer_cut.log" 2>&1
+    echo "compute-sanitizer cut-only session: exit $?, $(grep 'ERROR SUMMARY' "$out/session_sanitizer_cut.log")"
     touch /tmp/pf_session_checked
   fi
   read -r -a names <<<"$instances"
