@@ -83,8 +83,9 @@ int pf_dyn_arrays_alloc(dyn_arrays *a, int64_t vertex_cap, int64_t slot_cap, int
     a->dead = pf_calloc(nv, sizeof *a->dead, st);
     a->dirty = pf_calloc((size_t)a->pages, 1, st);
     a->vertex_dirty = pf_calloc((size_t)a->vertex_pages, 1, st);
-    a->touched_cap[0] = (int64_t)(ns / 16) + 1024;
-    a->touched_cap[1] = (int64_t)(nv / 16) + 1024;
+    /* A batch touches about as many vertices as slots (each change: an
+     * arc's two slots, its ends' excess): both lists get the slots' size. */
+    a->touched_cap[0] = a->touched_cap[1] = (int64_t)(ns / 16) + 1024;
     for (int i = 0; i < 2; i++)
         a->touched[i] = pf_alloc((size_t)a->touched_cap[i], sizeof *a->touched[i], st);
     a->walk_cur = pf_alloc(nv, sizeof *a->walk_cur, st);

@@ -108,7 +108,7 @@ typedef struct pf_dyn_graph {
     int all_dirty;          /* pages cover slot_cap slots and vertex_cap + 1 vertices */
     /* The same changes as lists: touched[0] the slots, touched[1] the
      * vertices, in the order touched (repeats possible), at most
-     * touched_cap of each (a 16th of the arrays): a device session sends
+     * touched_cap of each (a 16th of the slots): a device session sends
      * just these, one by one. touched_full: more changed than the lists
      * hold (the pages say what). */
     int32_t *touched[2];

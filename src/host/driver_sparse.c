@@ -6,9 +6,10 @@
 
 #include "../common/status.h"
 
-/* Elements per staging chunk: 2^21 (32 MiB of device staging at most);
- * a list or an array longer than that goes in several. */
-#define SPARSE_CHUNK ((int64_t)1 << 21)
+/* Elements per staging chunk: 2^20 (16 MiB of device staging at most);
+ * a list or an array longer than that goes in several, each read back
+ * after a wait for its count. */
+#define SPARSE_CHUNK ((int64_t)1 << 20)
 
 int drv_sparse_offered(const driver *d)
 {
