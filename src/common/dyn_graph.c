@@ -249,6 +249,16 @@ static int check_input(const pf_residual *g, pf_status *st)
     return PF_OK;
 }
 
+/* Free slots the source and the sink keep beyond their slack: room for
+ * the pairs that cover a batch's deficits (dyn_cover.c), so the first
+ * batches need no layout for them (a 0.1% batch leaves deficits at about
+ * one vertex in a thousand). */
+static void add_terminal_room(const pf_residual *g, int64_t n, int64_t *sizes)
+{
+    sizes[g->source + 1] += n / 256 + 64;
+    sizes[g->sink + 1] += n / 256 + 64;
+}
+
 int pf_dyn_build(const pf_residual *g, const int64_t *res, const int64_t *excess,
                  const pf_dyn_params *p, pf_dyn_graph *d, pf_status *st)
 {
@@ -271,6 +281,7 @@ int pf_dyn_build(const pf_residual *g, const int64_t *res, const int64_t *excess
         int64_t deg = g->first[u + 1] - g->first[u];
         sizes[u + 1] = deg + pf_dyn_slack_for(&d->params, deg);
     }
+    add_terminal_room(g, n, sizes);
     sizes_to_starts(sizes, n);
     int64_t slots = sizes[n];
     int64_t slot_cap = slots + room * (d->params.slack_min + 1);
@@ -329,6 +340,7 @@ static void plan_sizes(const pf_dyn_graph *d, const int64_t *extra_vertex,
         int64_t live = d->used[u] - d->dead[u];
         sizes[u + 1] += live + pf_dyn_slack_for(&d->params, live + sizes[u + 1]);
     }
+    add_terminal_room(&d->view, n, sizes);
     sizes_to_starts(sizes, n);
 }
 

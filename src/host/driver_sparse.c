@@ -6,10 +6,11 @@
 
 #include "../common/status.h"
 
-/* Elements per staging chunk: 2^20 (16 MiB of device staging at most);
- * a list or an array longer than that goes in several, each read back
- * after a wait for its count. */
-#define SPARSE_CHUNK ((int64_t)1 << 20)
+/* Elements per staging chunk: a 16th of the larger array (16 bytes of
+ * staging per element: one byte per slot), at least 2^16. A list or an
+ * array longer than that goes in several, each read back after a wait
+ * for its count. */
+#define SPARSE_CHUNK_MIN ((int64_t)1 << 16)
 
 int drv_sparse_offered(const driver *d)
 {
@@ -47,7 +48,9 @@ static int ensure_buffers(driver *d, drv_sparse *sp, pf_status *st)
     if (sp->index)
         return PF_OK;
     int64_t most = d->alloc_arcs > d->alloc_n + 1 ? d->alloc_arcs : d->alloc_n + 1;
-    sp->chunk = most < SPARSE_CHUNK ? most : SPARSE_CHUNK;
+    sp->chunk = most / 16 + 1 > SPARSE_CHUNK_MIN ? most / 16 + 1 : SPARSE_CHUNK_MIN;
+    if (sp->chunk > most)
+        sp->chunk = most;
     sp->host_index = pf_alloc((size_t)sp->chunk, sizeof *sp->host_index, st);
     sp->host_values = pf_alloc((size_t)sp->chunk, sizeof *sp->host_values, st);
     int rc = sp->host_index && sp->host_values ? PF_OK : PF_E_NOMEM;
