@@ -318,13 +318,9 @@ int pf_cl_put_at(pf_dev *dev, pf_buf *dst, int32_t width, int64_t base, int64_t 
     int rc = pf_cl_kernels_for(dev, 64, &set, st);
     if (rc || count == 0)
         return rc;
-    size_t groups = groups_for(dev, count);
-    cl_long b = base, l = limit, c = count;
-    if (width == 4)
-        return pf_cl_launch_put_at_i32(dev, set, groups, dev->group_size, st, dst->mem, b, l,
-                                       index->mem, values->mem, c);
-    return pf_cl_launch_put_at_i64(dev, set, groups, dev->group_size, st, dst->mem, b, l,
-                                   index->mem, values->mem, c);
+    return pf_cl_launch_put_at(dev, set, groups_for(dev, count), dev->group_size, st, dst->mem,
+                               (cl_int)(width / 4), (cl_long)base, (cl_long)limit, index->mem,
+                               values->mem, (cl_long)count);
 }
 
 int pf_cl_take_at(pf_dev *dev, pf_buf *src, int64_t base, int64_t limit, pf_buf *index,

@@ -270,13 +270,9 @@ int pf_cuda_put_at(pf_dev *dev, pf_buf *dst, int32_t width, int64_t base, int64_
     int rc = pf_cuda_enter(dev, st);
     if (rc != PF_OK || count == 0)
         return rc;
-    const pf_i32 *at = pf_cuda_ptr<const pf_i32>(index);
-    if (width == 4)
-        pf_cap64::pf_k_put_at_i32<<<pf_cuda_blocks(count), PF_CUDA_BLOCK, 0, dev->stream>>>(
-            pf_cuda_ptr<pf_i32>(dst), base, limit, at, pf_cuda_ptr<const pf_i32>(values), count);
-    else
-        pf_cap64::pf_k_put_at_i64<<<pf_cuda_blocks(count), PF_CUDA_BLOCK, 0, dev->stream>>>(
-            pf_cuda_ptr<pf_i64>(dst), base, limit, at, pf_cuda_ptr<const pf_i64>(values), count);
+    pf_cap64::pf_k_put_at<<<pf_cuda_blocks(count), PF_CUDA_BLOCK, 0, dev->stream>>>(
+        pf_cuda_ptr<pf_i32>(dst), width / 4, base, limit, pf_cuda_ptr<const pf_i32>(index),
+        pf_cuda_ptr<const pf_i32>(values), count);
     PF_CUDA_CHECK_LAUNCH(st, "pf_k_put_at");
     return PF_OK;
 }

@@ -200,20 +200,11 @@ static int ompb_put_at(pf_dev *dev, pf_buf *dst, int32_t width, int64_t base, in
                        pf_buf *index, pf_buf *values, int64_t count, pf_status *st)
 {
     (void)st;
-    const int32_t *at = BUF(index, int32_t);
-    if (width == 4) {
-        int32_t *d = BUF(dst, int32_t);
-        const int32_t *v = BUF(values, int32_t);
+    int32_t *to = BUF(dst, int32_t);
+    const int32_t *at = BUF(index, int32_t), *from = BUF(values, int32_t);
 #pragma omp parallel for num_threads(dev->threads) schedule(static) if (count > 65536)
-        for (int64_t i = 0; i < count; i++)
-            pf_body_put_at_i32(i, d, base, limit, at, v);
-    } else {
-        int64_t *d = BUF(dst, int64_t);
-        const int64_t *v = BUF(values, int64_t);
-#pragma omp parallel for num_threads(dev->threads) schedule(static) if (count > 65536)
-        for (int64_t i = 0; i < count; i++)
-            pf_body_put_at_i64(i, d, base, limit, at, v);
-    }
+    for (int64_t i = 0; i < count; i++)
+        pf_body_put_at(i, to, width / 4, base, limit, at, from);
     return PF_OK;
 }
 

@@ -70,12 +70,9 @@
     G(const pf_cap, res) G(pf_i32, height) G(pf_i32, out) G(pf_i64, counts)               \
     V(pf_i32, in_slot) V(pf_i32, out_slot) V(pf_i32, clear_slot) V(pf_i32, n)              \
     V(pf_i32, level) V(pf_i32, excluded) V(pf_i32, lanes)
-#define PF_ARGS_put_at_i32(G, V, L)                                                         \
-    G(pf_i32, dst) V(pf_i64, base) V(pf_i64, limit) G(const pf_i32, index)                 \
-    G(const pf_i32, values) V(pf_i64, count)
-#define PF_ARGS_put_at_i64(G, V, L)                                                         \
-    G(pf_i64, dst) V(pf_i64, base) V(pf_i64, limit) G(const pf_i32, index)                 \
-    G(const pf_i64, values) V(pf_i64, count)
+#define PF_ARGS_put_at(G, V, L)                                                             \
+    G(pf_i32, dst) V(pf_i32, words) V(pf_i64, base) V(pf_i64, limit)                       \
+    G(const pf_i32, index) G(const pf_i32, values) V(pf_i64, count)
 #define PF_ARGS_take_at_i64(G, V, L)                                                        \
     G(const pf_i64, src) V(pf_i64, base) V(pf_i64, limit) G(const pf_i32, index)           \
     G(pf_i64, out) V(pf_i64, count)
@@ -92,8 +89,7 @@
     X(CANCEL_VIOLATIONS, cancel_violations)                                                \
     X(SUM_EXCESS, sum_excess)                                                              \
     X(BFS_LEVEL, bfs_level)                                                                \
-    X(PUT_AT_I32, put_at_i32)                                                              \
-    X(PUT_AT_I64, put_at_i64)                                                              \
+    X(PUT_AT, put_at)                                                                      \
     X(TAKE_AT_I64, take_at_i64)                                                            \
     X(MARK_CHANGED_I64, mark_changed_i64)
 

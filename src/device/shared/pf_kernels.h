@@ -314,19 +314,16 @@ PF_FN void pf_body_bfs_level_strided(pf_i64 worker, pf_i64 workers, pf_i32 lanes
 
 /* Sparse transfers (device.h: put_at, take_at, mark_changed): element i
  * of a list, at base + index[i] of an array of `limit` elements. */
-PF_FN void pf_body_put_at_i32(pf_i64 i, PF_GLOBAL pf_i32 *dst, pf_i64 base, pf_i64 limit,
-                              PF_GLOBAL const pf_i32 *index, PF_GLOBAL const pf_i32 *values)
+PF_FN void pf_body_put_at(pf_i64 i, PF_GLOBAL pf_i32 *dst, pf_i32 words, pf_i64 base,
+                          pf_i64 limit, PF_GLOBAL const pf_i32 *index,
+                          PF_GLOBAL const pf_i32 *values)
 {
+    /* elements of `words` 32-bit words (1 or 2), copied word by word:
+     * nothing else writes dst meanwhile */
     pf_i64 at = base + (pf_i64)index[i];
     if (at >= 0 && at < limit)
-        dst[at] = values[i];
-}
-PF_FN void pf_body_put_at_i64(pf_i64 i, PF_GLOBAL pf_i64 *dst, pf_i64 base, pf_i64 limit,
-                              PF_GLOBAL const pf_i32 *index, PF_GLOBAL const pf_i64 *values)
-{
-    pf_i64 at = base + (pf_i64)index[i];
-    if (at >= 0 && at < limit)
-        dst[at] = values[i];
+        for (pf_i32 w = 0; w < words; w++)
+            dst[at * words + w] = values[i * words + w];
 }
 PF_FN void pf_body_take_at_i64(pf_i64 i, PF_GLOBAL const pf_i64 *src, pf_i64 base,
                                pf_i64 limit, PF_GLOBAL const pf_i32 *index,
@@ -426,18 +423,11 @@ PF_KERNEL(sum_excess)
     PF_ADD_WORK(&counters[slot], part, scratch);
 }
 
-PF_KERNEL(put_at_i32)
+PF_KERNEL(put_at)
 {
     pf_i64 i = PF_GLOBAL_ID();
     if (i < count)
-        pf_body_put_at_i32(i, dst, base, limit, index, values);
-}
-
-PF_KERNEL(put_at_i64)
-{
-    pf_i64 i = PF_GLOBAL_ID();
-    if (i < count)
-        pf_body_put_at_i64(i, dst, base, limit, index, values);
+        pf_body_put_at(i, dst, words, base, limit, index, values);
 }
 
 PF_KERNEL(take_at_i64)
