@@ -203,6 +203,14 @@ void drv_release_graph(driver *d)
     d->alloc_n = d->alloc_arcs = 0;
 }
 
+int drv_rev_device_form(const driver *d, const pf_residual *h, int32_t *out, pf_status *st)
+{
+    if (!d->ops->caps.rev_absolute)
+        return pf_residual_rev_offsets(h, out, d->host_threads, st);
+    pf_residual_rev_indices(h, (uint32_t *)out, d->host_threads);
+    return PF_OK;
+}
+
 int drv_upload_graph(driver *d, pf_status *st)
 {
     const pf_device_ops *ops = d->ops;
@@ -211,11 +219,7 @@ int drv_upload_graph(driver *d, pf_status *st)
     int32_t *rev_device = pf_alloc(arcs ? arcs : 1, sizeof *rev_device, st);
     if (!rev_device)
         return PF_E_NOMEM;
-    int rc = PF_OK;
-    if (ops->caps.rev_absolute)
-        pf_residual_rev_indices(h, (uint32_t *)rev_device, d->host_threads);
-    else
-        rc = pf_residual_rev_offsets(h, rev_device, d->host_threads, st);
+    int rc = drv_rev_device_form(d, h, rev_device, st);
     if (!rc)
         rc = ops->upload(d->dev, d->g.rev, 0, rev_device, arcs * 4, st);
     free(rev_device);

@@ -54,6 +54,10 @@ int drv_alloc_graph(driver *d, const pf_device_desc *desc, pf_status *st);
 /* Releases the buffers of d->g (any that are held). */
 void drv_release_graph(driver *d);
 
+/* h's rev in the form d's backend takes (device.h: rev_absolute), on
+ * d->host_threads threads; PF_E_INPUT where an offset passes int32. */
+int drv_rev_device_form(const driver *d, const pf_residual *h, int32_t *out, pf_status *st);
+
 /* d->host to the device: the preflow not begun (residuals = capacities). */
 int drv_upload_graph(driver *d, pf_status *st);
 

@@ -247,8 +247,9 @@ static int upload_structure(pf_dev_session *s, const pf_residual *h, pf_status *
     int32_t *rev = pf_alloc((size_t)(h->arcs ? h->arcs : 1), sizeof *rev, st);
     if (!rev)
         return PF_E_NOMEM;
-    drv_rev_for_device(d->ops, h, 0, h->arcs, rev);
-    int rc = d->ops->upload(d->dev, d->g.first, 0, h->first, (size_t)(h->n + 1) * 8, st);
+    int rc = drv_rev_device_form(d, h, rev, st);
+    if (!rc)
+        rc = d->ops->upload(d->dev, d->g.first, 0, h->first, (size_t)(h->n + 1) * 8, st);
     if (!rc)
         rc = d->ops->upload(d->dev, d->g.head, 0, h->head, (size_t)h->arcs * 4, st);
     if (!rc)
