@@ -1,8 +1,8 @@
 /* A session's engines (session_internal.h): the graph built from a
  * network, and phase 1 resumed from the preflow the last solve and the
  * batches since left — on the device kept open (driver_session.c, only
- * the changed pages sent), or on the host's sequential engine — then the
- * cut and a flow where the options ask for them.
+ * the changes sent and read back), or on the host's sequential engine —
+ * then the cut and a flow where the options ask for them.
  *
  * Why a solve is warm: the preflow stays a valid one through every batch
  * (dyn_graph.h), and push-relabel resumes from any valid preflow once a
@@ -81,8 +81,9 @@ int pf_session_rebuild(pf_session *s, const pf_network *net, pf_status *st)
 
 /* ---- phase 1 ------------------------------------------------------------ */
 
-/* On the device: the changed pages sent, stretches until a global relabel
- * finds no active vertex, the preflow read back. */
+/* On the device: the batch's changes sent (the touched slots and vertices,
+ * or their pages), stretches until a global relabel finds no active
+ * vertex, what the stretches changed read back. */
 static int device_phase1(pf_session *s, pf_phase_times *t, pf_status *st)
 {
     pf_dyn_graph *g = &s->g;
