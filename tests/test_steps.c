@@ -478,7 +478,8 @@ START_TEST(sparse_transfers_match_reference)
     int32_t *flags = malloc((size_t)n * 4);
     for (int64_t i = 0; i < n; i++)
         narrow[i] = (int32_t)(array[i] = (int64_t)pf_rng_range(&rng, 0, 1000));
-    pf_buf *d64 = upload_new(&f, array, (size_t)n * 8), *d32 = upload_new(&f, narrow, (size_t)n * 4);
+    pf_buf *d64 = upload_new(&f, array, (size_t)n * 8);
+    pf_buf *d32 = upload_new(&f, narrow, (size_t)n * 4);
     pf_buf *snap = upload_new(&f, array, (size_t)n * 8);
     for (int64_t k = 0; k < lists; k++) {
         /* the last two: one index past the end, one repeat of index 0 */
