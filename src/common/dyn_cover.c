@@ -77,10 +77,8 @@ static int64_t take_terminal_slot(pf_dyn_graph *d, int which)
     const int32_t u = which ? d->view.sink : d->view.source;
     while (d->spare_count[which] > 0) {
         int64_t a = d->spare[which][--d->spare_count[which]];
-        if (d->view.rev[a] == a) {
-            d->dead[u]--;
-            return a;
-        }
+        if (d->view.rev[a] == a)
+            return pf_dyn_claim_dead(d, u, a);
     }
     return pf_dyn_take_slot(d, u);
 }
@@ -172,12 +170,12 @@ static void cover(pf_dyn_graph *d, int32_t v, int64_t delta)
     if (d->cover_of[v] == 0) {
         pf_dyn_cover_pair *p = &d->covers[d->cover_count++];
         p->v = v;
-        /* One arc linked before the next slot is taken: a dead slot
-         * taken stays dead (rev[a] == a) until it is written. */
         p->in = take_terminal_slot(d, 0);
-        link_pair(d, p->in, pf_dyn_take_slot(d, v), v, s);
+        int64_t in_rev = pf_dyn_take_slot(d, v);
         p->out = pf_dyn_take_slot(d, v);
-        link_pair(d, p->out, take_terminal_slot(d, 1), t, v);
+        int64_t out_rev = take_terminal_slot(d, 1);
+        link_pair(d, p->in, in_rev, v, s);
+        link_pair(d, p->out, out_rev, t, v);
         d->cover_of[v] = d->cover_count;
     }
     const pf_dyn_cover_pair *p = &d->covers[d->cover_of[v] - 1];

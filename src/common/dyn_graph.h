@@ -122,7 +122,8 @@ typedef struct pf_dyn_graph {
     /* Covered deficits (above): the pairs, each vertex's pair (index + 1,
      * 0: none; vertex_cap entries, moved with the vertex arrays) and what
      * they add to every cut. A pair of capacity 0 is kept for the vertex's
-     * next deficit until a layout drops it. */
+     * next deficit until a layout, or terminals short of free slots, drop
+     * it. */
     int cover_deficits;
     pf_dyn_cover_pair *covers;
     int64_t cover_count, cover_room;

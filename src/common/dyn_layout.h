@@ -105,6 +105,15 @@ static inline int64_t pf_dyn_room_at(const pf_dyn_graph *d, int64_t u)
     return d->view.first[u + 1] - d->view.first[u] - d->used[u] + d->dead[u];
 }
 
+/* Dead slot a of u handed out: no longer dead (rev -1 until the caller
+ * writes the arc), so a second take before that cannot return it again. */
+static inline int64_t pf_dyn_claim_dead(pf_dyn_graph *d, int64_t u, int64_t a)
+{
+    d->dead[u]--;
+    d->view.rev[a] = -1;
+    return a;
+}
+
 /* A slot of u for a new arc: a free one, else a dead one (the caller made
  * sure there is one: pf_dyn_room_at). */
 static inline int64_t pf_dyn_take_slot(pf_dyn_graph *d, int64_t u)
@@ -112,12 +121,9 @@ static inline int64_t pf_dyn_take_slot(pf_dyn_graph *d, int64_t u)
     const int64_t lo = d->view.first[u];
     if (lo + d->used[u] < d->view.first[u + 1])
         return lo + d->used[u]++;
-    for (int64_t a = lo; a < lo + d->used[u]; a++) {
-        if (d->view.rev[a] == a) {
-            d->dead[u]--;
-            return a;
-        }
-    }
+    for (int64_t a = lo; a < lo + d->used[u]; a++)
+        if (d->view.rev[a] == a)
+            return pf_dyn_claim_dead(d, u, a);
     return -1;
 }
 
