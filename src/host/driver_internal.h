@@ -58,6 +58,18 @@ void drv_release_graph(driver *d);
  * d->host_threads threads; PF_E_INPUT where an offset passes int32. */
 int drv_rev_device_form(const driver *d, const pf_residual *h, int32_t *out, pf_status *st);
 
+/* The same form for slots [at, at + count) of h, one at a time (a
+ * session's changed slots). */
+static inline void drv_rev_for_device(const pf_device_ops *ops, const pf_residual *h,
+                                      int64_t at, int64_t count, int32_t *out)
+{
+    for (int64_t i = 0; i < count; i++) {
+        int64_t a = at + i;
+        out[i] = ops->caps.rev_absolute ? (int32_t)(uint32_t)h->rev[a]
+                                        : (int32_t)(h->rev[a] - h->first[h->head[a]]);
+    }
+}
+
 /* d->host to the device: the preflow not begun (residuals = capacities). */
 int drv_upload_graph(driver *d, pf_status *st);
 

@@ -86,11 +86,12 @@ static int put_values(driver *d, drv_sparse *sp, pf_buf *dst, pf_buf *snap, int3
     return rc;
 }
 
+/* The list's indices to the device (upload copies them before it
+ * returns: no staging on the host). */
 static int stage_index(driver *d, drv_sparse *sp, const int32_t *list, int64_t count,
                        pf_status *st)
 {
-    memcpy(sp->host_index, list, (size_t)count * sizeof *list);
-    return d->ops->upload(d->dev, sp->index, 0, sp->host_index, (size_t)count * 4, st);
+    return d->ops->upload(d->dev, sp->index, 0, list, (size_t)count * sizeof *list, st);
 }
 
 static int put_slots(driver *d, drv_sparse *sp, const pf_residual *h, const int64_t *res,

@@ -47,15 +47,4 @@ static inline void drv_sparse_forget(drv_sparse *sp) { sp->current = 0; }
 /* Releases every buffer (before the graph's buffers grow, and at close). */
 void drv_sparse_release(driver *d, drv_sparse *sp);
 
-/* The device form of rev for slots [at, at + count) of h into out. */
-static inline void drv_rev_for_device(const pf_device_ops *ops, const pf_residual *h,
-                                      int64_t at, int64_t count, int32_t *out)
-{
-    for (int64_t i = 0; i < count; i++) {
-        int64_t a = at + i;
-        out[i] = ops->caps.rev_absolute ? (int32_t)(uint32_t)h->rev[a]
-                                        : (int32_t)(h->rev[a] - h->first[h->head[a]]);
-    }
-}
-
 #endif
