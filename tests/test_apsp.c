@@ -121,10 +121,9 @@ START_TEST(matches_triple_loop)
     int rc = pf_apsp(g, &opt, &res, &st);
     PF_EXPECT(rc == PF_OK, "n=%lld: %s", (long long)c->n, st.message);
     ck_assert_int_eq(res.kind, kind == PF_DIST_AUTO ? PF_DIST_I32 : kind);
-    /* Real-valued next hops that loop on a zero-weight cycle are redone by
-     * the one-thread engine (apsp.c); nothing else may fall back. */
-    if (!(kind == PF_DIST_F32 && paths && !strcmp(res.backend, "seq")))
-        ck_assert_str_eq(res.backend, backend);
+    /* Hops that loop on a zero-weight cycle are rebuilt from the
+     * distances on the host (apsp.c): the backend stays. */
+    ck_assert_str_eq(res.backend, backend);
     for (int64_t at = 0; at < c->n * c->n; at++)
         PF_EXPECT(result_at(&res, at) == want[at], "n=%lld kind %d: d(%lld,%lld) = %lld, want %lld",
                   (long long)c->n, res.kind, (long long)(at / c->n + 1),
@@ -405,12 +404,37 @@ START_TEST(next_hops_on_zero_cycles)
     opt.tile = 64; /* several rounds (every backend runs 64): loops need a later k of a tile */
     pf_apsp_result res;
     ck_assert_msg(pf_apsp(g, &opt, &res, &st) == PF_OK, "%s", st.message);
-    /* Integers never need the one-thread redo (their ties are broken by
-     * arc count); reals may take it. */
-    if (!real)
-        ck_assert_str_eq(res.backend, backend);
+    /* Integers never loop (their ties are broken by arc count); reals may,
+     * and get hops rebuilt from the distances on the same backend. */
+    ck_assert_str_eq(res.backend, backend);
     int64_t checked;
     ck_assert_msg(pf_apsp_verify(g, &res, 0, &checked, &st) == PF_OK, "%s", st.message);
+    pf_apsp_result_free(&res);
+    pf_wgraph_free(g);
+}
+END_TEST
+
+/* Found by fuzz_apsp_seq: 0 -> 2 -> 0 weighs zero, and float32 rounding
+ * makes the detour 0 -> 2 -> 0 -> 1 (-2 + 3.5999999) look shorter than the
+ * arc 0 -> 1 (1.6): plain Floyd-Warshall's hops from 0 toward 1 then loop
+ * 0 -> 2 -> 0. Every backend must give hops that reach 1. */
+START_TEST(rounding_round_a_zero_cycle)
+{
+    static const double arcs[][3] = {{0, 1, 1.6}, {0, 2, -2},  {1, 0, -0.5}, {1, 1, 2},
+                                     {1, 2, 1.5}, {2, 0, 2},   {2, 1, 150}};
+    pf_status st;
+    pf_wgraph *g = pf_wgraph_new(3, &st);
+    for (size_t a = 0; a < sizeof arcs / sizeof *arcs; a++)
+        ck_assert_int_eq(pf_wgraph_add_arc_real(g, (int64_t)arcs[a][0], (int64_t)arcs[a][1],
+                                                arcs[a][2], &st),
+                         PF_OK);
+    pf_apsp_options opt = options(PF_DIST_AUTO, 1);
+    pf_apsp_result res;
+    ck_assert_msg(pf_apsp(g, &opt, &res, &st) == PF_OK, "%s", st.message);
+    ck_assert_str_eq(res.backend, backend);
+    int64_t checked;
+    ck_assert_msg(pf_apsp_verify(g, &res, 0, &checked, &st) == PF_OK, "%s", st.message);
+    ck_assert_int_eq(res.next[0 * 3 + 1], 1); /* the arc itself, not the detour */
     pf_apsp_result_free(&res);
     pf_wgraph_free(g);
 }
@@ -672,6 +696,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, real_weights);
     tcase_add_test(tc, verify_rejects_corruption);
     tcase_add_loop_test(tc, next_hops_on_zero_cycles, 0, 2);
+    tcase_add_test(tc, rounding_round_a_zero_cycle);
     tcase_add_loop_test(tc, huge_positive_self_loop, 0, 2);
     tcase_add_loop_test(tc, verify_exact_past_2_53, 0, 2);
     tcase_add_loop_test(tc, every_variant, 0, VARIANT_CASES * 3 * 2 * 2);

@@ -375,22 +375,6 @@ static int run_walk(const pf_apsp_options *opt, pf_apsp_early *early, const pf_a
     return pf_backend_run(walk, first, attempt_apsp, &attempt, &log, st);
 }
 
-/* The result's backend and device: the registry's one-thread engine (the
- * plain loop of pf_apsp_seq_fw is its Floyd-Warshall). */
-static void name_one_thread_engine(pf_apsp_result *res)
-{
-    for (int i = 0; i < pf_backend_count(); i++) {
-        const pf_device_ops *ops = pf_backend_at(i);
-        pf_device_desc desc;
-        char why[256];
-        if (ops->caps.one_thread && pf_backend_probe(ops, &desc, 1, why, sizeof why) > 0) {
-            snprintf(res->backend, sizeof res->backend, "%s", ops->name);
-            snprintf(res->device, sizeof res->device, "%s", desc.name);
-            return;
-        }
-    }
-}
-
 int pf_apsp_sized(const pf_wgraph *g, const pf_apsp_options *opt, size_t opt_size,
                   pf_apsp_result *res, pf_status *st)
 {
@@ -452,19 +436,20 @@ int pf_apsp_with(const pf_wgraph *g, const pf_apsp_options *opt, pf_apsp_early *
     if (!run.streamed)
         pf_apsp_extract(g->n, job.n_pad, job.kind, job.dist, job.next, job.hop_scale);
     if (job.next && !job.hop_scale) {
-        /* Unscaled weights (reals): blocked next hops may loop on a zero-weight
-         * cycle (choose_kind). Plain Floyd-Warshall's never do: redo it so. */
+        /* Unscaled weights (reals, or int64 too narrow to scale): next
+         * hops may loop on a zero-weight cycle (choose_kind), blocked or
+         * plain alike once float32 rounding makes a detour round it look
+         * shorter: rebuild them from the distances, along a tree. */
         pf_status loop;
         if (pf_apsp_next_walks_end(g->n, job.next, NULL, g->n, &loop) == PF_E_VERIFY) {
             pf_logger log = {.fn = opt->log, .data = opt->log_data};
-            pf_log(&log, PF_LOG_WARNING,
-                   "%s; recomputing the paths with the one-thread Floyd-Warshall",
+            pf_log(&log, PF_LOG_WARNING, "%s; next hops rebuilt from the distances",
                    loop.message);
-            pf_apsp_fill(g, job.kind, g->n, job.dist, job.next, 0);
-            pf_apsp_seq_fw(g->n, job.kind, job.dist, job.next);
-            pf_apsp_extract(g->n, g->n, job.kind, job.dist, job.next, 0);
-            name_one_thread_engine(res);
-            snprintf(res->variant, sizeof res->variant, "plain");
+            rc = pf_apsp_hops_from_dist(g, job.kind, job.dist, job.next, st);
+            if (rc) {
+                job_free(&job);
+                return rc;
+            }
         }
     }
     /* Packed in place: give the padding back. */

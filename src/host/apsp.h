@@ -40,6 +40,16 @@ void pf_apsp_fill(const pf_wgraph *g, int kind, int64_t n_pad, void *dist, int32
 void pf_apsp_extract(int64_t n, int64_t n_pad, int kind, void *dist, int32_t *next,
                      int64_t hop_scale);
 
+/* Next hops rebuilt from the distances (the extracted n x n result of
+ * `kind`; next = -1 marks no path and stays): for each target j a reverse
+ * BFS from j over the arcs (u,w) with w + d(w,j) = d(u,j) (up to float32
+ * rounding for reals), so every hop is one step nearer j in a tree and no
+ * walk loops, whatever zero-weight cycles (and rounding) did to
+ * Floyd-Warshall's hops. PF_E_VERIFY where a vertex with a path has no
+ * such arc. */
+int pf_apsp_hops_from_dist(const pf_wgraph *g, int kind, const void *dist, int32_t *next,
+                           pf_status *st);
+
 /* Plain Floyd-Warshall on the host, one thread (the `seq` backend). */
 void pf_apsp_seq_fw(int64_t n, int kind, void *dist, int32_t *next);
 

@@ -380,3 +380,84 @@ done:
     free(queued);
     return rc;
 }
+
+/* Whether arc a (weight w) out of u starts a path of d(u,j) whose rest is
+ * d(w,j): exactly for integer kinds, up to float32 rounding for reals
+ * (relative to the terms: a sum that cancels is exact only to their size).
+ * A "no path" d(u,j) never is. */
+static int tight(const pf_wgraph *g, int kind, const void *dist, int64_t u, int64_t w,
+                 int64_t a, int64_t j)
+{
+    const int64_t n = g->n;
+    if (kind == PF_DIST_F32) {
+        double du = ((const float *)dist)[u * n + j], dw = ((const float *)dist)[w * n + j];
+        double wt = g->real_weight ? g->real_weight[a] : (double)g->int_weight[a];
+        return !isinf(du) &&
+               fabs(du - (wt + dw)) <= 1e-5 * (fabs(du) + fabs(wt) + fabs(dw)) + 1e-30;
+    }
+    __int128 du, dw;
+    if (kind == PF_DIST_I32) {
+        du = ((const int32_t *)dist)[u * n + j];
+        dw = ((const int32_t *)dist)[w * n + j];
+        if (du == PF_APSP_NONE_I32)
+            return 0;
+    } else {
+        du = ((const int64_t *)dist)[u * n + j];
+        dw = ((const int64_t *)dist)[w * n + j];
+        if (du == PF_APSP_NONE_I64)
+            return 0;
+    }
+    return du == (__int128)g->int_weight[a] + dw;
+}
+
+int pf_apsp_hops_from_dist(const pf_wgraph *g, int kind, const void *dist, int32_t *next,
+                           pf_status *st)
+{
+    const int64_t n = g->n;
+    int64_t *rfirst = pf_calloc((size_t)n + 1, sizeof *rfirst, st);
+    int64_t *rarc = pf_alloc((size_t)g->m + 1, sizeof *rarc, st);
+    int32_t *queue = pf_alloc((size_t)n + 1, sizeof *queue, st);
+    int64_t *seen = pf_alloc((size_t)n + 1, sizeof *seen, st);
+    int rc = rfirst && rarc && queue && seen ? PF_OK : PF_E_NOMEM;
+    /* the arcs by head, as a reverse BFS from each target reads them */
+    for (int64_t a = 0; !rc && a < g->m; a++)
+        rfirst[g->head[a] + 1]++;
+    for (int64_t v = 0; !rc && v < n; v++)
+        rfirst[v + 1] += rfirst[v];
+    for (int64_t a = 0; !rc && a < g->m; a++)
+        rarc[rfirst[g->head[a]]++] = a;
+    for (int64_t v = n; !rc && v > 0; v--)
+        rfirst[v] = rfirst[v - 1];
+    if (!rc)
+        rfirst[0] = 0;
+    for (int64_t v = 0; !rc && v < n; v++)
+        seen[v] = -1;
+    for (int64_t j = 0; !rc && j < n; j++) {
+        int64_t head = 0, tail = 0;
+        queue[tail++] = (int32_t)j;
+        seen[j] = j;
+        while (head < tail) {
+            const int32_t w = queue[head++];
+            for (int64_t k = rfirst[w]; k < rfirst[w + 1]; k++) {
+                const int64_t a = rarc[k];
+                const int32_t u = g->tail[a];
+                if (seen[u] == j || !tight(g, kind, dist, u, w, a, j))
+                    continue;
+                seen[u] = j;
+                next[u * n + j] = w;
+                queue[tail++] = u;
+            }
+        }
+        /* every vertex with a path must have been reached */
+        for (int64_t u = 0; u < n && !rc; u++)
+            if (seen[u] != j && next[u * n + j] >= 0)
+                rc = pf_fail(st, PF_E_VERIFY,
+                             "no arc out of %lld starts a path of its distance to %lld",
+                             (long long)u + 1, (long long)j + 1);
+    }
+    free(rfirst);
+    free(rarc);
+    free(queue);
+    free(seen);
+    return rc;
+}
