@@ -414,6 +414,30 @@ START_TEST(next_hops_on_zero_cycles)
 }
 END_TEST
 
+/* Found by fuzz_apsp_omp: the same zero-weight cycle 0 -> 2 -> 0 with 1 -> 0
+ * at -0.7. Bellman-Ford in doubles lowered d(0) and d(2) by an ulp each
+ * time round it, closed it in its parent graph and reported it as a
+ * negative cycle of weight 0. There is none: the answer is the distances. */
+START_TEST(zero_cycle_is_no_negative_cycle)
+{
+    static const double arcs[][3] = {{0, 1, 1.6}, {0, 2, -2},  {1, 0, -0.7}, {1, 1, 2},
+                                     {1, 2, 1.5}, {2, 0, 2},   {2, 1, 150}};
+    pf_status st;
+    pf_wgraph *g = pf_wgraph_new(3, &st);
+    for (size_t a = 0; a < sizeof arcs / sizeof *arcs; a++)
+        ck_assert_int_eq(pf_wgraph_add_arc_real(g, (int64_t)arcs[a][0], (int64_t)arcs[a][1],
+                                                arcs[a][2], &st),
+                         PF_OK);
+    pf_apsp_options opt = options(PF_DIST_AUTO, 1);
+    pf_apsp_result res;
+    ck_assert_msg(pf_apsp(g, &opt, &res, &st) == PF_OK, "%s", st.message);
+    int64_t checked;
+    ck_assert_msg(pf_apsp_verify(g, &res, 0, &checked, &st) == PF_OK, "%s", st.message);
+    pf_apsp_result_free(&res);
+    pf_wgraph_free(g);
+}
+END_TEST
+
 /* Found by fuzz_apsp_seq: 0 -> 2 -> 0 weighs zero, and float32 rounding
  * makes the detour 0 -> 2 -> 0 -> 1 (-2 + 3.5999999) look shorter than the
  * arc 0 -> 1 (1.6): plain Floyd-Warshall's hops from 0 toward 1 then loop
@@ -697,6 +721,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, verify_rejects_corruption);
     tcase_add_loop_test(tc, next_hops_on_zero_cycles, 0, 2);
     tcase_add_test(tc, rounding_round_a_zero_cycle);
+    tcase_add_test(tc, zero_cycle_is_no_negative_cycle);
     tcase_add_loop_test(tc, huge_positive_self_loop, 0, 2);
     tcase_add_loop_test(tc, verify_exact_past_2_53, 0, 2);
     tcase_add_loop_test(tc, every_variant, 0, VARIANT_CASES * 3 * 2 * 2);

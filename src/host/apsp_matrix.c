@@ -273,10 +273,18 @@ static int32_t parent_cycle(const int32_t *parent, int64_t n, int32_t *walk_of)
     return -1;
 }
 
+/* An improvement Bellman-Ford takes: any, in exact int64; for reals, one
+ * past double rounding. A zero-weight cycle must never close in the parent
+ * graph (a rounded sum can come out an ulp lower each time round it: the
+ * cycle reported would then weigh 0), and a cycle lighter than 1e-9 of
+ * its distances is below what float32 distances can show anyway. */
+#define IMPROVES_INT(via, d) ((via) < (d))
+#define IMPROVES_REAL(via, d) ((via) < (d) - 1e-9 * (fabs(via) + fabs(d)))
+
 /* Rounds of Bellman-Ford over the vertices changed in the previous round,
  * with distances in TYPE (int64 is exact: apsp.c has bounded every path
  * weight well inside it). */
-#define BELLMAN_FORD(SUFFIX, TYPE, WEIGHTS)                                                 \
+#define BELLMAN_FORD(SUFFIX, TYPE, WEIGHTS, IMPROVES)                                       \
     static int32_t bellman_ford_##SUFFIX(const pf_wgraph *g, const out_arcs *o, TYPE *d,  \
                                          int32_t *parent, uint8_t *queued, int32_t *queue,\
                                          int32_t *walk_of)                                  \
@@ -296,7 +304,7 @@ static int32_t parent_cycle(const int32_t *parent, int64_t n, int32_t *walk_of)
                 for (int64_t at = o->first[u]; at < o->first[u + 1]; at++) {               \
                     int32_t v = o->head[at];                                                \
                     TYPE via = d[u] + (TYPE)g->WEIGHTS[o->arc[at]];                         \
-                    if (via < d[v]) {                                                       \
+                    if (IMPROVES(via, d[v])) {                                              \
                         d[v] = via;                                                         \
                         parent[v] = u;                                                      \
                         if (!queued[v]) {                                                   \
@@ -314,8 +322,8 @@ static int32_t parent_cycle(const int32_t *parent, int64_t n, int32_t *walk_of)
         return -1;                                                                          \
     }
 
-BELLMAN_FORD(int, int64_t, int_weight)
-BELLMAN_FORD(real, double, real_weight)
+BELLMAN_FORD(int, int64_t, int_weight, IMPROVES_INT)
+BELLMAN_FORD(real, double, real_weight, IMPROVES_REAL)
 
 int pf_apsp_negative_cycle(const pf_wgraph *g, int32_t **cycle, int64_t *cycle_len,
                            pf_status *st)
