@@ -64,6 +64,9 @@ static int negative_weight(const pf_wgraph *g, int64_t a)
         }                                                                                   \
     }                                                                                       \
                                                                                             \
+    /* Rows [first, end) packed to stride n. The diagonal is 0 and its hop   \
+     * the vertex itself: pf_apsp ruled out negative cycles first, and float32 \
+     * rounding round a zero-weight one can leave d(i,i) an ulp below 0. */   \
     static void extract_##SUFFIX(int64_t n, int64_t n_pad, TYPE *dist, int32_t *next,      \
                                  int64_t hop_scale, int64_t first, int64_t end)             \
     {                                                                                       \
@@ -71,9 +74,10 @@ static int negative_weight(const pf_wgraph *g, int64_t a)
             for (int64_t j = 0; j < n; j++) {                                              \
                 TYPE d = dist[i * n_pad + j];                                               \
                 int none = IS_NONE(d);                                                      \
-                dist[i * n + j] = none ? NONE : hop_scale ? UNSCALE(d, hop_scale) : d;      \
+                dist[i * n + j] = i == j ? 0                                                \
+                                  : none ? NONE : hop_scale ? UNSCALE(d, hop_scale) : d;    \
                 if (next)                                                                   \
-                    next[i * n + j] = none ? -1 : next[i * n_pad + j];                     \
+                    next[i * n + j] = i == j ? (int32_t)i : none ? -1 : next[i * n_pad + j]; \
             }                                                                               \
     }                                                                                       \
                                                                                             \
