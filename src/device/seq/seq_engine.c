@@ -32,12 +32,15 @@
 #include "../../common/timer.h"
 
 /* Global relabel frequency: a new BFS once the relabel work (a fixed cost
- * per relabel plus the arcs it scans) exceeds GR_ALPHA * n + arcs / GR_ARC_DIV. */
+ * per relabel plus the arcs it scans) exceeds GR_ALPHA * n + arcs /
+ * GR_ARC_DIV, with arcs the residual slots (two per input arc). The
+ * default is Cherkassky and Goldberg's frequency (hi_pr's: 2 * (6n + m)
+ * for m input arcs), half as often as the parallel driver's. */
 #ifndef GR_ALPHA /* overridable for tuning runs */
-#define GR_ALPHA PF_GR_ALPHA
+#define GR_ALPHA (2 * PF_GR_ALPHA)
 #endif
 #ifndef GR_ARC_DIV
-#define GR_ARC_DIV 2
+#define GR_ARC_DIV 1
 #endif
 /* Phase 1 asks whether a status line is due once per this many steps + 1. */
 #define PROGRESS_EVERY 0xffff
