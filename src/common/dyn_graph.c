@@ -94,10 +94,9 @@ int pf_dyn_arrays_alloc(dyn_arrays *a, int64_t vertex_cap, int64_t slot_cap, int
     a->walk_dist = pf_alloc(nv, sizeof *a->walk_dist, st);
     a->walk_seen = pf_alloc(nv, sizeof *a->walk_seen, st);
     a->cover_of = pf_calloc(nv, sizeof *a->cover_of, st);
-    if (!a->first || !a->head || !a->rev || !a->cap || !a->res || !a->excess || !a->used ||
-        !a->dead || !a->dirty || !a->vertex_dirty || !a->walk_cur || !a->walk_path ||
-        !a->walk_mark || !a->walk_dist || !a->walk_seen || !a->cover_of || !a->touched[0] ||
-        !a->touched[1]) {
+#define DYN_MISSING(graph_member, member) || !a->member
+    if (0 PF_DYN_ARRAYS(DYN_MISSING)) {
+#undef DYN_MISSING
         pf_dyn_arrays_free(a);
         return pf_fail(st, PF_E_NOMEM,
                        "dynamic graph: out of memory for %lld vertices and %lld slots",
@@ -108,46 +107,29 @@ int pf_dyn_arrays_alloc(dyn_arrays *a, int64_t vertex_cap, int64_t slot_cap, int
 
 void pf_dyn_arrays_free(dyn_arrays *a)
 {
-    PF_FREE_ALL(a->first, a->head, a->rev, a->cap, a->res, a->excess, a->used, a->dead, a->dirty,
-                a->vertex_dirty, a->walk_cur, a->walk_path, a->walk_mark, a->walk_dist,
-                a->walk_seen, a->cover_of, a->touched[0], a->touched[1]);
+#define DYN_FREE(graph_member, member) free(a->member);
+    PF_DYN_ARRAYS(DYN_FREE)
+#undef DYN_FREE
     memset(a, 0, sizeof *a);
 }
 
 /* d's arrays as a dyn_arrays (to free them). */
 static dyn_arrays arrays_of(const pf_dyn_graph *d)
 {
-    return (dyn_arrays){
-        .first = d->view.first, .head = d->view.head, .rev = d->view.rev, .cap = d->view.cap,
-        .res = d->res, .excess = d->excess, .used = d->used, .dead = d->dead,
-        .dirty = d->dirty, .vertex_dirty = d->vertex_dirty, .walk_cur = d->walk_cur,
-        .walk_path = d->walk_path, .walk_mark = d->walk_mark, .walk_dist = d->walk_dist,
-        .walk_seen = d->walk_seen, .cover_of = d->cover_of,
-        .touched = {d->touched[0], d->touched[1]},
-    };
+    dyn_arrays a = {0};
+#define DYN_FROM_GRAPH(graph_member, member) a.member = d->graph_member;
+    PF_DYN_ARRAYS(DYN_FROM_GRAPH)
+#undef DYN_FROM_GRAPH
+    return a;
 }
 
 /* Hands a's arrays to d (the old ones must be freed first). */
 static void install_arrays(pf_dyn_graph *d, const dyn_arrays *a)
 {
-    d->view.first = a->first;
-    d->view.head = a->head;
-    d->view.rev = a->rev;
-    d->view.cap = a->cap;
-    d->res = a->res;
-    d->excess = a->excess;
-    d->used = a->used;
-    d->dead = a->dead;
-    d->dirty = a->dirty;
-    d->vertex_dirty = a->vertex_dirty;
-    d->walk_cur = a->walk_cur;
-    d->walk_path = a->walk_path;
-    d->walk_mark = a->walk_mark;
-    d->walk_dist = a->walk_dist;
-    d->walk_seen = a->walk_seen;
-    d->cover_of = a->cover_of;
+#define DYN_TO_GRAPH(graph_member, member) d->graph_member = a->member;
+    PF_DYN_ARRAYS(DYN_TO_GRAPH)
+#undef DYN_TO_GRAPH
     for (int i = 0; i < 2; i++) {
-        d->touched[i] = a->touched[i];
         d->touched_cap[i] = a->touched_cap[i];
         d->touched_count[i] = 0; /* new arrays: all_dirty says it */
     }

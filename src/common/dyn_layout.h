@@ -22,6 +22,16 @@ typedef struct dyn_arrays {
     int64_t *cover_of;
 } dyn_arrays;
 
+/* Every array of dyn_arrays, each as X(where pf_dyn_graph holds it, its
+ * dyn_arrays member): the one list that allocation checks, freeing, and
+ * moving the arrays in and out of a graph walk. */
+#define PF_DYN_ARRAYS(X)                                                                  \
+    X(view.first, first) X(view.head, head) X(view.rev, rev) X(view.cap, cap) X(res, res)  \
+    X(excess, excess) X(used, used) X(dead, dead) X(dirty, dirty)                          \
+    X(vertex_dirty, vertex_dirty) X(walk_cur, walk_cur) X(walk_path, walk_path)            \
+    X(walk_mark, walk_mark) X(walk_dist, walk_dist) X(walk_seen, walk_seen)                \
+    X(cover_of, cover_of) X(touched[0], touched[0]) X(touched[1], touched[1])
+
 /* A recompaction prepared (every allocation done) but not yet applied. */
 typedef struct dyn_plan {
     dyn_arrays arrays;
