@@ -242,6 +242,14 @@ typedef int pf_bfs_push_levels_fn(pf_dev *dev, const pf_dev_csr *g, pf_buf *cons
                                   int64_t least_pull, int64_t *found, double *seconds,
                                   int32_t *done, pf_status *st);
 
+/* The sparse transfers' signatures, declared the same way. */
+typedef int pf_put_at_fn(pf_dev *dev, pf_buf *dst, int32_t width, int64_t base, int64_t limit,
+                         pf_buf *index, pf_buf *values, int64_t count, pf_status *st);
+typedef int pf_take_at_fn(pf_dev *dev, pf_buf *src, int64_t base, int64_t limit,
+                          pf_buf *index, pf_buf *out, int64_t count, pf_status *st);
+typedef int pf_mark_changed_fn(pf_dev *dev, pf_buf *cur, pf_buf *snap, int64_t base,
+                               pf_buf *flags, int64_t count, pf_status *st);
+
 typedef struct pf_device_ops {
     const char *name; /* "seq", "omp", "opencl", "cuda" */
     pf_device_caps caps;
@@ -293,17 +301,14 @@ typedef struct pf_device_ops {
      * element count: an index past it is skipped, never written or read.
      * put_at: dst[base + index[i]] = values[i] for i < count, elements of
      * `width` bytes (4 or 8); a repeated index must come with one value. */
-    int (*put_at)(pf_dev *dev, pf_buf *dst, int32_t width, int64_t base, int64_t limit,
-                  pf_buf *index, pf_buf *values, int64_t count, pf_status *st);
+    pf_put_at_fn *put_at;
     /* take_at: out[i] = src[base + index[i]] for i < count (int64). */
-    int (*take_at)(pf_dev *dev, pf_buf *src, int64_t base, int64_t limit, pf_buf *index,
-                   pf_buf *out, int64_t count, pf_status *st);
+    pf_take_at_fn *take_at;
     /* mark_changed: for i < count, flags[i] = (cur[base + i] !=
      * snap[base + i]), then snap[base + i] = cur[base + i] (int64): with
      * filter_i32 and take_at, only what changed since the last look comes
      * back. */
-    int (*mark_changed)(pf_dev *dev, pf_buf *cur, pf_buf *snap, int64_t base, pf_buf *flags,
-                        int64_t count, pf_status *st);
+    pf_mark_changed_fn *mark_changed;
 
     /* flags[u] = 1 iff excess[u] > 0, height[u] < n and u is no terminal. */
     int (*mark_active)(pf_dev *dev, const pf_dev_graph *g, pf_buf *flags,

@@ -224,12 +224,9 @@ int pf_cl_sum_excess(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t c
 int pf_cl_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[2],
                      int32_t level, int32_t levels, int32_t excluded, int64_t *count,
                      pf_status *st);
-int pf_cl_put_at(pf_dev *dev, pf_buf *dst, int32_t width, int64_t base, int64_t limit,
-                 pf_buf *index, pf_buf *values, int64_t count, pf_status *st);
-int pf_cl_take_at(pf_dev *dev, pf_buf *src, int64_t base, int64_t limit, pf_buf *index,
-                  pf_buf *out, int64_t count, pf_status *st);
-int pf_cl_mark_changed(pf_dev *dev, pf_buf *cur, pf_buf *snap, int64_t base, pf_buf *flags,
-                       int64_t count, pf_status *st);
+pf_put_at_fn pf_cl_put_at;
+pf_take_at_fn pf_cl_take_at;
+pf_mark_changed_fn pf_cl_mark_changed;
 /* Releases the scan scratch buffers. */
 void pf_cl_steps_release(pf_dev *dev);
 
