@@ -270,6 +270,28 @@ START_TEST(probes_ahead_change_no_choice)
 }
 END_TEST
 
+/* A machine without a GPU device node: auto passes over every GPU backend
+ * without probing it, and says so; elsewhere no backend is passed over
+ * for that. */
+START_TEST(no_gpu_node_means_no_gpu_probe)
+{
+    char order[256], why[2048];
+    pf_backend_auto_explain(PF_WORK_MAXFLOW, 0, NULL, NULL, order, sizeof order, why,
+                            sizeof why);
+    int shows = pf_backend_machine_shows_gpu();
+    for (int i = 0; pf_backend_at(i); i++) {
+        const pf_device_ops *ops = pf_backend_at(i);
+        if (ops->caps.host_cpu)
+            continue;
+        char said[128];
+        snprintf(said, sizeof said, "%s: no GPU device node", ops->name);
+        ck_assert_msg((strstr(why, said) != NULL) == !shows, "%s: %s", said, why);
+        if (!shows)
+            ck_assert_ptr_null(strstr(order, ops->name));
+    }
+}
+END_TEST
+
 /* auto's first backend unprobed: only the registry's first, only where its
  * probe runs elsewhere, only once, never for a backend asked for by name;
  * the walk then goes on past it. */
@@ -280,7 +302,7 @@ START_TEST(unprobed_first_is_the_registrys_first)
     pf_backend_walk_init(&walk, "auto", PF_WORK_MAXFLOW, 0, NULL, NULL);
     walk.is_auto = 1; /* whatever PORTAFLOW_BACKEND says */
     const pf_device_ops *got = pf_backend_walk_unprobed(&walk);
-    if (!best->caps.probe_elsewhere) {
+    if (!best->caps.probe_elsewhere || !pf_backend_machine_shows_gpu()) {
         ck_assert_ptr_null(got);
         ck_assert_int_eq(walk.index, 0);
         return;
@@ -307,6 +329,7 @@ int main(void)
     tcase_add_test(tc, probes_are_kept_for_the_process);
     tcase_add_test(tc, probes_ahead_change_no_choice);
     tcase_add_test(tc, unprobed_first_is_the_registrys_first);
+    tcase_add_test(tc, no_gpu_node_means_no_gpu_probe);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <pthread.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../common/status.h"
 #include "pf_config.h"
@@ -98,6 +99,38 @@ static int backend_index(const pf_device_ops *ops)
     return -1;
 }
 
+/* Device nodes through which a Linux program reaches a GPU: DRM (every
+ * in-kernel GPU driver, Mali and Adreno included), NVIDIA's driver, AMD's
+ * compute node, WSL's GPU, and the out-of-tree Adreno, Mali and Vivante
+ * drivers. */
+static const char *const gpu_nodes[] = {
+    "/dev/dri", "/dev/nvidiactl", "/dev/nvidia0", "/dev/kfd", "/dev/dxg",
+    "/dev/kgsl-3d0", "/dev/mali0", "/dev/galcore",
+};
+
+static int gpu_node_seen;
+static pthread_once_t gpu_node_once = PTHREAD_ONCE_INIT;
+
+static void look_for_gpu_nodes(void)
+{
+#ifdef __linux__
+    for (size_t i = 0; i < sizeof gpu_nodes / sizeof *gpu_nodes && !gpu_node_seen; i++)
+        gpu_node_seen = access(gpu_nodes[i], F_OK) == 0;
+#else
+    gpu_node_seen = 1; /* no cheap test elsewhere: probe */
+#endif
+}
+
+/* Without a GPU device node no GPU API can find a GPU: auto then skips
+ * the GPU backends' probes, each of which loads a driver or every OpenCL
+ * ICD (tens of milliseconds, more than a small solve). An explicit
+ * --backend still probes and opens. */
+int pf_backend_machine_shows_gpu(void)
+{
+    pthread_once(&gpu_node_once, look_for_gpu_nodes);
+    return gpu_node_seen;
+}
+
 int pf_backend_probe(const pf_device_ops *ops, pf_device_desc *out, int max, char *why,
                      size_t why_len)
 {
@@ -142,6 +175,8 @@ int pf_backend_has_gpu(const pf_device_ops *ops)
 
 void pf_backend_probe_after(const pf_device_ops *tried)
 {
+    if (!pf_backend_machine_shows_gpu())
+        return;
     for (int i = 0; i < BACKENDS; i++) {
         const pf_device_ops *ops = compiled_backends[i];
         if (ops != tried && !ops->caps.host_cpu && pf_backend_has_gpu(ops))
@@ -258,6 +293,12 @@ static int gpu_stage_takes(pf_backend_walk *w, const pf_device_ops *ops)
 {
     if (ops->caps.host_cpu)
         return 0;
+    if (!pf_backend_machine_shows_gpu()) {
+        append_why(w->why, sizeof w->why, ops->name,
+                   "no GPU device node (/dev/dri, /dev/nvidia0, ...): not probed; choose it "
+                   "with --backend");
+        return 0;
+    }
     pf_device_desc descs[PROBE_MAX];
     char reason[512] = "";
     int found = pf_backend_probe(ops, descs, PROBE_MAX, reason, sizeof reason);
@@ -309,7 +350,7 @@ const pf_device_ops *pf_backend_walk_unprobed(pf_backend_walk *w)
 {
     const pf_device_ops *best = BACKENDS > 0 ? compiled_backends[0] : NULL;
     if (!w->is_auto || w->stage != 0 || w->index != 0 || !best || best->caps.host_cpu ||
-        !best->caps.probe_elsewhere || !does_work(w, best))
+        !best->caps.probe_elsewhere || !does_work(w, best) || !pf_backend_machine_shows_gpu())
         return NULL;
     w->index = 1;
     w->unprobed = best;

@@ -101,6 +101,10 @@ const pf_device_ops *pf_backend_walk_next(pf_backend_walk *w, pf_status *st);
 const pf_device_ops *pf_backend_walk_unprobed(pf_backend_walk *w);
 /* Whether the probe lists a GPU first for ops. */
 int pf_backend_has_gpu(const pf_device_ops *ops);
+/* 0 where the machine shows no GPU to programs (on Linux: no GPU device
+ * node, registry.c lists them): `auto` then probes no GPU backend and
+ * takes none unprobed. 1 elsewhere. */
+int pf_backend_machine_shows_gpu(void);
 /* Probes, on a thread of its own, the GPU backends in the order `auto`
  * tries them, until one lists a GPU. The answers are kept as
  * pf_backend_probe keeps them, so the walk that comes to them later takes
