@@ -59,6 +59,9 @@ static int64_t agree_with_seq(const pf_network *net, int device)
                   "vertex %lld on different cut sides", (long long)v + 1);
     PF_EXPECT(got.hybrid && strcmp(got.backend, backend) == 0, "backend '%s' (hybrid %d)",
               got.backend, got.hybrid);
+    const char *team = getenv("PORTAFLOW_HYBRID_TEAM");
+    PF_EXPECT(!team || strcmp(team, "on") != 0 || strstr(got.device, "OpenMP"),
+              "no team in '%s'", got.device);
     for (int64_t i = 0; i < got.switch_count; i++)
         PF_EXPECT(got.switches[i].to_device == (i % 2 == 0),
                   "switch %lld goes the wrong way (the state starts on the host)", (long long)i);
@@ -146,6 +149,36 @@ START_TEST(families_agree_handing_crawls_to_the_host)
     pf_network_free(net);
     unsetenv("PORTAFLOW_GR_ROUNDS");
     unsetenv("PORTAFLOW_HANDOFF");
+    model_decides();
+}
+END_TEST
+
+/* The host's side as a team (the parallel CPU backend, seq finishing a
+ * crawl, the cut and phase 2) beside a device backend: switches after
+ * every stretch, and crawls handed from the team to seq. */
+START_TEST(families_agree_with_a_team)
+{
+    int which = _i / device_count, device = _i % device_count;
+    setenv("PORTAFLOW_HYBRID_TEAM", "on", 1);
+    setenv("PORTAFLOW_ASYNC", "0", 1);
+    pf_network *net = family(which, 1);
+    ck_assert_ptr_nonnull(net);
+    for (int crawl = 0; crawl < 2 && fits_device(net, device); crawl++) {
+        alternate(crawl ? "300" : "1");
+        if (crawl) {
+            setenv("PORTAFLOW_GR_ROUNDS", "2", 1);
+            setenv("PORTAFLOW_HANDOFF", "1000000000", 1);
+            pf_knobs_reload();
+        }
+        int64_t switches = agree_with_seq(net, device);
+        PF_EXPECT(crawl || switches >= 4, "family %d: only %lld switches", which,
+                  (long long)switches);
+        unsetenv("PORTAFLOW_GR_ROUNDS");
+        unsetenv("PORTAFLOW_HANDOFF");
+    }
+    pf_network_free(net);
+    unsetenv("PORTAFLOW_HYBRID_TEAM");
+    unsetenv("PORTAFLOW_ASYNC");
     model_decides();
 }
 END_TEST
@@ -384,6 +417,9 @@ int main(int argc, char **argv)
     tcase_add_loop_test(tc, families_agree_handing_crawls_to_the_host, 0,
                         FAMILIES * device_count);
     tcase_add_loop_test(tc, random_graphs_agree, 0, device_count);
+    /* A CPU backend is the host's team itself: no team beside it. */
+    if (strcmp(backend, "omp") != 0)
+        tcase_add_loop_test(tc, families_agree_with_a_team, 0, FAMILIES * device_count);
     tcase_add_loop_test(tc, families_agree_as_the_model_decides, 0, FAMILIES * device_count);
     tcase_add_test(tc, unopenable_named_device_fails);
     tcase_add_test(tc, cancel_stops_the_hybrid);

@@ -44,6 +44,12 @@ static const pf_knob_choice hybrid_switch_choices[] = {
     {0},
 };
 
+static const pf_knob_choice on_off_choices[] = {
+    {.name = "on", .value = 1},
+    {.name = "off", .value = 0},
+    {0},
+};
+
 static const pf_knob_choice hybrid_open_choices[] = {
     {.name = "early", .value = 0},
     {.name = "late", .value = 1},
@@ -113,6 +119,11 @@ const pf_knob_info pf_knob_table[PF_KNOB_COUNT] = {
         CHOICE_KNOB("PORTAFLOW_HYBRID_OPEN", hybrid_open, hybrid_open_choices, 0),
         .meaning = "the hybrid's device opens while the residual graph is built (early) or "
                    "after (late; for measuring)"},
+    [PF_KNOB_HYBRID_TEAM] = {
+        CHOICE_KNOB("PORTAFLOW_HYBRID_TEAM", hybrid_team, on_off_choices, PF_KNOB_AUTO),
+        .auto_text = "on where auto would take the CPU backend for max-flow (4 threads and more)",
+        .meaning = "the hybrid's host side: the parallel CPU backend (on; seq finishes a crawl, "
+                   "the cut and phase 2) or seq alone (off), beside a GPU"},
     [PF_KNOB_CAP_BITS] = {
         CHOICE_KNOB("PORTAFLOW_CAP_BITS", cap_bits, cap_bits_choices, PF_KNOB_AUTO),
         .auto_text = "64 where the device has 64-bit atomics, else 32 where the graph allows",

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "../common/knobs.h"
+#include "../common/omp_threads.h"
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "../device/device.h"
@@ -30,6 +31,7 @@
 
 typedef struct hybrid {
     pf_seq_run *host;       /* the engines and what the arbitrator knows of them */
+    pf_dev_session *team;   /* the host's parallel CPU backend, or NULL: seq alone */
     pf_dev_session *dev;    /* once the opener handed it over */
     pf_hybrid *open;
     int dev_failed;
@@ -38,6 +40,9 @@ typedef struct hybrid {
     const pf_solve_options *opt;
     pf_engine_out *out;
     int on_device;
+    int in_team;            /* the host's state is the team's, not seq's */
+    int64_t team_entry_excess; /* the excess outside the terminals when it last
+                                  came into the team */
     int alternate;          /* PORTAFLOW_HYBRID_SWITCH=alternate: after every stretch */
     int64_t stretch;        /* PORTAFLOW_HYBRID_STRETCH: discharges / rounds, 0 = natural */
     int trace;
@@ -47,7 +52,7 @@ typedef struct hybrid {
     int64_t *dev_res;       /* residuals in it, when it is a copy */
     pf_hybrid_event *events;
     int64_t count, room;
-    double host_seconds, transfer_seconds;
+    double host_seconds, team_seconds, transfer_seconds;
     int64_t host_discharges;
     double last_threshold;  /* N* of the last decision */
     int64_t last_excess;    /* the active excess it was made at */
@@ -135,17 +140,52 @@ static pf_dev_session *device_ready(hybrid *y, int wait)
     return y->dev;
 }
 
+/* The host's state (out->res, y->excess) out of the engine that holds it. */
+static int host_state_out(hybrid *y, pf_status *st)
+{
+    if (y->in_team)
+        return pf_dev_session_get(y->team, y->out->res, y->excess, st);
+    pf_seq_run_excess(y->host, y->excess);
+    return PF_OK;
+}
+
+/* out->res and y->excess into the host's engine: the team, unless seq is
+ * to finish phase 1 (a crawl, or the end). */
+static int host_state_in(hybrid *y, pf_status *st)
+{
+    y->in_team = y->team && !y->host_to_end;
+    if (y->in_team) {
+        y->team_entry_excess = 0;
+        for (int64_t v = 0; v < y->h->n; v++)
+            if (v != y->h->source && v != y->h->sink)
+                y->team_entry_excess += y->excess[v];
+        return pf_dev_session_put(y->team, y->out->res, y->excess, st);
+    }
+    pf_seq_run_load(y->host, y->excess);
+    return PF_OK;
+}
+
+/* The team's state to seq, which finishes phase 1 from here. */
+static int team_to_seq(hybrid *y, pf_status *st)
+{
+    int rc = host_state_out(y, st);
+    y->host_to_end = 1;
+    return rc ? rc : host_state_in(y, st);
+}
+
 static int to_device(hybrid *y, int64_t active, pf_status *st)
 {
     double t0 = pf_now();
-    pf_seq_run_excess(y->host, y->excess);
+    int rc = host_state_out(y, st);
+    if (rc)
+        return rc;
     const int64_t *res = y->out->res;
     if (y->dev_res) {
         pf_residual_copy_residuals(y->h, y->out->res, y->dev_graph, y->dev_res,
                                    y->opt->threads);
         res = y->dev_res;
     }
-    int rc = pf_dev_session_put(y->dev, res, y->excess, st);
+    rc = pf_dev_session_put(y->dev, res, y->excess, st);
     double took = pf_now() - t0;
     y->transfer_seconds += took;
     pf_hybrid_model_transfer(&y->model, took);
@@ -162,7 +202,7 @@ static int to_host(hybrid *y, int64_t active, int counted, pf_status *st)
         pf_residual_copy_residuals(y->dev_graph, y->dev_res, y->h, y->out->res,
                                    y->opt->threads);
     if (!rc)
-        pf_seq_run_load(y->host, y->excess);
+        rc = host_state_in(y, st);
     double took = pf_now() - t0;
     y->transfer_seconds += took;
     pf_hybrid_model_transfer(&y->model, took);
@@ -207,33 +247,72 @@ static int wants_device(hybrid *y, int64_t active, int64_t excess)
     return pf_hybrid_model_to_device(&y->model, active, excess, &y->last_threshold);
 }
 
-/* Phase 1 in stretches until one finds no active vertex; the state is on
- * the host at the end. */
+/* A stretch of seq's: *active vertices left active, *excess their
+ * excess; *over: phase 1 is (none is active: seq's labels are valid). */
+static int seq_stretch(hybrid *y, int64_t *active, int64_t *excess, int *over, pf_status *st)
+{
+    pf_seq_stretch sh;
+    int rc = pf_seq_run_stretch(y->host, host_budget(y), &sh, st);
+    if (rc)
+        return rc;
+    y->host_seconds += sh.seconds;
+    y->host_discharges += sh.discharges;
+    pf_hybrid_model_host(&y->model, sh.excess_before, sh.excess, sh.seconds);
+    if (y->trace)
+        fprintf(stderr,
+                "portaflow trace: hybrid %.4f s host stretch: %lld -> %lld active, "
+                "excess %lld -> %lld, %lld discharges in %.4g s\n",
+                pf_now() - y->t_start, (long long)sh.active_before, (long long)sh.active,
+                (long long)sh.excess_before, (long long)sh.excess, (long long)sh.discharges,
+                sh.seconds);
+    *active = sh.active;
+    *excess = sh.excess;
+    *over = sh.active == 0;
+    return PF_OK;
+}
+
+/* A stretch of the team's, rated as the host's: the same as seq_stretch,
+ * the state handed to seq where phase 1 is over (only a global relabel
+ * that finds no active vertex says so: within a stretch the team's
+ * heights are a guide) or the excess crawls (the parallel driver's rule:
+ * seq takes such a tail for good). */
+static int team_stretch(hybrid *y, int64_t *active, int64_t *excess, int *over, pf_status *st)
+{
+    pf_dev_stretch sd;
+    int rc = pf_dev_session_stretch(y->team, y->stretch, 1, &sd, st);
+    if (rc)
+        return rc;
+    y->team_seconds += sd.seconds;
+    pf_hybrid_model_host(&y->model, y->team_entry_excess, sd.excess, sd.seconds);
+    if (y->trace)
+        fprintf(stderr,
+                "portaflow trace: hybrid %.4f s team stretch: %lld -> %lld active, "
+                "excess %lld left, %lld rounds in %.4g s\n",
+                pf_now() - y->t_start, (long long)sd.active_before, (long long)sd.active,
+                (long long)sd.excess, (long long)sd.rounds, sd.seconds);
+    *active = sd.active;
+    *excess = sd.excess;
+    *over = sd.active_before == 0;
+    if (*over || (sd.crawled && sd.active > 0))
+        return team_to_seq(y, st);
+    return PF_OK;
+}
+
+/* Phase 1 in stretches until one finds no active vertex; the state is
+ * seq's at the end. */
 static int run_phase1(hybrid *y, pf_status *st)
 {
     for (;;) {
         if (pf_cancel_requested(y->opt))
             return pf_fail(st, PF_E_CANCELLED, "solve cancelled by the caller");
-        int64_t active;
+        int64_t active, excess;
         if (!y->on_device) {
-            pf_seq_stretch sh;
-            int rc = pf_seq_run_stretch(y->host, host_budget(y), &sh, st);
-            if (rc)
+            int over;
+            int rc = y->in_team ? team_stretch(y, &active, &excess, &over, st)
+                                : seq_stretch(y, &active, &excess, &over, st);
+            if (rc || over)
                 return rc;
-            y->host_seconds += sh.seconds;
-            y->host_discharges += sh.discharges;
-            pf_hybrid_model_host(&y->model, sh.excess_before, sh.excess, sh.seconds);
-            if (y->trace)
-                fprintf(stderr,
-                        "portaflow trace: hybrid %.4f s host stretch: %lld -> %lld active, "
-                        "excess %lld -> %lld, %lld discharges in %.4g s\n",
-                        pf_now() - y->t_start, (long long)sh.active_before,
-                        (long long)sh.active, (long long)sh.excess_before,
-                        (long long)sh.excess, (long long)sh.discharges, sh.seconds);
-            if (sh.active == 0)
-                return PF_OK;
-            active = sh.active;
-            if (device_ready(y, 0) && wants_device(y, active, sh.excess) &&
+            if (device_ready(y, 0) && wants_device(y, active, excess) &&
                 (rc = to_device(y, active, st)))
                 return rc;
             continue;
@@ -250,8 +329,10 @@ static int run_phase1(hybrid *y, pf_status *st)
                     pf_now() - y->t_start, (long long)sd.active_before, (long long)sd.active,
                     (long long)sd.excess, (long long)sd.rounds, (long long)sd.listed,
                     sd.seconds);
-        if (sd.active_before == 0) /* over, right after an exact relabel */
+        if (sd.active_before == 0) { /* over, right after an exact relabel */
+            y->host_to_end = 1;
             return to_host(y, 0, 0, st);
+        }
         active = sd.active;
         /* The excess crawls (a round per hop for a few vertices): the
          * host's work from here on, as without the hybrid (driver.c). */
@@ -267,6 +348,40 @@ static int run_phase1(hybrid *y, pf_status *st)
             (rc = to_host(y, active, 1, st)))
             return rc;
     }
+}
+
+/* The host's team on the solve's graph (which is in the team's order:
+ * pf_hybrid_graph_order), given the state seq's open made (the source's
+ * arcs saturated). A team that does not open leaves the host to seq,
+ * with a message. */
+static int open_team(hybrid *y, const pf_device_ops *team_ops, pf_status *st)
+{
+    pf_solve_options team_opt = *y->opt;
+    team_opt.threads = pf_threads_beside_opener(y->opt->threads);
+    pf_status why;
+    if (pf_dev_session_open(team_ops, y->h, &team_opt, &y->team, &why)) {
+        pf_logger log = {.fn = y->opt->log, .data = y->opt->log_data};
+        pf_log(&log, PF_LOG_WARNING, "hybrid: %s; seq is the host's engine", why.message);
+        y->team = NULL;
+        return PF_OK;
+    }
+    pf_seq_run_excess(y->host, y->excess);
+    return host_state_in(y, st);
+}
+
+/* The engines that took part, for the solution's device line. */
+static void describe(const hybrid *y, char *text, size_t size)
+{
+    int len = 0;
+    if (y->dev)
+        len = snprintf(text, size, "%s + ", pf_dev_session_desc(y->dev)->name);
+    if (y->team && len >= 0 && (size_t)len < size)
+        len += snprintf(text + len, size - (size_t)len, "%s + ",
+                        pf_dev_session_desc(y->team)->name);
+    if (len >= 0 && (size_t)len < size)
+        snprintf(text + len, size - (size_t)len, "host CPU, 1 thread%s",
+                 y->dev ? "" : y->dev_failed ? " (the device failed)"
+                                             : " (the device was not needed)");
 }
 
 int pf_hybrid_solve(pf_hybrid *open, const pf_residual *h, const pf_solve_options *opt,
@@ -295,6 +410,8 @@ int pf_hybrid_solve(pf_hybrid *open, const pf_residual *h, const pf_solve_option
         rc = PF_E_NOMEM;
     if (!rc)
         rc = pf_seq_run_open(h, out->res, opt, &y.host, st);
+    if (!rc && open->team)
+        rc = open_team(&y, open->team, st);
     /* The alternating test mode wants every switch it can get: it waits
      * for the device rather than finish on the host first. */
     if (!rc && y.alternate)
@@ -312,17 +429,19 @@ int pf_hybrid_solve(pf_hybrid *open, const pf_residual *h, const pf_solve_option
         pthread_mutex_unlock(&open->lock);
         rc = pf_fail(st, PF_E_DEVICE, "%s", why.message);
     }
-    pf_engine_out dev_counts = {0};
+    pf_engine_out dev_counts = {0}, team_counts = {0};
     if (y.dev) {
         *paired = pf_dev_session_ops_name(y.dev);
         dev_counts = *pf_dev_session_counts(y.dev);
         out->device_bytes = pf_dev_session_bytes(y.dev);
-        snprintf(out->device, sizeof out->device, "%s + host CPU, 1 thread",
-                 pf_dev_session_desc(y.dev)->name);
-    } else {
-        snprintf(out->device, sizeof out->device, "host CPU, 1 thread (the device %s)",
-                 y.dev_failed ? "failed" : "was not needed");
     }
+    if (y.team) {
+        if (!*paired && y.team_seconds > 0)
+            *paired = pf_dev_session_ops_name(y.team);
+        team_counts = *pf_dev_session_counts(y.team);
+        out->device_bytes += pf_dev_session_bytes(y.team);
+    }
+    describe(&y, out->device, sizeof out->device);
     char device[sizeof out->device];
     memcpy(device, out->device, sizeof device);
     uint64_t device_bytes = out->device_bytes;
@@ -332,25 +451,28 @@ int pf_hybrid_solve(pf_hybrid *open, const pf_residual *h, const pf_solve_option
         memcpy(out->device, device, sizeof device);
         out->device_bytes = device_bytes;
         out->host_pushes = out->rounds;
-        out->rounds = dev_counts.rounds;
-        out->global_relabels += dev_counts.global_relabels;
+        out->rounds = dev_counts.rounds + team_counts.rounds;
+        out->global_relabels += dev_counts.global_relabels + team_counts.global_relabels;
         /* Wall time by step; the device's open and graph upload ran on
          * the other thread, under the host's stretches, and are left out. */
         double host_push = y.host_seconds - out->times.global_relabel;
         out->times.upload = y.transfer_seconds;
-        out->times.push_relabel = (host_push > 0 ? host_push : 0) + dev_counts.times.push_relabel;
-        out->times.global_relabel += dev_counts.times.global_relabel;
+        out->times.push_relabel = (host_push > 0 ? host_push : 0) +
+                                  dev_counts.times.push_relabel + team_counts.times.push_relabel;
+        out->times.global_relabel +=
+            dev_counts.times.global_relabel + team_counts.times.global_relabel;
         out->times.total = pf_now() - y.t_start;
         *events = y.events;
         *count = y.count;
         y.events = NULL;
         if (y.trace)
             fprintf(stderr,
-                    "portaflow trace: hybrid %lld switches; host stretches %.4f s, "
-                    "transfers %.4f s\n",
-                    (long long)y.count, y.host_seconds, y.transfer_seconds);
+                    "portaflow trace: hybrid %lld switches; host stretches %.4f s (seq), "
+                    "%.4f s (team), transfers %.4f s\n",
+                    (long long)y.count, y.host_seconds, y.team_seconds, y.transfer_seconds);
     }
     pf_dev_session_close(y.dev);
+    pf_dev_session_close(y.team);
     pf_seq_run_free(y.host);
     free(y.excess);
     free(y.dev_res);

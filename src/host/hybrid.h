@@ -93,10 +93,23 @@ typedef struct pf_hybrid_event {
     double threshold;   /* N*: the excess held against (inf: never) */
 } pf_hybrid_event;
 
+/* The host's side of a hybrid with the device `ops` (NULL: auto's GPU):
+ * the parallel CPU backend where auto takes it for max-flow with
+ * opt->threads (PORTAFLOW_HYBRID_TEAM=on|off: always, never) and the
+ * device is not a host CPU backend itself, else NULL (seq alone). Seq
+ * also finishes a crawling phase 1, and does the cut and phase 2. */
+const struct pf_device_ops *pf_hybrid_team_for(const struct pf_device_ops *ops,
+                                               const pf_solve_options *opt);
+/* The arc order a hybrid's residual graph is built in: seq's where seq
+ * is the host's engine, else the parallel driver's (the team's and the
+ * device's, which then share it without a copy). */
+pf_arc_order pf_hybrid_graph_order(const struct pf_device_ops *team);
+
 /* Starts opening a device on a background thread: ops's, or with ops NULL
  * the first backend in the registry's order whose device is a GPU (and,
- * with cpu_fallback, the CPU backend where none opens). opt is copied.
- * Then pf_hybrid_solve at most once, and pf_hybrid_end (or _cancel). */
+ * with cpu_fallback, the CPU backend where none opens and the host has no
+ * team: pf_hybrid_team_for). opt is copied. Then pf_hybrid_solve at most
+ * once, and pf_hybrid_end (or _cancel). */
 typedef struct pf_hybrid pf_hybrid;
 pf_hybrid *pf_hybrid_begin(const struct pf_device_ops *ops, int cpu_fallback,
                            const pf_solve_options *opt, pf_status *st);

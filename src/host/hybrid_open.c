@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/knobs.h"
 #include "../common/omp_threads.h"
 #include "../common/status.h"
 #include "../common/timer.h"
@@ -119,12 +120,13 @@ static int open_best(opener *o, pf_dev_session **s)
     walk.is_auto = 1; /* what auto does, whatever PORTAFLOW_BACKEND says */
     int rc = PF_E_DEVICE;
     for (const pf_device_ops *ops; !opener_abandoned(o) && (ops = pf_backend_walk_next(&walk, NULL));) {
-        if (!ops->caps.maxflow_steps || ops->caps.one_thread)
+        /* The host's team is the CPU backend already: GPUs only. */
+        if (!ops->caps.maxflow_steps || ops->caps.one_thread || (o->team && ops->caps.host_cpu))
             break;
         if (!(rc = open_one(o, ops, s)) || rc == PF_E_CANCELLED)
             return rc;
     }
-    const char *partner = o->cpu_fallback ? pf_backend_cpu_partner() : NULL;
+    const char *partner = o->cpu_fallback && !o->team ? pf_backend_cpu_partner() : NULL;
     if (partner && !o->opened && !opener_abandoned(o))
         return open_one(o, pf_backend_find(partner), s);
     /* Nothing opened (CUDA compiled in without a driver or device, no
@@ -162,6 +164,25 @@ static void *opener_main(void *data)
     return NULL;
 }
 
+const pf_device_ops *pf_hybrid_team_for(const pf_device_ops *ops, const pf_solve_options *opt)
+{
+    if (ops && ops->caps.host_cpu)
+        return NULL; /* the device is the CPU backend: seq is the host */
+    int64_t knob = pf_knobs()->hybrid_team;
+    if (knob == 0)
+        return NULL;
+    if (knob == 1) {
+        const char *partner = pf_backend_cpu_partner();
+        return partner ? pf_backend_find(partner) : NULL;
+    }
+    return pf_backend_host_team(opt->threads);
+}
+
+pf_arc_order pf_hybrid_graph_order(const pf_device_ops *team)
+{
+    return pf_residual_order_for(!team);
+}
+
 pf_hybrid *pf_hybrid_begin(const struct pf_device_ops *ops, int cpu_fallback,
                            const pf_solve_options *opt, pf_status *st)
 {
@@ -173,6 +194,7 @@ pf_hybrid *pf_hybrid_begin(const struct pf_device_ops *ops, int cpu_fallback,
     pthread_cond_init(&o->changed, NULL);
     o->ops = ops;
     o->cpu_fallback = cpu_fallback;
+    o->team = pf_hybrid_team_for(ops, opt);
     o->opt = *opt;
     o->opt.progress = 0;
     o->opt.cancel = NULL; /* the caller's callback runs on the solving thread only */

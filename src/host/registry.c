@@ -288,6 +288,18 @@ static int cpu_stage_takes(pf_backend_walk *w, const pf_device_ops *ops)
     return 0;
 }
 
+const pf_device_ops *pf_backend_host_team(int threads)
+{
+    const char *name = pf_backend_cpu_partner();
+    const pf_device_ops *ops = name ? pf_backend_find(name) : NULL;
+    if (!ops)
+        return NULL;
+    pf_backend_walk walk;
+    pf_backend_walk_init(&walk, "auto", PF_WORK_MAXFLOW, threads, NULL, NULL);
+    walk.is_auto = 1;
+    return cpu_stage_takes(&walk, ops) ? ops : NULL;
+}
+
 /* Stage 0: whether ops is a GPU backend whose probe finds a GPU. */
 static int gpu_stage_takes(pf_backend_walk *w, const pf_device_ops *ops)
 {

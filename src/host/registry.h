@@ -138,5 +138,9 @@ void pf_backend_auto_explain(pf_work work, int threads,
 
 /* The CPU backend a hybrid pairs with seq where there is no GPU, or NULL. */
 const char *pf_backend_cpu_partner(void);
+/* The parallel CPU backend `auto` takes for max-flow with `threads`
+ * threads (0: the machine's), or NULL where it would take seq: the host's
+ * side of a hybrid beside a GPU. */
+const pf_device_ops *pf_backend_host_team(int threads);
 
 #endif

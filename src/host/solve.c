@@ -310,11 +310,10 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
         hybrid ? NULL : pf_parallel_open_early(first, &opt, first == walk.unprobed);
     if (early)
         host_threads = pf_threads_beside_opener(opt.threads);
-    /* The hybrid's host engine is seq: its order (the device gets its own
-     * copy, hybrid.c). */
-    rc = pf_residual_build(net, &g,
-                           pf_residual_order_for(hybrid || first->caps.forward_first_arcs),
-                           host_threads, st);
+    /* The hybrid's graph in its host engine's order (hybrid.h). */
+    pf_arc_order order = hybrid ? pf_hybrid_graph_order(pf_hybrid_team_for(hybrid_ops, &opt))
+                                : pf_residual_order_for(first->caps.forward_first_arcs);
+    rc = pf_residual_build(net, &g, order, host_threads, st);
     if (rc) {
         pf_hybrid_cancel(hy);
         pf_parallel_early_free(early);
