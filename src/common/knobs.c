@@ -103,7 +103,7 @@ const pf_knob_info pf_knob_table[PF_KNOB_COUNT] = {
     [PF_KNOB_HYBRID] = {CHOICE_KNOB("PORTAFLOW_HYBRID", hybrid, hybrid_choices, PF_KNOB_AUTO),
         .auto_text = "the --hybrid option's (pf_solve_options.hybrid)",
         .meaning = "what --hybrid auto becomes: the backend with the host's sequential engine "
-                   "(on), alone (off), or on for a GPU (auto)"},
+                   "(on), alone (off), or on for `auto` on a machine with a GPU (auto)"},
     [PF_KNOB_HYBRID_START] = {INT_KNOB("PORTAFLOW_HYBRID_START", hybrid_start, 0, INT31, 1),
         .meaning = "the hybrid's first try of the device: once the host has this many "
                    "vertices active and more left to do than a round trip of the state "

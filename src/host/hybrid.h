@@ -107,11 +107,14 @@ pf_arc_order pf_hybrid_graph_order(const struct pf_device_ops *team);
 
 /* Starts opening a device on a background thread: ops's, or with ops NULL
  * the first backend in the registry's order whose device is a GPU (and,
- * with cpu_fallback, the CPU backend where none opens and the host has no
- * team: pf_hybrid_team_for). opt is copied. Then pf_hybrid_solve at most
- * once, and pf_hybrid_end (or _cancel). */
+ * with PF_HYBRID_CPU_FALLBACK, the CPU backend where none opens and the
+ * host has no team: pf_hybrid_team_for; with PF_HYBRID_UNPROBED, auto's
+ * first GPU backend taken without its probe, pf_backend_walk_unprobed,
+ * for a process that never forks). opt is copied. Then pf_hybrid_solve at
+ * most once, and pf_hybrid_end (or _cancel). */
+enum { PF_HYBRID_CPU_FALLBACK = 1, PF_HYBRID_UNPROBED = 2 };
 typedef struct pf_hybrid pf_hybrid;
-pf_hybrid *pf_hybrid_begin(const struct pf_device_ops *ops, int cpu_fallback,
+pf_hybrid *pf_hybrid_begin(const struct pf_device_ops *ops, unsigned flags,
                            const pf_solve_options *opt, pf_status *st);
 
 /* Solves h with the host's sequential engine and the device `open` opens,

@@ -109,16 +109,22 @@ static int open_one(opener *o, const struct pf_device_ops *ops, pf_dev_session *
 }
 
 /* No backend named: auto's candidates, as the registry's selection loop
- * walks them (GPU backends whose probe finds a GPU, then a parallel CPU
- * backend where it serves max-flow better than seq), up to the one-thread
- * engine, which is the host's own; then, with cpu_fallback (--hybrid on),
- * the CPU backend whatever its thread count. */
+ * walks them (GPU backends whose probe finds a GPU, the first one taken
+ * unprobed with PF_HYBRID_UNPROBED, then a parallel CPU backend where it
+ * serves max-flow better than seq and is not the host's team), up to the
+ * one-thread engine, which is the host's own; then, with
+ * PF_HYBRID_CPU_FALLBACK (--hybrid on), the CPU backend whatever its
+ * thread count. */
 static int open_best(opener *o, pf_dev_session **s)
 {
     pf_backend_walk walk;
     pf_backend_walk_init(&walk, "auto", PF_WORK_MAXFLOW, o->opt.threads, NULL, NULL);
     walk.is_auto = 1; /* what auto does, whatever PORTAFLOW_BACKEND says */
     int rc = PF_E_DEVICE;
+    const pf_device_ops *unprobed =
+        o->flags & PF_HYBRID_UNPROBED ? pf_backend_walk_unprobed(&walk) : NULL;
+    if (unprobed && (!(rc = open_one(o, unprobed, s)) || rc == PF_E_CANCELLED))
+        return rc;
     for (const pf_device_ops *ops; !opener_abandoned(o) && (ops = pf_backend_walk_next(&walk, NULL));) {
         /* The host's team is the CPU backend already: GPUs only. */
         if (!ops->caps.maxflow_steps || ops->caps.one_thread || (o->team && ops->caps.host_cpu))
@@ -126,7 +132,8 @@ static int open_best(opener *o, pf_dev_session **s)
         if (!(rc = open_one(o, ops, s)) || rc == PF_E_CANCELLED)
             return rc;
     }
-    const char *partner = o->cpu_fallback && !o->team ? pf_backend_cpu_partner() : NULL;
+    const char *partner =
+        o->flags & PF_HYBRID_CPU_FALLBACK && !o->team ? pf_backend_cpu_partner() : NULL;
     if (partner && !o->opened && !opener_abandoned(o))
         return open_one(o, pf_backend_find(partner), s);
     /* Nothing opened (CUDA compiled in without a driver or device, no
@@ -183,7 +190,7 @@ pf_arc_order pf_hybrid_graph_order(const pf_device_ops *team)
     return pf_residual_order_for(!team);
 }
 
-pf_hybrid *pf_hybrid_begin(const struct pf_device_ops *ops, int cpu_fallback,
+pf_hybrid *pf_hybrid_begin(const struct pf_device_ops *ops, unsigned flags,
                            const pf_solve_options *opt, pf_status *st)
 {
     pf_team_start_beside_opener(opt->threads);
@@ -193,7 +200,7 @@ pf_hybrid *pf_hybrid_begin(const struct pf_device_ops *ops, int cpu_fallback,
     pthread_mutex_init(&o->lock, NULL);
     pthread_cond_init(&o->changed, NULL);
     o->ops = ops;
-    o->cpu_fallback = cpu_fallback;
+    o->flags = flags;
     o->team = pf_hybrid_team_for(ops, opt);
     o->opt = *opt;
     o->opt.progress = 0;

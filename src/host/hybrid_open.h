@@ -21,7 +21,7 @@ struct pf_hybrid {
     pthread_cond_t changed;
     pthread_t thread;
     const struct pf_device_ops *ops; /* NULL: the first GPU backend that opens */
-    int cpu_fallback;                /* ... or, with none, the CPU backend */
+    unsigned flags;                  /* pf_hybrid_begin's (hybrid.h) */
     const struct pf_device_ops *team; /* the host's parallel CPU backend (the
                                         opener then opens GPUs only), or NULL */
     const pf_residual *h;            /* posted by pf_hybrid_solve (seq's order):

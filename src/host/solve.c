@@ -96,14 +96,19 @@ static int hybrid_mode(pf_solve_options *opt, int *by_knob, pf_status *st)
  * an explicit backend that runs the parallel driver, or `auto` as the
  * backend (*ops NULL), which walks the registry's candidates on the
  * background thread (the host never waits for a probe; the CPU backend
- * where nothing else pairs). --hybrid auto leaves it off: the engines
- * alone are still faster than the model's choices on the benchmark suite,
- * and auto must not be slower than the engine it would otherwise pick. */
+ * where nothing else pairs). --hybrid auto is on for `auto` on a machine
+ * that shows a GPU: the host (its team, or seq) works while the GPU
+ * opens, and a graph it finishes first never waits for the GPU. A named
+ * backend alone is that engine alone: what comparisons ask for. */
 static int plan_hybrid(const pf_backend_walk *walk, const pf_solve_options *opt, int by_knob,
                        int *wanted, const pf_device_ops **ops, pf_status *st)
 {
     *wanted = 0;
     *ops = NULL;
+    if (opt->hybrid == PF_HYBRID_AUTO) {
+        *wanted = walk->is_auto && pf_backend_machine_shows_gpu();
+        return PF_OK;
+    }
     if (opt->hybrid != PF_HYBRID_ON)
         return PF_OK;
     if (!walk->is_auto) {
@@ -177,14 +182,15 @@ static void reset_out(pf_engine_out *out, int64_t *res, uint8_t *side)
 static struct {
     pf_hybrid *open;
     const pf_device_ops *ops;
-    int cpu_fallback;
+    unsigned flags; /* pf_hybrid_begin's */
     int unprobed; /* auto may open its first GPU backend unprobed (the CLI) */
 } prestarted;
 
-/* Whether a solve with these options runs the hybrid (*ops, *cpu_fallback:
- * what its opener opens); errors are left to the solve. */
+/* Whether a solve with these options runs the hybrid (*ops, *flags: what
+ * its opener opens, as pf_hybrid_begin takes them); errors are left to
+ * the solve. */
 static int plans_hybrid(const pf_solve_options *opt_in, const pf_device_ops **ops,
-                        int *cpu_fallback)
+                        unsigned *flags)
 {
     pf_solve_options opt;
     pf_solve_options_copy(opt_in, &opt);
@@ -196,7 +202,7 @@ static int plans_hybrid(const pf_solve_options *opt_in, const pf_device_ops **op
     pf_backend_walk_init(&walk, opt.backend, PF_WORK_MAXFLOW, opt.threads, NULL, NULL);
     if (plan_hybrid(&walk, &opt, by_knob, &hybrid, ops, &st))
         return 0;
-    *cpu_fallback = opt.hybrid == PF_HYBRID_ON;
+    *flags = opt.hybrid == PF_HYBRID_ON ? PF_HYBRID_CPU_FALLBACK : 0;
     return hybrid;
 }
 
@@ -206,7 +212,7 @@ void pf_solve_prestart(const pf_solve_options *opt)
     pf_solve_options own; /* NULL options: the defaults */
     pf_solve_options_copy(opt, &own);
     pf_status st;
-    if (!plans_hybrid(&own, &prestarted.ops, &prestarted.cpu_fallback)) {
+    if (!plans_hybrid(&own, &prestarted.ops, &prestarted.flags)) {
         /* `auto` alone, in a process that opens the device at once: CUDA
          * opens unprobed (its open says whether there is a device, and
          * its probe would start the driver once more), else the probes
@@ -220,8 +226,11 @@ void pf_solve_prestart(const pf_solve_options *opt)
             pf_backend_probe_ahead();
         return;
     }
+    /* This process opens the device at once and never forks: its first
+     * GPU backend may open unprobed, as plain auto's (registry.h). */
+    prestarted.flags |= PF_HYBRID_UNPROBED;
     if (!open_late())
-        prestarted.open = pf_hybrid_begin(prestarted.ops, prestarted.cpu_fallback, &own, &st);
+        prestarted.open = pf_hybrid_begin(prestarted.ops, prestarted.flags, &own, &st);
 }
 
 void pf_solve_prestart_cancel(void)
@@ -231,15 +240,16 @@ void pf_solve_prestart_cancel(void)
 }
 
 /* The early opener where it opens what this solve needs; else a new one. */
-static pf_hybrid *hybrid_opener(const pf_device_ops *ops, int cpu_fallback,
+static pf_hybrid *hybrid_opener(const pf_device_ops *ops, unsigned flags,
                                 const pf_solve_options *opt, pf_status *st)
 {
     pf_hybrid *open = prestarted.open;
     prestarted.open = NULL;
-    if (open && prestarted.ops == ops && prestarted.cpu_fallback == cpu_fallback)
+    if (open && prestarted.ops == ops &&
+        (prestarted.flags & PF_HYBRID_CPU_FALLBACK) == (flags & PF_HYBRID_CPU_FALLBACK))
         return open;
     pf_hybrid_cancel(open);
-    return pf_hybrid_begin(ops, cpu_fallback, opt, st);
+    return pf_hybrid_begin(ops, flags, opt, st);
 }
 
 static int attempt_solve(const pf_device_ops *ops, void *ctx, pf_status *st)
@@ -301,8 +311,8 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     if (rc)
         return rc;
     pf_hybrid *hy = NULL;
-    int cpu_fallback = opt.hybrid == PF_HYBRID_ON;
-    if (hybrid && !open_late() && !(hy = hybrid_opener(hybrid_ops, cpu_fallback, &opt, st)))
+    unsigned flags = opt.hybrid == PF_HYBRID_ON ? PF_HYBRID_CPU_FALLBACK : 0;
+    if (hybrid && !open_late() && !(hy = hybrid_opener(hybrid_ops, flags, &opt, st)))
         return st->code;
     /* The first backend's device starts while the residual graph is built
      * (both take a few tenths of a second on large graphs). */
@@ -319,7 +329,7 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
         pf_parallel_early_free(early);
         return rc;
     }
-    if (hybrid && !hy && !(hy = pf_hybrid_begin(hybrid_ops, cpu_fallback, &opt, st))) {
+    if (hybrid && !hy && !(hy = pf_hybrid_begin(hybrid_ops, flags, &opt, st))) {
         pf_residual_free(&g);
         return st->code;
     }
