@@ -195,15 +195,16 @@ typedef struct pf_solve_options {
     pf_log_fn log;
     void *log_data;
     /* Since API version 3 (appended): the hybrid of a parallel backend and
-     * the host's sequential engine (README: "The hybrid"), enum
-     * pf_hybrid_mode. 0 = auto: on for a GPU (CUDA, OpenCL on a GPU),
-     * off otherwise. */
+     * the host's engines (README: "The hybrid"), enum pf_hybrid_mode.
+     * 0 = auto: on for backend "auto" on a machine that shows a GPU, off
+     * otherwise (a named backend runs alone). */
     int hybrid;
 } pf_solve_options;
 
 enum pf_hybrid_mode {
     PF_HYBRID_AUTO = 0,
-    PF_HYBRID_ON = 1,  /* the backend (cuda, opencl, omp; auto: the best) with seq */
+    PF_HYBRID_ON = 1,  /* the backend (cuda, opencl, omp; auto: the best) with the host's
+                          engines (the CPU backend's team where auto takes it, and seq) */
     PF_HYBRID_OFF = 2, /* the backend alone */
 };
 
@@ -242,7 +243,8 @@ typedef struct pf_solution {
                                are in units of 2^-scale_log2 input units (0 for
                                integer networks; see pf_network_scale) */
     /* 1 when the hybrid ran (backend then names its device's backend, or
-     * "seq" where auto found no device to pair or the host finished first),
+     * where auto found no device to pair or the host finished first, the
+     * host's team where it worked, else "seq"),
      * and its switches, in order (NULL, 0 when none); switches are freed
      * by pf_solution_free. */
     int hybrid;
