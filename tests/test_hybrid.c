@@ -92,8 +92,20 @@ static pf_network *family(int which, uint64_t seed)
 
 /* Many switches both ways: a stretch of a few discharges or rounds, and a
  * switch after each. */
+/* Every test starts from its own settings, also after one that failed
+ * midway (the suite runs in one process). */
+static void clear_settings(void)
+{
+    const char *names[] = {"PORTAFLOW_HYBRID_SWITCH", "PORTAFLOW_HYBRID_STRETCH",
+                           "PORTAFLOW_CYCLES", "PORTAFLOW_HYBRID_TEAM", "PORTAFLOW_ASYNC",
+                           "PORTAFLOW_GR_ROUNDS", "PORTAFLOW_HANDOFF"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        unsetenv(names[i]);
+}
+
 static void alternate(const char *stretch)
 {
+    clear_settings();
     setenv("PORTAFLOW_HYBRID_SWITCH", "alternate", 1);
     setenv("PORTAFLOW_HYBRID_STRETCH", stretch, 1);
     setenv("PORTAFLOW_CYCLES", "1", 1); /* one operation per vertex and round */
@@ -102,9 +114,7 @@ static void alternate(const char *stretch)
 
 static void model_decides(void)
 {
-    unsetenv("PORTAFLOW_HYBRID_SWITCH");
-    unsetenv("PORTAFLOW_HYBRID_STRETCH");
-    unsetenv("PORTAFLOW_CYCLES");
+    clear_settings();
     pf_knobs_reload();
 }
 
@@ -160,26 +170,22 @@ END_TEST
 START_TEST(families_agree_with_a_team)
 {
     int which = _i / device_count, device = _i % device_count;
-    setenv("PORTAFLOW_HYBRID_TEAM", "on", 1);
-    setenv("PORTAFLOW_ASYNC", "0", 1);
     pf_network *net = family(which, 1);
     ck_assert_ptr_nonnull(net);
     for (int crawl = 0; crawl < 2 && fits_device(net, device); crawl++) {
         alternate(crawl ? "300" : "1");
+        setenv("PORTAFLOW_HYBRID_TEAM", "on", 1);
+        setenv("PORTAFLOW_ASYNC", "0", 1);
         if (crawl) {
             setenv("PORTAFLOW_GR_ROUNDS", "2", 1);
             setenv("PORTAFLOW_HANDOFF", "1000000000", 1);
-            pf_knobs_reload();
         }
+        pf_knobs_reload();
         int64_t switches = agree_with_seq(net, device);
         PF_EXPECT(crawl || switches >= 4, "family %d: only %lld switches", which,
                   (long long)switches);
-        unsetenv("PORTAFLOW_GR_ROUNDS");
-        unsetenv("PORTAFLOW_HANDOFF");
     }
     pf_network_free(net);
-    unsetenv("PORTAFLOW_HYBRID_TEAM");
-    unsetenv("PORTAFLOW_ASYNC");
     model_decides();
 }
 END_TEST
@@ -320,6 +326,7 @@ static int cancel_now(void *data)
 
 START_TEST(cancel_stops_the_hybrid)
 {
+    model_decides();
     pf_status st;
     pf_network *net = pf_gen_rmf(8, 10, 1, 10000, 1, &st);
     pf_solve_options opt;
@@ -338,6 +345,7 @@ END_TEST
  * GPU, the engine alone otherwise and for a named backend. */
 START_TEST(auto_is_the_hybrid_beside_a_gpu)
 {
+    model_decides();
     pf_status st;
     pf_network *net = pf_gen_rlg(6, 8, 100, 2, &st);
     pf_solution sol;
@@ -373,6 +381,7 @@ END_TEST
 /* The command line: --hybrid's values, "switches" in --json, the c line. */
 START_TEST(cli_hybrid)
 {
+    model_decides();
     pf_status st;
     pf_network *net = pf_gen_rmf(6, 8, 1, 10000, 2, &st);
     const char *path = pf_test_tmpname();

@@ -324,7 +324,7 @@ static int draw_progress(driver *d, const char *phase, int32_t target, int64_t g
  * between a few vertices with little relabel work (seen with the one-hop
  * body): heights go stale while the work measure stays low. */
 int drv_run_rounds(driver *d, const char *phase, int32_t target, int64_t max_rounds,
-                      double max_work, int64_t *listed, pf_status *st)
+                   double max_work, int64_t *listed, double *work_done, pf_status *st)
 {
     double gr_work = d->gr_alpha * (double)d->g.n + (double)d->g.arcs / 2;
     if (max_work < gr_work)
@@ -351,6 +351,7 @@ int drv_run_rounds(driver *d, const char *phase, int32_t target, int64_t max_rou
         if (!rc && pf_cancel_requested(d->opt))
             rc = pf_fail(st, PF_E_CANCELLED, "solve cancelled by the caller");
     }
+    *work_done = work;
     return rc;
 }
 
@@ -384,7 +385,8 @@ static int run_phase(driver *d, const char *phase, int32_t target, int32_t exclu
         }
         t0 = pf_now();
         int64_t listed = 0, rounds_before = d->out->rounds;
-        rc = drv_run_rounds(d, phase, target, INT64_MAX, INFINITY, &listed, st);
+        double work;
+        rc = drv_run_rounds(d, phase, target, INT64_MAX, INFINITY, &listed, &work, st);
         *pr_time += pf_now() - t0;
         if (rc)
             break;

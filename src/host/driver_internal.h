@@ -82,9 +82,10 @@ int drv_global_relabel(driver *d, int32_t target, int32_t excluded, int32_t resa
                           pf_status *st);
 
 /* Push-relabel rounds until a global relabel is due (work or round cap),
- * max_rounds, or no vertex is active. */
+ * max_rounds or max_work is reached, or no vertex is active; *work gets
+ * the relabel work they did. */
 int drv_run_rounds(driver *d, const char *phase, int32_t target, int64_t max_rounds,
-                      double max_work, int64_t *listed, pf_status *st);
+                   double max_work, int64_t *listed, double *work, pf_status *st);
 
 /* A whole phase toward `target`: relabels and rounds until none is active. */
 int drv_run_phase(driver *d, const char *phase, int32_t target, int32_t excluded,

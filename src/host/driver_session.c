@@ -21,6 +21,11 @@ struct pf_dev_session {
     int64_t *scratch;    /* n values: excess in transit (64-bit) */
     int32_t *narrow;     /* arcs or n values: the 32-bit path's transfers */
     int stale;           /* the device's state is not the host's preflow */
+    /* A global-relabel period that a bounded stretch left open: the next
+     * stretch goes on with its heights (pf_dev_session_stretch). */
+    int in_period;
+    double period_work;
+    int64_t period_rounds, period_peak;
     drv_sparse sparse;   /* sessions: changes sent and read one by one */
 };
 
@@ -104,6 +109,7 @@ int pf_dev_session_put(pf_dev_session *s, const int64_t *res, const int64_t *exc
     }
     s->scratch[h->source] = -out_of_source;
     drv_sparse_forget(&s->sparse);
+    s->in_period = 0;
     int rc = upload_caps(s, d->g.res, 0, res, h->arcs, 1, st);
     if (!rc)
         rc = upload_caps(s, d->g.excess, 0, s->scratch, h->n, 0, st);
@@ -126,31 +132,53 @@ int pf_dev_session_get(pf_dev_session *s, int64_t *res, int64_t *excess, pf_stat
     return rc;
 }
 
-int pf_dev_session_stretch(pf_dev_session *s, int64_t max_rounds, int measure_excess,
-                           pf_dev_stretch *out, pf_status *st)
+int pf_dev_session_stretch(pf_dev_session *s, int64_t max_rounds, double max_work,
+                           int measure_excess, pf_dev_stretch *out, pf_status *st)
 {
     driver *d = &s->d;
     const pf_residual *h = d->host;
     memset(out, 0, sizeof *out);
     double t0 = pf_now();
-    int rc = drv_global_relabel(d, h->sink, h->source, h->source, st);
-    if (!rc)
-        rc = drv_collect_active(d, st);
+    int rc = PF_OK;
+    out->relabelled = !s->in_period;
+    if (out->relabelled) {
+        rc = drv_global_relabel(d, h->sink, h->source, h->source, st);
+        if (!rc)
+            rc = drv_collect_active(d, st);
+        s->period_work = 0;
+        s->period_rounds = s->period_peak = 0;
+    }
     double t1 = pf_now();
     out->relabel_seconds = t1 - t0;
     out->active_before = d->active;
     out->excess = -1;
     int64_t rounds_before = s->out.rounds;
-    /* A bounded stretch also bounds the asynchronous discharge's work (a
-     * round of it may otherwise finish the phase): 64 arcs a round. */
+    /* What is left of the period, within the bounds. A bounded stretch
+     * also bounds the asynchronous discharge's work (a round of it may
+     * otherwise finish the phase): 64 arcs a round. */
+    double period = d->gr_alpha * (double)d->g.n + (double)d->g.arcs / 2;
+    double work = period - s->period_work, done = 0;
+    if (max_rounds > 0 && 64.0 * (double)max_rounds < work)
+        work = 64.0 * (double)max_rounds;
+    if (max_work > 0 && max_work < work)
+        work = max_work;
+    int64_t rounds = d->gr_max_rounds - s->period_rounds;
+    if (max_rounds > 0 && max_rounds < rounds)
+        rounds = max_rounds;
     if (!rc && d->active > 0)
-        rc = drv_run_rounds(d, "phase 1", h->sink, max_rounds > 0 ? max_rounds : INT64_MAX,
-                        max_rounds > 0 ? 64.0 * (double)max_rounds : INFINITY, &out->listed,
-                        st);
+        rc = drv_run_rounds(d, "phase 1", h->sink, rounds, work, &out->listed, &done, st);
     out->rounds = s->out.rounds - rounds_before;
     out->active = d->active;
+    out->work = done;
+    s->period_work += done;
+    s->period_rounds += out->rounds;
+    if (d->peak_active > s->period_peak)
+        s->period_peak = d->peak_active;
+    s->in_period = !rc && d->active > 0 && s->period_work < period &&
+                   s->period_rounds < d->gr_max_rounds;
     int64_t handoff = pf_knobs()->handoff;
-    out->crawled = handoff > 0 && out->rounds == d->gr_max_rounds && d->peak_active <= handoff;
+    out->crawled = handoff > 0 && s->period_rounds == d->gr_max_rounds &&
+                   s->period_peak <= handoff;
     if (!rc && measure_excess && d->ops->sum_excess)
         rc = d->ops->sum_excess(d->dev, &d->g, d->g.list_a, d->active, &out->excess, st);
     out->seconds = pf_now() - t0;
@@ -328,6 +356,7 @@ int pf_dev_session_update(pf_dev_session *s, const pf_residual *h, const int64_t
                        "ones only; --backend omp or seq runs sessions",
                        d->ops->name, d->desc.name);
     int sparse = !pages->lists_full && s->sparse.current && drv_sparse_offered(d);
+    s->in_period = 0; /* heights restart */
     if (pages->all || s->stale || h->n > d->alloc_n || h->arcs > d->alloc_arcs ||
         h->first != d->host->first ||
         (!sparse && mostly_marked(pages->slots, pages->page_log2, h->arcs))) {
@@ -386,6 +415,7 @@ int pf_dev_session_cut(pf_dev_session *s, uint8_t *side, pf_status *st)
 
 int pf_dev_session_flow(pf_dev_session *s, int64_t *res, pf_status *st)
 {
+    s->in_period = 0;
     driver *d = &s->d;
     const pf_residual *h = d->host;
     double pr = 0, gr = 0;

@@ -18,10 +18,14 @@ struct pf_device_ops;
 typedef struct pf_dev_session pf_dev_session;
 
 typedef struct pf_dev_stretch {
-    int64_t active_before; /* after the stretch's global relabel; 0: phase 1 is over */
+    int relabelled;        /* it began with a global relabel (else it went on
+                              with the heights of an open period) */
+    int64_t active_before; /* after that relabel (0: phase 1 is over), or at
+                              its start */
     int64_t active;        /* after its last round (heights may be stale) */
     int64_t rounds;
     int64_t listed;        /* vertices processed: the list sizes summed over rounds */
+    double work;           /* relabel work done (the driver's measure) */
     int64_t excess;        /* the active vertices' excess after the last round
                               (-1: not asked for, or the backend lacks sum_excess) */
     double seconds;        /* the whole stretch */
@@ -48,11 +52,15 @@ int pf_dev_session_open_waiting(const struct pf_device_ops *ops, const pf_solve_
 int pf_dev_session_put(pf_dev_session *s, const int64_t *res, const int64_t *excess,
                        pf_status *st);
 /* A global relabel toward the sink, then rounds until the next one is due
- * (the driver's work measure or round cap), at most max_rounds (<= 0: no
- * bound). With measure_excess the active excess is summed at its end (a
- * device reduction and a readback; else out->excess is -1). */
-int pf_dev_session_stretch(pf_dev_session *s, int64_t max_rounds, int measure_excess,
-                           pf_dev_stretch *out, pf_status *st);
+ * (the driver's work measure or round cap), at most max_rounds and
+ * max_work relabel work (<= 0: no bound). A stretch that a bound stopped
+ * first leaves the period open: the next one goes on from there with the
+ * same heights, without a relabel, until the period's work or rounds are
+ * done (a put, or a stretch that ends the period, closes it). With
+ * measure_excess the active excess is summed at its end (a device
+ * reduction and a readback; else out->excess is -1). */
+int pf_dev_session_stretch(pf_dev_session *s, int64_t max_rounds, double max_work,
+                           int measure_excess, pf_dev_stretch *out, pf_status *st);
 int pf_dev_session_get(pf_dev_session *s, int64_t *res, int64_t *excess, pf_status *st);
 /* Seconds for a 4-byte upload and download (the transfer latency); -1 on
  * failure. */

@@ -53,6 +53,7 @@ typedef struct hybrid {
     pf_hybrid_event *events;
     int64_t count, room;
     double host_seconds, team_seconds, transfer_seconds;
+    double team_work, team_work_seconds; /* its rounds' relabel work, and their time */
     int64_t host_discharges;
     double last_threshold;  /* N* of the last decision */
     int64_t last_excess;    /* the active excess it was made at */
@@ -229,6 +230,23 @@ static int64_t host_budget(const hybrid *y)
     return budget > 1024 ? budget : 1024;
 }
 
+/* Relabel work for the team's next stretch: while the device is still
+ * opening, about POLL_SECONDS' worth at its rate so far (a sixteenth of a
+ * period before it has one), so that the device is taken up soon after
+ * it is ready; the stretch goes on with the same heights afterwards
+ * (pf_dev_session_stretch). Else up to the next global relabel. */
+static double team_slice(const hybrid *y)
+{
+    if (y->dev || y->dev_failed || !y->open || y->alternate)
+        return 0;
+    if (y->team_work_seconds <= 0 || y->team_work <= 0) {
+        const pf_residual *h = y->h;
+        return (pf_knobs()->gr_alpha * (double)h->n + (double)h->arcs / 2) / 16;
+    }
+    double slice = POLL_SECONDS * y->team_work / y->team_work_seconds;
+    return slice > 1024 ? slice : 1024;
+}
+
 /* He & Hong's rule after a stretch, with `active` vertices and their
  * `excess` left (hybrid.h: the model). */
 static int wants_device(hybrid *y, int64_t active, int64_t excess)
@@ -279,10 +297,12 @@ static int seq_stretch(hybrid *y, int64_t *active, int64_t *excess, int *over, p
 static int team_stretch(hybrid *y, int64_t *active, int64_t *excess, int *over, pf_status *st)
 {
     pf_dev_stretch sd;
-    int rc = pf_dev_session_stretch(y->team, y->stretch, 1, &sd, st);
+    int rc = pf_dev_session_stretch(y->team, y->stretch, team_slice(y), 1, &sd, st);
     if (rc)
         return rc;
     y->team_seconds += sd.seconds;
+    y->team_work += sd.work;
+    y->team_work_seconds += sd.seconds - sd.relabel_seconds;
     pf_hybrid_model_host(&y->model, y->team_entry_excess, sd.excess, sd.seconds);
     if (y->trace)
         fprintf(stderr,
@@ -292,7 +312,7 @@ static int team_stretch(hybrid *y, int64_t *active, int64_t *excess, int *over, 
                 (long long)sd.excess, (long long)sd.rounds, sd.seconds);
     *active = sd.active;
     *excess = sd.excess;
-    *over = sd.active_before == 0;
+    *over = sd.relabelled && sd.active_before == 0;
     if (*over || (sd.crawled && sd.active > 0))
         return team_to_seq(y, st);
     return PF_OK;
@@ -318,7 +338,7 @@ static int run_phase1(hybrid *y, pf_status *st)
             continue;
         }
         pf_dev_stretch sd;
-        int rc = pf_dev_session_stretch(y->dev, y->stretch, 1, &sd, st);
+        int rc = pf_dev_session_stretch(y->dev, y->stretch, 0, 1, &sd, st);
         if (rc)
             return rc;
         pf_hybrid_model_device(&y->model, sd.rounds, sd.listed, sd.excess, sd.seconds);
@@ -329,7 +349,7 @@ static int run_phase1(hybrid *y, pf_status *st)
                     pf_now() - y->t_start, (long long)sd.active_before, (long long)sd.active,
                     (long long)sd.excess, (long long)sd.rounds, (long long)sd.listed,
                     sd.seconds);
-        if (sd.active_before == 0) { /* over, right after an exact relabel */
+        if (sd.relabelled && sd.active_before == 0) { /* over, after an exact relabel */
             y->host_to_end = 1;
             return to_host(y, 0, 0, st);
         }
@@ -358,6 +378,7 @@ static int open_team(hybrid *y, const pf_device_ops *team_ops, pf_status *st)
 {
     pf_solve_options team_opt = *y->opt;
     team_opt.threads = pf_threads_beside_opener(y->opt->threads);
+    team_opt.device_index = -1; /* the option names the device's, not the team's */
     pf_status why;
     if (pf_dev_session_open(team_ops, y->h, &team_opt, &y->team, &why)) {
         pf_logger log = {.fn = y->opt->log, .data = y->opt->log_data};
@@ -365,6 +386,12 @@ static int open_team(hybrid *y, const pf_device_ops *team_ops, pf_status *st)
         y->team = NULL;
         return PF_OK;
     }
+    /* Below the crawl line a device's rounds are latency-bound, and the
+     * team's parallel stretches do better there than any device: the
+     * device is first tried above it. */
+    int64_t crawl = pf_knobs()->handoff;
+    if (y->model.start_active < crawl)
+        y->model.start_active = crawl;
     pf_seq_run_excess(y->host, y->excess);
     return host_state_in(y, st);
 }

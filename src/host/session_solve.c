@@ -101,7 +101,7 @@ static int device_phase1(pf_session *s, pf_phase_times *t, pf_status *st)
     t->upload += t1 - t0;
     pf_dev_stretch stretch;
     do {
-        rc = pf_dev_session_stretch(s->dev, 0, 0, &stretch, st);
+        rc = pf_dev_session_stretch(s->dev, 0, 0, 0, &stretch, st);
         t->global_relabel += stretch.relabel_seconds;
         t->push_relabel += stretch.seconds - stretch.relabel_seconds;
         if (!rc && pf_cancel_requested(&s->opt))
