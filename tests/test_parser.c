@@ -694,12 +694,43 @@ END_TEST
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
+/* The p line's arc count, read before the file: DIMACS files with or
+ * without comments first; -1 for anything else. */
+START_TEST(dimacs_peek_arcs)
+{
+    const char *path = pf_test_tmpname();
+    struct {
+        const char *text;
+        int64_t want;
+    } cases[] = {
+        {"p max 4 5\nn 1 s\n", 5},
+        {"c a comment\n\nc another\r\np max 10 1234567\n", 1234567},
+        {"1 2 5\n2 3 4\n", -1},              /* an edge list */
+        {"%%MatrixMarket matrix coordinate\n", -1},
+        {"\x1f\x8b\x08\x00", -1},           /* gzip */
+        {"p max 4\n", -1},
+        {"", -1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        FILE *f = fopen(path, "wb");
+        ck_assert_ptr_nonnull(f);
+        fputs(cases[i].text, f);
+        fclose(f);
+        ck_assert_int_eq(pf_io_peek_dimacs_arcs(path), cases[i].want);
+    }
+    remove(path);
+    ck_assert_int_eq(pf_io_peek_dimacs_arcs("-"), -1);
+    ck_assert_int_eq(pf_io_peek_dimacs_arcs(path), -1); /* gone */
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("parser");
 
     TCase *tc = tcase_create("dimacs");
     tcase_add_test(tc, dimacs_basic);
+    tcase_add_test(tc, dimacs_peek_arcs);
     tcase_add_test(tc, dimacs_odd_but_valid);
     tcase_add_test(tc, dimacs_crlf_and_no_arcs);
     tcase_add_loop_test(tc, dimacs_page_sized_files, 0, 6);

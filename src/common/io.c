@@ -229,3 +229,30 @@ void pf_io_unload(pf_io_input *in)
     release_text(in->text, in->len, in->mapped);
     in->text = NULL;
 }
+
+int64_t pf_io_peek_dimacs_arcs(const char *path)
+{
+    if (!path || strcmp(path, "-") == 0)
+        return -1;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    char head[4096];
+    size_t got = fread(head, 1, sizeof head - 1, f);
+    fclose(f);
+    head[got] = '\0';
+    /* Comment lines may come first; the p line is the first of any other. */
+    for (const char *line = head; line < head + got;) {
+        const char *end = strchr(line, '\n');
+        if (!end)
+            return -1; /* a line longer than what was read */
+        char kind[16];
+        long long n, m;
+        if (line[0] == 'p')
+            return sscanf(line, "p %15s %lld %lld", kind, &n, &m) == 3 && m >= 0 ? m : -1;
+        if (line[0] != 'c' && line[0] != '\n' && line[0] != '\r')
+            return -1;
+        line = end + 1;
+    }
+    return -1;
+}

@@ -124,6 +124,11 @@ const pf_knob_info pf_knob_table[PF_KNOB_COUNT] = {
         .auto_text = "on where auto would take the CPU backend for max-flow (4 threads and more)",
         .meaning = "the hybrid's host side: the parallel CPU backend (on; seq finishes a crawl, "
                    "the cut and phase 2) or seq alone (off), beside a GPU"},
+    [PF_KNOB_HYBRID_MIN_ARCS] = {
+        INT_KNOB("PORTAFLOW_HYBRID_MIN_ARCS", hybrid_min_arcs, 0, INT64_MAX, 1500000),
+        .meaning = "--hybrid auto opens no device for a network of fewer input arcs: the "
+                   "host's side solves it alone (a GPU's start and exit cost more than it "
+                   "saves there)"},
     [PF_KNOB_CAP_BITS] = {
         CHOICE_KNOB("PORTAFLOW_CAP_BITS", cap_bits, cap_bits_choices, PF_KNOB_AUTO),
         .auto_text = "64 where the device has 64-bit atomics, else 32 where the graph allows",

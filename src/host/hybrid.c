@@ -218,6 +218,7 @@ static int to_host(hybrid *y, int64_t active, int counted, pf_status *st)
  * ready (a natural stretch, one global-relabel period, can last 0.2 s on a
  * million vertices); else up to the next global relabel. */
 #define POLL_SECONDS 0.01
+#define TEAM_FIRST_TRY 256
 static int64_t host_budget(const hybrid *y)
 {
     if (y->stretch > 0)
@@ -230,20 +231,23 @@ static int64_t host_budget(const hybrid *y)
     return budget > 1024 ? budget : 1024;
 }
 
-/* Relabel work for the team's next stretch: while the device is still
- * opening, about POLL_SECONDS' worth at its rate so far (a sixteenth of a
- * period before it has one), so that the device is taken up soon after
- * it is ready; the stretch goes on with the same heights afterwards
- * (pf_dev_session_stretch). Else up to the next global relabel. */
+/* Relabel work for the team's next stretch, which goes on with the same
+ * heights where the last one was cut short (pf_dev_session_stretch):
+ * while the device is still opening, about POLL_SECONDS' worth at the
+ * team's rate so far (a sixteenth of a period before it has one), so that
+ * the device is taken up soon after it is ready; once it is, four times
+ * that between two looks at the rule; with no device to come, up to the
+ * next global relabel. */
 static double team_slice(const hybrid *y)
 {
-    if (y->dev || y->dev_failed || !y->open || y->alternate)
+    if (y->dev_failed || !y->open || y->alternate || y->host_to_end)
         return 0;
     if (y->team_work_seconds <= 0 || y->team_work <= 0) {
         const pf_residual *h = y->h;
         return (pf_knobs()->gr_alpha * (double)h->n + (double)h->arcs / 2) / 16;
     }
-    double slice = POLL_SECONDS * y->team_work / y->team_work_seconds;
+    double seconds = y->dev ? 4 * POLL_SECONDS : POLL_SECONDS;
+    double slice = seconds * y->team_work / y->team_work_seconds;
     return slice > 1024 ? slice : 1024;
 }
 
@@ -318,10 +322,32 @@ static int team_stretch(hybrid *y, int64_t *active, int64_t *excess, int *over, 
     return PF_OK;
 }
 
+/* The host's state moves to a device that was ready before the first
+ * stretch (the input took longer to read than the device to open), where
+ * the rule wants it there. */
+static int device_at_once(hybrid *y, pf_status *st)
+{
+    int rc = host_state_out(y, st);
+    int64_t active = 0, excess = 0;
+    for (int64_t v = 0; !rc && v < y->h->n; v++)
+        if (v != y->h->source && v != y->h->sink && y->excess[v] > 0) {
+            active++;
+            excess += y->excess[v];
+        }
+    if (!rc && wants_device(y, active, excess))
+        rc = to_device(y, active, st);
+    return rc;
+}
+
 /* Phase 1 in stretches until one finds no active vertex; the state is
  * seq's at the end. */
 static int run_phase1(hybrid *y, pf_status *st)
 {
+    if (y->dev && !y->alternate) {
+        int rc = device_at_once(y, st);
+        if (rc)
+            return rc;
+    }
     for (;;) {
         if (pf_cancel_requested(y->opt))
             return pf_fail(st, PF_E_CANCELLED, "solve cancelled by the caller");
@@ -380,18 +406,22 @@ static int open_team(hybrid *y, const pf_device_ops *team_ops, pf_status *st)
     team_opt.threads = pf_threads_beside_opener(y->opt->threads);
     team_opt.device_index = -1; /* the option names the device's, not the team's */
     pf_status why;
-    if (pf_dev_session_open(team_ops, y->h, &team_opt, &y->team, &why)) {
+    double t0 = pf_now();
+    int failed = pf_dev_session_open(team_ops, y->h, &team_opt, &y->team, &why);
+    if (y->trace)
+        fprintf(stderr, "portaflow trace: hybrid team opened (%s) in %.4f s\n", team_ops->name,
+                pf_now() - t0);
+    if (failed) {
         pf_logger log = {.fn = y->opt->log, .data = y->opt->log_data};
         pf_log(&log, PF_LOG_WARNING, "hybrid: %s; seq is the host's engine", why.message);
         y->team = NULL;
         return PF_OK;
     }
-    /* Below the crawl line a device's rounds are latency-bound, and the
-     * team's parallel stretches do better there than any device: the
-     * device is first tried above it. */
-    int64_t crawl = pf_knobs()->handoff;
-    if (y->model.start_active < crawl)
-        y->model.start_active = crawl;
+    /* With a few hundred vertices active or fewer a device's rounds are
+     * latency-bound, and the team's parallel stretches do better there
+     * than any device: the device is first tried above. */
+    if (y->model.start_active < TEAM_FIRST_TRY)
+        y->model.start_active = TEAM_FIRST_TRY;
     pf_seq_run_excess(y->host, y->excess);
     return host_state_in(y, st);
 }
@@ -437,7 +467,9 @@ int pf_hybrid_solve(pf_hybrid *open, const pf_residual *h, const pf_solve_option
         rc = PF_E_NOMEM;
     if (!rc)
         rc = pf_seq_run_open(h, out->res, opt, &y.host, st);
-    if (!rc && open->team)
+    /* A device ready already takes the state at once (run_phase1): the
+     * team's open would cost more than its help with what comes back. */
+    if (!rc && open->team && (y.alternate || !device_ready(&y, 0)))
         rc = open_team(&y, open->team, st);
     /* The alternating test mode wants every switch it can get: it waits
      * for the device rather than finish on the host first. */

@@ -206,7 +206,21 @@ static int plans_hybrid(const pf_solve_options *opt_in, const pf_device_ops **op
     return hybrid;
 }
 
-void pf_solve_prestart(const pf_solve_options *opt)
+/* Whether --hybrid auto opens no device for a network of `arcs` input
+ * arcs (PORTAFLOW_HYBRID_MIN_ARCS; arcs < 0: not known, it may). */
+static int too_small_for_a_device(const pf_solve_options *opt, int64_t arcs)
+{
+    pf_solve_options own;
+    pf_solve_options_copy(opt, &own);
+    int by_knob;
+    pf_status st;
+    return !hybrid_mode(&own, &by_knob, &st) && own.hybrid == PF_HYBRID_AUTO && arcs >= 0 &&
+           arcs < pf_knobs()->hybrid_min_arcs;
+}
+
+void pf_solve_prestart(const pf_solve_options *opt) { pf_solve_prestart_bounded(opt, -1); }
+
+void pf_solve_prestart_bounded(const pf_solve_options *opt, int64_t max_arcs)
 {
     pf_solve_prestart_cancel();
     pf_solve_options own; /* NULL options: the defaults */
@@ -226,6 +240,8 @@ void pf_solve_prestart(const pf_solve_options *opt)
             pf_backend_probe_ahead();
         return;
     }
+    if (too_small_for_a_device(&own, max_arcs))
+        return; /* the solve's hybrid opens none */
     /* This process opens the device at once and never forks: its first
      * GPU backend may open unprobed, as plain auto's (registry.h). */
     prestarted.flags |= PF_HYBRID_UNPROBED;
@@ -245,8 +261,8 @@ static pf_hybrid *hybrid_opener(const pf_device_ops *ops, unsigned flags,
 {
     pf_hybrid *open = prestarted.open;
     prestarted.open = NULL;
-    if (open && prestarted.ops == ops &&
-        (prestarted.flags & PF_HYBRID_CPU_FALLBACK) == (flags & PF_HYBRID_CPU_FALLBACK))
+    const unsigned asked = PF_HYBRID_CPU_FALLBACK | PF_HYBRID_NO_DEVICE;
+    if (open && prestarted.ops == ops && (prestarted.flags & asked) == (flags & asked))
         return open;
     pf_hybrid_cancel(open);
     return pf_hybrid_begin(ops, flags, opt, st);
@@ -312,6 +328,8 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
         return rc;
     pf_hybrid *hy = NULL;
     unsigned flags = opt.hybrid == PF_HYBRID_ON ? PF_HYBRID_CPU_FALLBACK : 0;
+    if (hybrid && too_small_for_a_device(&opt, pf_network_arcs(net)))
+        flags |= PF_HYBRID_NO_DEVICE;
     if (hybrid && !open_late() && !(hy = hybrid_opener(hybrid_ops, flags, &opt, st)))
         return st->code;
     /* The first backend's device starts while the residual graph is built
