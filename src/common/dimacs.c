@@ -15,42 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dimacs_arc.h"
 #include "formats.h"
 #include "io.h"
 #include "scan.h"
 #include "status.h"
 
-/* ---- checks -------------------------------------------------------- */
-
-/* Checks a capacity field: an integer in 0..PF_CAP_MAX. */
-static int check_capacity(const line_ctx *lc, enum field_kind kind,
-                          const char *field, uint64_t value, const char *usage)
-{
-    switch (kind) {
-    case FIELD_NUMBER:
-        if (value <= (uint64_t)PF_CAP_MAX)
-            return PF_OK;
-        /* fall through */
-    case FIELD_HUGE:
-        return pf_io_fail(lc->st, lc->name, lc->line,
-                          "capacity %.*s exceeds the maximum 2^62 = %lld",
-                          field_len(field), field, (long long)PF_CAP_MAX);
-    case FIELD_MISSING:
-        return pf_io_fail(lc->st, lc->name, lc->line,
-                          "missing capacity (expected '%s')", usage);
-    case FIELD_NEGATIVE:
-        return pf_io_fail(lc->st, lc->name, lc->line, "capacity %.*s is negative",
-                          field_len(field), field);
-    case FIELD_JUNK:
-        break;
-    }
-    return pf_io_fail(lc->st, lc->name, lc->line, "capacity '%.*s' is not a number",
-                      field_len(field), field);
-}
-
 /* ---- DIMACS reader -------------------------------------------------- */
 
-#define ARC_USAGE "a TAIL HEAD CAP"
 #define NODE_USAGE "n ID s|t"
 #define PROBLEM_USAGE "p max N M"
 
@@ -78,29 +50,15 @@ static int parse_arc_line(dimacs_parser *ps, const char *line_start, const char 
         if (rc)
             return rc;
     }
-    const char *p = *pp, *cap_f;
-    int64_t tail = 0, head = 0;
-    uint64_t cap = 0;
-    rc = scan_arc_ends(lc, &p, net->n, "tail", "head", ARC_USAGE, &tail, &head);
+    dimacs_arc arc;
+    rc = scan_dimacs_arc(lc, pp, net->n, &arc);
     if (rc)
         return rc;
-    enum field_kind cap_k = scan_uint(&p, &cap_f, &cap);
-    int real_len = 0; /* a real capacity ("2.5", "1e3"): its length */
-    if (cap_k != FIELD_NUMBER || cap > (uint64_t)PF_CAP_MAX) {
-        real_len = cap_k == FIELD_JUNK ? real_text_len(cap_f) : 0;
-        if (!real_len)
-            return check_capacity(lc, cap_k, cap_f, cap, ARC_USAGE);
-    }
-    rc = finish_line(lc, &p, "capacity");
-    if (rc)
-        return rc;
-    net->tail[net->m] = (int32_t)tail;
-    net->head[net->m] = (int32_t)head;
-    net->cap[net->m] = (int64_t)cap;
-    if (real_len && (rc = pf_read_real_cap(lc, net, net->m, cap_f, real_len)) != PF_OK)
+    store_dimacs_arc(net, net->m, &arc);
+    if (arc.real_len &&
+        (rc = pf_read_real_cap(lc, net, net->m, arc.cap_text, arc.real_len)) != PF_OK)
         return rc;
     net->m++;
-    *pp = p;
     return PF_OK;
 }
 
