@@ -5,7 +5,9 @@
  * shared with the weighted-graph reader): a 300 MB file costs one pass over
  * its bytes instead of tens of millions of stdio calls. The trailing NUL is
  * a sentinel, so the inner loops never compare against an end pointer (the
- * loader rejects text that holds a NUL itself).
+ * loader rejects text that holds a NUL itself). A large file's arc lines
+ * are read on every OpenMP thread where they have the common shape
+ * (dimacs_parallel.c); anything else, errors included, reads here.
  *
  * Errors are PF_E_INPUT with "FILE:LINE: what is wrong" (FILE is the path or
  * <stdin>). A problem noticed at end of input (no p line, too few arcs, no
@@ -18,6 +20,7 @@
 #include "dimacs_arc.h"
 #include "formats.h"
 #include "io.h"
+#include "omp_threads.h"
 #include "scan.h"
 #include "status.h"
 
@@ -124,24 +127,61 @@ static int finish_dimacs(dimacs_parser *ps, size_t len)
     return pf_terminal_lists_apply(ps->terminals, ps->net, lc);
 }
 
-pf_network *pf_parse_dimacs(const char *text, size_t len, const char *name, pf_status *st)
+/* Reads the lines from *pp on, each by its type, until the end of the text
+ * or an error; with stop_at_arc, stops instead at the start of the first
+ * arc line (then *pp is there, and that line is not counted yet). */
+static int parse_lines(dimacs_parser *ps, const char **pp, int stop_at_arc)
+{
+    const char *p = *pp;
+    int rc = PF_OK;
+    while (*p && !rc) {
+        const char *line = p, *start;
+        char type = line_type(&p, &start);
+        if (type == 'a' && stop_at_arc) {
+            p = line;
+            break;
+        }
+        ps->lc.line++;
+        if (type == 'a')
+            rc = parse_arc_line(ps, start, &p);
+        else if (type == 'n')
+            rc = parse_node_line(ps, &p);
+        else if (type == 'p')
+            rc = parse_problem_line(ps, &p);
+        else if (type != 'c')
+            rc = unknown_line(&ps->lc, start, "c, p, n or a");
+    }
+    *pp = p;
+    return rc;
+}
+
+/* The arc lines from *pp (the first of them) on several threads, when the
+ * p line came before them; *pp moves to the end of the text where that
+ * took them all. Otherwise nothing changes: the serial loop goes on from
+ * the same line with the same state, so it reads and reports exactly what
+ * it would have without this detour. */
+static void parse_arcs_in_parallel(dimacs_parser *ps, const char **pp, int threads)
+{
+    int64_t lines = 0;
+    if (ps->net && pf_dimacs_arcs_parallel(*pp, ps->end, ps->net, ps->declared_arcs, threads,
+                                           &lines)) {
+        ps->lc.line += lines;
+        *pp = ps->end;
+    }
+}
+
+pf_network *pf_parse_dimacs_threads(const char *text, size_t len, const char *name, int threads,
+                                    size_t min_bytes, pf_status *st)
 {
     dimacs_parser ps = {.lc = {.name = name, .st = st}, .end = text + len};
     const char *p = text;
-    int rc = PF_OK;
-    while (*p && !rc) {
-        ps.lc.line++;
-        const char *start;
-        char type = line_type(&p, &start);
-        if (type == 'a')
-            rc = parse_arc_line(&ps, start, &p);
-        else if (type == 'n')
-            rc = parse_node_line(&ps, &p);
-        else if (type == 'p')
-            rc = parse_problem_line(&ps, &p);
-        else if (type != 'c')
-            rc = unknown_line(&ps.lc, start, "c, p, n or a");
-    }
+    threads = threads > 0 ? threads : pf_resolve_threads(0);
+    int parallel = threads > 1 && len >= min_bytes;
+    int rc = parse_lines(&ps, &p, parallel);
+    if (!rc && parallel && *p)
+        parse_arcs_in_parallel(&ps, &p, threads);
+    if (!rc)
+        rc = parse_lines(&ps, &p, 0);
     if (!rc)
         rc = finish_dimacs(&ps, len);
     pf_terminal_list_free(&ps.terminals[0]);
@@ -152,6 +192,11 @@ pf_network *pf_parse_dimacs(const char *text, size_t len, const char *name, pf_s
     }
     pf_status_ok(st);
     return ps.net;
+}
+
+pf_network *pf_parse_dimacs(const char *text, size_t len, const char *name, pf_status *st)
+{
+    return pf_parse_dimacs_threads(text, len, name, 0, PF_DIMACS_PARALLEL_MIN_BYTES, st);
 }
 
 /* ---- adjacency-matrix reader ---------------------------------------- */

@@ -1,6 +1,7 @@
-/* The arc line of a DIMACS max-flow file ("a U V CAP"): its scan, apart
- * from the reader's loop (dimacs.c), so that anything else that reads arc
- * lines reads them exactly as the reader does. */
+/* The arc line of a DIMACS max-flow file ("a U V CAP"), scanned by one
+ * inline function that both the serial reader (dimacs.c) and the parallel
+ * arc pass (dimacs_parallel.c) call, so that the two cannot read a line
+ * differently; and the parallel pass's entry. */
 #ifndef PF_DIMACS_ARC_H
 #define PF_DIMACS_ARC_H
 
@@ -77,5 +78,16 @@ static inline void store_dimacs_arc(pf_network *net, int64_t i, const dimacs_arc
     net->head[i] = (int32_t)arc->head;
     net->cap[i] = (int64_t)arc->cap;
 }
+
+/* The arc lines from `arcs` (the first of them, a line start) to `end`
+ * (the text's NUL) read on `threads` threads into net, which holds no arc
+ * yet, with "a", comment and blank lines only, exactly `declared` arcs, all
+ * of integer capacity: then net->m = declared, *lines gets the number of
+ * lines read, and the result is 1. Anything else (another line type, a
+ * different count, a bad field, a real capacity) returns 0 and leaves net's
+ * counts and *lines as they were, for the serial reader to go on from
+ * `arcs` and report what it finds. */
+int pf_dimacs_arcs_parallel(const char *arcs, const char *end, pf_network *net,
+                            int64_t declared, int threads, int64_t *lines);
 
 #endif
