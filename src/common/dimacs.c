@@ -127,21 +127,16 @@ static int finish_dimacs(dimacs_parser *ps, size_t len)
     return pf_terminal_lists_apply(ps->terminals, ps->net, lc);
 }
 
-/* Reads the lines from *pp on, each by its type, until the end of the text
- * or an error; with stop_at_arc, stops instead at the start of the first
- * arc line (then *pp is there, and that line is not counted yet). */
-static int parse_lines(dimacs_parser *ps, const char **pp, int stop_at_arc)
+/* Reads the lines from *pp on, each by its type, until `stop` (a line
+ * start or the end of the text), the text's NUL, or an error. */
+static int parse_lines(dimacs_parser *ps, const char **pp, const char *stop)
 {
     const char *p = *pp;
     int rc = PF_OK;
-    while (*p && !rc) {
-        const char *line = p, *start;
-        char type = line_type(&p, &start);
-        if (type == 'a' && stop_at_arc) {
-            p = line;
-            break;
-        }
+    while (p < stop && *p && !rc) {
         ps->lc.line++;
+        const char *start;
+        char type = line_type(&p, &start);
         if (type == 'a')
             rc = parse_arc_line(ps, start, &p);
         else if (type == 'n')
@@ -155,6 +150,21 @@ static int parse_lines(dimacs_parser *ps, const char **pp, int stop_at_arc)
     return rc;
 }
 
+/* The start of the first arc line from p on (the end of the text if none):
+ * where the head's c, p and n lines end. */
+static const char *first_arc_line(const char *p)
+{
+    while (*p) {
+        const char *line = p, *start;
+        char type = line_type(&p, &start);
+        if (type == 'a')
+            return line;
+        if (type != 'c')
+            p = next_line(p); /* a comment or blank line is behind p already */
+    }
+    return p;
+}
+
 /* The arc lines from *pp (the first of them) on several threads, when the
  * p line came before them; *pp moves to the end of the text where that
  * took them all. Otherwise nothing changes: the serial loop goes on from
@@ -163,8 +173,8 @@ static int parse_lines(dimacs_parser *ps, const char **pp, int stop_at_arc)
 static void parse_arcs_in_parallel(dimacs_parser *ps, const char **pp, int threads)
 {
     int64_t lines = 0;
-    if (ps->net && pf_dimacs_arcs_parallel(*pp, ps->end, ps->net, ps->declared_arcs, threads,
-                                           &lines)) {
+    if (ps->net && **pp &&
+        pf_dimacs_arcs_parallel(*pp, ps->end, ps->net, ps->declared_arcs, threads, &lines)) {
         ps->lc.line += lines;
         *pp = ps->end;
     }
@@ -174,14 +184,17 @@ pf_network *pf_parse_dimacs_threads(const char *text, size_t len, const char *na
                                     size_t min_bytes, pf_status *st)
 {
     dimacs_parser ps = {.lc = {.name = name, .st = st}, .end = text + len};
-    const char *p = text;
     threads = threads > 0 ? threads : pf_resolve_threads(0);
     int parallel = threads > 1 && len >= min_bytes;
-    int rc = parse_lines(&ps, &p, parallel);
-    if (!rc && parallel && *p)
+    /* Serially up to the first arc line where the arc lines may go on
+     * several threads, then on from wherever that left off. One call of
+     * parse_lines, so that its hot loop is compiled once, here. */
+    const char *p = text, *stop = parallel ? first_arc_line(text) : ps.end;
+    int rc;
+    while ((rc = parse_lines(&ps, &p, stop)) == PF_OK && stop != ps.end) {
         parse_arcs_in_parallel(&ps, &p, threads);
-    if (!rc)
-        rc = parse_lines(&ps, &p, 0);
+        stop = ps.end;
+    }
     if (!rc)
         rc = finish_dimacs(&ps, len);
     pf_terminal_list_free(&ps.terminals[0]);
