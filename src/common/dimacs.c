@@ -5,7 +5,9 @@
  * shared with the weighted-graph reader): a 300 MB file costs one pass over
  * its bytes instead of tens of millions of stdio calls. The trailing NUL is
  * a sentinel, so the inner loops never compare against an end pointer (the
- * loader rejects text that holds a NUL itself).
+ * loader rejects text that holds a NUL itself). A large file's arc lines
+ * are read on every OpenMP thread where they have the common shape
+ * (dimacs_parallel.c); anything else, errors included, reads here.
  *
  * Errors are PF_E_INPUT with "FILE:LINE: what is wrong" (FILE is the path or
  * <stdin>). A problem noticed at end of input (no p line, too few arcs, no
@@ -15,42 +17,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dimacs_arc.h"
 #include "formats.h"
 #include "io.h"
+#include "omp_threads.h"
 #include "scan.h"
 #include "status.h"
 
-/* ---- checks -------------------------------------------------------- */
-
-/* Checks a capacity field: an integer in 0..PF_CAP_MAX. */
-static int check_capacity(const line_ctx *lc, enum field_kind kind,
-                          const char *field, uint64_t value, const char *usage)
-{
-    switch (kind) {
-    case FIELD_NUMBER:
-        if (value <= (uint64_t)PF_CAP_MAX)
-            return PF_OK;
-        /* fall through */
-    case FIELD_HUGE:
-        return pf_io_fail(lc->st, lc->name, lc->line,
-                          "capacity %.*s exceeds the maximum 2^62 = %lld",
-                          field_len(field), field, (long long)PF_CAP_MAX);
-    case FIELD_MISSING:
-        return pf_io_fail(lc->st, lc->name, lc->line,
-                          "missing capacity (expected '%s')", usage);
-    case FIELD_NEGATIVE:
-        return pf_io_fail(lc->st, lc->name, lc->line, "capacity %.*s is negative",
-                          field_len(field), field);
-    case FIELD_JUNK:
-        break;
-    }
-    return pf_io_fail(lc->st, lc->name, lc->line, "capacity '%.*s' is not a number",
-                      field_len(field), field);
-}
-
 /* ---- DIMACS reader -------------------------------------------------- */
 
-#define ARC_USAGE "a TAIL HEAD CAP"
 #define NODE_USAGE "n ID s|t"
 #define PROBLEM_USAGE "p max N M"
 
@@ -78,29 +53,15 @@ static int parse_arc_line(dimacs_parser *ps, const char *line_start, const char 
         if (rc)
             return rc;
     }
-    const char *p = *pp, *cap_f;
-    int64_t tail = 0, head = 0;
-    uint64_t cap = 0;
-    rc = scan_arc_ends(lc, &p, net->n, "tail", "head", ARC_USAGE, &tail, &head);
+    dimacs_arc arc;
+    rc = scan_dimacs_arc(lc, pp, net->n, &arc);
     if (rc)
         return rc;
-    enum field_kind cap_k = scan_uint(&p, &cap_f, &cap);
-    int real_len = 0; /* a real capacity ("2.5", "1e3"): its length */
-    if (cap_k != FIELD_NUMBER || cap > (uint64_t)PF_CAP_MAX) {
-        real_len = cap_k == FIELD_JUNK ? real_text_len(cap_f) : 0;
-        if (!real_len)
-            return check_capacity(lc, cap_k, cap_f, cap, ARC_USAGE);
-    }
-    rc = finish_line(lc, &p, "capacity");
-    if (rc)
-        return rc;
-    net->tail[net->m] = (int32_t)tail;
-    net->head[net->m] = (int32_t)head;
-    net->cap[net->m] = (int64_t)cap;
-    if (real_len && (rc = pf_read_real_cap(lc, net, net->m, cap_f, real_len)) != PF_OK)
+    store_dimacs_arc(net, net->m, &arc);
+    if (arc.real_len &&
+        (rc = pf_read_real_cap(lc, net, net->m, arc.cap_text, arc.real_len)) != PF_OK)
         return rc;
     net->m++;
-    *pp = p;
     return PF_OK;
 }
 
@@ -166,23 +127,73 @@ static int finish_dimacs(dimacs_parser *ps, size_t len)
     return pf_terminal_lists_apply(ps->terminals, ps->net, lc);
 }
 
-pf_network *pf_parse_dimacs(const char *text, size_t len, const char *name, pf_status *st)
+/* Reads the lines from *pp on, each by its type, until `stop` (a line
+ * start or the end of the text), the text's NUL, or an error. */
+static int parse_lines(dimacs_parser *ps, const char **pp, const char *stop)
 {
-    dimacs_parser ps = {.lc = {.name = name, .st = st}, .end = text + len};
-    const char *p = text;
+    const char *p = *pp;
     int rc = PF_OK;
-    while (*p && !rc) {
-        ps.lc.line++;
+    while (p < stop && *p && !rc) {
+        ps->lc.line++;
         const char *start;
         char type = line_type(&p, &start);
         if (type == 'a')
-            rc = parse_arc_line(&ps, start, &p);
+            rc = parse_arc_line(ps, start, &p);
         else if (type == 'n')
-            rc = parse_node_line(&ps, &p);
+            rc = parse_node_line(ps, &p);
         else if (type == 'p')
-            rc = parse_problem_line(&ps, &p);
+            rc = parse_problem_line(ps, &p);
         else if (type != 'c')
-            rc = unknown_line(&ps.lc, start, "c, p, n or a");
+            rc = unknown_line(&ps->lc, start, "c, p, n or a");
+    }
+    *pp = p;
+    return rc;
+}
+
+/* The start of the first arc line from p on (the end of the text if none):
+ * where the head's c, p and n lines end. */
+static const char *first_arc_line(const char *p)
+{
+    while (*p) {
+        const char *line = p, *start;
+        char type = line_type(&p, &start);
+        if (type == 'a')
+            return line;
+        if (type != 'c')
+            p = next_line(p); /* a comment or blank line is behind p already */
+    }
+    return p;
+}
+
+/* The arc lines from *pp (the first of them) on several threads, when the
+ * p line came before them; *pp moves to the end of the text where that
+ * took them all. Otherwise nothing changes: the serial loop goes on from
+ * the same line with the same state, so it reads and reports exactly what
+ * it would have without this detour. */
+static void parse_arcs_in_parallel(dimacs_parser *ps, const char **pp, int threads)
+{
+    int64_t lines = 0;
+    if (ps->net && **pp &&
+        pf_dimacs_arcs_parallel(*pp, ps->end, ps->net, ps->declared_arcs, threads, &lines)) {
+        ps->lc.line += lines;
+        *pp = ps->end;
+    }
+}
+
+pf_network *pf_parse_dimacs_threads(const char *text, size_t len, const char *name, int threads,
+                                    size_t min_bytes, pf_status *st)
+{
+    dimacs_parser ps = {.lc = {.name = name, .st = st}, .end = text + len};
+    threads = threads > 0 ? threads : pf_resolve_threads(0);
+    int parallel = threads > 1 && len >= min_bytes;
+    /* Serially up to the first arc line where the arc lines may go on
+     * several threads, then on from wherever that left off. One call of
+     * parse_lines, so that its hot loop is compiled once, here. */
+    const char *p = text, *stop = parallel ? first_arc_line(text) : ps.end;
+    int rc;
+    while ((rc = parse_lines(&ps, &p, stop)) == PF_OK && stop != ps.end) {
+        parse_arcs_in_parallel(&ps, &p, threads);
+        stop = ps.end;
     }
     if (!rc)
         rc = finish_dimacs(&ps, len);
@@ -194,6 +205,11 @@ pf_network *pf_parse_dimacs(const char *text, size_t len, const char *name, pf_s
     }
     pf_status_ok(st);
     return ps.net;
+}
+
+pf_network *pf_parse_dimacs(const char *text, size_t len, const char *name, pf_status *st)
+{
+    return pf_parse_dimacs_threads(text, len, name, 0, PF_DIMACS_PARALLEL_MIN_BYTES, st);
 }
 
 /* ---- adjacency-matrix reader ---------------------------------------- */

@@ -14,6 +14,15 @@
 
 /* Parsers of NUL-terminated text; NULL with st set on error. */
 pf_network *pf_parse_dimacs(const char *text, size_t len, const char *name, pf_status *st);
+/* pf_parse_dimacs with its arc lines cut into `threads` chunks read on as
+ * many threads (0: OpenMP's thread count; without OpenMP the chunks are
+ * read one after another) where the text has at least min_bytes: the same
+ * network, or the same error, as on one. pf_parse_dimacs passes 0 and
+ * PF_DIMACS_PARALLEL_MIN_BYTES: below that, a team's start costs more than
+ * it saves. */
+pf_network *pf_parse_dimacs_threads(const char *text, size_t len, const char *name, int threads,
+                                    size_t min_bytes, pf_status *st);
+#define PF_DIMACS_PARALLEL_MIN_BYTES ((size_t)16 << 20)
 pf_network *pf_parse_matrix(const char *text, const char *name, pf_status *st);
 /* "%%MatrixMarket matrix coordinate ..." as a network: entry (I, J, W) is
  * the arc I -> J of capacity W (pattern: 1; symmetric: J -> I too). The

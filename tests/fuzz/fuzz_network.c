@@ -54,18 +54,18 @@ void fuzz_check_network(const pf_network *net)
     }
 }
 
-static void same_arcs(const pf_network *a, const pf_network *b)
+void fuzz_check_same_network(const pf_network *a, const pf_network *b, const char *what)
 {
     if (pf_network_vertices(a) != pf_network_vertices(b) ||
         pf_network_source(a) != pf_network_source(b) ||
         pf_network_sink(a) != pf_network_sink(b) || pf_network_arcs(a) != pf_network_arcs(b))
-        fuzz_fail("round trip", "vertices, terminals or arc count changed");
+        fuzz_fail(what, "vertices, terminals or arc count changed");
     for (int sink = 0; sink <= 1; sink++) {
         if (pf_network_terminal_count(a, sink) != pf_network_terminal_count(b, sink))
-            fuzz_fail("round trip", "the number of sources or sinks changed");
+            fuzz_fail(what, "the number of sources or sinks changed");
         for (int64_t k = 0; k < pf_network_terminal_count(a, sink); k++)
             if (pf_network_terminal(a, sink, k) != pf_network_terminal(b, sink, k))
-                fuzz_fail("round trip", "a source or sink changed");
+                fuzz_fail(what, "a source or sink changed");
     }
     /* Real capacities come back with the same values in input units; the
      * scale may come back finer, since it is chosen from the largest
@@ -74,7 +74,7 @@ static void same_arcs(const pf_network *a, const pf_network *b)
     double a_error, b_error;
     if (pf_network_scale(a, &a_scale, &a_error) != pf_network_scale(b, &b_scale, &b_error) ||
         b_scale < a_scale)
-        fuzz_fail("round trip", "integer/real capacities changed, or the scale got coarser");
+        fuzz_fail(what, "integer/real capacities changed, or the scale got coarser");
     for (int64_t i = 0; i < pf_network_arcs(a); i++) {
         int64_t au, av, acap, bu, bv, bcap;
         if (pf_network_arc(a, i, &au, &av, &acap) != PF_OK ||
@@ -82,7 +82,7 @@ static void same_arcs(const pf_network *a, const pf_network *b)
             fuzz_fail("pf_network_arc", "an arc below the arc count is out of range");
         __int128 a_in_b_units = (__int128)acap << (b_scale - a_scale);
         if (au != bu || av != bv || a_in_b_units != bcap)
-            fuzz_fail("round trip", "an arc changed");
+            fuzz_fail(what, "an arc changed");
     }
 }
 
@@ -103,7 +103,7 @@ void fuzz_check_round_trip(const pf_network *net)
     if (!copy)
         fuzz_expect_ok(st.code ? st.code : PF_E_INPUT, "pf_network_read_dimacs of the writer's text",
                        &st);
-    same_arcs(net, copy);
+    fuzz_check_same_network(net, copy, "round trip");
     pf_network_free(copy);
 }
 

@@ -8,6 +8,11 @@
  * 0..PF_CAP_MAX and the terminals are distinct vertices. */
 void fuzz_check_network(const pf_network *net);
 
+/* Aborts ("fuzz: WHAT: ...") unless b has a's vertices, terminals and
+ * arcs in the same order, real capacities with the same values (b's scale
+ * may be finer). */
+void fuzz_check_same_network(const pf_network *a, const pf_network *b, const char *what);
+
 /* Writes net as DIMACS, reads it back and aborts unless the copy has the
  * same vertices, terminals and arcs in the same order. */
 void fuzz_check_round_trip(const pf_network *net);
