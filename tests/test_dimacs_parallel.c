@@ -97,6 +97,12 @@ static void random_dimacs(text *t, uint64_t seed, int64_t n, int64_t arcs, int o
     }
 }
 
+/* A valid text of 7 vertices and 1..most_arcs arcs, by seed. */
+static void small_text(text *t, uint64_t seed, uint64_t most_arcs)
+{
+    random_dimacs(t, seed, 7, 1 + (int64_t)(seed % most_arcs), (int)(seed & 1), 0);
+}
+
 static void text_free(text *t)
 {
     free(t->bytes);
@@ -255,7 +261,7 @@ START_TEST(small_texts_every_boundary)
     pf_status st;
     for (uint64_t seed = 1; seed <= 80; seed++) {
         text t = {0};
-        random_dimacs(&t, seed + 1000 * (uint64_t)_i, 7, 1 + (int64_t)(seed % 40), (int)seed & 1, 0);
+        small_text(&t, seed + 1000 * (uint64_t)_i, 40);
         for (int k = 0; k < THREAD_COUNTS; k++) {
             pf_network *serial = assert_same_parse(&t, thread_counts[k], 0, &st);
             ck_assert_msg(serial != NULL, "%s", st.message);
@@ -282,7 +288,7 @@ typedef struct decline_case {
     int64_t arc;        /* where the line goes, from the end when negative */
     const char *line;
     int replace;
-    int64_t error_line; /* the line the message names, from the end when negative; 0 = valid */
+    int64_t error_line; /* the line the message names; 0: the text is valid */
     const char *needle;
 } decline_case;
 
@@ -360,8 +366,7 @@ START_TEST(small_texts_changed)
     pf_status st;
     for (uint64_t seed = 1; seed <= 40; seed++) {
         text t = {0};
-        random_dimacs(&t, seed + 7000 * (uint64_t)_i, 7, 1 + (int64_t)(seed % 30), (int)seed & 1,
-                      0);
+        small_text(&t, seed + 7000 * (uint64_t)_i, 30);
         int64_t lines = lines_between(&t, 0, t.len);
         rng_state = seed * 31 + (uint64_t)_i;
         int64_t at = 1 + (int64_t)rng_below((uint64_t)lines + 1);
