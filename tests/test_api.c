@@ -194,6 +194,36 @@ START_TEST(explicit_backends_name_their_failure)
 }
 END_TEST
 
+/* auto for max-flow takes no GPU for a network smaller than
+ * PORTAFLOW_GPU_MIN_VERTICES, and says why; a network of unknown size or a
+ * named GPU backend is not held back. */
+START_TEST(small_networks_take_no_gpu)
+{
+    pf_backend_walk walk;
+    pf_backend_walk_init(&walk, NULL, PF_WORK_MAXFLOW, 0, NULL, NULL);
+    pf_backend_walk_size(&walk, 1000);
+    ck_assert(walk.skip_gpus);
+    ck_assert_ptr_null(pf_backend_walk_unprobed(&walk));
+    int gpus_compiled = 0;
+    for (const pf_device_ops *ops; (ops = pf_backend_walk_next(&walk, NULL));)
+        ck_assert_msg(ops->caps.host_cpu, "%s taken for 1000 vertices", ops->name);
+    for (int i = 0; i < pf_backend_count(); i++)
+        gpus_compiled += !pf_backend_at(i)->caps.host_cpu;
+    ck_assert(!gpus_compiled || strstr(walk.why, "PORTAFLOW_GPU_MIN_VERTICES"));
+    pf_backend_walk_init(&walk, NULL, PF_WORK_MAXFLOW, 0, NULL, NULL);
+    pf_backend_walk_size(&walk, -1);
+    ck_assert(!walk.skip_gpus);
+    pf_backend_walk_size(&walk, 10000000);
+    ck_assert(!walk.skip_gpus);
+    pf_backend_walk_init(&walk, "cuda", PF_WORK_MAXFLOW, 0, NULL, NULL);
+    pf_backend_walk_size(&walk, 10);
+    ck_assert(!walk.skip_gpus);
+    pf_backend_walk_init(&walk, NULL, PF_WORK_APSP, 0, NULL, NULL);
+    pf_backend_walk_size(&walk, 10);
+    ck_assert(!walk.skip_gpus);
+}
+END_TEST
+
 /* auto for max-flow: a GPU backend only where a GPU was found, a parallel
  * CPU backend only with enough threads, the one-thread engine last. */
 START_TEST(auto_order_follows_the_capabilities)
@@ -326,6 +356,7 @@ int main(void)
     tcase_add_test(tc, fallback_is_logged_not_printed);
     tcase_add_test(tc, explicit_backends_name_their_failure);
     tcase_add_test(tc, auto_order_follows_the_capabilities);
+    tcase_add_test(tc, small_networks_take_no_gpu);
     tcase_add_test(tc, probes_are_kept_for_the_process);
     tcase_add_test(tc, probes_ahead_change_no_choice);
     tcase_add_test(tc, unprobed_first_is_the_registrys_first);

@@ -694,17 +694,17 @@ END_TEST
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
-/* The p line's arc count, read before the file: DIMACS files with or
+/* The p line's vertex count, read before the file: DIMACS files with or
  * without comments first; -1 for anything else. */
-START_TEST(dimacs_peek_arcs)
+START_TEST(dimacs_peek_vertices)
 {
     const char *path = pf_test_tmpname();
     struct {
         const char *text;
         int64_t want;
     } cases[] = {
-        {"p max 4 5\nn 1 s\n", 5},
-        {"c a comment\n\nc another\r\np max 10 1234567\n", 1234567},
+        {"p max 4 5\nn 1 s\n", 4},
+        {"c a comment\n\nc another\r\np max 1234567 10\n", 1234567},
         {"1 2 5\n2 3 4\n", -1},              /* an edge list */
         {"%%MatrixMarket matrix coordinate\n", -1},
         {"\x1f\x8b\x08\x00", -1},           /* gzip */
@@ -716,11 +716,11 @@ START_TEST(dimacs_peek_arcs)
         ck_assert_ptr_nonnull(f);
         fputs(cases[i].text, f);
         fclose(f);
-        ck_assert_int_eq(pf_io_peek_dimacs_arcs(path), cases[i].want);
+        ck_assert_int_eq(pf_io_peek_dimacs_vertices(path), cases[i].want);
     }
     remove(path);
-    ck_assert_int_eq(pf_io_peek_dimacs_arcs("-"), -1);
-    ck_assert_int_eq(pf_io_peek_dimacs_arcs(path), -1); /* gone */
+    ck_assert_int_eq(pf_io_peek_dimacs_vertices("-"), -1);
+    ck_assert_int_eq(pf_io_peek_dimacs_vertices(path), -1); /* gone */
 }
 END_TEST
 
@@ -730,7 +730,7 @@ int main(void)
 
     TCase *tc = tcase_create("dimacs");
     tcase_add_test(tc, dimacs_basic);
-    tcase_add_test(tc, dimacs_peek_arcs);
+    tcase_add_test(tc, dimacs_peek_vertices);
     tcase_add_test(tc, dimacs_odd_but_valid);
     tcase_add_test(tc, dimacs_crlf_and_no_arcs);
     tcase_add_loop_test(tc, dimacs_page_sized_files, 0, 6);

@@ -230,7 +230,7 @@ void pf_io_unload(pf_io_input *in)
     in->text = NULL;
 }
 
-int64_t pf_io_peek_dimacs_arcs(const char *path)
+int64_t pf_io_peek_dimacs_vertices(const char *path)
 {
     if (!path || strcmp(path, "-") == 0)
         return -1;
@@ -249,7 +249,7 @@ int64_t pf_io_peek_dimacs_arcs(const char *path)
         char kind[16];
         long long n, m;
         if (line[0] == 'p')
-            return sscanf(line, "p %15s %lld %lld", kind, &n, &m) == 3 && m >= 0 ? m : -1;
+            return sscanf(line, "p %15s %lld %lld", kind, &n, &m) == 3 && n >= 0 ? n : -1;
         if (line[0] != 'c' && line[0] != '\n' && line[0] != '\r')
             return -1;
         line = end + 1;

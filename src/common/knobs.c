@@ -102,8 +102,8 @@ const pf_knob_info pf_knob_table[PF_KNOB_COUNT] = {
                    "at most this many vertices active (the excess crawls); 0: never"},
     [PF_KNOB_HYBRID] = {CHOICE_KNOB("PORTAFLOW_HYBRID", hybrid, hybrid_choices, PF_KNOB_AUTO),
         .auto_text = "the --hybrid option's (pf_solve_options.hybrid)",
-        .meaning = "what --hybrid auto becomes: the backend with the host's sequential engine "
-                   "(on), alone (off), or on for `auto` on a machine with a GPU (auto)"},
+        .meaning = "what --hybrid auto becomes: the backend with the host's engines (on) or "
+                   "alone (off; also what auto is)"},
     [PF_KNOB_HYBRID_START] = {INT_KNOB("PORTAFLOW_HYBRID_START", hybrid_start, 0, INT31, 1),
         .meaning = "the hybrid's first try of the device: once the host has this many "
                    "vertices active and more left to do than a round trip of the state "
@@ -124,11 +124,11 @@ const pf_knob_info pf_knob_table[PF_KNOB_COUNT] = {
         .auto_text = "on where auto would take the CPU backend for max-flow (4 threads and more)",
         .meaning = "the hybrid's host side: the parallel CPU backend (on; seq finishes a crawl, "
                    "the cut and phase 2) or seq alone (off), beside a GPU"},
-    [PF_KNOB_HYBRID_MIN_ARCS] = {
-        INT_KNOB("PORTAFLOW_HYBRID_MIN_ARCS", hybrid_min_arcs, 0, INT64_MAX, 1500000),
-        .meaning = "--hybrid auto opens no device for a network of fewer input arcs: the "
-                   "host's side solves it alone (a GPU's start and exit cost more than it "
-                   "saves there)"},
+    [PF_KNOB_GPU_MIN_VERTICES] = {
+        INT_KNOB("PORTAFLOW_GPU_MIN_VERTICES", gpu_min_vertices, 0, INT64_MAX, 300000),
+        .meaning = "auto takes no GPU for a max-flow network of fewer vertices (too few to "
+                   "fill one: its start and exit cost more than the CPU's whole solve); 0: "
+                   "a GPU for every network"},
     [PF_KNOB_CAP_BITS] = {
         CHOICE_KNOB("PORTAFLOW_CAP_BITS", cap_bits, cap_bits_choices, PF_KNOB_AUTO),
         .auto_text = "64 where the device has 64-bit atomics, else 32 where the graph allows",

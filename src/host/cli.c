@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "cli_opts.h"
 #include "graph.h"
+#include "../common/knobs.h"
 #include "../common/progress.h"
 #include "apsp.h"
 #include "registry.h"
@@ -176,6 +177,10 @@ static void print_auto_table(auto_choice choices[AUTO_COMMANDS])
     printf("\nauto tries, in order:\n");
     for (int c = 0; c < AUTO_COMMANDS; c++) {
         printf("  %-6s %s\n", choices[c].command, choices[c].order);
+        if (c == 0 && pf_knobs()->gpu_min_vertices > 0)
+            printf("           (no GPU for a network of fewer than %lld vertices: "
+                   "PORTAFLOW_GPU_MIN_VERTICES)\n",
+                   (long long)pf_knobs()->gpu_min_vertices);
         for (char *line = strtok(choices[c].why, "\n"); line; line = strtok(NULL, "\n"))
             printf("           passed over %s\n", line);
     }

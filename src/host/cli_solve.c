@@ -255,9 +255,9 @@ int pf_cli_solve(int argc, char **argv)
     pf_progress_open(a.opt.progress, 1, "solve");
     pf_progress_step("reading %s", a.path && strcmp(a.path, "-") ? a.path : "standard input");
     double t0 = pf_now();
-    /* The hybrid's device opens while the input is read, where the input
-     * is not too small for one. */
-    pf_solve_prestart_bounded(&a.opt, pf_io_peek_dimacs_arcs(a.path));
+    /* The hybrid's device opens while the input is read, and auto's GPU
+     * probes run, where the input is not too small for a GPU. */
+    pf_solve_prestart_sized(&a.opt, pf_io_peek_dimacs_vertices(a.path));
     pf_network *net = pf_cli_read_network(&a.input, a.path, &st);
     pf_cli_input_free(&a.input);
     if (!net) {

@@ -106,14 +106,13 @@ const struct pf_device_ops *pf_hybrid_team_for(const struct pf_device_ops *ops,
 pf_arc_order pf_hybrid_graph_order(const struct pf_device_ops *team);
 
 /* Starts opening a device on a background thread: ops's, or with ops NULL
- * the first backend in the registry's order whose device is a GPU (none
- * with PF_HYBRID_NO_DEVICE: the host's side alone; and,
+ * the first backend in the registry's order whose device is a GPU (and,
  * with PF_HYBRID_CPU_FALLBACK, the CPU backend where none opens and the
  * host has no team: pf_hybrid_team_for; with PF_HYBRID_UNPROBED, auto's
  * first GPU backend taken without its probe, pf_backend_walk_unprobed,
  * for a process that never forks). opt is copied. Then pf_hybrid_solve at
  * most once, and pf_hybrid_end (or _cancel). */
-enum { PF_HYBRID_CPU_FALLBACK = 1, PF_HYBRID_UNPROBED = 2, PF_HYBRID_NO_DEVICE = 4 };
+enum { PF_HYBRID_CPU_FALLBACK = 1, PF_HYBRID_UNPROBED = 2 };
 typedef struct pf_hybrid pf_hybrid;
 pf_hybrid *pf_hybrid_begin(const struct pf_device_ops *ops, unsigned flags,
                            const pf_solve_options *opt, pf_status *st);
@@ -142,9 +141,10 @@ void pf_hybrid_cancel(pf_hybrid *open);
  * the same device takes it over; _cancel lets go of one no solve took
  * (the caller's duty once its solve is over or will not happen). */
 void pf_solve_prestart(const pf_solve_options *opt);
-/* The same for an input of at most max_arcs arcs (< 0: not known): none
- * where --hybrid auto would open no device for it. */
-void pf_solve_prestart_bounded(const pf_solve_options *opt, int64_t max_arcs);
+/* The same for an input of `vertices` vertices (< 0: not known): with
+ * auto, no GPU is opened or probed for a network too small for one
+ * (PORTAFLOW_GPU_MIN_VERTICES). */
+void pf_solve_prestart_sized(const pf_solve_options *opt, int64_t vertices);
 void pf_solve_prestart_cancel(void);
 
 /* Whether a device still opens or closes on a background thread, which the

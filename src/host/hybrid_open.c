@@ -155,13 +155,7 @@ static void *opener_main(void *data)
     (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
 #endif
     pf_dev_session *s = NULL;
-    int rc = PF_E_DEVICE;
-    if (o->flags & PF_HYBRID_NO_DEVICE) {
-        o->quiet = 1; /* what the solve asked for: no news */
-        pf_fail(&o->st, PF_E_DEVICE, "no device for a network this small");
-    } else {
-        rc = o->ops ? open_one(o, o->ops, &s) : open_best(o, &s);
-    }
+    int rc = o->ops ? open_one(o, o->ops, &s) : open_best(o, &s);
     pthread_mutex_lock(&o->lock);
     o->rc = rc;
     int gone = o->abandoned;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/knobs.h"
 #include "../common/status.h"
 #include "pf_config.h"
 
@@ -300,11 +301,23 @@ const pf_device_ops *pf_backend_host_team(int threads)
     return cpu_stage_takes(&walk, ops) ? ops : NULL;
 }
 
+void pf_backend_walk_size(pf_backend_walk *w, int64_t vertices)
+{
+    int64_t least = pf_knobs()->gpu_min_vertices;
+    w->skip_gpus = w->is_auto && w->work == PF_WORK_MAXFLOW && vertices >= 0 && vertices < least;
+}
+
 /* Stage 0: whether ops is a GPU backend whose probe finds a GPU. */
 static int gpu_stage_takes(pf_backend_walk *w, const pf_device_ops *ops)
 {
     if (ops->caps.host_cpu)
         return 0;
+    if (w->skip_gpus) {
+        append_why(w->why, sizeof w->why, ops->name,
+                   "the network has fewer vertices than PORTAFLOW_GPU_MIN_VERTICES: a GPU "
+                   "would start for longer than the CPU takes; choose it with --backend");
+        return 0;
+    }
     if (!pf_backend_machine_shows_gpu()) {
         append_why(w->why, sizeof w->why, ops->name,
                    "no GPU device node (/dev/dri, /dev/nvidia0, ...): not probed; choose it "
@@ -361,7 +374,8 @@ const pf_device_ops *pf_backend_walk_next(pf_backend_walk *w, pf_status *st)
 const pf_device_ops *pf_backend_walk_unprobed(pf_backend_walk *w)
 {
     const pf_device_ops *best = BACKENDS > 0 ? compiled_backends[0] : NULL;
-    if (!w->is_auto || w->stage != 0 || w->index != 0 || !best || best->caps.host_cpu ||
+    if (!w->is_auto || w->skip_gpus || w->stage != 0 || w->index != 0 || !best ||
+        best->caps.host_cpu ||
         !best->caps.probe_elsewhere || !does_work(w, best) || !pf_backend_machine_shows_gpu())
         return NULL;
     w->index = 1;

@@ -76,6 +76,9 @@ typedef struct pf_backend_walk {
      * its failure to open falls back without a warning, as its probe's
      * "no device" would have. */
     const pf_device_ops *unprobed;
+    /* auto takes no GPU: the network is too small for one
+     * (pf_backend_walk_size). */
+    int skip_gpus;
     char why[1024];     /* one line per backend `auto` passed over, and why */
 } pf_backend_walk;
 
@@ -84,6 +87,13 @@ typedef struct pf_backend_walk {
 void pf_backend_walk_init(pf_backend_walk *w, const char *requested, pf_work work, int threads,
                           int (*runs)(const pf_device_ops *, const void *),
                           const void *runs_ctx);
+/* The size of the work, for max-flow: auto takes no GPU for a network of
+ * fewer than PORTAFLOW_GPU_MIN_VERTICES vertices. Push-relabel's
+ * parallelism is the active vertices, so such a network cannot fill a GPU
+ * (an H100 or H200 holds 132 x 2048 threads at once), and the GPU's start
+ * and teardown at exit cost more than the CPU's whole solve
+ * (bench/results/2026-11-29-h200-hybrid.md). vertices < 0: not known. */
+void pf_backend_walk_size(pf_backend_walk *w, int64_t vertices);
 /* The next candidate, probing lazily (once CUDA answers, OpenCL's driver
  * is never loaded); NULL when none is left. An explicit name is the only
  * candidate: NULL with PF_E_DEVICE in st when it is not compiled in. auto:

@@ -96,19 +96,16 @@ static int hybrid_mode(pf_solve_options *opt, int *by_knob, pf_status *st)
  * an explicit backend that runs the parallel driver, or `auto` as the
  * backend (*ops NULL), which walks the registry's candidates on the
  * background thread (the host never waits for a probe; the CPU backend
- * where nothing else pairs). --hybrid auto is on for `auto` on a machine
- * that shows a GPU: the host (its team, or seq) works while the GPU
- * opens, and a graph it finishes first never waits for the GPU. A named
- * backend alone is that engine alone: what comparisons ask for. */
+ * where nothing else pairs). --hybrid auto leaves it off: on the H200
+ * suite the hybrid beats every engine on one instance and trails the
+ * fastest by up to 1.8x on others (bench/results/2026-11-29-h200-
+ * hybrid.md), and auto must not be slower than the engine it would
+ * otherwise pick. */
 static int plan_hybrid(const pf_backend_walk *walk, const pf_solve_options *opt, int by_knob,
                        int *wanted, const pf_device_ops **ops, pf_status *st)
 {
     *wanted = 0;
     *ops = NULL;
-    if (opt->hybrid == PF_HYBRID_AUTO) {
-        *wanted = walk->is_auto && pf_backend_machine_shows_gpu();
-        return PF_OK;
-    }
     if (opt->hybrid != PF_HYBRID_ON)
         return PF_OK;
     if (!walk->is_auto) {
@@ -206,21 +203,9 @@ static int plans_hybrid(const pf_solve_options *opt_in, const pf_device_ops **op
     return hybrid;
 }
 
-/* Whether --hybrid auto opens no device for a network of `arcs` input
- * arcs (PORTAFLOW_HYBRID_MIN_ARCS; arcs < 0: not known, it may). */
-static int too_small_for_a_device(const pf_solve_options *opt, int64_t arcs)
-{
-    pf_solve_options own;
-    pf_solve_options_copy(opt, &own);
-    int by_knob;
-    pf_status st;
-    return !hybrid_mode(&own, &by_knob, &st) && own.hybrid == PF_HYBRID_AUTO && arcs >= 0 &&
-           arcs < pf_knobs()->hybrid_min_arcs;
-}
+void pf_solve_prestart(const pf_solve_options *opt) { pf_solve_prestart_sized(opt, -1); }
 
-void pf_solve_prestart(const pf_solve_options *opt) { pf_solve_prestart_bounded(opt, -1); }
-
-void pf_solve_prestart_bounded(const pf_solve_options *opt, int64_t max_arcs)
+void pf_solve_prestart_sized(const pf_solve_options *opt, int64_t vertices)
 {
     pf_solve_prestart_cancel();
     pf_solve_options own; /* NULL options: the defaults */
@@ -235,13 +220,12 @@ void pf_solve_prestart_bounded(const pf_solve_options *opt, int64_t max_arcs)
          * faults. */
         pf_backend_walk walk;
         pf_backend_walk_init(&walk, own.backend, PF_WORK_MAXFLOW, own.threads, NULL, NULL);
-        prestarted.unprobed = walk.is_auto;
-        if (walk.is_auto && !pf_backend_walk_unprobed(&walk))
+        pf_backend_walk_size(&walk, vertices);
+        prestarted.unprobed = walk.is_auto && !walk.skip_gpus;
+        if (prestarted.unprobed && !pf_backend_walk_unprobed(&walk))
             pf_backend_probe_ahead();
         return;
     }
-    if (too_small_for_a_device(&own, max_arcs))
-        return; /* the solve's hybrid opens none */
     /* This process opens the device at once and never forks: its first
      * GPU backend may open unprobed, as plain auto's (registry.h). */
     prestarted.flags |= PF_HYBRID_UNPROBED;
@@ -261,8 +245,8 @@ static pf_hybrid *hybrid_opener(const pf_device_ops *ops, unsigned flags,
 {
     pf_hybrid *open = prestarted.open;
     prestarted.open = NULL;
-    const unsigned asked = PF_HYBRID_CPU_FALLBACK | PF_HYBRID_NO_DEVICE;
-    if (open && prestarted.ops == ops && (prestarted.flags & asked) == (flags & asked))
+    if (open && prestarted.ops == ops &&
+        (prestarted.flags & PF_HYBRID_CPU_FALLBACK) == (flags & PF_HYBRID_CPU_FALLBACK))
         return open;
     pf_hybrid_cancel(open);
     return pf_hybrid_begin(ops, flags, opt, st);
@@ -307,6 +291,7 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
         return rc;
     pf_backend_walk walk;
     pf_backend_walk_init(&walk, opt.backend, PF_WORK_MAXFLOW, opt.threads, NULL, NULL);
+    pf_backend_walk_size(&walk, pf_network_vertices(net));
     int hybrid = 0;
     const pf_device_ops *hybrid_ops = NULL, *first = NULL;
     rc = plan_hybrid(&walk, &opt, by_knob, &hybrid, &hybrid_ops, st);
@@ -328,8 +313,6 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
         return rc;
     pf_hybrid *hy = NULL;
     unsigned flags = opt.hybrid == PF_HYBRID_ON ? PF_HYBRID_CPU_FALLBACK : 0;
-    if (hybrid && too_small_for_a_device(&opt, pf_network_arcs(net)))
-        flags |= PF_HYBRID_NO_DEVICE;
     if (hybrid && !open_late() && !(hy = hybrid_opener(hybrid_ops, flags, &opt, st)))
         return st->code;
     /* The first backend's device starts while the residual graph is built
