@@ -293,6 +293,19 @@ static int seq_stretch(hybrid *y, int64_t *active, int64_t *excess, int *over, p
     return PF_OK;
 }
 
+/* PORTAFLOW_TRACE's line for a stretch of the team or the device; one
+ * that went on in an open period says so. */
+static void trace_stretch(const hybrid *y, const char *side, const pf_dev_stretch *sd)
+{
+    if (y->trace)
+        fprintf(stderr,
+                "portaflow trace: hybrid %.4f s %s stretch%s: %lld -> %lld active, "
+                "excess %lld left, %lld rounds over %lld listed in %.4g s\n",
+                pf_now() - y->t_start, side, sd->relabelled ? "" : " (going on)",
+                (long long)sd->active_before, (long long)sd->active, (long long)sd->excess,
+                (long long)sd->rounds, (long long)sd->listed, sd->seconds);
+}
+
 /* A stretch of the team's, rated as the host's: the same as seq_stretch,
  * the state handed to seq where phase 1 is over (only a global relabel
  * that finds no active vertex says so: within a stretch the team's
@@ -308,12 +321,7 @@ static int team_stretch(hybrid *y, int64_t *active, int64_t *excess, int *over, 
     y->team_work += sd.work;
     y->team_work_seconds += sd.seconds - sd.relabel_seconds;
     pf_hybrid_model_host(&y->model, y->team_entry_excess, sd.excess, sd.seconds);
-    if (y->trace)
-        fprintf(stderr,
-                "portaflow trace: hybrid %.4f s team stretch: %lld -> %lld active, "
-                "excess %lld left, %lld rounds in %.4g s\n",
-                pf_now() - y->t_start, (long long)sd.active_before, (long long)sd.active,
-                (long long)sd.excess, (long long)sd.rounds, sd.seconds);
+    trace_stretch(y, "team", &sd);
     *active = sd.active;
     *excess = sd.excess;
     *over = sd.relabelled && sd.active_before == 0;
@@ -368,13 +376,7 @@ static int run_phase1(hybrid *y, pf_status *st)
         if (rc)
             return rc;
         pf_hybrid_model_device(&y->model, sd.rounds, sd.listed, sd.excess, sd.seconds);
-        if (y->trace)
-            fprintf(stderr,
-                    "portaflow trace: hybrid %.4f s device stretch: %lld -> %lld active, "
-                    "excess %lld left, %lld rounds over %lld listed in %.4g s\n",
-                    pf_now() - y->t_start, (long long)sd.active_before, (long long)sd.active,
-                    (long long)sd.excess, (long long)sd.rounds, (long long)sd.listed,
-                    sd.seconds);
+        trace_stretch(y, "device", &sd);
         if (sd.relabelled && sd.active_before == 0) { /* over, after an exact relabel */
             y->host_to_end = 1;
             return to_host(y, 0, 0, st);
