@@ -63,7 +63,8 @@ static void opener_release(opener *o)
  * host runs on seq's arc order, the device on the parallel driver's (each
  * measured faster on its own: residual.h): the device gets a copy laid out
  * again here, on this thread, with the cores the host does not use (on
- * the solving thread it would cost about one residual build). */
+ * the solving thread it would cost about one residual build). Beside a
+ * team the graph is in the driver's order already, and no copy is made. */
 static const pf_residual *opener_wait_graph(void *data)
 {
     opener *o = data;

@@ -24,7 +24,8 @@ struct pf_hybrid {
     unsigned flags;                  /* pf_hybrid_begin's (hybrid.h) */
     const struct pf_device_ops *team; /* the host's parallel CPU backend (the
                                         opener then opens GPUs only), or NULL */
-    const pf_residual *h;            /* posted by pf_hybrid_solve (seq's order):
+    const pf_residual *h;            /* posted by pf_hybrid_solve (in
+                                        pf_hybrid_graph_order):
                                         &graph, the thread's own copy of the
                                         caller's struct (the arrays shared) */
     pf_residual graph;
