@@ -1,16 +1,23 @@
 /* A session's changes to and from the device one by one (driver_sparse.h). */
 #include "driver_sparse.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/status.h"
+#include "../common/timer.h"
 
 /* Elements per staging chunk: a 16th of the larger array (16 bytes of
  * staging per element: one byte per slot), at least 2^16. A list or an
  * array longer than that goes in several, each read back after a wait
  * for its count. */
 #define SPARSE_CHUNK_MIN ((int64_t)1 << 16)
+/* A chunk comes back whole once more than 1 / WHOLE_CHUNK_SHARE of its
+ * values changed: a value gathered (index and value through small copies,
+ * then the host's scatter) costs about ten times a value of a whole chunk
+ * (bench/NOTES.md 56). */
+#define WHOLE_CHUNK_SHARE 10
 
 int drv_sparse_offered(const driver *d)
 {
@@ -151,25 +158,38 @@ int drv_sparse_put(driver *d, drv_sparse *sp, const pf_residual *h, const int64_
     return rc;
 }
 
+/* Where a read-back's time went (PORTAFLOW_TRACE): marking and counting
+ * the changed values, gathering and reading back the sparse ones, and
+ * reading back chunks whose values mostly changed. */
+typedef struct get_trace {
+    double mark, gather, whole;
+    int64_t chunks, whole_chunks, sparse_values;
+} get_trace;
+
 /* The values of buf[0..count) that differ from snap, into host (snap
  * takes them); with `refresh` only the snapshot is brought up to date. */
 static int changed_values(driver *d, drv_sparse *sp, pf_buf *buf, pf_buf *snap, int64_t count,
                           int64_t limit, int64_t *host, int refresh, int64_t *read,
-                          pf_status *st)
+                          get_trace *tr, pf_status *st)
 {
     int rc = PF_OK;
     for (int64_t base = 0; !rc && base < count; base += sp->chunk) {
         int64_t len = count - base < sp->chunk ? count - base : sp->chunk, selected = 0;
+        double t0 = pf_now();
         rc = d->ops->mark_changed(d->dev, buf, snap, base, sp->flags, len, st);
         if (rc || refresh)
             continue;
         rc = d->ops->filter_i32(d->dev, sp->flags, sp->index, len, &selected, st);
-        if (!rc && selected * 12 > len * 8) {
-            /* index and value (12 bytes) for most of the chunk: the whole
-             * chunk (8 bytes a value) costs less */
+        double t1 = pf_now();
+        tr->mark += t1 - t0;
+        tr->chunks++;
+        if (!rc && selected * WHOLE_CHUNK_SHARE > len) {
+            /* the whole chunk costs less than gathering its changes */
             rc = d->ops->download(d->dev, buf, (size_t)base * 8, host + base, (size_t)len * 8,
                                   st);
             *read += len;
+            tr->whole += pf_now() - t1;
+            tr->whole_chunks++;
             continue;
         }
         if (!rc && selected > 0)
@@ -183,6 +203,8 @@ static int changed_values(driver *d, drv_sparse *sp, pf_buf *buf, pf_buf *snap, 
         for (int64_t i = 0; !rc && i < selected; i++)
             host[base + sp->host_index[i]] = sp->host_values[i];
         *read += selected;
+        tr->sparse_values += selected;
+        tr->gather += pf_now() - t1;
     }
     return rc;
 }
@@ -191,6 +213,7 @@ int drv_sparse_get(driver *d, drv_sparse *sp, int64_t *res, int64_t *excess,
                    int64_t *values_read, pf_status *st)
 {
     const pf_residual *h = d->host;
+    get_trace tr = {0};
     *values_read = 0;
     int rc = ensure_buffers(d, sp, st);
     int refresh = !sp->current;
@@ -202,10 +225,16 @@ int drv_sparse_get(driver *d, drv_sparse *sp, int64_t *res, int64_t *excess,
     }
     if (!rc)
         rc = changed_values(d, sp, d->g.res, sp->snap_res, h->arcs, d->alloc_arcs, res,
-                            refresh, values_read, st);
+                            refresh, values_read, &tr, st);
     if (!rc)
         rc = changed_values(d, sp, d->g.excess, sp->snap_excess, h->n, d->alloc_n, excess,
-                            refresh, values_read, st);
+                            refresh, values_read, &tr, st);
     sp->current = rc == PF_OK;
+    if (d->trace && !refresh)
+        fprintf(stderr,
+                "portaflow trace: read back %lld chunks: marked and counted in %.4f s, "
+                "%lld changed values gathered in %.4f s, %lld whole chunks in %.4f s\n",
+                (long long)tr.chunks, tr.mark, (long long)tr.sparse_values, tr.gather,
+                (long long)tr.whole_chunks, tr.whole);
     return rc;
 }
