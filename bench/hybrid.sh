@@ -2,13 +2,14 @@
 # The hybrid against its parts (bench/NOTES.md 35): whole `portaflow solve`
 # processes (wall time, parsing and device start included), min of REPS
 # runs, the compared engines of an instance always in the same call:
-#   auto      plain `portaflow solve FILE` (the hybrid where there is a GPU)
+#   auto      plain `portaflow solve FILE` (auto's choice; the hybrid is opt-in)
 #   NAME      `--backend NAME --hybrid off` (the engine alone), for each of
 #             ENGINES that is not auto; seq is `--backend seq`; NAME+seq is
 #             `--backend NAME --hybrid on` (the hybrid of an explicit backend)
 #   hi_pr     HIPR=path to a hi_pr binary (it reads DIMACS on stdin), if given
-# Then one more auto run per instance with PORTAFLOW_TRACE=1 --json for the
-# plot (bench/hybrid_plot.py: active vertices over time, engine shaded).
+# Then one more run per instance, auto's backend with `--hybrid on`,
+# PORTAFLOW_TRACE=1 and --json, for the plot (bench/hybrid_plot.py: active
+# vertices over time, engine shaded).
 # Usage:
 #   bench/hybrid.sh --bin BIN --out DIR [--reps N] [--limit S]
 #                   [--engines "auto cuda opencl omp seq"] FILE...
@@ -94,7 +95,7 @@ for f in "${files[@]}"; do
     done
     echo "$name,hi_pr,$best,,hi_pr," >> "$csv"
   fi
-  PORTAFLOW_TRACE=1 timeout "$limit" "$bin" solve --json --no-progress "$f" \
+  PORTAFLOW_TRACE=1 timeout "$limit" "$bin" solve --hybrid on --json --no-progress "$f" \
     > "$out/trace_$name.json" 2> "$out/trace_$name.log"
 done
 rm -f "$out/.last.json"

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Active vertices over time with the engine in use shaded (the picture of
 He & Hong's Fig. 1), from a hybrid solve's PORTAFLOW_TRACE=1 stderr (the
-"hybrid ... stretch" lines) and, if given, its --json (the switches, drawn
+"hybrid ... stretch" lines: seq's "host", the CPU backend's "team", the
+GPU's "device") and, if given, its --json (the switches, drawn
 as ticks). Writes SVG with no library needed (the GPU machine and the dev
 VM have no matplotlib).
 Usage: hybrid_plot.py TRACE.log [RUN.json] -o OUT.svg [--title TEXT]"""
@@ -10,9 +11,10 @@ import json
 import math
 import re
 
-STRETCH = re.compile(r"hybrid ([0-9.]+) s (host|device) stretch: (\d+) -> (\d+) active.* in ([0-9.e+-]+) s")
+STRETCH = re.compile(r"hybrid ([0-9.]+) s (host|team|device) stretch(?: \(going on\))?: (\d+) -> (\d+) active"
+                     r".* in ([0-9.e+-]+) s")
 READY = re.compile(r"hybrid device ready at ([0-9.]+) s")
-COLOURS = {"host": "#cfe0f3", "device": "#f6d3a8"}
+COLOURS = {"host": "#cfe0f3", "team": "#d4ecd0", "device": "#f6d3a8"}
 
 
 def read_trace(path):
@@ -68,7 +70,7 @@ def svg(stretches, ready, switches, title):
         t = t_max * i / 5
         out.append(f'<text x="{x(t):.1f}" y="{h - bottom + 16}" text-anchor="middle">{t:.3g}</text>')
     out.append(f'<text x="{w / 2}" y="{h - 12}" text-anchor="middle">seconds since the hybrid began'
-               ' (shaded: blue host, orange device)</text>')
+               ' (shaded: blue seq, green the CPU team, orange the GPU)</text>')
     out.append(f'<text x="16" y="{h / 2}" transform="rotate(-90 16 {h / 2})" text-anchor="middle">'
                'active vertices (log)</text>')
     out.append("</svg>")
