@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/knobs.h"
 #include "../common/network.h"
 #include "../common/status.h"
 #include "../common/timer.h"
@@ -102,6 +103,13 @@ static int device_phase1(pf_session *s, pf_phase_times *t, pf_status *st)
     pf_dev_stretch stretch;
     do {
         rc = pf_dev_session_stretch(s->dev, 0, 0, 0, &stretch, st);
+        if (!rc && pf_knobs()->trace)
+            fprintf(stderr,
+                    "portaflow trace: session stretch: %lld -> %lld active, %lld rounds over "
+                    "%lld listed in %.4g s (global relabel %.4g s)\n",
+                    (long long)stretch.active_before, (long long)stretch.active,
+                    (long long)stretch.rounds, (long long)stretch.listed, stretch.seconds,
+                    stretch.relabel_seconds);
         t->global_relabel += stretch.relabel_seconds;
         t->push_relabel += stretch.seconds - stretch.relabel_seconds;
         if (!rc && pf_cancel_requested(&s->opt))
