@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/gen.h"
+#include "host/session_internal.h"
 #include "support.h"
 
 static const char *backend;
@@ -74,10 +75,13 @@ static void solve_checked(pf_session *s, pf_solution *sol, const char *what, int
     pf_network_free(net);
 }
 
+/* What a batch may do besides arcs: move terminals, add vertices. */
+enum { BATCH_TERMINALS = 1, BATCH_VERTICES = 2 };
+
 /* A random batch for the session as it is (flows from the last solve):
- * `count` updates drawn from every kind. */
+ * `count` updates drawn from the arc kinds and those `kinds` allows. */
 static int64_t random_batch(pf_session *s, const pf_solution *last, const uint8_t *deleted,
-                            pf_rng *r, pf_update *u, int64_t count, int terminals)
+                            pf_rng *r, pf_update *u, int64_t count, int kinds)
 {
     int64_t n = pf_session_vertices(s), ids = pf_session_arcs(s);
     pf_status st;
@@ -125,12 +129,14 @@ static int64_t random_batch(pf_session *s, const pf_solution *last, const uint8_
             break;
         }
         case 8:
+            if (!(kinds & BATCH_VERTICES))
+                continue;
             x->kind = PF_UPDATE_ADDV;
             x->count = pf_rng_range(r, 1, 3);
             n += x->count;
             break;
         default:
-            if (!terminals || pf_rng_range(r, 0, 5))
+            if (!(kinds & BATCH_TERMINALS) || pf_rng_range(r, 0, 5))
                 continue;
             x->kind = pf_rng_range(r, 0, 1) ? PF_UPDATE_SOURCE : PF_UPDATE_SINK;
             x->tail = pf_rng_range(r, 0, n - 1);
@@ -167,7 +173,9 @@ static pf_network *family(int i, pf_status *st)
 }
 enum { FAMILIES = 5 };
 
-static void run_batches(pf_network *net, uint64_t seed, int64_t batches, int terminals)
+/* Returns how many solves started from the labels the last one left
+ * (host sessions: session_labels.c). */
+static int64_t run_batches(pf_network *net, uint64_t seed, int64_t batches, int kinds)
 {
     pf_session *s = open_session(net);
     pf_solution sol;
@@ -179,7 +187,7 @@ static void run_batches(pf_network *net, uint64_t seed, int64_t batches, int ter
     uint8_t *deleted = calloc(1 << 16, 1);
     for (int64_t b = 1; b <= batches; b++) {
         int64_t count = random_batch(s, &sol, deleted, &r, u, pf_rng_range(&r, 1, MAX_UPDATES),
-                                     terminals);
+                                     kinds);
         int64_t bad = 0;
         pf_status st;
         PF_EXPECT(pf_session_apply(s, u, count, &bad, &st) == PF_OK,
@@ -194,9 +202,11 @@ static void run_batches(pf_network *net, uint64_t seed, int64_t batches, int ter
     pf_session_get_stats(s, &stats);
     PF_EXPECT(stats.solves == batches + 1 && stats.batches == batches,
               "%lld solves, %lld batches", (long long)stats.solves, (long long)stats.batches);
+    int64_t reused = s->labels_reused;
     pf_solution_free(&sol);
     free(deleted);
     pf_session_close(s);
+    return reused;
 }
 
 /* The families, then random graphs whose terminals move too. */
@@ -208,7 +218,8 @@ static void run_family(int i)
                                 : family(i, &st);
     ck_assert_msg(net != NULL, "%s", st.message);
     int64_t batches = terminals ? (reduced ? 15 : 60) : (reduced ? 25 : 120);
-    run_batches(net, 100 + (uint64_t)i, batches, terminals);
+    run_batches(net, 100 + (uint64_t)i, batches,
+                BATCH_VERTICES | (terminals ? BATCH_TERMINALS : 0));
     pf_network_free(net);
 }
 
@@ -227,6 +238,25 @@ START_TEST(cut_only_warm_equals_cold)
 }
 END_TEST
 
+/* Batches of arcs only: a host session (seq) starts each warm solve from
+ * the labels the last one left, repaired for the batch and checked on
+ * every arc (PORTAFLOW_CHECK_ARGS, which the suites set). */
+START_TEST(kept_labels_warm_equals_cold)
+{
+    pf_status st;
+    cut_only = _i >= FAMILIES;
+    pf_network *net = family(_i % FAMILIES, &st);
+    ck_assert_msg(net != NULL, "%s", st.message);
+    int64_t batches = reduced ? 25 : 120;
+    int64_t reused = run_batches(net, 700 + (uint64_t)_i, batches, 0);
+    if (!strcmp(backend, "seq"))
+        PF_EXPECT(reused > batches / 4, "%lld of %lld warm solves from kept labels",
+                  (long long)reused, (long long)batches);
+    pf_network_free(net);
+    cut_only = 0;
+}
+END_TEST
+
 START_TEST(several_terminals)
 {
     pf_status st;
@@ -236,7 +266,7 @@ START_TEST(several_terminals)
     int64_t sources[] = {0, 3, 5}, sinks[] = {29, 27};
     ck_assert_msg(pf_network_set_terminals(net, sources, 3, sinks, 2, &st) == PF_OK, "%s",
                   st.message);
-    run_batches(net, 500, reduced ? 15 : 60, 0);
+    run_batches(net, 500, reduced ? 15 : 60, BATCH_VERTICES);
     pf_network_free(net);
     cut_only = 0;
 }
@@ -408,6 +438,7 @@ int main(int argc, char **argv)
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, families_warm_equals_cold, 0, FAMILIES + 2);
     tcase_add_loop_test(tc, cut_only_warm_equals_cold, 0, FAMILIES + 2);
+    tcase_add_loop_test(tc, kept_labels_warm_equals_cold, 0, 2 * FAMILIES);
     tcase_add_loop_test(tc, several_terminals, 0, 2);
     tcase_add_test(tc, refused_batch_changes_nothing);
     tcase_add_test(tc, real_capacities);

@@ -508,6 +508,7 @@ void pf_session_close(pf_session *s)
     if (!s)
         return;
     pf_dev_session_close(s->dev);
+    pf_session_labels_free(s);
     pf_dyn_free(&s->g);
     free(s->sources);
     free(s->sinks);

@@ -37,6 +37,17 @@ struct pf_session {
     char cold_reason[128];
 
     pf_session_stats stats;
+
+    /* The host engine's labels after the last solve, kept for the next
+     * (session_labels.c): the view's vertex count and terminals then, the
+     * repair's queue and marks (n each; the marks all 0 between repairs),
+     * and how many solves started from kept labels. */
+    int32_t *labels;
+    int64_t labels_n;
+    int32_t labels_source, labels_sink;
+    int32_t *label_queue;
+    uint8_t *label_queued;
+    int64_t labels_reused;
 };
 
 /* View id of user vertex v, and back (-1 for a super terminal). */
@@ -54,6 +65,18 @@ static inline int64_t pf_session_user_id(const struct pf_session *s, int64_t v)
 /* The graph (g) built again from the network as it now is, the preflow
  * started over: after the terminals change, and at open. */
 int pf_session_rebuild(struct pf_session *s, const pf_network *net, pf_status *st);
+
+/* The labels the last host solve left, made valid again for the graph as
+ * the batches since have left it, into *labels for pf_seq_run_open_labelled
+ * (which takes them); NULL where there are none, the view was laid out
+ * again or grew, the terminals moved, or the repair would cost about a
+ * global relabel: then phase 1 starts with one. With PORTAFLOW_CHECK_ARGS
+ * the repaired labels are checked on every arc (PF_E_VERIFY, *labels
+ * NULL, if one is not valid). */
+int pf_session_labels_take(struct pf_session *s, int32_t **labels, pf_status *st);
+/* Keeps a host solve's labels (valid for the graph as it is) for the next. */
+void pf_session_labels_keep(struct pf_session *s, int32_t *labels);
+void pf_session_labels_free(struct pf_session *s);
 
 /* Phase 1 from the preflow on the session's engine; then, as the options
  * ask, the cut and a flow, into sol (value, arc_flow over ids,

@@ -129,7 +129,10 @@ static int device_phase1(pf_session *s, pf_phase_times *t, pf_status *st)
     return rc;
 }
 
-/* On the host's sequential engine, over the session's own arrays. */
+/* On the host's sequential engine, over the session's own arrays, from
+ * the labels the last solve left where they can be kept (session_labels.c)
+ * and with a global relabel where not; the labels it ends with are kept
+ * for the next. */
 static int host_phase1(pf_session *s, uint8_t *side, pf_phase_times *t, pf_status *st)
 {
     pf_dyn_graph *g = &s->g;
@@ -137,7 +140,12 @@ static int host_phase1(pf_session *s, uint8_t *side, pf_phase_times *t, pf_statu
     opt.want_flow = 0;
     pf_seq_run *run = NULL;
     double t0 = pf_now();
-    int rc = pf_seq_run_open_preflow(&g->view, g->res, g->excess, &opt, &run, st);
+    int32_t *labels = NULL;
+    int rc = pf_session_labels_take(s, &labels, st);
+    if (!rc && labels)
+        rc = pf_seq_run_open_labelled(&g->view, g->res, g->excess, labels, &opt, &run, st);
+    else if (!rc)
+        rc = pf_seq_run_open_preflow(&g->view, g->res, g->excess, &opt, &run, st);
     pf_seq_stretch stretch = {0};
     while (!rc) {
         rc = pf_seq_run_stretch(run, 0, &stretch, st);
@@ -154,6 +162,8 @@ static int host_phase1(pf_session *s, uint8_t *side, pf_phase_times *t, pf_statu
         rc = pf_seq_run_finish(run, &out, st);
         t->global_relabel += out.times.global_relabel;
     }
+    if (!rc)
+        pf_session_labels_keep(s, pf_seq_run_take_labels(run));
     pf_seq_run_free(run);
     pf_dyn_clean(g);
     return rc;

@@ -700,6 +700,64 @@ void pf_seq_run_load(pf_seq_run *run, const int64_t *excess)
     run->labels_stale = 1;
 }
 
+/* The buckets from the labels as they stand, which must be valid (label[u]
+ * <= label[v] + 1 on every residual arc u->v; n: the vertex cannot reach
+ * the sink): what a global relabel leaves, without its search. */
+static void buckets_from_labels(seq *S)
+{
+    const int32_t n = S->n;
+    int32_t *label = S->label;
+    for (int32_t k = 0; k <= n; k++)
+        S->bucket[k].active = S->bucket[k].inactive = -1;
+    S->max_active = 0;
+    S->max_label = 0;
+    label[S->sink] = 0;
+    if (!S->source_free)
+        label[S->source] = n + 1;
+    for (int32_t v = 0; v < n; v++) {
+        int32_t k = label[v];
+        if (v == S->source || v == S->sink)
+            continue;
+        if (k >= n) {
+            label[v] = n;
+            continue;
+        }
+        S->vx[v].cur = 0;
+        if (S->vx[v].excess > 0)
+            active_add(S, k, v);
+        else
+            inactive_add(S, k, v);
+        if (k > S->max_label)
+            S->max_label = k;
+    }
+    S->work = 0;
+    S->cursor = 0;
+}
+
+int pf_seq_run_open_labelled(const pf_residual *g, int64_t *res, const int64_t *excess,
+                             int32_t *labels, const pf_solve_options *opt, pf_seq_run **run,
+                             pf_status *st)
+{
+    int rc = run_open(g, res, excess, opt, run, st);
+    if (rc) {
+        free(labels);
+        return rc;
+    }
+    seq *S = &(*run)->S;
+    free(S->label);
+    S->label = labels;
+    buckets_from_labels(S);
+    (*run)->labels_stale = 0;
+    return PF_OK;
+}
+
+int32_t *pf_seq_run_take_labels(pf_seq_run *run)
+{
+    int32_t *labels = run->S.label;
+    run->S.label = NULL;
+    return labels;
+}
+
 /* The active vertices (labels below n, as the buckets hold them), and
  * their excess summed into *excess. */
 static int64_t count_active(const seq *S, int64_t *excess)

@@ -1,0 +1,148 @@
+/* The labels a host session keeps from one solve to the next
+ * (session_internal.h), so that a warm solve on the sequential engine
+ * starts without a global relabel. On a grid that relabel is most of a
+ * warm solve: a search over every slot for a batch that touched a few
+ * thousand (bench/NOTES.md 58).
+ *
+ * Why the repair is enough. Push-relabel needs valid labels: label[u] <=
+ * label[v] + 1 on every residual arc u->v, the sink at 0. A solve ends with
+ * valid ones. A batch changes residuals only on the slots it touches (the
+ * dynamic graph lists them, dyn_graph.h): a residual that falls to 0 takes
+ * an arc away, which no validity rests on; one that rises from 0 adds an
+ * arc u->v, which is valid unless label[u] > label[v] + 1. Such a u is
+ * lowered to label[v] + 1, which keeps its own arcs valid (their tail only
+ * fell) but may break the arcs into it: every vertex with a residual arc
+ * into a lowered one is lowered the same way, in turn. Labels only fall,
+ * so this ends; a vertex at n (cut off from the sink) that a new arc joins
+ * to it comes down with the rest. The source keeps its blocking label (the
+ * engine saturates its arcs), and the sink stays at 0.
+ *
+ * The lists only hold so much (touched_full), and a layout or growth of
+ * the arrays (all_dirty) or new vertices change what a slot or a label
+ * means: then nothing is kept, and the solve relabels as before. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/status.h"
+#include "dev_check.h"
+#include "session_internal.h"
+
+/* A repair gives way to a global relabel once it has scanned this share
+ * of the slots (a global relabel scans them all, once, at about the same
+ * cost per slot). */
+enum { REPAIR_SHARE = 2 };
+
+void pf_session_labels_free(pf_session *s)
+{
+    free(s->labels);
+    free(s->label_queue);
+    free(s->label_queued);
+    s->labels = s->label_queue = NULL;
+    s->label_queued = NULL;
+    s->labels_n = 0;
+}
+
+void pf_session_labels_keep(pf_session *s, int32_t *labels)
+{
+    const pf_residual *v = &s->g.view;
+    if (s->labels_n != v->n) {
+        pf_session_labels_free(s);
+        s->label_queue = malloc((size_t)v->n * sizeof *s->label_queue);
+        s->label_queued = calloc((size_t)v->n, 1);
+    }
+    free(s->labels);
+    s->labels = labels;
+    s->labels_n = v->n;
+    s->labels_source = v->source;
+    s->labels_sink = v->sink;
+    if (!labels || !s->label_queue || !s->label_queued)
+        pf_session_labels_free(s); /* out of memory: the next solve relabels */
+}
+
+/* label[x] lowered to `to`, x queued (once) for its in-arcs. */
+static void lower(pf_session *s, int32_t x, int32_t to, int64_t *tail, int64_t *count)
+{
+    s->labels[x] = to;
+    if (s->label_queued[x])
+        return;
+    s->label_queued[x] = 1;
+    s->label_queue[*tail] = x;
+    *tail = *tail + 1 == s->labels_n ? 0 : *tail + 1;
+    (*count)++;
+}
+
+/* The repair above; 0 when it gave way (the labels are then dropped). */
+static int repair(pf_session *s)
+{
+    const pf_dyn_graph *g = &s->g;
+    const pf_residual *v = &g->view;
+    const int32_t source = v->source, n = (int32_t)v->n;
+    const int64_t *res = g->res;
+    int32_t *label = s->labels;
+    int64_t head = 0, tail = 0, count = 0, scanned = 0;
+    const int64_t limit = v->arcs / REPAIR_SHARE;
+    for (int64_t i = 0; i < g->touched_count[0]; i++) {
+        int64_t a = g->touched[0][i];
+        if (res[a] <= 0)
+            continue;
+        int32_t u = v->head[v->rev[a]], w = v->head[a];
+        if (u != source && label[u] > label[w] + 1)
+            lower(s, u, label[w] + 1, &tail, &count);
+    }
+    while (count > 0 && scanned <= limit) {
+        int32_t x = s->label_queue[head];
+        head = head + 1 == n ? 0 : head + 1;
+        count--;
+        s->label_queued[x] = 0;
+        const int32_t to = label[x] + 1;
+        for (int64_t b = v->first[x]; b < v->first[x + 1]; b++) {
+            int32_t y = v->head[b];
+            if (y != source && label[y] > to && res[v->rev[b]] > 0)
+                lower(s, y, to, &tail, &count);
+        }
+        scanned += v->first[x + 1] - v->first[x];
+    }
+    for (; count > 0; count--) { /* gave way: the marks go back to 0 */
+        s->label_queued[s->label_queue[head]] = 0;
+        head = head + 1 == n ? 0 : head + 1;
+    }
+    return scanned <= limit;
+}
+
+/* Every residual arc checked, for the test suites (PORTAFLOW_CHECK_ARGS):
+ * a repair that missed one would let the engine stop short of a maximum
+ * flow where no test batch happens to show it. */
+static int check_labels(const pf_session *s, pf_status *st)
+{
+    const pf_residual *v = &s->g.view;
+    for (int32_t u = 0; u < (int32_t)v->n; u++) {
+        if (u == v->source)
+            continue;
+        for (int64_t a = v->first[u]; a < v->first[u + 1]; a++) {
+            int32_t w = v->head[a];
+            if (s->g.res[a] > 0 && s->labels[u] > s->labels[w] + 1)
+                return pf_fail(st, PF_E_VERIFY,
+                               "session: the kept label %d of vertex %d is over %d + 1, the "
+                               "label of %d, across a residual arc (slot %lld)",
+                               (int)s->labels[u], (int)u, (int)s->labels[w], (int)w,
+                               (long long)a);
+        }
+    }
+    return PF_OK;
+}
+
+int pf_session_labels_take(pf_session *s, int32_t **labels, pf_status *st)
+{
+    const pf_dyn_graph *g = &s->g;
+    int usable = s->labels && s->labels_n == g->view.n && s->labels_source == g->view.source &&
+                 s->labels_sink == g->view.sink && !g->all_dirty && !g->touched_full;
+    if (usable && !repair(s))
+        usable = 0;
+    int rc = usable && pf_dev_check_enabled() ? check_labels(s, st) : PF_OK;
+    *labels = usable && !rc ? s->labels : NULL;
+    if (!*labels)
+        free(s->labels);
+    s->labels = NULL;
+    s->labels_reused += *labels != NULL;
+    return rc;
+}
