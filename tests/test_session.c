@@ -202,7 +202,7 @@ static int64_t run_batches(pf_network *net, uint64_t seed, int64_t batches, int 
     pf_session_get_stats(s, &stats);
     PF_EXPECT(stats.solves == batches + 1 && stats.batches == batches,
               "%lld solves, %lld batches", (long long)stats.solves, (long long)stats.batches);
-    int64_t reused = s->labels_reused;
+    int64_t reused = s->seq_resumed;
     pf_solution_free(&sol);
     free(deleted);
     pf_session_close(s);

@@ -11,6 +11,7 @@
 #include "../common/network.h"
 #include "../common/status.h"
 #include "../common/timer.h"
+#include "../device/seq/seq_engine.h"
 #include "engine.h"
 #include "log.h"
 #include "registry.h"
@@ -500,7 +501,8 @@ void pf_session_get_stats(const pf_session *s, pf_session_stats *out)
                       (uint64_t)s->g.view.n * (8 + 8 + 8 + 8) +
                       (uint64_t)s->g.ids * (8 + 4 + 4 + 8 + 1) +
                       (uint64_t)s->g.cover_room * (sizeof *s->g.covers + 2 * 8) +
-                      (uint64_t)(s->g.touched_cap[0] + s->g.touched_cap[1]) * 4;
+                      (uint64_t)(s->g.touched_cap[0] + s->g.touched_cap[1]) * 4 +
+                      (s->seq_kept ? pf_seq_run_bytes(s->seq_kept) + (uint64_t)s->kept_n * 5 : 0);
 }
 
 void pf_session_close(pf_session *s)
@@ -508,7 +510,7 @@ void pf_session_close(pf_session *s)
     if (!s)
         return;
     pf_dev_session_close(s->dev);
-    pf_session_labels_free(s);
+    pf_session_seq_drop(s);
     pf_dyn_free(&s->g);
     free(s->sources);
     free(s->sinks);

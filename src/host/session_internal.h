@@ -38,16 +38,16 @@ struct pf_session {
 
     pf_session_stats stats;
 
-    /* The host engine's labels after the last solve, kept for the next
-     * (session_labels.c): the view's vertex count and terminals then, the
-     * repair's queue and marks (n each; the marks all 0 between repairs),
-     * and how many solves started from kept labels. */
-    int32_t *labels;
-    int64_t labels_n;
-    int32_t labels_source, labels_sink;
+    /* The host engine's run of the last solve, kept for the next with its
+     * arrays and labels (session_labels.c): the view's vertex count and
+     * terminals then, the labels' repair queue and marks (n each; the
+     * marks all 0 between repairs), and how many solves resumed it. */
+    struct pf_seq_run *seq_kept;
+    int64_t kept_n;
+    int32_t kept_source, kept_sink;
     int32_t *label_queue;
     uint8_t *label_queued;
-    int64_t labels_reused;
+    int64_t seq_resumed;
 };
 
 /* View id of user vertex v, and back (-1 for a super terminal). */
@@ -66,17 +66,17 @@ static inline int64_t pf_session_user_id(const struct pf_session *s, int64_t v)
  * started over: after the terminals change, and at open. */
 int pf_session_rebuild(struct pf_session *s, const pf_network *net, pf_status *st);
 
-/* The labels the last host solve left, made valid again for the graph as
- * the batches since have left it, into *labels for pf_seq_run_open_labelled
- * (which takes them); NULL where there are none, the view was laid out
- * again or grew, the terminals moved, or the repair would cost about a
- * global relabel: then phase 1 starts with one. With PORTAFLOW_CHECK_ARGS
- * the repaired labels are checked on every arc (PF_E_VERIFY, *labels
- * NULL, if one is not valid). */
-int pf_session_labels_take(struct pf_session *s, int32_t **labels, pf_status *st);
-/* Keeps a host solve's labels (valid for the graph as it is) for the next. */
-void pf_session_labels_keep(struct pf_session *s, int32_t *labels);
-void pf_session_labels_free(struct pf_session *s);
+/* The host engine's run the last solve left (its labels made valid again
+ * for the graph as the batches since have left it: pf_seq_run_resume), or
+ * NULL where there is none, the view was laid out again or grew, the
+ * terminals moved, or the repair would cost about a global relabel: then
+ * phase 1 opens a run of its own and starts with a global relabel. With
+ * PORTAFLOW_CHECK_ARGS the repaired labels are checked on every arc
+ * (PF_E_VERIFY, *run NULL, if one is not valid). */
+int pf_session_seq_take(struct pf_session *s, struct pf_seq_run **run, pf_status *st);
+/* Keeps a host solve's run (its labels valid for the graph as it is). */
+void pf_session_seq_keep(struct pf_session *s, struct pf_seq_run *run);
+void pf_session_seq_drop(struct pf_session *s);
 
 /* Phase 1 from the preflow on the session's engine; then, as the options
  * ask, the cut and a flow, into sol (value, arc_flow over ids,

@@ -1,8 +1,8 @@
-/* The labels a host session keeps from one solve to the next
- * (session_internal.h), so that a warm solve on the sequential engine
- * starts without a global relabel. On a grid that relabel is most of a
- * warm solve: a search over every slot for a batch that touched a few
- * thousand (bench/NOTES.md 58).
+/* The sequential engine's run that a host session keeps from one solve to
+ * the next (session_internal.h), so that a warm solve starts from the
+ * labels the last one left, without a global relabel, on arrays already
+ * there. On a grid that relabel is most of a warm solve: a search over
+ * every slot for a batch that touched a few thousand (bench/NOTES.md 58).
  *
  * Why the repair is enough. Push-relabel needs valid labels: label[u] <=
  * label[v] + 1 on every residual arc u->v, the sink at 0. A solve ends with
@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "../common/status.h"
+#include "../device/seq/seq_engine.h"
 #include "dev_check.h"
 #include "session_internal.h"
 
@@ -32,53 +33,55 @@
  * cost per slot). */
 enum { REPAIR_SHARE = 2 };
 
-void pf_session_labels_free(pf_session *s)
+void pf_session_seq_drop(pf_session *s)
 {
-    free(s->labels);
+    pf_seq_run_free(s->seq_kept);
     free(s->label_queue);
     free(s->label_queued);
-    s->labels = s->label_queue = NULL;
+    s->seq_kept = NULL;
+    s->label_queue = NULL;
     s->label_queued = NULL;
-    s->labels_n = 0;
+    s->kept_n = 0;
 }
 
-void pf_session_labels_keep(pf_session *s, int32_t *labels)
+void pf_session_seq_keep(pf_session *s, pf_seq_run *run)
 {
     const pf_residual *v = &s->g.view;
-    if (s->labels_n != v->n) {
-        pf_session_labels_free(s);
+    if (s->kept_n != v->n) {
+        pf_session_seq_drop(s);
         s->label_queue = malloc((size_t)v->n * sizeof *s->label_queue);
         s->label_queued = calloc((size_t)v->n, 1);
     }
-    free(s->labels);
-    s->labels = labels;
-    s->labels_n = v->n;
-    s->labels_source = v->source;
-    s->labels_sink = v->sink;
-    if (!labels || !s->label_queue || !s->label_queued)
-        pf_session_labels_free(s); /* out of memory: the next solve relabels */
+    if (s->seq_kept != run)
+        pf_seq_run_free(s->seq_kept);
+    s->seq_kept = run;
+    s->kept_n = v->n;
+    s->kept_source = v->source;
+    s->kept_sink = v->sink;
+    if (!s->label_queue || !s->label_queued)
+        pf_session_seq_drop(s); /* out of memory: the next solve starts afresh */
 }
 
 /* label[x] lowered to `to`, x queued (once) for its in-arcs. */
-static void lower(pf_session *s, int32_t x, int32_t to, int64_t *tail, int64_t *count)
+static void lower(pf_session *s, int32_t *label, int32_t x, int32_t to, int64_t *tail,
+                  int64_t *count)
 {
-    s->labels[x] = to;
+    label[x] = to;
     if (s->label_queued[x])
         return;
     s->label_queued[x] = 1;
     s->label_queue[*tail] = x;
-    *tail = *tail + 1 == s->labels_n ? 0 : *tail + 1;
+    *tail = *tail + 1 == s->kept_n ? 0 : *tail + 1;
     (*count)++;
 }
 
-/* The repair above; 0 when it gave way (the labels are then dropped). */
-static int repair(pf_session *s)
+/* The repair above, of the kept run's labels; 0 when it gave way. */
+static int repair(pf_session *s, int32_t *label)
 {
     const pf_dyn_graph *g = &s->g;
     const pf_residual *v = &g->view;
     const int32_t source = v->source, n = (int32_t)v->n;
     const int64_t *res = g->res;
-    int32_t *label = s->labels;
     int64_t head = 0, tail = 0, count = 0, scanned = 0;
     const int64_t limit = v->arcs / REPAIR_SHARE;
     for (int64_t i = 0; i < g->touched_count[0]; i++) {
@@ -87,7 +90,7 @@ static int repair(pf_session *s)
             continue;
         int32_t u = v->head[v->rev[a]], w = v->head[a];
         if (u != source && label[u] > label[w] + 1)
-            lower(s, u, label[w] + 1, &tail, &count);
+            lower(s, label, u, label[w] + 1, &tail, &count);
     }
     while (count > 0 && scanned <= limit) {
         int32_t x = s->label_queue[head];
@@ -98,7 +101,7 @@ static int repair(pf_session *s)
         for (int64_t b = v->first[x]; b < v->first[x + 1]; b++) {
             int32_t y = v->head[b];
             if (y != source && label[y] > to && res[v->rev[b]] > 0)
-                lower(s, y, to, &tail, &count);
+                lower(s, label, y, to, &tail, &count);
         }
         scanned += v->first[x + 1] - v->first[x];
     }
@@ -112,7 +115,7 @@ static int repair(pf_session *s)
 /* Every residual arc checked, for the test suites (PORTAFLOW_CHECK_ARGS):
  * a repair that missed one would let the engine stop short of a maximum
  * flow where no test batch happens to show it. */
-static int check_labels(const pf_session *s, pf_status *st)
+static int check_labels(const pf_session *s, const int32_t *label, pf_status *st)
 {
     const pf_residual *v = &s->g.view;
     for (int32_t u = 0; u < (int32_t)v->n; u++) {
@@ -120,29 +123,34 @@ static int check_labels(const pf_session *s, pf_status *st)
             continue;
         for (int64_t a = v->first[u]; a < v->first[u + 1]; a++) {
             int32_t w = v->head[a];
-            if (s->g.res[a] > 0 && s->labels[u] > s->labels[w] + 1)
+            if (s->g.res[a] > 0 && label[u] > label[w] + 1)
                 return pf_fail(st, PF_E_VERIFY,
                                "session: the kept label %d of vertex %d is over %d + 1, the "
                                "label of %d, across a residual arc (slot %lld)",
-                               (int)s->labels[u], (int)u, (int)s->labels[w], (int)w,
-                               (long long)a);
+                               (int)label[u], (int)u, (int)label[w], (int)w, (long long)a);
         }
     }
     return PF_OK;
 }
 
-int pf_session_labels_take(pf_session *s, int32_t **labels, pf_status *st)
+int pf_session_seq_take(pf_session *s, pf_seq_run **run, pf_status *st)
 {
     const pf_dyn_graph *g = &s->g;
-    int usable = s->labels && s->labels_n == g->view.n && s->labels_source == g->view.source &&
-                 s->labels_sink == g->view.sink && !g->all_dirty && !g->touched_full;
-    if (usable && !repair(s))
-        usable = 0;
-    int rc = usable && pf_dev_check_enabled() ? check_labels(s, st) : PF_OK;
-    *labels = usable && !rc ? s->labels : NULL;
-    if (!*labels)
-        free(s->labels);
-    s->labels = NULL;
-    s->labels_reused += *labels != NULL;
+    *run = NULL;
+    if (!s->seq_kept)
+        return PF_OK;
+    int32_t *label = pf_seq_run_labels(s->seq_kept);
+    int usable = s->kept_n == g->view.n && s->kept_source == g->view.source &&
+                 s->kept_sink == g->view.sink && !g->all_dirty && !g->touched_full &&
+                 repair(s, label);
+    int rc = usable && pf_dev_check_enabled() ? check_labels(s, label, st) : PF_OK;
+    if (usable && !rc) {
+        *run = s->seq_kept;
+        s->seq_kept = NULL;
+        s->seq_resumed++;
+    } else {
+        pf_seq_run_free(s->seq_kept);
+        s->seq_kept = NULL;
+    }
     return rc;
 }

@@ -129,10 +129,10 @@ static int device_phase1(pf_session *s, pf_phase_times *t, pf_status *st)
     return rc;
 }
 
-/* On the host's sequential engine, over the session's own arrays, from
- * the labels the last solve left where they can be kept (session_labels.c)
- * and with a global relabel where not; the labels it ends with are kept
- * for the next. */
+/* On the host's sequential engine, over the session's own arrays: the run
+ * the last solve left, resumed from its labels where they can be kept
+ * (session_labels.c), else a new one that starts with a global relabel;
+ * the run is kept for the next solve. */
 static int host_phase1(pf_session *s, uint8_t *side, pf_phase_times *t, pf_status *st)
 {
     pf_dyn_graph *g = &s->g;
@@ -140,10 +140,9 @@ static int host_phase1(pf_session *s, uint8_t *side, pf_phase_times *t, pf_statu
     opt.want_flow = 0;
     pf_seq_run *run = NULL;
     double t0 = pf_now();
-    int32_t *labels = NULL;
-    int rc = pf_session_labels_take(s, &labels, st);
-    if (!rc && labels)
-        rc = pf_seq_run_open_labelled(&g->view, g->res, g->excess, labels, &opt, &run, st);
+    int rc = pf_session_seq_take(s, &run, st);
+    if (!rc && run)
+        rc = pf_seq_run_resume(run, &g->view, g->res, g->excess, &opt, st);
     else if (!rc)
         rc = pf_seq_run_open_preflow(&g->view, g->res, g->excess, &opt, &run, st);
     pf_seq_stretch stretch = {0};
@@ -162,8 +161,10 @@ static int host_phase1(pf_session *s, uint8_t *side, pf_phase_times *t, pf_statu
         rc = pf_seq_run_finish(run, &out, st);
         t->global_relabel += out.times.global_relabel;
     }
-    if (!rc)
-        pf_session_labels_keep(s, pf_seq_run_take_labels(run));
+    if (!rc) {
+        pf_session_seq_keep(s, run);
+        run = NULL;
+    }
     pf_seq_run_free(run);
     pf_dyn_clean(g);
     return rc;

@@ -734,28 +734,42 @@ static void buckets_from_labels(seq *S)
     S->cursor = 0;
 }
 
-int pf_seq_run_open_labelled(const pf_residual *g, int64_t *res, const int64_t *excess,
-                             int32_t *labels, const pf_solve_options *opt, pf_seq_run **run,
-                             pf_status *st)
+int pf_seq_run_resume(pf_seq_run *run, const pf_residual *g, int64_t *res, const int64_t *excess,
+                      const pf_solve_options *opt, pf_status *st)
 {
-    int rc = run_open(g, res, excess, opt, run, st);
-    if (rc) {
-        free(labels);
-        return rc;
-    }
-    seq *S = &(*run)->S;
-    free(S->label);
-    S->label = labels;
+    seq *S = &run->S;
+    if (g->n != S->n || g->source != S->source || g->sink != S->sink || !res || !excess)
+        return pf_fail(st, PF_E_USAGE,
+                       "seq: a run of %d vertices resumed on a graph of %lld (or other "
+                       "terminals)",
+                       (int)S->n, (long long)g->n);
+    run->t_start = pf_now();
+    run->g = g;
+    S->first = g->first;
+    S->head = g->head;
+    S->rev = g->rev;
+    S->cap = g->cap;
+    S->res = res;
+    S->work_limit = GR_ALPHA * g->n + g->arcs / GR_ARC_DIV;
+    S->opt = opt;
+    S->progress = opt && opt->progress;
+    S->cancelled = 0;
+    S->pushes = S->global_relabels = S->steps = S->discharges = 0;
+    S->relabel_time = 0;
+    seq_resume_init(S, g, excess);
     buckets_from_labels(S);
-    (*run)->labels_stale = 0;
+    run->labels_stale = 0;
+    run->t_phase1 = pf_now();
     return PF_OK;
 }
 
-int32_t *pf_seq_run_take_labels(pf_seq_run *run)
+int32_t *pf_seq_run_labels(pf_seq_run *run) { return run->S.label; }
+
+uint64_t pf_seq_run_bytes(const pf_seq_run *run)
 {
-    int32_t *labels = run->S.label;
-    run->S.label = NULL;
-    return labels;
+    const uint64_t n = (uint64_t)run->S.n;
+    return n * (sizeof(int32_t) + sizeof(vertex) + sizeof(bucket_link) + sizeof(int32_t)) +
+           (n + 1) * sizeof(bucket);
 }
 
 /* The active vertices (labels below n, as the buckets hold them), and

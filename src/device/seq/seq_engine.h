@@ -38,18 +38,20 @@ int pf_seq_run_open(const pf_residual *g, int64_t *res, const pf_solve_options *
  * after a change to the graph), with its excesses: nothing is refilled. */
 int pf_seq_run_open_preflow(const pf_residual *g, int64_t *res, const int64_t *excess,
                             const pf_solve_options *opt, pf_seq_run **run, pf_status *st);
-/* The same as pf_seq_run_open_preflow with labels valid for `res` (label[u]
- * <= label[v] + 1 on every residual arc u->v, n for a vertex that cannot
- * reach the sink; g->n of them): phase 1 starts from them, without a
- * global relabel. A session keeps the labels of its last solve for this.
- * The run takes `labels` over (freed with it), on failure too. */
-int pf_seq_run_open_labelled(const pf_residual *g, int64_t *res, const int64_t *excess,
-                             int32_t *labels, const pf_solve_options *opt, pf_seq_run **run,
-                             pf_status *st);
-/* The run's labels, handed to the caller; valid for the run's residuals
- * once a stretch reported 0 active (and after pf_seq_run_finish). The run
- * may only be freed after this. */
-int32_t *pf_seq_run_take_labels(pf_seq_run *run);
+/* Phase 1 again on a run kept from an earlier solve of the same graph (a
+ * session's: g's arrays may have moved, its vertices and terminals are
+ * the same), from the preflow that res and excess hold and from the run's
+ * own labels, which must be valid for it (label[u] <= label[v] + 1 on
+ * every residual arc u->v; n: cut off from the sink): no global relabel,
+ * and no arrays allocated. The caller keeps the labels valid across its
+ * changes to the graph (src/host/session_labels.c). */
+int pf_seq_run_resume(pf_seq_run *run, const pf_residual *g, int64_t *res, const int64_t *excess,
+                      const pf_solve_options *opt, pf_status *st);
+/* The run's labels (g->n of them), valid for its residuals once a stretch
+ * reported 0 active, and after pf_seq_run_finish. */
+int32_t *pf_seq_run_labels(pf_seq_run *run);
+/* Host memory the run holds. */
+uint64_t pf_seq_run_bytes(const pf_seq_run *run);
 void pf_seq_run_load(pf_seq_run *run, const int64_t *excess);
 int pf_seq_run_stretch(pf_seq_run *run, int64_t budget, pf_seq_stretch *out, pf_status *st);
 /* Every vertex's excess (the source's is not tracked: 0). */
