@@ -11,6 +11,19 @@
 #define PF_OMP(directive)
 #endif
 
+/* The team size of the process's later OpenMP regions that name none: the
+ * CLI's -t, which must reach the steps before any backend (the parallel
+ * DIMACS reader) as well as those the options name it to. */
+static inline void pf_omp_default_threads(int threads)
+{
+#ifdef _OPENMP
+    if (threads > 0)
+        omp_set_num_threads(threads);
+#else
+    (void)threads;
+#endif
+}
+
 /* Threads for the host's parallel steps while a device opens on another
  * thread: `threads` where given, else all but one core, which the
  * opener's thread gets (an OpenMP team waits for its slowest thread). */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "../common/omp_threads.h"
 #include "../common/progress.h"
 
 enum {
@@ -193,6 +194,8 @@ static int take_shared(const pf_cmd_spec *spec, int id, const char *arg, pf_opts
     case SH_THREADS:
         rc = pf_opts_int(spec, "threads", arg, 1, 4096, &number);
         sh->threads = rc ? sh->threads : (int)number;
+        if (!rc)
+            pf_omp_default_threads(sh->threads); /* the input is read on them too */
         break;
     case SH_OUT:
         sh->out_path = arg;

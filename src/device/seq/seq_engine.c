@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "seq_engine.h"
+#include "seq_internal.h"
 
 #include "../../common/progress.h"
 #include "../../common/knobs.h"
@@ -47,55 +48,6 @@
 #ifndef BFS_AHEAD
 #define BFS_AHEAD 8 /* queue entries to prefetch ahead in the BFS */
 #endif
-
-/* What a push or a BFS touches at the far vertex sits in one 16-byte slot
- * and one 8-byte slot rather than four arrays: those random accesses are
- * where the time goes on large graphs. Labels stay a compact array of
- * their own because arc scans test them far more often than they push. */
-typedef struct vertex {
-    int64_t excess;
-    int64_t cur; /* current arc, as an offset from first[v] */
-} vertex;
-
-typedef struct bucket_link {
-    int32_t next, prev; /* bucket lists; -1 ends. Active lists use next only */
-} bucket_link;
-
-typedef struct bucket {
-    int32_t active, inactive; /* list heads */
-} bucket;
-
-typedef struct seq {
-    int32_t n, source, sink;
-    /* In the normal case every source arc is saturated at the start and the
-     * source keeps the blocking label n + 1. If the source's capacities
-     * overflow int64, the source instead starts with a budget of excess and
-     * is an ordinary vertex (see seq_init). */
-    int source_free;
-    const int64_t *first;
-    const int32_t *head;
-    const int64_t *rev;
-    const int64_t *cap;
-    int64_t *res;
-
-    int32_t *label;
-    vertex *vx;
-    bucket_link *link;
-    bucket *bucket;     /* n + 1, one per label */
-    int32_t *queue;     /* BFS queue; DFS stack in phase 2 */
-    int32_t max_active; /* no active vertex above this label */
-    int32_t max_label;  /* no bucketed vertex above this label */
-
-    int64_t work, work_limit;
-    int64_t pushes, global_relabels;
-    int64_t steps;      /* phase 1: discharges and empty buckets passed */
-    int32_t cursor;     /* phase 1: the sweep's label; 0: start at the top */
-    int64_t discharges; /* phase 1: discharge calls (the hybrid's rate) */
-    int progress; /* a status line was asked for (progress.h) */
-    double relabel_time;
-    const pf_solve_options *opt; /* the caller's cancel callback */
-    int cancelled;
-} seq;
 
 /* ---- buckets ---------------------------------------------------------- */
 
@@ -411,120 +363,25 @@ static void phase1(seq *S)
     phase1_run(S, INT64_MAX, 0);
 }
 
-/* ---- phase 2 ----------------------------------------------------------- */
-
-/* Flow on residual arc a (negative on the reverse of a flow arc). */
-static inline int64_t arc_flow(const seq *S, int64_t a)
-{
-    return S->cap[a] - S->res[a];
-}
-
-/* `inside[v]` marks source-side vertices other than the source: every
- * vertex with excess is one, and flow into one comes only from another or
- * from the source, so phase 2 never leaves this set. Cancels every flow
- * cycle inside it and writes its vertices to `order`, descendants before
- * ancestors in the (now acyclic) flow; returns how many. Here vx[].cur is
- * an absolute arc index and the bucket links hold the DFS state. */
-static int64_t cancel_cycles(seq *S, const uint8_t *inside, int32_t *order)
-{
-    const int32_t n = S->n;
-    const int64_t *first = S->first;
-    int32_t *stack = S->queue;
-    vertex *vx = S->vx;
-    bucket_link *state = S->link; /* next: 0 new, 1 on the stack, 2 done; prev: depth */
-    int64_t done = 0;
-
-    for (int32_t v = 0; v < n; v++) {
-        state[v].next = 0;
-        vx[v].cur = first[v];
-    }
-    for (int32_t root = 0; root < n; root++) {
-        if (!inside[root] || state[root].next != 0)
-            continue;
-        int32_t top = 0;
-        stack[0] = root;
-        state[root].next = 1;
-        state[root].prev = 0;
-        while (top >= 0) {
-            int32_t v = stack[top];
-            int64_t a = vx[v].cur, end = first[v + 1];
-            int32_t descend = -1;
-            for (; a < end; a++) {
-                int32_t w = S->head[a];
-                if (!inside[w] || arc_flow(S, a) <= 0 || state[w].next == 2)
-                    continue;
-                if (state[w].next == 0) {
-                    descend = w;
-                    break;
-                }
-                /* w is on the stack: cancel the cycle w .. v -> w. */
-                vx[v].cur = a;
-                int64_t delta = INT64_MAX;
-                for (int32_t i = state[w].prev; i <= top; i++) {
-                    int64_t f = arc_flow(S, vx[stack[i]].cur);
-                    if (f < delta)
-                        delta = f;
-                }
-                int32_t cut_at = -1;
-                for (int32_t i = state[w].prev; i <= top; i++) {
-                    int64_t b = vx[stack[i]].cur;
-                    S->res[b] += delta;
-                    S->res[S->rev[b]] -= delta;
-                    if (cut_at < 0 && arc_flow(S, b) == 0)
-                        cut_at = i;
-                }
-                /* Resume at the first vertex whose arc emptied; those
-                 * above it leave the stack and may be visited again (their
-                 * skipped arcs stay skippable: cancelling creates no flow). */
-                for (int32_t i = cut_at + 1; i <= top; i++)
-                    state[stack[i]].next = 0;
-                top = cut_at;
-                break;
-            }
-            if (descend >= 0) {
-                vx[v].cur = a;
-                stack[++top] = descend;
-                state[descend].next = 1;
-                state[descend].prev = top;
-            } else if (a == end) {
-                vx[v].cur = end;
-                state[v].next = 2;
-                order[done++] = v;
-                top--;
-            }
-        }
-    }
-    return done;
-}
-
-/* Returns each vertex's excess along the flow arcs that brought it, in an
- * order where a vertex comes before every vertex it hands excess to. */
-static void phase2(seq *S, const uint8_t *inside)
-{
-    int32_t *order = S->label; /* free once the cut is known */
-    int64_t count = cancel_cycles(S, inside, order);
-    for (int64_t i = 0; i < count; i++) {
-        int32_t v = order[i];
-        int64_t ex = S->vx[v].excess;
-        for (int64_t a = S->first[v], end = S->first[v + 1]; a < end && ex > 0; a++) {
-            int64_t back = -arc_flow(S, a); /* flow into v on the pair */
-            if (back <= 0)
-                continue;
-            int64_t delta = ex < back ? ex : back;
-            S->res[a] -= delta;
-            S->res[S->rev[a]] += delta;
-            S->vx[S->head[a]].excess += delta;
-            ex -= delta;
-        }
-        S->vx[v].excess = ex;
-    }
-}
-
 /* ---- entry ------------------------------------------------------------- */
 
 static void seq_free(seq *S)
 {
     PF_FREE_ALL(S->label, S->vx, S->link, S->bucket, S->queue);
+}
+
+/* S over g's arrays, the residuals `res` and the caller's options (the
+ * arrays a session's graph holds may move between two solves). */
+static void seq_bind(seq *S, const pf_residual *g, int64_t *res, const pf_solve_options *opt)
+{
+    S->first = g->first;
+    S->head = g->head;
+    S->rev = g->rev;
+    S->cap = g->cap;
+    S->res = res;
+    S->work_limit = GR_ALPHA * g->n + g->arcs / GR_ARC_DIV;
+    S->opt = opt;
+    S->progress = opt && opt->progress;
 }
 
 /* Checks g and allocates S's arrays over the residuals `res`. */
@@ -541,14 +398,7 @@ static int seq_setup(seq *S, const pf_residual *g, int64_t *res, const pf_solve_
     S->n = (int32_t)g->n;
     S->source = g->source;
     S->sink = g->sink;
-    S->first = g->first;
-    S->head = g->head;
-    S->rev = g->rev;
-    S->cap = g->cap;
-    S->res = res;
-    S->work_limit = GR_ALPHA * g->n + g->arcs / GR_ARC_DIV;
-    S->opt = opt;
-    S->progress = opt && opt->progress;
+    seq_bind(S, g, res, opt);
     size_t n = (size_t)g->n;
     S->label = pf_alloc(n, sizeof *S->label, st);
     S->vx = pf_alloc(n, sizeof *S->vx, st);
@@ -589,7 +439,7 @@ static int seq_finish(seq *S, const pf_solve_options *opt, pf_engine_out *out, d
         side[S->source] = 0; /* excess returns to the source, never through it */
         pf_progress_step("phase 2 (returning excess to the source), %lld units of flow at the "
                          "sink", (long long)S->vx[S->sink].excess);
-        phase2(S, side);
+        pf_seq_phase2(S, side);
         side[S->source] = 1;
     }
     double t_end = pf_now();
@@ -745,14 +595,7 @@ int pf_seq_run_resume(pf_seq_run *run, const pf_residual *g, int64_t *res, const
                        (int)S->n, (long long)g->n);
     run->t_start = pf_now();
     run->g = g;
-    S->first = g->first;
-    S->head = g->head;
-    S->rev = g->rev;
-    S->cap = g->cap;
-    S->res = res;
-    S->work_limit = GR_ALPHA * g->n + g->arcs / GR_ARC_DIV;
-    S->opt = opt;
-    S->progress = opt && opt->progress;
+    seq_bind(S, g, res, opt);
     S->cancelled = 0;
     S->pushes = S->global_relabels = S->steps = S->discharges = 0;
     S->relabel_time = 0;
