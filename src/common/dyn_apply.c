@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dyn_layout.h"
+#include "omp_threads.h"
 #include "sort.h"
 #include "status.h"
 
@@ -389,15 +390,29 @@ int pf_dyn_set_slot_cap(pf_dyn_graph *d, int64_t slot, int64_t cap, pf_status *s
     return PF_OK;
 }
 
+/* Both passes of pf_dyn_take_preflow read every vertex or every arc of the
+ * source (half the pixels of a grid) after every solve of a session: on
+ * the host's threads from this many on. */
+enum { TAKE_PARALLEL_MIN = 1 << 16 };
+
 int64_t pf_dyn_take_preflow(pf_dyn_graph *d)
 {
     const int32_t s = d->view.source;
-    int64_t others = 0;
-    for (int64_t v = 0; v < d->view.n; v++)
-        others += v == s ? 0 : d->excess[v];
+    const int64_t n = d->view.n, begin = d->view.first[s], end = d->view.first[s + 1];
+    const int64_t *excess = d->excess, *res = d->res;
+    const int threads = pf_resolve_threads(d->params.threads);
+    int64_t others = 0, open = 0;
+    PF_OMP(omp parallel for reduction(+ : others) schedule(static) num_threads(threads)
+           if (threads > 1 && n >= TAKE_PARALLEL_MIN))
+    for (int64_t v = 0; v < n; v++)
+        others += v == s ? 0 : excess[v];
     d->excess[s] = -others;
+    PF_OMP(omp parallel for reduction(+ : open) schedule(static) num_threads(threads)
+           if (threads > 1 && end - begin >= TAKE_PARALLEL_MIN))
+    for (int64_t a = begin; a < end; a++)
+        open += res[a] > 0;
     batch_state b = {0};
-    for (int64_t a = d->view.first[s]; a < d->view.first[s + 1]; a++)
+    for (int64_t a = begin; open > 0 && a < end; a++)
         saturate_from_source(d, a, &b);
     return b.out.source_pushed;
 }
