@@ -32,6 +32,7 @@ ninja -C build-fuzz "${targets[@]/#/tests/fuzz/}" >build-fuzz/ninja.log 2>&1 ||
 dict_of() {
   case $1 in
     fuzz_dimacs|fuzz_solve_*) echo dimacs ;;
+    fuzz_session) echo bytes ;;
     fuzz_apsp_*) echo apsp ;;
     fuzz_*) echo "${1#fuzz_}" ;;
   esac
