@@ -193,7 +193,8 @@ const pf_knob_info pf_knob_table[PF_KNOB_COUNT] = {
     [PF_KNOB_CHECK_ARGS] = {FLAG_KNOB("PORTAFLOW_CHECK_ARGS", check_args, PF_KNOB_AUTO),
         .auto_text = "1 in builds without NDEBUG, else 0",
         .meaning = "1: every call at the device interface has its arguments checked first "
-                   "(src/host/dev_check.h); the test suites set it"},
+                   "(src/host/dev_check.h), and the labels a host session's warm solve "
+                   "resumes from on every arc; the test suites set it"},
     [PF_KNOB_GRAPH_BALANCE] = {FLAG_KNOB("PORTAFLOW_GRAPH_BALANCE", graph_balance, PF_KNOB_AUTO),
         .auto_text = "per step, on GPUs, when the frontier's mean degree passes 32",
         .meaning = "bfs and sssp on CUDA and OpenCL: 1 always, 0 never advance one thread per "
