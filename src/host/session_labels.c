@@ -21,7 +21,6 @@
  * the arrays (all_dirty) or new vertices change what a slot or a label
  * means: then nothing is kept, and the solve relabels as before. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "../common/status.h"
 #include "../device/seq/seq_engine.h"
