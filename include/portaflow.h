@@ -196,8 +196,7 @@ typedef struct pf_solve_options {
     void *log_data;
     /* Since API version 3 (appended): the hybrid of a parallel backend and
      * the host's engines (README: "The hybrid"), enum pf_hybrid_mode.
-     * 0 = auto: on for backend "auto" on a machine that shows a GPU, off
-     * otherwise (a named backend runs alone). */
+     * 0 = auto: PORTAFLOW_HYBRID where set, else off (the engine alone). */
     int hybrid;
 } pf_solve_options;
 

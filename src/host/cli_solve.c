@@ -34,7 +34,8 @@ static const pf_opt solve_options[] = {
     {.id = OPT_VERIFY, .name = "verify",
      .help = "check the answer (capacity, conservation, cut = value)"},
     {.id = OPT_HYBRID, .name = "hybrid", .arg = "MODE",
-     .help = "auto (default: on for a GPU), on or off: the backend with the host engine"},
+     .help = "auto (default: off, or $PORTAFLOW_HYBRID), on or off: the backend with the "
+             "host's engines"},
     PF_CLI_INPUT_OPTIONS,
     {0},
 };
