@@ -54,13 +54,14 @@ void pf_io_unload(pf_io_input *in);
  * The whole of data inflated, with a NUL after it (malloc'ed); without
  * zlib, or on corrupt data, NULL and a message. pf_io_load calls both. */
 int pf_gz_is_compressed(const char *data, size_t len);
+char *pf_gz_inflate(const char *data, size_t len, const char *name, size_t *out_len,
+                    pf_status *st);
+
 /* The vertex count a DIMACS file's p line declares, read from the file's
  * first bytes before the whole file is; -1 where there is none to read
  * (standard input "-", a compressed file, another format, no p line in
  * the first 4 KB). */
 int64_t pf_io_peek_dimacs_vertices(const char *path);
-char *pf_gz_inflate(const char *data, size_t len, const char *name, size_t *out_len,
-                    pf_status *st);
 
 /* io.c: fails with "NAME:LINE: message" (PF_E_INPUT). */
 int pf_io_fail(pf_status *st, const char *name, int64_t line,
