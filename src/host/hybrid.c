@@ -150,16 +150,28 @@ static int host_state_out(hybrid *y, pf_status *st)
     return PF_OK;
 }
 
+/* The excess in y->excess outside the terminals, and (*active) how many
+ * vertices hold some. */
+static int64_t excess_outside_terminals(const hybrid *y, int64_t *active)
+{
+    int64_t sum = 0, holding = 0;
+    for (int64_t v = 0; v < y->h->n; v++)
+        if (v != y->h->source && v != y->h->sink && y->excess[v] > 0) {
+            holding++;
+            sum += y->excess[v];
+        }
+    *active = holding;
+    return sum;
+}
+
 /* out->res and y->excess into the host's engine: the team, unless seq is
  * to finish phase 1 (a crawl, or the end). */
 static int host_state_in(hybrid *y, pf_status *st)
 {
     y->in_team = y->team && !y->host_to_end;
     if (y->in_team) {
-        y->team_entry_excess = 0;
-        for (int64_t v = 0; v < y->h->n; v++)
-            if (v != y->h->source && v != y->h->sink)
-                y->team_entry_excess += y->excess[v];
+        int64_t active;
+        y->team_entry_excess = excess_outside_terminals(y, &active);
         return pf_dev_session_put(y->team, y->out->res, y->excess, st);
     }
     pf_seq_run_load(y->host, y->excess);
@@ -336,12 +348,7 @@ static int team_stretch(hybrid *y, int64_t *active, int64_t *excess, int *over, 
 static int device_at_once(hybrid *y, pf_status *st)
 {
     int rc = host_state_out(y, st);
-    int64_t active = 0, excess = 0;
-    for (int64_t v = 0; !rc && v < y->h->n; v++)
-        if (v != y->h->source && v != y->h->sink && y->excess[v] > 0) {
-            active++;
-            excess += y->excess[v];
-        }
+    int64_t active = 0, excess = rc ? 0 : excess_outside_terminals(y, &active);
     if (!rc && wants_device(y, active, excess))
         rc = to_device(y, active, st);
     return rc;
