@@ -89,8 +89,6 @@ static pf_network *family(int which, uint64_t seed)
 }
 #define FAMILIES 9
 
-/* Many switches both ways: a stretch of a few discharges or rounds, and a
- * switch after each. */
 /* Every test starts from its own settings, also after one that failed
  * midway (the suite runs in one process). */
 static void clear_settings(void)
@@ -102,6 +100,8 @@ static void clear_settings(void)
         unsetenv(names[i]);
 }
 
+/* Many switches both ways: a stretch of a few discharges or rounds, and a
+ * switch after each. */
 static void alternate(const char *stretch)
 {
     clear_settings();
