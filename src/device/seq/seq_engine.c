@@ -550,15 +550,14 @@ void pf_seq_run_load(pf_seq_run *run, const int64_t *excess)
     run->labels_stale = 1;
 }
 
-/* The buckets from the labels as they stand, which must be valid (label[u]
- * <= label[v] + 1 on every residual arc u->v; n: the vertex cannot reach
- * the sink): what a global relabel leaves, without its search. */
+/* The buckets, empty (as seq_resume_init leaves them), filled from the
+ * labels as they stand, which must be valid (label[u] <= label[v] + 1 on
+ * every residual arc u->v; n: the vertex cannot reach the sink): what a
+ * global relabel leaves, without its search. */
 static void buckets_from_labels(seq *S)
 {
     const int32_t n = S->n;
     int32_t *label = S->label;
-    for (int32_t k = 0; k <= n; k++)
-        S->bucket[k].active = S->bucket[k].inactive = -1;
     S->max_active = 0;
     S->max_label = 0;
     label[S->sink] = 0;
