@@ -28,10 +28,11 @@ extern "C" {
  * (pf_log_fn) to the solve and APSP options, and sizes pf_apsp_options;
  * 4: adds sessions (pf_session_*, pf_update); 5: adds pf_solve_csr_flow
  * (a CSR matrix solved with its flow matrix); 6: adds the graph analytics
- * (pf_bfs, pf_sssp, pf_sssp_many, pf_triangles, pf_wgraph_from_int_arrays).
+ * (pf_bfs, pf_sssp, pf_sssp_many, pf_triangles, pf_wgraph_from_int_arrays);
+ * 7: adds the max-flow method (pf_solve_options.method, pf_solution.method).
  * The shared library's soname changes only when a later version breaks
  * callers built for an earlier one. */
-#define PORTAFLOW_API_VERSION 6
+#define PORTAFLOW_API_VERSION 7
 
 /* Status codes double as the CLI's exit statuses. */
 enum pf_code {
@@ -198,7 +199,22 @@ typedef struct pf_solve_options {
      * the host's engines (README: "The hybrid"), enum pf_hybrid_mode.
      * 0 = auto: PORTAFLOW_HYBRID where set, else off (the engine alone). */
     int hybrid;
+    /* Since API version 7 (appended): the max-flow algorithm, enum
+     * pf_maxflow_method (README: "Methods"). */
+    int method;
 } pf_solve_options;
+
+enum pf_maxflow_method {
+    /* Push-relabel, except where the backend is seq (or auto takes seq)
+     * and the network is shaped like a segmentation (most vertices hang
+     * off a terminal, few arcs per vertex): Boykov-Kolmogorov there. */
+    PF_METHOD_AUTO = 0,
+    PF_METHOD_PUSH_RELABEL = 1, /* every backend */
+    /* Boykov and Kolmogorov's augmenting paths over two search trees: the
+     * seq backend only (auto then takes seq); fast on segmentation grids,
+     * slow where augmenting paths are long (RLG, RMFGEN). */
+    PF_METHOD_BOYKOV_KOLMOGOROV = 2,
+};
 
 enum pf_hybrid_mode {
     PF_HYBRID_AUTO = 0,
@@ -249,6 +265,9 @@ typedef struct pf_solution {
     int hybrid;
     pf_hybrid_switch *switches;
     int64_t switch_count;
+    /* Since API version 7: the algorithm that ran, "push-relabel" or
+     * "boykov-kolmogorov". */
+    char method[24];
 } pf_solution;
 
 PF_API int pf_solve(const pf_network *net, const pf_solve_options *opt,

@@ -259,9 +259,10 @@ static PyObject *flow_result(flow_job *job, npy_intp m, npy_intp n)
     PyObject *matrix = matrix_tuple(&job->matrix);
     PyObject *out = NULL;
     if (flow && side && times && matrix)
-        out = Py_BuildValue("{s:L,s:O,s:O,s:s,s:s,s:O,s:d,s:d,s:d,s:O,s:O,s:L,s:L}", "value",
+        out = Py_BuildValue("{s:L,s:O,s:O,s:s,s:s,s:O,s:s,s:d,s:d,s:d,s:O,s:O,s:L,s:L}", "value",
                             (long long)sol->value, "arc_flow", flow, "source_side", side,
                             "backend", sol->backend, "device", sol->device, "times", times,
+                            "method", sol->method,
                             "build", job->build_s, "flow_matrix", job->matrix_s, "flow_plan",
                             job->plan_s, "matrix", matrix, "matrix_from_residual",
                             job->matrix_from_residual ? Py_True : Py_False, "rounds",
@@ -280,10 +281,11 @@ static PyObject *flow_result(flow_job *job, npy_intp m, npy_intp n)
  * dict or an exception. The caller's references keep the input arrays
  * alive for the call. */
 static PyObject *run_and_report(flow_job *job, const char *backend, int device, int want_flow,
-                                int want_cut)
+                                int want_cut, int method)
 {
     pf_solve_options_init(&job->opt);
     job->opt.backend = backend;
+    job->opt.method = method;
     job->opt.device_index = device;
     job->opt.want_flow = want_flow;
     job->opt.want_cut = want_cut;
@@ -309,8 +311,10 @@ static PyObject *run_and_report(flow_job *job, const char *backend, int device, 
 int pf_py_parse_flow_args(PyObject *args, pf_py_flow_args *a)
 {
     PyObject *tails, *heads, *caps;
-    if (!PyArg_ParseTuple(args, "LLLOOOzipp", &a->n, &a->source, &a->sink, &tails, &heads,
-                          &caps, &a->backend, &a->device, &a->want_flow, &a->want_cut) ||
+    a->method = PF_METHOD_AUTO;
+    if (!PyArg_ParseTuple(args, "LLLOOOzipp|i", &a->n, &a->source, &a->sink, &tails, &heads,
+                          &caps, &a->backend, &a->device, &a->want_flow, &a->want_cut,
+                          &a->method) ||
         pf_py_check_arcs(tails, heads, caps, &a->m))
         return -1;
     a->tails = PyArray_DATA((PyArrayObject *)tails);
@@ -320,7 +324,8 @@ int pf_py_parse_flow_args(PyObject *args, pf_py_flow_args *a)
 }
 
 /* solve(n, source, sink, tails, heads, capacities, backend, device,
- *       want_flow, want_cut) -> dict */
+ *       want_flow, want_cut[, method]) -> dict; method: enum
+ * pf_maxflow_method */
 static PyObject *py_solve(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -329,7 +334,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
         return NULL;
     flow_job job = {.n = a.n, .source = a.source, .sink = a.sink, .m = a.m,
                     .tails = a.tails, .heads = a.heads, .caps = a.caps};
-    return run_and_report(&job, a.backend, a.device, a.want_flow, a.want_cut);
+    return run_and_report(&job, a.backend, a.device, a.want_flow, a.want_cut, a.method);
 }
 
 /* A 1-d C-contiguous array of signed 4- or 8-byte integers; *size gets
@@ -353,7 +358,7 @@ static int check_int_vector(PyObject *obj, const char *what, npy_intp *len, int 
 #define CSR_NO_MATRIX (-1)
 
 /* solve_csr(n, source, sink, indptr, indices, data, backend, device,
- *           want_flow, want_cut, repeats) -> dict: the arrays of a CSR
+ *           want_flow, want_cut, repeats[, method]) -> dict: the arrays of a CSR
  * matrix as they are (int32 or int64; indptr and indices of one type);
  * with want_flow, "matrix" holds scipy's flow matrix as (indptr, indices,
  * data), repeated entries as pf_csr_flow_matrix's `repeats` says, and
@@ -366,9 +371,9 @@ static PyObject *py_solve_csr(PyObject *self, PyObject *args)
     long long n, source, sink;
     PyObject *indptr, *indices, *data;
     const char *backend;
-    int device, want_flow, want_cut, repeats;
-    if (!PyArg_ParseTuple(args, "LLLOOOzippi", &n, &source, &sink, &indptr, &indices, &data,
-                          &backend, &device, &want_flow, &want_cut, &repeats))
+    int device, want_flow, want_cut, repeats, method = PF_METHOD_AUTO;
+    if (!PyArg_ParseTuple(args, "LLLOOOzippi|i", &n, &source, &sink, &indptr, &indices, &data,
+                          &backend, &device, &want_flow, &want_cut, &repeats, &method))
         return NULL;
     npy_intp rows1, entries, values;
     int ptr_size, index_size, data_size;
@@ -396,7 +401,7 @@ static PyObject *py_solve_csr(PyObject *self, PyObject *args)
     job.indptr = PyArray_DATA((PyArrayObject *)indptr);
     job.indices = PyArray_DATA((PyArrayObject *)indices);
     job.data = PyArray_DATA((PyArrayObject *)data);
-    return run_and_report(&job, backend, device, want_flow, want_cut);
+    return run_and_report(&job, backend, device, want_flow, want_cut, method);
 }
 
 /* ---- all-pairs shortest paths -------------------------------------------- */

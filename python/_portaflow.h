@@ -49,6 +49,7 @@ typedef struct pf_py_flow_args {
     const int64_t *tails, *heads, *caps;
     const char *backend; /* NULL: auto */
     int device, want_flow, want_cut;
+    int method; /* optional, after want_cut: enum pf_maxflow_method (0: auto) */
 } pf_py_flow_args;
 /* 0, or -1 and an exception. */
 int pf_py_parse_flow_args(PyObject *args, pf_py_flow_args *a);

@@ -9,7 +9,9 @@
 
 #include "common/gen.h"
 #include "common/residual.h"
+#include "common/shape.h"
 #include "host/engine.h"
+#include "host/registry.h"
 #include "support.h"
 
 typedef struct arc3 { int64_t u, v, c; } arc3;
@@ -65,10 +67,38 @@ static void check_flow(const pf_network *net, int64_t value, const int64_t *flow
     free(balance);
 }
 
-/* The engine on the residual graph in both arc orders, with and without
+/* The whole-solve engines of the seq backend: push-relabel and
+ * Boykov-Kolmogorov (a flow in out->res even without want_flow). */
+typedef int (*seq_engine_fn)(const pf_residual *, const pf_solve_options *, pf_engine_out *,
+                             pf_status *);
+static const seq_engine_fn seq_engines[] = {pf_seq_solve, pf_seq_bk_solve};
+
+/* pf_solve with these options, flows and cut wanted: rc as expected, and
+ * an answer that passes pf_verify. */
+static pf_solution solve_with(const pf_network *net, const char *backend, int method, int hybrid,
+                              int expect_rc)
+{
+    pf_solve_options opt;
+    pf_solve_options_init(&opt);
+    opt.backend = backend;
+    opt.method = method;
+    opt.hybrid = hybrid;
+    opt.want_flow = 1;
+    opt.want_cut = 1;
+    pf_solution sol;
+    pf_status st;
+    int rc = pf_solve(net, &opt, &sol, &st);
+    ck_assert_msg(rc == expect_rc, "backend %s, method %d: rc %d (%s)", backend, method, rc,
+                  st.message);
+    if (rc == PF_OK)
+        ck_assert_int_eq(pf_verify(net, sol.value, sol.arc_flow, sol.source_side, &st), PF_OK);
+    return sol;
+}
+
+/* Each engine on the residual graph in one arc order, with and without
  * phase 2: residuals within capacity, a cut equal to the complement of the
  * vertices that reach the sink, the graph left untouched, the same value
- * all four times. */
+ * every time. */
 static int64_t check_engine_order(const pf_network *net, pf_arc_order order)
 {
     pf_status st;
@@ -77,7 +107,8 @@ static int64_t check_engine_order(const pf_network *net, pf_arc_order order)
     int64_t *cap_copy = malloc((size_t)g.arcs * sizeof *cap_copy + 8);
     memcpy(cap_copy, g.cap, (size_t)g.arcs * sizeof *cap_copy);
     int64_t value = -1;
-    for (int want_flow = 0; want_flow <= 1; want_flow++) {
+    for (int run = 0; run < 4; run++) {
+        int want_flow = run & 1, bk = run >> 1;
         pf_solve_options opt;
         pf_solve_options_init(&opt);
         opt.want_flow = want_flow;
@@ -86,8 +117,8 @@ static int64_t check_engine_order(const pf_network *net, pf_arc_order order)
         out.res = malloc((size_t)g.arcs * sizeof *out.res + 8);
         out.source_side = malloc((size_t)g.n);
         uint8_t *reach = malloc((size_t)g.n);
-        int rc = pf_seq_solve(&g, &opt, &out, &st);
-        ck_assert_msg(rc == PF_OK, "pf_seq_solve: %s", st.message);
+        int rc = seq_engines[bk](&g, &opt, &out, &st);
+        ck_assert_msg(rc == PF_OK, "%s: %s", bk ? "pf_seq_bk_solve" : "pf_seq_solve", st.message);
         if (value < 0)
             value = out.value;
         ck_assert_int_eq(out.value, value);
@@ -102,9 +133,9 @@ static int64_t check_engine_order(const pf_network *net, pf_arc_order order)
                           (long long)v, out.source_side[v], reach[v]);
         ck_assert_int_eq(out.source_side[g.source], 1);
         ck_assert_int_eq(out.source_side[g.sink], 0);
-        ck_assert(out.times.total >= 0 && out.global_relabels >= 1);
-        ck_assert(strlen(out.device) > 0);
-        if (want_flow) {
+        ck_assert(out.times.total >= 0 && (bk || out.global_relabels >= 1));
+        ck_assert(bk || strlen(out.device) > 0);
+        if (want_flow || bk) {
             int64_t *flow = malloc((size_t)g.input_arcs * sizeof *flow + 8);
             pf_residual_arc_flows(&g, out.res, flow, 1);
             check_flow(net, value, flow);
@@ -135,34 +166,38 @@ static int64_t check_all(const pf_network *net, int64_t expected, int use_peers)
 {
     int64_t engine_value = check_engine(net);
 
-    pf_solve_options opt;
-    pf_solve_options_init(&opt);
-    opt.backend = "seq";
-    opt.want_flow = 1;
-    opt.want_cut = 1;
-    pf_solution sol;
-    pf_status st;
-    int rc = pf_solve(net, &opt, &sol, &st);
-    ck_assert_msg(rc == PF_OK, "pf_solve: %s", st.message);
-    ck_assert_int_eq(sol.value, engine_value);
-    if (expected >= 0)
-        ck_assert_int_eq(sol.value, expected);
-    check_flow(net, sol.value, sol.arc_flow);
-    ck_assert_ptr_nonnull(sol.source_side);
-    ck_assert_int_eq(sol.source_side[pf_network_source(net)], 1);
-    ck_assert_int_eq(sol.source_side[pf_network_sink(net)], 0);
-    ck_assert_int_eq(cut_capacity(net, sol.source_side), sol.value);
-    rc = pf_verify(net, sol.value, sol.arc_flow, sol.source_side, &st);
-    ck_assert_msg(rc == PF_OK, "pf_verify: %s", st.message);
+    uint8_t *first_side = NULL;
+    int64_t value = -1;
+    /* Both methods through pf_solve: the same value and canonical cut. */
+    for (int method = PF_METHOD_PUSH_RELABEL; method <= PF_METHOD_BOYKOV_KOLMOGOROV; method++) {
+        pf_solution sol = solve_with(net, "seq", method, PF_HYBRID_AUTO, PF_OK);
+        ck_assert_str_eq(sol.method, method == PF_METHOD_PUSH_RELABEL ? "push-relabel"
+                                                                       : "boykov-kolmogorov");
+        ck_assert_int_eq(sol.value, engine_value);
+        if (expected >= 0)
+            ck_assert_int_eq(sol.value, expected);
+        check_flow(net, sol.value, sol.arc_flow);
+        ck_assert_ptr_nonnull(sol.source_side);
+        ck_assert_int_eq(sol.source_side[pf_network_source(net)], 1);
+        ck_assert_int_eq(sol.source_side[pf_network_sink(net)], 0);
+        ck_assert_int_eq(cut_capacity(net, sol.source_side), sol.value);
+        if (first_side)
+            ck_assert(!memcmp(first_side, sol.source_side, (size_t)pf_network_vertices(net)));
+        else
+            first_side = sol.source_side;
+        if (sol.source_side == first_side)
+            sol.source_side = NULL; /* kept for the next method */
+        value = sol.value;
+        pf_solution_free(&sol);
+    }
+    free(first_side);
     if (use_peers) {
         int64_t boost = pf_peer_boost_value(net), lemon = pf_peer_lemon_value(net);
         if (boost >= 0)
-            ck_assert_int_eq(sol.value, boost);
+            ck_assert_int_eq(value, boost);
         if (lemon >= 0)
-            ck_assert_int_eq(sol.value, lemon);
+            ck_assert_int_eq(value, lemon);
     }
-    int64_t value = sol.value;
-    pf_solution_free(&sol);
     return value;
 }
 
@@ -310,8 +345,10 @@ START_TEST(source_overflow)
     memset(&out, 0, sizeof out);
     out.res = malloc((size_t)g.arcs * sizeof *out.res);
     out.source_side = malloc((size_t)g.n);
-    ck_assert_int_eq(pf_seq_solve(&g, &opt, &out, &st), PF_E_INPUT);
-    ck_assert(strstr(st.message, "int64") != NULL);
+    for (size_t e = 0; e < sizeof seq_engines / sizeof *seq_engines; e++) {
+        ck_assert_int_eq(seq_engines[e](&g, &opt, &out, &st), PF_E_INPUT);
+        ck_assert(strstr(st.message, "int64") != NULL);
+    }
     free(out.res);
     free(out.source_side);
     pf_residual_free(&g);
@@ -649,6 +686,90 @@ START_TEST(bad_input)
     out.res = res;
     pf_status st;
     ck_assert_int_eq(pf_seq_solve(&g, NULL, &out, &st), PF_E_INPUT);
+    ck_assert_int_eq(pf_seq_bk_solve(&g, NULL, &out, &st), PF_E_INPUT);
+}
+END_TEST
+
+/* ---- the method ------------------------------------------------------------ */
+
+/* auto takes Boykov-Kolmogorov on a segmentation grid, on seq whatever
+ * else the machine has; push-relabel elsewhere; an explicit method wins. */
+START_TEST(method_choice)
+{
+    pf_status st;
+    pf_network *grid = pf_gen_grid2d(40, 30, 4, 100, 3, &st);
+    ck_assert_ptr_nonnull(grid);
+    pf_network *rlg = pf_gen_rlg(8, 10, 1000, 2, &st);
+    ck_assert_ptr_nonnull(rlg);
+    ck_assert(pf_network_is_segmentation(grid, 1));
+    ck_assert(pf_network_is_segmentation(grid, 2));
+    ck_assert(!pf_network_is_segmentation(rlg, 1));
+
+    pf_solution sol = solve_with(grid, "auto", PF_METHOD_AUTO, PF_HYBRID_OFF, PF_OK);
+    ck_assert_str_eq(sol.backend, "seq");
+    ck_assert_str_eq(sol.method, "boykov-kolmogorov");
+    int64_t value = sol.value;
+    pf_solution_free(&sol);
+    sol = solve_with(grid, "seq", PF_METHOD_PUSH_RELABEL, PF_HYBRID_OFF, PF_OK);
+    ck_assert_str_eq(sol.method, "push-relabel");
+    ck_assert_int_eq(sol.value, value);
+    pf_solution_free(&sol);
+    sol = solve_with(rlg, "seq", PF_METHOD_AUTO, PF_HYBRID_OFF, PF_OK);
+    ck_assert_str_eq(sol.method, "push-relabel");
+    pf_solution_free(&sol);
+    sol = solve_with(rlg, "auto", PF_METHOD_BOYKOV_KOLMOGOROV, PF_HYBRID_OFF, PF_OK);
+    ck_assert_str_eq(sol.backend, "seq");
+    ck_assert_str_eq(sol.method, "boykov-kolmogorov");
+    pf_solution_free(&sol);
+
+    /* Where it cannot run: a clean usage error. */
+    for (int i = 0; i < pf_backend_count(); i++) /* every compiled backend without it */
+        if (!pf_backend_at(i)->caps.maxflow_bk)
+            solve_with(grid, pf_backend_at(i)->name, PF_METHOD_BOYKOV_KOLMOGOROV, PF_HYBRID_OFF,
+                       PF_E_USAGE);
+    solve_with(grid, "auto", PF_METHOD_BOYKOV_KOLMOGOROV, PF_HYBRID_ON, PF_E_USAGE);
+    solve_with(grid, "seq", 7, PF_HYBRID_OFF, PF_E_USAGE);
+    solve_with(grid, "seq", -1, PF_HYBRID_OFF, PF_E_USAGE);
+    pf_network_free(grid);
+    pf_network_free(rlg);
+}
+END_TEST
+
+/* Segmentation-shaped networks of every awkward kind: a vertex with arcs
+ * from both terminals (the paths Boykov-Kolmogorov pays before growing),
+ * parallel terminal arcs, a direct source-sink arc, zero capacities; both
+ * methods give the same value and canonical cut (check_all). */
+START_TEST(segmentation_random)
+{
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        uint64_t r = seed * 0x9E3779B97F4A7C15ull;
+        int64_t w = rng_range(&r, 1, 12), h = rng_range(&r, 1, 12), n = w * h + 2;
+        int64_t s = n - 2, t = n - 1;
+        pf_status st;
+        pf_network *net = pf_network_new(n, s, t, &st);
+        ck_assert_ptr_nonnull(net);
+        for (int64_t v = 0; v < w * h; v++) {
+            int64_t kind = rng_range(&r, 0, 4);
+            if (kind != 1)
+                pf_network_add_arc(net, s, v, rng_range(&r, 0, 50), &st);
+            if (kind != 0)
+                pf_network_add_arc(net, v, t, rng_range(&r, 0, 50), &st);
+            if (kind == 4)
+                pf_network_add_arc(net, s, v, rng_range(&r, 1, 9), &st);
+            if (v % w + 1 < w) {
+                pf_network_add_arc(net, v, v + 1, rng_range(&r, 0, 30), &st);
+                pf_network_add_arc(net, v + 1, v, rng_range(&r, 0, 30), &st);
+            }
+            if (v + w < w * h) {
+                pf_network_add_arc(net, v, v + w, rng_range(&r, 0, 30), &st);
+                pf_network_add_arc(net, v + w, v, rng_range(&r, 0, 30), &st);
+            }
+        }
+        if (seed % 5 == 0)
+            pf_network_add_arc(net, s, t, 17, &st);
+        check_all(net, -1, 1);
+        pf_network_free(net);
+    }
 }
 END_TEST
 
@@ -702,6 +823,8 @@ int main(void)
     tcase_add_test(random, random_small);
     tcase_add_test(random, random_larger);
     tcase_add_test(random, families);
+    tcase_add_test(random, segmentation_random);
+    tcase_add_test(random, method_choice);
     tcase_add_test(random, residual_any_threads);
     tcase_add_test(random, residual_relayout);
     tcase_add_test(random, residual_orders_permute);

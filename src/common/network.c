@@ -5,6 +5,8 @@
 #include <stdlib.h>
 
 #include "memavail.h"
+#include "omp_threads.h"
+#include "shape.h"
 #include "sort.h"
 #include "status.h"
 
@@ -262,4 +264,30 @@ int pf_network_require_memory(const pf_network *net, int want_flow, int want_cut
 {
     return pf_mem_require(pf_network_solve_bytes(net, want_flow, want_cut),
                           "a max-flow solve of this network", st);
+}
+
+/* ---- shape ------------------------------------------------------------ */
+
+int pf_network_is_segmentation(const pf_network *net, int threads)
+{
+    if (net->m > 32 * net->n || net->n < PF_SHAPE_MIN_VERTICES)
+        return 0; /* too dense or too small whatever the terminals hold */
+    threads = pf_resolve_threads(threads);
+    int64_t at_terminals = 0, m = net->m;
+    int32_t s = net->source, t = net->sink;
+    if (net->csr.indptr) {
+        const pf_csr_arcs *c = &net->csr;
+        at_terminals = pf_sized_element(c->indptr, c->index_size, s + 1) -
+                       pf_sized_element(c->indptr, c->index_size, s);
+        PF_OMP(omp parallel for num_threads(threads) schedule(static) if (threads > 1)
+                   reduction(+ : at_terminals))
+        for (int64_t k = 0; k < m; k++)
+            at_terminals += pf_sized_element(c->indices, c->index_size, k) == t;
+    } else {
+        PF_OMP(omp parallel for num_threads(threads) schedule(static) if (threads > 1)
+                   reduction(+ : at_terminals))
+        for (int64_t k = 0; k < m; k++)
+            at_terminals += (net->tail[k] == s) + (net->head[k] == t);
+    }
+    return pf_shape_is_segmentation(net->n, m, at_terminals);
 }

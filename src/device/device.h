@@ -162,6 +162,7 @@ typedef struct pf_engine_out {
     int64_t global_relabels;
     int64_t host_pushes;   /* parallel: pushes of the host engine that finished it */
     uint64_t device_bytes;
+    int method;            /* enum pf_maxflow_method that ran; 0: push-relabel */
     char device[160];
 } pf_engine_out;
 
@@ -198,6 +199,10 @@ typedef struct pf_device_caps {
      * thread's; an APSP variant it lacks may run on a host_cpu backend's
      * kernels with one thread instead (apsp.c). */
     unsigned one_thread : 1;
+    /* Its maxflow_solve runs the Boykov-Kolmogorov method too (enum
+     * pf_maxflow_method: it reads pf_solve_options.method and sets
+     * pf_engine_out.method). */
+    unsigned maxflow_bk : 1;
     /* The widths of residuals its max-flow steps can run in: PF_MAXFLOW_32
      * and/or PF_MAXFLOW_64; each device says what it runs itself
      * (pf_device_desc.maxflow_bits), within these. */

@@ -21,7 +21,7 @@ typedef struct solve_args {
     pf_cli_input input;
 } solve_args;
 
-enum { OPT_FLOW = 1, OPT_CUT, OPT_CUT_SIDE, OPT_CUT_ARCS, OPT_VERIFY, OPT_HYBRID };
+enum { OPT_FLOW = 1, OPT_CUT, OPT_CUT_SIDE, OPT_CUT_ARCS, OPT_VERIFY, OPT_HYBRID, OPT_METHOD };
 
 static const pf_opt solve_options[] = {
     {.id = OPT_FLOW, .name = "flow", .help = "print one 'f U V FLOW' line per input arc"},
@@ -36,6 +36,9 @@ static const pf_opt solve_options[] = {
     {.id = OPT_HYBRID, .name = "hybrid", .arg = "MODE",
      .help = "auto (default: off, or $PORTAFLOW_HYBRID), on or off: the backend with the "
              "host's engines"},
+    {.id = OPT_METHOD, .name = "method", .arg = "NAME",
+     .help = "auto (default), push-relabel or bk (Boykov-Kolmogorov, seq only; auto takes it "
+             "on segmentation-shaped networks)"},
     PF_CLI_INPUT_OPTIONS,
     {0},
 };
@@ -82,6 +85,17 @@ static int on_solve_option(void *ctx, int id, const char *arg)
         if (pf_cli_hybrid_mode(arg, &a->opt.hybrid))
             return pf_opts_usage_error(&solve_spec, "--hybrid takes auto, on or off, not '%s'",
                                        arg);
+        break;
+    case OPT_METHOD:
+        if (!strcmp(arg, "auto"))
+            a->opt.method = PF_METHOD_AUTO;
+        else if (!strcmp(arg, "push-relabel"))
+            a->opt.method = PF_METHOD_PUSH_RELABEL;
+        else if (!strcmp(arg, "bk") || !strcmp(arg, "boykov-kolmogorov"))
+            a->opt.method = PF_METHOD_BOYKOV_KOLMOGOROV;
+        else
+            return pf_opts_usage_error(&solve_spec,
+                                       "--method takes auto, push-relabel or bk, not '%s'", arg);
         break;
     default:
         a->verify = 1;
@@ -138,6 +152,8 @@ static void print_json(FILE *out, const solve_args *a, const pf_network *net,
     const int64_t base = net->zero_based_ids ? 0 : 1; /* ids as the file numbers them */
     fputs("{\"value\":", out);
     pf_cli_json_solved(out, net, sol);
+    fputs(",\"method\":", out);
+    pf_cli_json_string(out, sol->method);
     fprintf(out, ",\"vertices\":%lld,\"arcs\":%lld,\"read_s\":%.6f,\"solve_s\":%.6f,\"times\":",
             (long long)pf_network_vertices(net), (long long)pf_network_arcs(net), read_s,
             sol->times.total);
@@ -197,8 +213,8 @@ static void print_dimacs(FILE *out, const solve_args *a, const pf_network *net,
 {
     const int64_t base = net->zero_based_ids ? 0 : 1; /* ids as the file numbers them */
     const pf_phase_times *t = &sol->times;
-    fprintf(out, "c portaflow %s\nc backend %s\nc device %s\n", pf_version(), sol->backend,
-            sol->device);
+    fprintf(out, "c portaflow %s\nc backend %s\nc device %s\nc method %s\n", pf_version(),
+            sol->backend, sol->device, sol->method);
     fprintf(out, "c vertices %lld arcs %lld\nc read_s %.6f\nc solve_s %.6f\n",
             (long long)pf_network_vertices(net), (long long)pf_network_arcs(net), read_s,
             t->total);

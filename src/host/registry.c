@@ -307,6 +307,23 @@ void pf_backend_walk_size(pf_backend_walk *w, int64_t vertices)
     w->skip_gpus = w->is_auto && w->work == PF_WORK_MAXFLOW && vertices >= 0 && vertices < least;
 }
 
+void pf_backend_walk_method(pf_backend_walk *w, int method, int segmentation)
+{
+    w->skip_stages = 0;
+    if (!w->is_auto || w->work != PF_WORK_MAXFLOW)
+        return;
+    if (method == PF_METHOD_BOYKOV_KOLMOGOROV) {
+        w->skip_stages = 3;
+        snprintf(w->why_method, sizeof w->why_method, "%s",
+                 "the method boykov-kolmogorov runs on seq only");
+    } else if (method == PF_METHOD_AUTO && segmentation) {
+        w->skip_stages = 2;
+        snprintf(w->why_method, sizeof w->why_method, "%s",
+                 "the network is shaped like a segmentation: seq's Boykov-Kolmogorov is "
+                 "faster there; choose it with --backend");
+    }
+}
+
 /* Stage 0: whether ops is a GPU backend whose probe finds a GPU. */
 static int gpu_stage_takes(pf_backend_walk *w, const pf_device_ops *ops)
 {
@@ -362,6 +379,10 @@ const pf_device_ops *pf_backend_walk_next(pf_backend_walk *w, pf_status *st)
                 append_why(w->why, sizeof w->why, ops->name, "does not run this");
                 continue;
             }
+            if (w->stage < 2 && (w->skip_stages >> w->stage & 1) && !ops->caps.maxflow_bk) {
+                append_why(w->why, sizeof w->why, ops->name, w->why_method);
+                continue;
+            }
             if (w->stage == 0 ? gpu_stage_takes(w, ops)
                 : w->stage == 1 ? cpu_stage_takes(w, ops)
                                 : 1)
@@ -374,8 +395,8 @@ const pf_device_ops *pf_backend_walk_next(pf_backend_walk *w, pf_status *st)
 const pf_device_ops *pf_backend_walk_unprobed(pf_backend_walk *w)
 {
     const pf_device_ops *best = BACKENDS > 0 ? compiled_backends[0] : NULL;
-    if (!w->is_auto || w->skip_gpus || w->stage != 0 || w->index != 0 || !best ||
-        best->caps.host_cpu ||
+    if (!w->is_auto || w->skip_gpus || (w->skip_stages & 1) || w->stage != 0 || w->index != 0 ||
+        !best || best->caps.host_cpu ||
         !best->caps.probe_elsewhere || !does_work(w, best) || !pf_backend_machine_shows_gpu())
         return NULL;
     w->index = 1;

@@ -79,6 +79,11 @@ typedef struct pf_backend_walk {
     /* auto takes no GPU: the network is too small for one
      * (pf_backend_walk_size). */
     int skip_gpus;
+    /* Stages auto passes over for the max-flow method (bit 0: GPU
+     * backends, bit 1: parallel CPU backends; pf_backend_walk_method), and
+     * why. */
+    unsigned skip_stages;
+    char why_method[160];
     char why[1024];     /* one line per backend `auto` passed over, and why */
 } pf_backend_walk;
 
@@ -87,6 +92,13 @@ typedef struct pf_backend_walk {
 void pf_backend_walk_init(pf_backend_walk *w, const char *requested, pf_work work, int threads,
                           int (*runs)(const pf_device_ops *, const void *),
                           const void *runs_ctx);
+/* The max-flow method (enum pf_maxflow_method) and whether the network
+ * is shaped like a segmentation (src/common/shape.h). Boykov-Kolmogorov
+ * runs on seq only: asked for, auto takes seq. On a segmentation network
+ * auto keeps a GPU first (faster than seq's Boykov-Kolmogorov there) but
+ * takes seq, which then runs Boykov-Kolmogorov, before a parallel CPU
+ * backend's push-relabel (bench/NOTES.md 59). */
+void pf_backend_walk_method(pf_backend_walk *w, int method, int segmentation);
 /* The size of the work, for max-flow: auto takes no GPU for a network of
  * fewer than PORTAFLOW_GPU_MIN_VERTICES vertices. Push-relabel's
  * parallelism is the active vertices, so such a network cannot fill a GPU

@@ -14,6 +14,7 @@
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "../common/progress.h"
+#include "../common/shape.h"
 #include "engine.h"
 #include "hybrid.h"
 #include "log.h"
@@ -90,6 +91,34 @@ static int hybrid_mode(pf_solve_options *opt, int *by_knob, pf_status *st)
         return pf_fail(st, PF_E_USAGE, "hybrid mode %d: use auto (0), on (1) or off (2)",
                        opt->hybrid);
     return PF_OK;
+}
+
+/* opt->method where it can run: Boykov-Kolmogorov on a backend that offers
+ * it (caps.maxflow_bk; auto then takes one), not in the hybrid. */
+static int check_method(const pf_backend_walk *walk, const pf_solve_options *opt, pf_status *st)
+{
+    if (opt->method < PF_METHOD_AUTO || opt->method > PF_METHOD_BOYKOV_KOLMOGOROV)
+        return pf_fail(st, PF_E_USAGE,
+                       "max-flow method %d: use auto (0), push-relabel (1) or "
+                       "boykov-kolmogorov (2)",
+                       opt->method);
+    if (opt->method != PF_METHOD_BOYKOV_KOLMOGOROV)
+        return PF_OK;
+    if (opt->hybrid == PF_HYBRID_ON)
+        return pf_fail(st, PF_E_USAGE, "the hybrid runs push-relabel: the method "
+                                       "boykov-kolmogorov runs without it (--hybrid off)");
+    const pf_device_ops *ops = walk->is_auto ? NULL : pf_backend_find(walk->requested);
+    if (ops && !ops->caps.maxflow_bk)
+        return pf_fail(st, PF_E_USAGE,
+                       "backend %s runs push-relabel only: the method boykov-kolmogorov runs on "
+                       "the one-thread host engine (portaflow solve --help)",
+                       walk->requested);
+    return PF_OK;
+}
+
+static const char *method_name(int method)
+{
+    return method == PF_METHOD_BOYKOV_KOLMOGOROV ? "boykov-kolmogorov" : "push-relabel";
 }
 
 /* Whether to solve as the hybrid, and with which device: with --hybrid on,
@@ -295,8 +324,14 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     int hybrid = 0;
     const pf_device_ops *hybrid_ops = NULL, *first = NULL;
     rc = plan_hybrid(&walk, &opt, by_knob, &hybrid, &hybrid_ops, st);
+    if (!rc)
+        rc = check_method(&walk, &opt, st);
     if (rc)
         return rc;
+    if (!hybrid)
+        pf_backend_walk_method(&walk, opt.method,
+                               walk.is_auto && opt.method == PF_METHOD_AUTO &&
+                                   pf_network_is_segmentation(net, opt.threads));
     if (!hybrid && prestarted.unprobed)
         first = pf_backend_walk_unprobed(&walk);
     if (!hybrid && !first && !(first = pf_backend_walk_next(&walk, st)))
@@ -374,6 +409,7 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     sol->global_relabels = out.global_relabels;
     sol->host_pushes = out.host_pushes;
     sol->device_bytes = out.device_bytes;
+    snprintf(sol->method, sizeof sol->method, "%s", method_name(out.method));
     pf_network_scale(net, &sol->scale_log2, NULL);
     snprintf(sol->device, sizeof sol->device, "%s", out.device);
     if (opt.want_flow) {

@@ -1,8 +1,9 @@
 /* libFuzzer target: read a network, solve it on one engine (FUZZ_BACKEND,
  * "seq" or "omp", set by the build), and check the answer: the flow and
  * the cut must pass the certificate checker, and another engine than seq
- * must find the same value as seq. Networks are capped so that an
- * iteration stays fast. */
+ * must find the same value as seq; on seq, Boykov-Kolmogorov must find the
+ * same value and canonical cut as push-relabel. Networks are capped so
+ * that an iteration stays fast. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -53,11 +54,12 @@ static pf_network *read_any(const char *path)
 
 /* Solves and checks the answer; 0 = the engine refused the network as it
  * may (parallel_may_refuse). */
-static int solve_on(const pf_network *net, const char *backend, pf_solution *sol)
+static int solve_on(const pf_network *net, const char *backend, int method, pf_solution *sol)
 {
     pf_solve_options opt;
     pf_solve_options_init(&opt);
     opt.backend = backend;
+    opt.method = method;
     opt.threads = 2;
     opt.want_flow = 1;
     opt.want_cut = 1;
@@ -80,10 +82,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (pf_network_vertices(net) <= SOLVE_MAX_VERTICES &&
         pf_network_arcs(net) <= SOLVE_MAX_ARCS) {
         pf_solution sol, ref;
-        if (solve_on(net, FUZZ_BACKEND, &sol) && strcmp(FUZZ_BACKEND, "seq") != 0) {
-            solve_on(net, "seq", &ref);
+        int on_seq = strcmp(FUZZ_BACKEND, "seq") == 0;
+        if (solve_on(net, FUZZ_BACKEND, PF_METHOD_PUSH_RELABEL, &sol)) {
+            solve_on(net, "seq", on_seq ? PF_METHOD_BOYKOV_KOLMOGOROV : PF_METHOD_AUTO, &ref);
             if (ref.value != sol.value)
-                fuzz_fail(FUZZ_BACKEND, "flow value differs from seq's");
+                fuzz_fail(FUZZ_BACKEND, on_seq ? "Boykov-Kolmogorov's value differs"
+                                               : "flow value differs from seq's");
+            if (on_seq && memcmp(ref.source_side, sol.source_side,
+                                 (size_t)pf_network_vertices(net)) != 0)
+                fuzz_fail(FUZZ_BACKEND, "Boykov-Kolmogorov's canonical cut differs");
             pf_solution_free(&ref);
         }
         pf_solution_free(&sol);

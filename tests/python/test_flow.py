@@ -98,3 +98,63 @@ def test_result_carries_timings():
     got = portaflow.maximum_flow(g, 0, 1, backend="seq")
     assert got.times["total"] >= 0 and got.times["convert"] >= 0
     assert "device" in dir(got) and "MaximumFlowResult with value of 5" in repr(got)
+
+
+def segmentation_csr(rng, w, h):
+    """A 4-connected w x h grid with one or two terminal arcs per pixel:
+    the shape auto answers with Boykov-Kolmogorov on seq."""
+    n = w * h + 2
+    s, t = n - 2, n - 1
+    ids = np.arange(w * h).reshape(h, w)
+    pairs = [(ids[:, :-1], ids[:, 1:]), (ids[:, 1:], ids[:, :-1]),
+             (ids[:-1, :], ids[1:, :]), (ids[1:, :], ids[:-1, :])]
+    tails = [a.ravel() for a, _ in pairs]
+    heads = [b.ravel() for _, b in pairs]
+    kind = rng.integers(0, 3, w * h)  # 0: from the source, 1: to the sink, 2: both
+    pix = np.arange(w * h)
+    tails += [np.full(np.sum(kind != 1), s), pix[kind != 0]]
+    heads += [pix[kind != 1], np.full(np.sum(kind != 0), t)]
+    tails, heads = np.concatenate(tails), np.concatenate(heads)
+    caps = rng.integers(0, 60, len(tails))
+    return sp.csr_matrix((caps, (tails, heads)), shape=(n, n)), s, t
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_methods_match_scipy(seed):
+    rng = np.random.default_rng(1000 + seed)
+    if seed % 2:
+        g, s, t = segmentation_csr(rng, int(rng.integers(1, 20)), int(rng.integers(1, 20)))
+    else:
+        n = int(rng.integers(2, 40))
+        g = random_csr(rng, n, float(rng.uniform(0.05, 0.5)))
+        s, t = (int(v) for v in rng.choice(n, 2, replace=False))
+    want = csgraph.maximum_flow(g, s, t).flow_value
+    cap = g.toarray().astype(np.int64)
+    sides = []
+    for method in ("push_relabel", "boykov_kolmogorov"):
+        got = portaflow.maximum_flow(g, s, t, backend="seq", method=method)
+        assert got.flow_value == want and got.method == method
+        check_flow(cap, got.flow, want, s, t)
+        value, cut = portaflow.minimum_cut(g, s, t, backend="seq", method=method)
+        assert value == want
+        check_cut(cap, value, cut, s, t)
+        sides.append(cut)
+    assert sides[0] == sides[1], "the methods' canonical cuts differ"
+
+
+def test_auto_method_on_a_segmentation():
+    g, s, t = segmentation_csr(np.random.default_rng(7), 40, 30)
+    got = portaflow.maximum_flow(g, s, t)
+    assert got.backend == "seq" and got.method == "boykov_kolmogorov"
+    assert got.flow_value == csgraph.maximum_flow(g, s, t).flow_value
+    assert portaflow.maximum_flow(g, s, t, backend="seq", method="auto").method == \
+        "boykov_kolmogorov"
+    assert portaflow.maximum_flow(g, s, t, method="bk").method == "boykov_kolmogorov"
+
+
+def test_bad_methods():
+    g = sp.csr_matrix(np.array([[0, 5], [0, 0]]))
+    with pytest.raises(ValueError, match="dinic"):
+        portaflow.maximum_flow(g, 0, 1, method="dinic")
+    with pytest.raises(ValueError, match="push-relabel only"):
+        portaflow.maximum_flow(g, 0, 1, backend="omp", method="boykov_kolmogorov")

@@ -83,6 +83,10 @@ static int seq_maxflow_solve(const struct pf_residual *g, const pf_solve_options
                              pf_engine_out *out, pf_status *st)
 {
     strcpy(out->device, SEQ_DEVICE_NAME);
+    if (pf_seq_takes_bk(g, opt)) {
+        out->method = PF_METHOD_BOYKOV_KOLMOGOROV;
+        return pf_seq_bk_solve(g, opt, out, st);
+    }
     return pf_seq_solve(g, opt, out, st);
 }
 
@@ -110,7 +114,7 @@ static int seq_fw_step(pf_dev *dev, const pf_dev_apsp *a, int32_t variant, int32
 
 const pf_device_ops pf_backend_seq = {
     .name = "seq",
-    .caps = {.forward_first_arcs = 1, .host_cpu = 1, .one_thread = 1,
+    .caps = {.forward_first_arcs = 1, .host_cpu = 1, .one_thread = 1, .maxflow_bk = 1,
              .maxflow_bits = PF_MAXFLOW_64},
     .probe = seq_probe,
     .open = seq_open,

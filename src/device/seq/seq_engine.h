@@ -13,6 +13,15 @@
 int pf_seq_solve(const pf_residual *g, const pf_solve_options *opt, pf_engine_out *out,
                  pf_status *st);
 
+/* Boykov and Kolmogorov's augmenting paths over two search trees
+ * (seq_bk.c): a flow in out->res (no preflow), the canonical cut. */
+int pf_seq_bk_solve(const pf_residual *g, const pf_solve_options *opt, pf_engine_out *out,
+                    pf_status *st);
+/* Whether the seq backend's whole solve of g runs pf_seq_bk_solve: the
+ * method asks for it, or auto and g is shaped like a segmentation
+ * (src/common/shape.h). */
+int pf_seq_takes_bk(const pf_residual *g, const pf_solve_options *opt);
+
 /* The same engine in stretches, for the hybrid (src/host/hybrid.c), which
  * moves the preflow between it and a device: open over the residuals `res`
  * (the caller's array, updated in place; filled with the capacities and the
