@@ -4,7 +4,8 @@
 # runs, the compared engines of an instance always in the same call:
 #   auto      plain `portaflow solve FILE` (auto's choice; the hybrid is opt-in)
 #   NAME      `--backend NAME --hybrid off` (the engine alone), for each of
-#             ENGINES that is not auto; seq is `--backend seq`; NAME+seq is
+#             ENGINES that is not auto; seq is `--backend seq` (its method by the
+#             network's shape), seq-pr `--backend seq --method push-relabel`; NAME+seq is
 #             `--backend NAME --hybrid on` (the hybrid of an explicit backend)
 #   hi_pr     HIPR=path to a hi_pr binary (it reads DIMACS on stdin), if given
 # Then one more run per instance, auto's backend with `--hybrid on`,
@@ -63,6 +64,7 @@ for f in "${files[@]}"; do
       case $e in
       auto) t=$(wall "$res" "$bin" solve --json --no-progress "$f") ;;
       seq) t=$(wall "$res" "$bin" solve --backend seq --json --no-progress "$f") ;;
+      seq-pr) t=$(wall "$res" "$bin" solve --backend seq --method push-relabel --json --no-progress "$f") ;;
       *+seq) t=$(wall "$res" "$bin" solve --backend "${e%+seq}" --hybrid on --json --no-progress "$f") ;;
       *) t=$(wall "$res" "$bin" solve --backend "$e" --hybrid off --json --no-progress "$f") ;;
       esac

@@ -194,13 +194,20 @@ def available(peer):
 
 # ---- portaflow, in this process ------------------------------------------------
 
-def run_portaflow(csr, s, t, backend, reps):
+def backend_method(spec):
+    """--backends entry BACKEND or BACKEND:METHOD as (backend, method)."""
+    backend, _, method = spec.partition(":")
+    return backend, method or "auto"
+
+
+def run_portaflow(csr, s, t, spec, reps):
     """(wall, library seconds, result) of the best of reps calls, each
     timed with its flow matrix taken (scipy's result holds it too)."""
+    backend, method = backend_method(spec)
     best = None
     for _ in range(reps):
         start = time.perf_counter()
-        r = portaflow.maximum_flow(csr, s, t, backend=backend)
+        r = portaflow.maximum_flow(csr, s, t, backend=backend, method=method)
         r.flow  # noqa: B018 - built in the call from CSR input; taken here in any case
         wall = time.perf_counter() - start
         if best is None or wall < best[0]:
@@ -211,17 +218,19 @@ def run_portaflow(csr, s, t, backend, reps):
     return wall, lib, r
 
 
-def best_solve_csr(csr, s, t, backend, reps, want_flow, matrix):
+def best_solve_csr(csr, s, t, spec, reps, want_flow, matrix):
     """Wall seconds of the best of reps solves of the same CSR arrays
     through the extension's solve_csr, with arc flows or not and the
     flow matrix as `matrix` says (a CSR_* mode)."""
-    from portaflow import _graphs, _portaflow
+    from portaflow import _flow, _graphs, _portaflow
+    backend, method = backend_method(spec)
+    method = _flow._method_code(method)
     n, indptr, indices, data, _ = _graphs.csr_capacities(csr)
     best = None
     for _ in range(reps):
         start = time.perf_counter()
         _portaflow.solve_csr(n, s, t, indptr, indices, data, backend, -1, want_flow, False,
-                             matrix)
+                             matrix, method)
         took = time.perf_counter() - start
         best = took if best is None else min(best, took)
     return best
@@ -277,7 +286,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bin", default="build/portaflow", help="portaflow binary for instances.sh")
     ap.add_argument("--instances", default="rlg_1024x1024,grid2d_2048")
-    ap.add_argument("--backends", default="auto", help="comma-separated portaflow backends")
+    ap.add_argument("--backends", default="auto",
+                    help="comma-separated portaflow backends, each BACKEND or BACKEND:METHOD "
+                         "(seq:push_relabel, seq:boykov_kolmogorov)")
     ap.add_argument("--peers", default="all", help="comma-separated: " + ",".join(PEERS))
     ap.add_argument("--reps", type=int, default=3, help="best of REPS runs")
     ap.add_argument("--limit", type=float, default=600, help="seconds per peer and instance")
@@ -314,7 +325,9 @@ def main():
             except portaflow.DeviceError as exc:
                 lines.append(f"| {name} | portaflow {backend} | | | {exc} |")
                 continue
-            label = f"portaflow {backend}" + (f" ({r.backend})" if backend == "auto" else "")
+            ran = ([r.backend] if backend.startswith("auto") else []) + \
+                ([r.method] if r.method != "push_relabel" or ":" in backend else [])
+            label = f"portaflow {backend}" + (f" ({', '.join(ran)})" if ran else "")
             values[label], times[label] = r.flow_value, wall
             lines.append(f"| {name} | {label} | {wall:.3f} | {r.flow_value} | "
                          f"{python_side_note(wall, lib, r, alone, flows)} |")
