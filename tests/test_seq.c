@@ -71,7 +71,15 @@ static void check_flow(const pf_network *net, int64_t value, const int64_t *flow
  * Boykov-Kolmogorov (a flow in out->res even without want_flow). */
 typedef int (*seq_engine_fn)(const pf_residual *, const pf_solve_options *, pf_engine_out *,
                              pf_status *);
-static const seq_engine_fn seq_engines[] = {pf_seq_solve, pf_seq_bk_solve};
+static int bk_whole(const pf_residual *g, const pf_solve_options *opt, pf_engine_out *out,
+                    pf_status *st)
+{
+    int gave_up;
+    int rc = pf_seq_bk_solve(g, opt, 0, out, &gave_up, st);
+    ck_assert_int_eq(gave_up, 0);
+    return rc;
+}
+static const seq_engine_fn seq_engines[] = {pf_seq_solve, bk_whole};
 
 /* pf_solve with these options, flows and cut wanted: rc as expected, and
  * an answer that passes pf_verify. */
@@ -686,7 +694,7 @@ START_TEST(bad_input)
     out.res = res;
     pf_status st;
     ck_assert_int_eq(pf_seq_solve(&g, NULL, &out, &st), PF_E_INPUT);
-    ck_assert_int_eq(pf_seq_bk_solve(&g, NULL, &out, &st), PF_E_INPUT);
+    ck_assert_int_eq(bk_whole(&g, NULL, &out, &st), PF_E_INPUT);
 }
 END_TEST
 
@@ -732,6 +740,36 @@ START_TEST(method_choice)
     solve_with(grid, "seq", -1, PF_HYBRID_OFF, PF_E_USAGE);
     pf_network_free(grid);
     pf_network_free(rlg);
+}
+END_TEST
+
+/* A network shaped like a segmentation whose augmenting paths are long:
+ * every vertex of a chain gets a unit arc from the source, only the
+ * chain's end reaches the sink, so each path walks the rest of the chain
+ * (quadratic work). Chosen by its shape, Boykov-Kolmogorov gives up and
+ * push-relabel answers; asked for, it runs to the end. Both are right. */
+START_TEST(segmentation_give_up)
+{
+    const int64_t k = 3000, n = k + 2, s = k, t = k + 1;
+    pf_status st;
+    pf_network *net = pf_network_new(n, s, t, &st);
+    ck_assert_ptr_nonnull(net);
+    for (int64_t v = 0; v < k; v++) {
+        pf_network_add_arc(net, s, v, 1, &st);
+        if (v + 1 < k)
+            pf_network_add_arc(net, v, v + 1, k, &st);
+    }
+    pf_network_add_arc(net, k - 1, t, k, &st);
+    ck_assert(pf_network_is_segmentation(net, 1));
+    pf_solution sol = solve_with(net, "seq", PF_METHOD_AUTO, PF_HYBRID_OFF, PF_OK);
+    ck_assert_str_eq(sol.method, "push-relabel");
+    ck_assert_int_eq(sol.value, k);
+    pf_solution_free(&sol);
+    sol = solve_with(net, "seq", PF_METHOD_BOYKOV_KOLMOGOROV, PF_HYBRID_OFF, PF_OK);
+    ck_assert_str_eq(sol.method, "boykov-kolmogorov");
+    ck_assert_int_eq(sol.value, k);
+    pf_solution_free(&sol);
+    pf_network_free(net);
 }
 END_TEST
 
@@ -825,6 +863,7 @@ int main(void)
     tcase_add_test(random, families);
     tcase_add_test(random, segmentation_random);
     tcase_add_test(random, method_choice);
+    tcase_add_test(random, segmentation_give_up);
     tcase_add_test(random, residual_any_threads);
     tcase_add_test(random, residual_relayout);
     tcase_add_test(random, residual_orders_permute);

@@ -1,10 +1,13 @@
 /* The seq backend's ops table (contract: src/device/device.h): the host's
  * one-thread engines behind the same interface as the devices. Max-flow is
- * a whole solve (the highest-label engine of seq_engine.c, no steps); APSP
+ * a whole solve (the highest-label engine of seq_engine.c, or by the
+ * method Boykov-Kolmogorov's of seq_bk.c; no steps); APSP
  * runs the plain Floyd-Warshall step on buffers in host memory. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/knobs.h"
 #include "../../common/status.h"
 #include "../shared/pf_fw_row.h"
 #include "../shared/pf_host_device.h"
@@ -83,11 +86,26 @@ static int seq_maxflow_solve(const struct pf_residual *g, const pf_solve_options
                              pf_engine_out *out, pf_status *st)
 {
     strcpy(out->device, SEQ_DEVICE_NAME);
+    double given_up_s = 0;
     if (pf_seq_takes_bk(g, opt)) {
-        out->method = PF_METHOD_BOYKOV_KOLMOGOROV;
-        return pf_seq_bk_solve(g, opt, out, st);
+        /* Chosen by the network's shape, it may give up (a network whose
+         * augmenting paths are long after all): push-relabel from the
+         * start then, the time spent counted in. */
+        int gave_up;
+        int rc = pf_seq_bk_solve(g, opt, !opt || opt->method == PF_METHOD_AUTO, out, &gave_up, st);
+        if (rc || !gave_up) {
+            out->method = PF_METHOD_BOYKOV_KOLMOGOROV;
+            return rc;
+        }
+        given_up_s = out->times.total;
+        if (pf_knobs()->trace)
+            fprintf(stderr, "portaflow trace: seq: Boykov-Kolmogorov gave up after %.4f s; "
+                            "push-relabel\n", given_up_s);
     }
-    return pf_seq_solve(g, opt, out, st);
+    int rc = pf_seq_solve(g, opt, out, st);
+    out->times.setup += given_up_s;
+    out->times.total += given_up_s;
+    return rc;
 }
 
 PF_FW_PLAIN_ROW(i32, int32_t, )

@@ -56,6 +56,7 @@ typedef struct bk {
     uint32_t pass;
     int64_t value;
     int64_t augmentations;
+    int64_t work; /* arcs scanned and tree edges walked */
     int overflow;
 } bk;
 
@@ -112,6 +113,7 @@ static int64_t grow(bk *B, int32_t v, int64_t *from)
 {
     bk_vertex *x = &B->vx[v];
     int in_s = x->tree == IN_S;
+    B->work += B->first[v + 1] - *from;
     for (int64_t a = *from; a < B->first[v + 1]; a++) {
         /* The source's tree grows along v->w, the sink's along w->v. */
         if (B->res[in_s ? a : B->rev[a]] == 0)
@@ -150,6 +152,7 @@ static void augment(bk *B, int64_t middle)
         if (res[B->rev[up]] < flow)
             flow = res[B->rev[up]];
         v = B->head[up];
+        B->work++;
     }
     /* The sink's side: v -> parent. */
     for (int32_t v = B->head[middle]; B->vx[v].parent != PARENT_ROOT;) {
@@ -157,6 +160,7 @@ static void augment(bk *B, int64_t middle)
         if (res[up] < flow)
             flow = res[up];
         v = B->head[up];
+        B->work++;
     }
     res[middle] -= flow;
     res[B->rev[middle]] += flow;
@@ -222,6 +226,7 @@ static int32_t root_distance(bk *B, int32_t w)
             d += y->dist;
             break;
         }
+        B->work++;
         if (y->parent == PARENT_ORPHAN)
             return DIST_INFINITE;
         d++;
@@ -250,6 +255,7 @@ static void adopt(bk *B, int32_t v)
     int in_s = x->tree == IN_S;
     int64_t best = -1;
     int32_t best_dist = DIST_INFINITE;
+    B->work += B->first[v + 1] - B->first[v];
     for (int64_t a = B->first[v]; a < B->first[v + 1]; a++) {
         if (B->res[in_s ? B->rev[a] : a] == 0)
             continue;
@@ -337,9 +343,17 @@ static void canonical_cut(bk *B, uint8_t *side)
     }
 }
 
-int pf_seq_bk_solve(const pf_residual *g, const pf_solve_options *opt, pf_engine_out *out,
-                    pf_status *st)
+/* Where the caller lets it give up: after this many arcs scanned and tree
+ * edges walked per residual arc and vertex. The suite's grids take
+ * 1.5-1.8; networks with long augmenting paths run into the hundreds and
+ * thousands (RMFGEN 24x192 1642, AK 5211, AC 24: bench/NOTES.md 59), where
+ * push-relabel is far faster. */
+#define BK_GIVE_UP_WORK 8
+
+int pf_seq_bk_solve(const pf_residual *g, const pf_solve_options *opt, int may_give_up,
+                    pf_engine_out *out, int *gave_up, pf_status *st)
 {
+    *gave_up = 0;
     double t_start = pf_now();
     if (g->n < 2 || g->n > INT32_MAX - 1 || g->source < 0 || g->sink < 0 || g->source >= g->n ||
         g->sink >= g->n || g->source == g->sink)
@@ -370,11 +384,17 @@ int pf_seq_bk_solve(const pf_residual *g, const pf_solve_options *opt, pf_engine
     pf_progress_step("augmenting paths (Boykov-Kolmogorov)");
     double t_search = pf_now();
     int rc = PF_OK;
+    const int64_t work_limit =
+        may_give_up ? BK_GIVE_UP_WORK * (g->arcs + g->n) : INT64_MAX;
     int32_t v = -1;
     int64_t from = 0; /* v's arcs before it need no second look */
     for (int64_t steps = 0; !B.overflow; steps++) {
         if ((steps & 0x3fff) == 0 && pf_cancel_requested(opt)) {
             rc = pf_fail(st, PF_E_CANCELLED, "solve cancelled by the caller");
+            break;
+        }
+        if (B.work > work_limit) {
+            *gave_up = 1;
             break;
         }
         /* After an augmentation v goes on growing while it is in a tree. */
@@ -398,7 +418,7 @@ int pf_seq_bk_solve(const pf_residual *g, const pf_solve_options *opt, pf_engine
                      "seq: the maximum flow exceeds the int64 range (capacity out of the "
                      "source overflows and the cut is not bounded)");
     double t_cut = pf_now();
-    if (rc == PF_OK && out->source_side)
+    if (rc == PF_OK && !*gave_up && out->source_side)
         canonical_cut(&B, out->source_side);
     pf_progress_end(&progress);
     double t_end = pf_now();

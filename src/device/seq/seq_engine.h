@@ -14,9 +14,13 @@ int pf_seq_solve(const pf_residual *g, const pf_solve_options *opt, pf_engine_ou
                  pf_status *st);
 
 /* Boykov and Kolmogorov's augmenting paths over two search trees
- * (seq_bk.c): a flow in out->res (no preflow), the canonical cut. */
-int pf_seq_bk_solve(const pf_residual *g, const pf_solve_options *opt, pf_engine_out *out,
-                    pf_status *st);
+ * (seq_bk.c): a flow in out->res (no preflow), the canonical cut. With
+ * may_give_up it stops once its work passes a bound that segmentation
+ * networks stay well inside (long augmenting paths: push-relabel's
+ * networks): *gave_up = 1, PF_OK, out->times its time, the rest of out
+ * unset. */
+int pf_seq_bk_solve(const pf_residual *g, const pf_solve_options *opt, int may_give_up,
+                    pf_engine_out *out, int *gave_up, pf_status *st);
 /* Whether the seq backend's whole solve of g runs pf_seq_bk_solve: the
  * method asks for it, or auto and g is shaped like a segmentation
  * (src/common/shape.h). */
