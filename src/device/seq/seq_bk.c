@@ -389,9 +389,15 @@ int pf_seq_bk_solve(const pf_residual *g, const pf_solve_options *opt, int may_g
     int32_t v = -1;
     int64_t from = 0; /* v's arcs before it need no second look */
     for (int64_t steps = 0; !B.overflow; steps++) {
-        if ((steps & 0x3fff) == 0 && pf_cancel_requested(opt)) {
-            rc = pf_fail(st, PF_E_CANCELLED, "solve cancelled by the caller");
-            break;
+        if ((steps & 0x3fff) == 0) {
+            if (pf_cancel_requested(opt)) {
+                rc = pf_fail(st, PF_E_CANCELLED, "solve cancelled by the caller");
+                break;
+            }
+            if (opt && opt->progress && pf_progress_wanted())
+                pf_progress_say("augmenting paths (Boykov-Kolmogorov), %lld paths, %lld units "
+                                "of flow at the sink",
+                                (long long)B.augmentations, (long long)B.value);
         }
         if (B.work > work_limit) {
             *gave_up = 1;
