@@ -127,9 +127,11 @@ static void print_table_row(const compare_row *row, const compare_args *a)
         return;
     }
     const pf_phase_times *t = &row->sol.times;
-    printf("| %s | %d | %.40s | %s | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %lld | "
+    int bk = strcmp(row->sol.method, "boykov-kolmogorov") == 0; /* shown: "seq (bk)" */
+    printf("| %s%s | %d | %.40s | %s | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %lld | "
            "%lld | %.1f | %s |\n",
-           row->backend, row->device_index < 0 ? 0 : row->device_index, row->device,
+           row->backend, bk ? " (bk)" : "", row->device_index < 0 ? 0 : row->device_index,
+           row->device,
            row->value, t->total, t->upload, t->push_relabel, t->global_relabel,
            t->phase2, t->download, (long long)row->sol.pushes_rounds,
            (long long)row->sol.global_relabels, (double)row->sol.device_bytes / 1048576.0,
@@ -152,6 +154,8 @@ static void print_json_row(const compare_row *row, const compare_args *a)
     const pf_phase_times *t = &row->sol.times;
     printf(",\"device\":");
     pf_cli_json_string(stdout, row->device);
+    printf(",\"method\":");
+    pf_cli_json_string(stdout, row->sol.method);
     printf(",\"value\":%s,\"solve_s\":%.6f,\"upload_s\":%.6f,\"push_relabel_s\":%.6f,"
            "\"global_relabel_s\":%.6f,\"phase2_s\":%.6f,\"download_s\":%.6f,\"rounds\":%lld,"
            "\"global_relabels\":%lld,\"device_bytes\":%llu,\"verified\":%s}",
