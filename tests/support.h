@@ -49,6 +49,21 @@ int pf_test_fits_32_bits(const pf_network *net);
 /* PORTAFLOW_TEST_REDUCED=1 (the second OpenCL implementation's runs,
  * tests/meson.build): suites take fewer seeds. */
 int pf_test_reduced(void);
+/* splitmix64: the suites' reproducible random numbers (a seed is a test's
+ * case), and one in lo..hi. */
+static inline uint64_t pf_test_rng_next(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static inline int64_t pf_test_rng_range(uint64_t *state, int64_t lo, int64_t hi)
+{
+    return lo + (int64_t)(pf_test_rng_next(state) % (uint64_t)(hi - lo + 1));
+}
+
 /* Like ck_assert_msg, but silent when it holds: Check records a location
  * for every passing assertion, which costs a write per check in loops.
  * (Expands to ck_abort_msg: include <check.h> first.) */

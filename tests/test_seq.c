@@ -1,4 +1,5 @@
-/* Suite "seq": the sequential highest-label engine, through pf_solve and
+/* Suite "seq": the sequential engines (highest-label push-relabel and
+ * Boykov-Kolmogorov, and the method that picks one), through pf_solve and
  * directly on the residual graph. Every solve is checked by hand here
  * (capacity, conservation, value, cut capacity, canonical cut) as well as
  * by pf_verify, and random networks are cross-checked against the Boost
@@ -387,19 +388,6 @@ END_TEST
 
 /* ---- random networks ------------------------------------------------------ */
 
-static uint64_t rng_next(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static int64_t rng_range(uint64_t *state, int64_t lo, int64_t hi)
-{
-    return lo + (int64_t)(rng_next(state) % (uint64_t)(hi - lo + 1));
-}
-
 /* Random network with every kind of awkwardness: parallel arcs, self-loops,
  * opposite pairs, arcs into s and out of t, some layering so that long
  * paths exist. */
@@ -407,21 +395,21 @@ static pf_network *random_net(uint64_t seed)
 {
     uint64_t r = seed * 0x2545F4914F6CDD1Dull + 1;
     static const int64_t caps[] = {1, 3, 10, 1000, (int64_t)1 << 40};
-    int64_t n = rng_range(&r, 2, 80);
-    int64_t m = rng_range(&r, 0, n * rng_range(&r, 1, 8));
-    int64_t cap = caps[rng_range(&r, 0, 4)];
-    int64_t s = rng_range(&r, 0, n - 1), t = rng_range(&r, 0, n - 2);
+    int64_t n = pf_test_rng_range(&r, 2, 80);
+    int64_t m = pf_test_rng_range(&r, 0, n * pf_test_rng_range(&r, 1, 8));
+    int64_t cap = caps[pf_test_rng_range(&r, 0, 4)];
+    int64_t s = pf_test_rng_range(&r, 0, n - 1), t = pf_test_rng_range(&r, 0, n - 2);
     if (t >= s)
         t++;
-    int layered = rng_range(&r, 0, 2) == 0;
+    int layered = pf_test_rng_range(&r, 0, 2) == 0;
     pf_status st;
     pf_network *net = pf_network_new(n, s, t, &st);
     ck_assert_ptr_nonnull(net);
     for (int64_t i = 0; i < m; i++) {
-        int64_t u = rng_range(&r, 0, n - 1), v = rng_range(&r, 0, n - 1);
-        if (layered && rng_range(&r, 0, 3) != 0) /* mostly short forward hops */
-            v = (u + rng_range(&r, 1, 3)) % n;
-        int64_t c = rng_range(&r, 0, 9) == 0 ? 0 : rng_range(&r, 1, cap);
+        int64_t u = pf_test_rng_range(&r, 0, n - 1), v = pf_test_rng_range(&r, 0, n - 1);
+        if (layered && pf_test_rng_range(&r, 0, 3) != 0) /* mostly short forward hops */
+            v = (u + pf_test_rng_range(&r, 1, 3)) % n;
+        int64_t c = pf_test_rng_range(&r, 0, 9) == 0 ? 0 : pf_test_rng_range(&r, 1, cap);
         ck_assert_int_eq(pf_network_add_arc(net, u, v, c, &st), PF_OK);
     }
     return net;
@@ -449,200 +437,22 @@ START_TEST(random_larger)
         pf_network *net = pf_network_new(n, n - 2, n - 1, &st);
         ck_assert_ptr_nonnull(net);
         for (int64_t y = 0; y < side; y++) {
-            pf_network_add_arc(net, n - 2, y * side, rng_range(&r, 1, 100), &st);
-            pf_network_add_arc(net, y * side + side - 1, n - 1, rng_range(&r, 1, 100), &st);
+            pf_network_add_arc(net, n - 2, y * side, pf_test_rng_range(&r, 1, 100), &st);
+            pf_network_add_arc(net, y * side + side - 1, n - 1, pf_test_rng_range(&r, 1, 100), &st);
             for (int64_t x = 0; x < side; x++) {
                 int64_t v = y * side + x;
                 if (x + 1 < side)
-                    pf_network_add_arc(net, v, v + 1, rng_range(&r, 0, 60), &st);
+                    pf_network_add_arc(net, v, v + 1, pf_test_rng_range(&r, 0, 60), &st);
                 if (x > 0)
-                    pf_network_add_arc(net, v, v - 1, rng_range(&r, 0, 20), &st);
+                    pf_network_add_arc(net, v, v - 1, pf_test_rng_range(&r, 0, 20), &st);
                 if (y + 1 < side)
-                    pf_network_add_arc(net, v, v + side, rng_range(&r, 0, 40), &st);
+                    pf_network_add_arc(net, v, v + side, pf_test_rng_range(&r, 0, 40), &st);
                 if (y > 0)
-                    pf_network_add_arc(net, v, v - side, rng_range(&r, 0, 40), &st);
-                pf_network_add_arc(net, v, rng_range(&r, 0, n - 3), rng_range(&r, 0, 5), &st);
+                    pf_network_add_arc(net, v, v - side, pf_test_rng_range(&r, 0, 40), &st);
+                pf_network_add_arc(net, v, pf_test_rng_range(&r, 0, n - 3), pf_test_rng_range(&r, 0, 5), &st);
             }
         }
         check_all(net, -1, 1);
-        pf_network_free(net);
-    }
-}
-END_TEST
-
-/* ---- the residual build on several threads ------------------------------ */
-
-/* A network for the layout check: a hub on about a fifth of the arcs (as a
- * grid's source is), runs of parallel arcs, self-loops, and vertices that
- * never get an arc (every id = 1 mod 4, and all above `used`). Seed 1 has
- * no arcs, seed 2 only self-loops. */
-static pf_network *layout_net(uint64_t seed)
-{
-    uint64_t r = seed * 0x9E3779B97F4A7C15ull + 7;
-    int64_t n = rng_range(&r, 2, seed % 3 == 0 ? 12 : 3000);
-    int64_t m = seed == 1 ? 0 : rng_range(&r, 1, 8 * n);
-    int64_t used = rng_range(&r, 1, n), hub = rng_range(&r, 0, used - 1);
-    pf_status st;
-    pf_network *net = pf_network_new(n, 0, n - 1, &st);
-    ck_assert_ptr_nonnull(net);
-    int64_t u = 0, v = 0;
-    for (int64_t i = 0; i < m; i++) {
-        int64_t kind = seed == 2 ? 0 : rng_range(&r, 0, 9);
-        if (kind != 1 || i == 0) { /* kind 1 repeats the previous arc */
-            u = rng_range(&r, 0, used - 1);
-            v = rng_range(&r, 0, used - 1);
-            u -= u % 4 == 1;
-            v -= v % 4 == 1;
-        }
-        if (kind == 0)
-            v = u;
-        else if (kind == 2)
-            u = hub;
-        else if (kind == 3)
-            v = hub;
-        ck_assert_int_eq(pf_network_add_arc(net, u, v, rng_range(&r, 0, 1000), &st), PF_OK);
-    }
-    return net;
-}
-
-static void check_same_residual(const pf_residual *want, const pf_residual *got)
-{
-    ck_assert_int_eq(got->n, want->n);
-    ck_assert_int_eq(got->arcs, want->arcs);
-    ck_assert_int_eq(got->input_arcs, want->input_arcs);
-    ck_assert_int_eq(got->source, want->source);
-    ck_assert_int_eq(got->sink, want->sink);
-    size_t arcs = (size_t)want->arcs;
-    ck_assert(!memcmp(got->first, want->first, ((size_t)want->n + 1) * sizeof *want->first));
-    ck_assert(!memcmp(got->head, want->head, arcs * sizeof *want->head));
-    ck_assert(!memcmp(got->rev, want->rev, arcs * sizeof *want->rev));
-    ck_assert(!memcmp(got->cap, want->cap, arcs * sizeof *want->cap));
-    ck_assert(!memcmp(got->fwd_of_input, want->fwd_of_input,
-                      (size_t)want->input_arcs * sizeof *want->fwd_of_input));
-}
-
-/* Any thread count must give the one-thread layout bit for bit (solvers'
- * choices and printed flows depend on it), and the same rev offsets and
- * arc flows; in both orders. */
-START_TEST(residual_any_threads)
-{
-    static const int thread_counts[] = {2, 3, 7};
-    for (uint64_t seed = 1; seed <= 120; seed++) {
-        pf_network *net = layout_net((seed + 1) / 2);
-        pf_arc_order order = seed % 2 ? PF_ARCS_FORWARD_ROTATED : PF_ARCS_FORWARD_FIRST;
-        pf_status st;
-        pf_residual want;
-        ck_assert_int_eq(pf_residual_build(net, &want, order, 1, &st), PF_OK);
-        ck_assert_int_eq(want.input_arcs, pf_network_arcs(net));
-        size_t arcs = (size_t)want.arcs, m = (size_t)want.input_arcs;
-        int64_t *res = malloc(arcs * sizeof *res + 8);
-        int64_t *want_flow = malloc(m * sizeof *want_flow + 8);
-        int64_t *got_flow = malloc(m * sizeof *got_flow + 8);
-        int32_t *want_off = malloc(arcs * sizeof *want_off + 4);
-        int32_t *got_off = malloc(arcs * sizeof *got_off + 4);
-        for (size_t a = 0; a < arcs; a++)
-            res[a] = (int64_t)(a * 7919 % 1009);
-        pf_residual_arc_flows(&want, res, want_flow, 1);
-        ck_assert_int_eq(pf_residual_rev_offsets(&want, want_off, 1, &st), PF_OK);
-        for (size_t k = 0; k < sizeof thread_counts / sizeof *thread_counts; k++) {
-            pf_residual got;
-            ck_assert_int_eq(pf_residual_build(net, &got, order, thread_counts[k], &st), PF_OK);
-            check_same_residual(&want, &got);
-            pf_residual_arc_flows(&got, res, got_flow, thread_counts[k]);
-            ck_assert(!memcmp(got_flow, want_flow, m * sizeof *got_flow));
-            ck_assert_int_eq(pf_residual_rev_offsets(&got, got_off, thread_counts[k], &st), PF_OK);
-            ck_assert(!memcmp(got_off, want_off, arcs * sizeof *got_off));
-            pf_residual_free(&got);
-        }
-        free(res);
-        free(want_flow);
-        free(got_flow);
-        free(want_off);
-        free(got_off);
-        pf_residual_free(&want);
-        pf_network_free(net);
-    }
-}
-END_TEST
-
-/* The handoff's relayout: a graph in any order laid out again equals the
- * direct build in the new order, bit for bit, for any thread count, and
- * residuals go there and back unchanged. */
-START_TEST(residual_relayout)
-{
-    static const int thread_counts[] = {1, 2, 3, 7};
-    static const pf_arc_order orders[] = {PF_ARCS_FORWARD_FIRST, PF_ARCS_INPUT,
-                                          PF_ARCS_INPUT_REVERSED, PF_ARCS_FORWARD_ROTATED};
-    for (uint64_t seed = 1; seed <= 60; seed++) {
-        pf_network *net = layout_net(seed);
-        pf_arc_order from_order = orders[seed % 4], to_order = orders[(seed / 4) % 4];
-        pf_status st;
-        pf_residual want, from;
-        ck_assert_int_eq(pf_residual_build(net, &want, to_order, 1, &st), PF_OK);
-        ck_assert_int_eq(pf_residual_build(net, &from, from_order, 1, &st), PF_OK);
-        size_t arcs = (size_t)want.arcs;
-        int64_t *res = malloc(arcs * sizeof *res + 8);
-        int64_t *moved = malloc(arcs * sizeof *moved + 8);
-        int64_t *back = malloc(arcs * sizeof *back + 8);
-        for (size_t a = 0; a < arcs; a++)
-            res[a] = (int64_t)(a * 7919 % 1009);
-        for (size_t k = 0; k < sizeof thread_counts / sizeof *thread_counts; k++) {
-            pf_residual got;
-            ck_assert_int_eq(pf_residual_relayout(&from, to_order, &got, thread_counts[k], &st),
-                             PF_OK);
-            check_same_residual(&want, &got);
-            ck_assert_int_eq(got.order, to_order);
-            memset(back, 0, arcs * sizeof *back);
-            pf_residual_copy_residuals(&from, res, &got, moved, thread_counts[k]);
-            pf_residual_copy_residuals(&got, moved, &from, back, thread_counts[k]);
-            ck_assert(!memcmp(res, back, arcs * sizeof *back));
-            pf_residual_free(&got);
-        }
-        free(res);
-        free(moved);
-        free(back);
-        pf_residual_free(&want);
-        pf_residual_free(&from);
-        pf_network_free(net);
-    }
-}
-END_TEST
-
-/* Every order holds the same arcs: each list is a permutation of the
- * forward-first one, and the shuffled order keeps forward arcs first. */
-START_TEST(residual_orders_permute)
-{
-    for (uint64_t seed = 1; seed <= 40; seed++) {
-        pf_network *net = layout_net(seed);
-        pf_status st;
-        pf_residual ff, other;
-        ck_assert_int_eq(pf_residual_build(net, &ff, PF_ARCS_FORWARD_FIRST, 1, &st), PF_OK);
-        for (int order = PF_ARCS_INPUT; order <= PF_ARCS_FORWARD_ROTATED; order++) {
-            ck_assert_int_eq(pf_residual_build(net, &other, (pf_arc_order)order, 2, &st), PF_OK);
-            ck_assert(!memcmp(ff.first, other.first, ((size_t)ff.n + 1) * sizeof *ff.first));
-            for (int64_t i = 0; i < ff.input_arcs; i++) {
-                int64_t a = ff.fwd_of_input[i], b = other.fwd_of_input[i];
-                ck_assert_int_eq(a < 0, b < 0);
-                if (a < 0)
-                    continue;
-                ck_assert_int_eq(ff.head[a], other.head[b]);
-                ck_assert_int_eq(ff.cap[a], other.cap[b]);
-                ck_assert_int_eq(ff.head[ff.rev[a]], other.head[other.rev[b]]);
-                ck_assert_int_eq(other.rev[other.rev[b]], b);
-            }
-            if (order == PF_ARCS_FORWARD_ROTATED) { /* forward arcs still lead each list */
-                uint8_t *forward = calloc((size_t)ff.arcs + 1, 1);
-                for (int64_t i = 0; i < ff.input_arcs; i++)
-                    if (other.fwd_of_input[i] >= 0)
-                        forward[other.fwd_of_input[i]] = 1;
-                for (int64_t u = 0; u < ff.n; u++)
-                    for (int64_t b = other.first[u] + 1; b < other.first[u + 1]; b++)
-                        ck_assert(forward[b] <= forward[b - 1]);
-                free(forward);
-            }
-            pf_residual_free(&other);
-        }
-        pf_residual_free(&ff);
         pf_network_free(net);
     }
 }
@@ -781,26 +591,26 @@ START_TEST(segmentation_random)
 {
     for (uint64_t seed = 1; seed <= 40; seed++) {
         uint64_t r = seed * 0x9E3779B97F4A7C15ull;
-        int64_t w = rng_range(&r, 1, 12), h = rng_range(&r, 1, 12), n = w * h + 2;
+        int64_t w = pf_test_rng_range(&r, 1, 12), h = pf_test_rng_range(&r, 1, 12), n = w * h + 2;
         int64_t s = n - 2, t = n - 1;
         pf_status st;
         pf_network *net = pf_network_new(n, s, t, &st);
         ck_assert_ptr_nonnull(net);
         for (int64_t v = 0; v < w * h; v++) {
-            int64_t kind = rng_range(&r, 0, 4);
+            int64_t kind = pf_test_rng_range(&r, 0, 4);
             if (kind != 1)
-                pf_network_add_arc(net, s, v, rng_range(&r, 0, 50), &st);
+                pf_network_add_arc(net, s, v, pf_test_rng_range(&r, 0, 50), &st);
             if (kind != 0)
-                pf_network_add_arc(net, v, t, rng_range(&r, 0, 50), &st);
+                pf_network_add_arc(net, v, t, pf_test_rng_range(&r, 0, 50), &st);
             if (kind == 4)
-                pf_network_add_arc(net, s, v, rng_range(&r, 1, 9), &st);
+                pf_network_add_arc(net, s, v, pf_test_rng_range(&r, 1, 9), &st);
             if (v % w + 1 < w) {
-                pf_network_add_arc(net, v, v + 1, rng_range(&r, 0, 30), &st);
-                pf_network_add_arc(net, v + 1, v, rng_range(&r, 0, 30), &st);
+                pf_network_add_arc(net, v, v + 1, pf_test_rng_range(&r, 0, 30), &st);
+                pf_network_add_arc(net, v + 1, v, pf_test_rng_range(&r, 0, 30), &st);
             }
             if (v + w < w * h) {
-                pf_network_add_arc(net, v, v + w, rng_range(&r, 0, 30), &st);
-                pf_network_add_arc(net, v + w, v, rng_range(&r, 0, 30), &st);
+                pf_network_add_arc(net, v, v + w, pf_test_rng_range(&r, 0, 30), &st);
+                pf_network_add_arc(net, v + w, v, pf_test_rng_range(&r, 0, 30), &st);
             }
         }
         if (seed % 5 == 0)
@@ -864,9 +674,6 @@ int main(void)
     tcase_add_test(random, segmentation_random);
     tcase_add_test(random, method_choice);
     tcase_add_test(random, segmentation_give_up);
-    tcase_add_test(random, residual_any_threads);
-    tcase_add_test(random, residual_relayout);
-    tcase_add_test(random, residual_orders_permute);
     suite_add_tcase(s, random);
 
     SRunner *sr = srunner_create(s);
