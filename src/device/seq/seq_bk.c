@@ -189,27 +189,31 @@ static void augment(bk *B, int64_t middle)
  * the trees grow: segmentation networks often give a vertex an arc from
  * each terminal, and each of these paths would otherwise cost an
  * augmentation and an orphan. */
+/* `flow` along arc a, its reverse taking it back; counted in the value
+ * when a reaches the sink. */
+static void push_arc(bk *B, int64_t a, int64_t flow)
+{
+    B->res[a] -= flow;
+    B->res[B->rev[a]] += flow;
+    if (B->head[a] == B->sink && __builtin_add_overflow(B->value, flow, &B->value))
+        B->overflow = 1;
+}
+
 static void pair_terminals(bk *B)
 {
     int64_t *res = B->res;
     for (int64_t a = B->first[B->source]; a < B->first[B->source + 1]; a++) {
         int32_t v = B->head[a];
-        for (int64_t b = v == B->sink ? a : B->first[v];
-             res[a] > 0 && b < (v == B->sink ? a + 1 : B->first[v + 1]); b++) {
-            if (v != B->sink && (B->head[b] != B->sink || res[b] == 0))
-                continue;
-            int64_t flow = res[a];
-            if (v != B->sink && res[b] < flow)
-                flow = res[b];
-            res[a] -= flow;
-            res[B->rev[a]] += flow;
-            if (v != B->sink) {
-                res[b] -= flow;
-                res[B->rev[b]] += flow;
-            }
-            if (__builtin_add_overflow(B->value, flow, &B->value))
-                B->overflow = 1;
+        if (v == B->sink) {
+            push_arc(B, a, res[a]);
+            continue;
         }
+        for (int64_t b = B->first[v]; res[a] > 0 && b < B->first[v + 1]; b++)
+            if (B->head[b] == B->sink && res[b] > 0) {
+                int64_t flow = res[a] < res[b] ? res[a] : res[b];
+                push_arc(B, a, flow);
+                push_arc(B, b, flow);
+            }
     }
 }
 
