@@ -270,7 +270,7 @@ int pf_network_require_memory(const pf_network *net, int want_flow, int want_cut
 
 int pf_network_is_segmentation(const pf_network *net, int threads)
 {
-    if (net->m > 32 * net->n || net->n < PF_SHAPE_MIN_VERTICES)
+    if (net->m > PF_SHAPE_MAX_ARCS_PER_VERTEX * net->n || net->n < PF_SHAPE_MIN_VERTICES)
         return 0; /* too dense or too small whatever the terminals hold */
     threads = pf_resolve_threads(threads);
     int64_t at_terminals = 0, m = net->m;

@@ -17,12 +17,15 @@
  * vertices, all next to a terminal) and either method takes microseconds:
  * push-relabel stays the one engine there. */
 #define PF_SHAPE_MIN_VERTICES 1000
+/* Input arcs per vertex above which a network is no grid. */
+#define PF_SHAPE_MAX_ARCS_PER_VERTEX 32
 
 /* terminal_arcs: arcs at the source or the sink; arcs: input arcs. */
 static inline int pf_shape_is_segmentation(int64_t vertices, int64_t arcs, int64_t terminal_arcs)
 {
     int64_t inner = vertices - 2;
-    return inner >= PF_SHAPE_MIN_VERTICES && 2 * terminal_arcs >= inner && arcs <= 32 * vertices;
+    return inner >= PF_SHAPE_MIN_VERTICES && 2 * terminal_arcs >= inner &&
+           arcs <= PF_SHAPE_MAX_ARCS_PER_VERTEX * vertices;
 }
 
 static inline int pf_residual_is_segmentation(const pf_residual *g)
