@@ -360,7 +360,8 @@ static pf_network *view_csr(const csr64 *a, int index_size, int cap_size, void *
 START_TEST(view_builds_what_a_copy_builds)
 {
     static const pf_arc_order orders[] = {PF_ARCS_FORWARD_FIRST, PF_ARCS_INPUT,
-                                          PF_ARCS_INPUT_REVERSED, PF_ARCS_FORWARD_ROTATED};
+                                          PF_ARCS_INPUT_REVERSED, PF_ARCS_FORWARD_ROTATED,
+                                          PF_ARCS_FORWARD_PART_ROTATED};
     for (int sizes = 0; sizes < 4; sizes++) {
         int index_size = sizes & 1 ? 8 : 4, cap_size = sizes & 2 ? 8 : 4;
         for (int64_t n = 5; n <= 300; n += 295) {
@@ -374,7 +375,7 @@ START_TEST(view_builds_what_a_copy_builds)
             ck_assert_ptr_nonnull(view->csr.indptr);
             ck_assert_ptr_null(view->tail);
             ck_assert_int_eq(pf_network_arcs(view), a.m);
-            for (int o = 0; o < 4; o++)
+            for (int o = 0; o < 5; o++)
                 for (int threads = 1; threads <= 3; threads++) {
                     pf_residual x, y;
                     ck_assert_int_eq(pf_residual_build(copy, &x, orders[o], threads, &st), PF_OK);

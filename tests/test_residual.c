@@ -110,10 +110,11 @@ START_TEST(residual_relayout)
 {
     static const int thread_counts[] = {1, 2, 3, 7};
     static const pf_arc_order orders[] = {PF_ARCS_FORWARD_FIRST, PF_ARCS_INPUT,
-                                          PF_ARCS_INPUT_REVERSED, PF_ARCS_FORWARD_ROTATED};
+                                          PF_ARCS_INPUT_REVERSED, PF_ARCS_FORWARD_ROTATED,
+                                          PF_ARCS_FORWARD_PART_ROTATED};
     for (uint64_t seed = 1; seed <= 60; seed++) {
         pf_network *net = layout_net(seed);
-        pf_arc_order from_order = orders[seed % 4], to_order = orders[(seed / 4) % 4];
+        pf_arc_order from_order = orders[seed % 5], to_order = orders[(seed / 5) % 5];
         pf_status st;
         pf_residual want, from;
         ck_assert_int_eq(pf_residual_build(net, &want, to_order, 1, &st), PF_OK);
@@ -147,7 +148,8 @@ START_TEST(residual_relayout)
 END_TEST
 
 /* Every order holds the same arcs: each list is a permutation of the
- * forward-first one, and the shuffled order keeps forward arcs first. */
+ * forward-first one, the turned orders keep forward arcs first, and the
+ * one that turns the forward part only keeps the reverse part as it was. */
 START_TEST(residual_orders_permute)
 {
     for (uint64_t seed = 1; seed <= 40; seed++) {
@@ -155,7 +157,7 @@ START_TEST(residual_orders_permute)
         pf_status st;
         pf_residual ff, other;
         ck_assert_int_eq(pf_residual_build(net, &ff, PF_ARCS_FORWARD_FIRST, 1, &st), PF_OK);
-        for (int order = PF_ARCS_INPUT; order <= PF_ARCS_FORWARD_ROTATED; order++) {
+        for (int order = PF_ARCS_INPUT; order <= PF_ARCS_FORWARD_PART_ROTATED; order++) {
             ck_assert_int_eq(pf_residual_build(net, &other, (pf_arc_order)order, 2, &st), PF_OK);
             ck_assert(!memcmp(ff.first, other.first, ((size_t)ff.n + 1) * sizeof *ff.first));
             for (int64_t i = 0; i < ff.input_arcs; i++) {
@@ -168,7 +170,13 @@ START_TEST(residual_orders_permute)
                 ck_assert_int_eq(ff.head[ff.rev[a]], other.head[other.rev[b]]);
                 ck_assert_int_eq(other.rev[other.rev[b]], b);
             }
-            if (order == PF_ARCS_FORWARD_ROTATED) { /* forward arcs still lead each list */
+            if (order == PF_ARCS_FORWARD_PART_ROTATED) /* the reverse parts untouched */
+                for (int64_t i = 0; i < ff.input_arcs; i++)
+                    if (ff.fwd_of_input[i] >= 0)
+                        ck_assert_int_eq(ff.rev[ff.fwd_of_input[i]],
+                                         other.rev[other.fwd_of_input[i]]);
+            if (order == PF_ARCS_FORWARD_ROTATED || order == PF_ARCS_FORWARD_PART_ROTATED) {
+                /* forward arcs still lead each list */
                 uint8_t *forward = calloc((size_t)ff.arcs + 1, 1);
                 for (int64_t i = 0; i < ff.input_arcs; i++)
                     if (other.fwd_of_input[i] >= 0)

@@ -164,6 +164,7 @@ static int64_t check_engine(const pf_network *net)
 {
     int64_t value = check_engine_order(net, PF_ARCS_FORWARD_FIRST);
     ck_assert_int_eq(check_engine_order(net, PF_ARCS_FORWARD_ROTATED), value);
+    ck_assert_int_eq(check_engine_order(net, PF_ARCS_FORWARD_PART_ROTATED), value);
     ck_assert_int_eq(check_engine_order(net, PF_ARCS_INPUT), value);
     return value;
 }

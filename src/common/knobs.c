@@ -25,6 +25,7 @@ static const pf_knob_choice cap_bits_choices[] = {
 static const pf_knob_choice arc_order_choices[] = {
     {.name = "forward", .value = PF_ARCS_FORWARD_FIRST},
     {.name = "rotated", .value = PF_ARCS_FORWARD_ROTATED},
+    {.name = "forward-rotated", .value = PF_ARCS_FORWARD_PART_ROTATED},
     {.name = "input", .value = PF_ARCS_INPUT},
     {.name = "input-reversed", .value = PF_ARCS_INPUT_REVERSED},
     {0},
@@ -136,7 +137,7 @@ const pf_knob_info pf_knob_table[PF_KNOB_COUNT] = {
                    "(refused with exit 3 where the device or the graph cannot take it)"},
     [PF_KNOB_ARC_ORDER] = {
         CHOICE_KNOB("PORTAFLOW_ARC_ORDER", arc_order, arc_order_choices, PF_KNOB_AUTO),
-        .auto_text = "forward for the sequential engine, rotated for the parallel driver",
+        .auto_text = "forward-rotated for the sequential engine, rotated for the parallel driver",
         .meaning = "every engine's residual arc lists in this order"},
     [PF_KNOB_ASYNC] = {FLAG_KNOB("PORTAFLOW_ASYNC", async, 1),
         .meaning = "0: OpenMP runs synchronous rounds like the GPUs instead of its "

@@ -185,7 +185,8 @@ static void prefix_sum(int64_t *x, int64_t len, int threads, int64_t *chunk_base
  * list (or of its forward and reverse parts) in input order; `start` NULL
  * keeps that order, else the count is mapped: INPUT_REVERSED turns the
  * list around, FORWARD_ROTATED turns each part by a pseudo-random offset
- * of the vertex's own (residual.h says why). A per-vertex mapping keeps the
+ * of the vertex's own, FORWARD_PART_ROTATED the forward part only
+ * (residual.h says why). A per-vertex mapping keeps the
  * layout independent of the thread count and costs no extra pass. */
 typedef struct arc_placer {
     pf_arc_order order;
@@ -201,6 +202,8 @@ static inline int64_t place(const arc_placer *p, int64_t slot, int32_t u, int re
         return slot;
     if (p->order == PF_ARCS_INPUT_REVERSED)
         return p->start[u] + p->start[u + 1] - 1 - slot;
+    if (reverse && p->order == PF_ARCS_FORWARD_PART_ROTATED)
+        return slot;
     int64_t lo = reverse ? p->rstart[u] : p->start[u];
     int64_t hi = reverse ? p->start[u + 1] : p->rstart[u];
     uint64_t turn = ((uint64_t)u * 2 + (uint64_t)reverse + 1) * 0x9E3779B97F4A7C15ull;
@@ -418,7 +421,8 @@ static int build_plain(const pf_network *net, pf_residual *g, pf_arc_order order
     /* The lists' bounds, for a placer that maps positions: the cursors
      * move during the scatter. */
     arc_placer placer = {.order = order};
-    if (order == PF_ARCS_INPUT_REVERSED || order == PF_ARCS_FORWARD_ROTATED) {
+    if (order == PF_ARCS_INPUT_REVERSED || order == PF_ARCS_FORWARD_ROTATED ||
+        order == PF_ARCS_FORWARD_PART_ROTATED) {
         spans = pf_alloc(2 * (size_t)n + 1, sizeof *spans, st);
         if (!spans)
             goto fail;
@@ -555,7 +559,7 @@ pf_arc_order pf_residual_order_for(int sequential_engine)
     int64_t order = pf_knobs()->arc_order;
     if (order != PF_KNOB_AUTO)
         return (pf_arc_order)order;
-    return sequential_engine ? PF_ARCS_FORWARD_FIRST : PF_ARCS_FORWARD_ROTATED;
+    return sequential_engine ? PF_ARCS_FORWARD_PART_ROTATED : PF_ARCS_FORWARD_ROTATED;
 }
 
 /* Through a network view of `in` (its arcs in input order), so the result

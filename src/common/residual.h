@@ -9,15 +9,21 @@
  * neighbour: every engine takes the first among equals (the measurements
  * behind each order are in bench/NOTES.md).
  * - PF_ARCS_FORWARD_FIRST: the vertex's forward arcs, then its reverse
- *   arcs, each part in input order: the sequential engine's. Ties go on
- *   along the input's own arcs rather than back along the arc the excess
- *   came in by; in input order the sequential engine bounces excess back
- *   and forth (several times the pushes on layered graphs, quadratic along
- *   a long chain).
- * - PF_ARCS_FORWARD_ROTATED: the same two parts, each turned by a
- *   pseudo-random offset of the vertex's own: the parallel driver's. Many
- *   vertices relabel and choose at once there, and a rule that sends them
- *   all the same way is slow: forward-first keeps the excess inside a
+ *   arcs, each part in input order. Ties go on along the input's own arcs
+ *   rather than back along the arc the excess came in by; in input order
+ *   the sequential engine bounces excess back and forth (several times the
+ *   pushes on layered graphs, quadratic along a long chain).
+ * - PF_ARCS_FORWARD_PART_ROTATED: the same, the forward part turned by a
+ *   pseudo-random offset of the vertex's own: the sequential engine's.
+ *   Where every vertex lists its neighbours in the same pattern (RMFGEN's
+ *   frames: down, left, right, up, then the arc to the next frame), taking
+ *   the first of equals sends all the excess of a frame the same way, and
+ *   it piles up at a few of the arcs between frames; turned, it spreads
+ *   (half the pushes on RMFGEN, 1.4-2.4x faster; dense AC graphs, whose
+ *   input order suits them, lose 1.2-1.4x; bench/NOTES.md 60).
+ * - PF_ARCS_FORWARD_ROTATED: both parts turned: the parallel driver's.
+ *   Many vertices relabel and choose at once there, and a rule that sends
+ *   them all the same way is slow: forward-first keeps the excess inside a
  *   layered graph's frames, and on a dense graph input order with the last
  *   of equals sends all of it to one vertex.
  * - PF_ARCS_INPUT, PF_ARCS_INPUT_REVERSED: plain input order, and the same
@@ -34,6 +40,7 @@ typedef enum pf_arc_order {
     PF_ARCS_INPUT,
     PF_ARCS_INPUT_REVERSED,
     PF_ARCS_FORWARD_ROTATED,
+    PF_ARCS_FORWARD_PART_ROTATED,
 } pf_arc_order;
 
 typedef struct pf_residual {

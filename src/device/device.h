@@ -188,9 +188,9 @@ typedef struct pf_device_caps {
      * (int32), which needs first[v] to use. The backend's PF_REV_ARC must
      * read the form it asks for. */
     unsigned rev_absolute : 1;
-    /* Its max-flow wants each vertex's arcs forward first in input order
-     * (residual.h: PF_ARCS_FORWARD_FIRST, the sequential engine's order);
-     * 0: the parallel engines' rotated order. */
+    /* Its max-flow wants the sequential engine's arc order (residual.h:
+     * PF_ARCS_FORWARD_PART_ROTATED, forward arcs first); 0: the parallel
+     * engines' rotated order. */
     unsigned forward_first_arcs : 1;
     /* Its device is the host CPU and host memory (no transfers to speak of). */
     unsigned host_cpu : 1;

@@ -320,7 +320,8 @@ void pf_residual_flow_free(pf_residual_flow *f)
  * of u as long as row u of the input less its self-loops. */
 static int parts_known(const pf_residual *g)
 {
-    return g->order == PF_ARCS_FORWARD_FIRST || g->order == PF_ARCS_FORWARD_ROTATED;
+    return g->order == PF_ARCS_FORWARD_FIRST || g->order == PF_ARCS_FORWARD_ROTATED ||
+           g->order == PF_ARCS_FORWARD_PART_ROTATED;
 }
 
 /* Where each row's self-loop entries start (n + 1, into *loop_start),
