@@ -188,8 +188,8 @@ static void prefix_sum(int64_t *x, int64_t len, int threads, int64_t *chunk_base
  * keeps that order, else the count is mapped: INPUT_REVERSED turns the
  * list around, FORWARD_ROTATED turns each part by a pseudo-random offset
  * of the vertex's own, FORWARD_PART_ROTATED the forward part only
- * (residual.h says why). A per-vertex mapping keeps the
- * layout independent of the thread count and costs no extra pass. */
+ * (residual.h says why). A per-vertex mapping keeps the layout
+ * independent of the thread count and costs no extra pass. */
 typedef struct arc_placer {
     pf_arc_order order;
     const int64_t *start;  /* n + 1: where each list starts */
