@@ -376,7 +376,7 @@ START_TEST(view_builds_what_a_copy_builds)
             ck_assert_ptr_null(view->tail);
             ck_assert_int_eq(pf_network_arcs(view), a.m);
             /* Copy and view, on any threads, give the copy's one-thread
-             * layout (the parallel builds read a view's rows in chunks). */
+             * layout. */
             static const int thread_counts[] = {1, 2, 3, 8};
             for (int o = 0; o < 5; o++) {
                 pf_residual one;

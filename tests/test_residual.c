@@ -61,8 +61,8 @@ static void check_same_residual(const pf_residual *want, const pf_residual *got)
 
 /* Any thread count must give the one-thread layout bit for bit (solvers'
  * choices and printed flows depend on it), and the same rev offsets and
- * arc flows; in the forward-first orders (whose parallel build partitions
- * the arc ends by owner) and input order (every thread walks all arcs). */
+ * arc flows; in the forward-first orders (forward and reverse arcs through
+ * their own cursors) and input order (one cursor for both). */
 START_TEST(residual_any_threads)
 {
     static const int thread_counts[] = {2, 3, 7, 16};
