@@ -185,10 +185,6 @@ static void augment(bk *B, int64_t middle)
     B->augmentations++;
 }
 
-/* Flow along every path source -> v -> sink (and source -> sink) before
- * the trees grow: segmentation networks often give a vertex an arc from
- * each terminal, and each of these paths would otherwise cost an
- * augmentation and an orphan. */
 /* `flow` along arc a, its reverse taking it back; counted in the value
  * when a reaches the sink. */
 static void push_arc(bk *B, int64_t a, int64_t flow)
@@ -199,6 +195,10 @@ static void push_arc(bk *B, int64_t a, int64_t flow)
         B->overflow = 1;
 }
 
+/* Flow along every path source -> v -> sink (and source -> sink) before
+ * the trees grow: segmentation networks often give a vertex an arc from
+ * each terminal, and each of these paths would otherwise cost an
+ * augmentation and an orphan. */
 static void pair_terminals(bk *B)
 {
     int64_t *res = B->res;
