@@ -9,6 +9,11 @@
 
 #include "common/knobs.h"
 #include "common/gen.h"
+#include "common/residual.h"
+#include "device/device.h"
+#include "host/dev_check.h"
+#include "host/engine.h"
+#include "host/registry.h"
 #include "support.h"
 
 static const char *backend;
@@ -370,6 +375,157 @@ START_TEST(capacity_total_past_int64_is_refused)
 }
 END_TEST
 
+/* ---- the residual graph built on the device (device.h: build_residual) -- */
+
+/* A device buffer of `bytes` holding `data` (NULL: left as allocated). */
+static pf_buf *device_copy(const pf_device_ops *ops, pf_dev *dev, const void *data,
+                           size_t bytes)
+{
+    pf_buf *buf = NULL;
+    pf_status st;
+    ck_assert_int_eq(ops->alloc(dev, bytes ? bytes : 1, &buf, &st), PF_OK);
+    if (data && bytes)
+        ck_assert_int_eq(ops->upload(dev, buf, 0, data, bytes, &st), PF_OK);
+    return buf;
+}
+
+static void *device_read(const pf_device_ops *ops, pf_dev *dev, pf_buf *buf, size_t bytes)
+{
+    void *out = malloc(bytes ? bytes : 1);
+    pf_status st;
+    ck_assert_int_eq(ops->download(dev, buf, 0, out, bytes, &st), PF_OK);
+    return out;
+}
+
+/* net built by the device in `bits`-bit residuals (clamped to `clamp`)
+ * against the host's build of the driver's layout, array by array; then
+ * arc_flows reads each input arc's reverse residual. */
+static void device_build_matches(const pf_device_ops *ops, pf_dev *dev, const pf_network *net,
+                                 int bits, int64_t clamp)
+{
+    pf_status st;
+    pf_residual h;
+    ck_assert_int_eq(pf_residual_build(net, &h, PF_ARCS_FORWARD_ROTATED, 0, &st), PF_OK);
+    size_t n = (size_t)h.n, arcs = (size_t)h.arcs, m = (size_t)net->m, cap = (size_t)bits / 8;
+    int32_t *rev = malloc((arcs ? arcs : 1) * sizeof *rev);
+    ck_assert_int_eq(pf_residual_rev_offsets(&h, rev, 0, &st), PF_OK);
+    pf_dev_graph g = {.n = h.n, .arcs = h.arcs, .source = h.source, .sink = h.sink,
+                      .cap_bits = bits};
+    pf_buf **bufs[] = {&g.first, &g.head, &g.rev, &g.res, &g.excess, &g.height,
+                       &g.flags, &g.list_a, &g.list_b, &g.counters, &g.owner};
+    size_t sizes[] = {(n + 1) * 8, arcs * 4, arcs * 4, arcs * cap, n * cap, n * 4,
+                      n * 4, n * 4, n * 4, PF_CTR_COUNT * 8, n * 4};
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
+        *bufs[i] = device_copy(ops, dev, NULL, sizes[i]);
+    pf_dev_arcs in = {.n = net->n, .m = net->m, .tail = device_copy(ops, dev, net->tail, m * 4),
+                      .head = device_copy(ops, dev, net->head, m * 4),
+                      .cap = device_copy(ops, dev, net->cap, m * 8)};
+    pf_buf *input_rev = device_copy(ops, dev, NULL, m * 8);
+    ck_assert_int_eq(ops->build_residual(dev, &g, &in, clamp, input_rev, &st), PF_OK);
+
+    int64_t *first = device_read(ops, dev, g.first, (n + 1) * 8);
+    int32_t *head = device_read(ops, dev, g.head, arcs * 4), *drev = device_read(ops, dev, g.rev, arcs * 4);
+    void *res = device_read(ops, dev, g.res, arcs * cap);
+    int64_t *irev = device_read(ops, dev, input_rev, m * 8);
+    for (size_t u = 0; u <= n; u++)
+        PF_EXPECT(first[u] == h.first[u], "first[%zu] %lld, host %lld", u, (long long)first[u],
+                  (long long)h.first[u]);
+    for (size_t a = 0; a < arcs; a++) {
+        int64_t want = h.cap[a] < clamp ? h.cap[a] : clamp;
+        int64_t got = bits == 32 ? ((int32_t *)res)[a] : ((int64_t *)res)[a];
+        PF_EXPECT(head[a] == h.head[a] && drev[a] == rev[a] && got == want,
+                  "arc %zu: head %d rev %d res %lld, host %d %d %lld (%d bits)", a, head[a],
+                  drev[a], (long long)got, h.head[a], rev[a], (long long)want, bits);
+    }
+    for (size_t i = 0; i < m; i++) {
+        int64_t a = h.fwd_of_input[i], want = a < 0 ? -1 : h.rev[a];
+        PF_EXPECT(irev[i] == want, "input arc %zu: reverse arc %lld, host %lld", i,
+                  (long long)irev[i], (long long)want);
+    }
+    /* Residuals 0, 1, 2, ... : arc i's flow is its reverse arc's number. */
+    for (size_t a = 0; a < arcs; a++) {
+        if (bits == 32)
+            ((int32_t *)res)[a] = (int32_t)a;
+        else
+            ((int64_t *)res)[a] = (int64_t)a;
+    }
+    ck_assert_int_eq(ops->upload(dev, g.res, 0, res, arcs * cap, &st), PF_OK);
+    pf_buf *flow = device_copy(ops, dev, NULL, m * 8);
+    ck_assert_int_eq(ops->arc_flows(dev, &g, input_rev, (int64_t)m, flow, &st), PF_OK);
+    int64_t *flows = device_read(ops, dev, flow, m * 8);
+    for (size_t i = 0; i < m; i++)
+        PF_EXPECT(flows[i] == (irev[i] < 0 ? 0 : irev[i]), "arc_flows[%zu] %lld", i,
+                  (long long)flows[i]);
+
+    pf_buf *all[] = {in.tail, in.head, in.cap, input_rev, flow};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        ops->release(dev, all[i]);
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
+        ops->release(dev, *bufs[i]);
+    free(first), free(head), free(drev), free(res), free(irev), free(flows), free(rev);
+    pf_residual_free(&h);
+}
+
+/* A backend that builds the residual graph itself lays it out as the
+ * host does, bit for bit: the families, random graphs (parallel and
+ * antiparallel arcs, self-loops), a hub joined to every vertex, and the
+ * 32-bit path's clamp. Backends without build_residual have nothing to
+ * compare. */
+START_TEST(device_build_matches_host)
+{
+    int device = _i % device_count;
+    const pf_device_ops *ops = pf_dev_check_ops(pf_backend_find(backend));
+    if (!ops->build_residual) {
+        printf("%s: no build_residual (the host builds the graph)\n", backend);
+        return;
+    }
+    pf_open_params params = {.device_index = device};
+    pf_dev *dev = NULL;
+    pf_device_desc desc;
+    pf_status st;
+    ck_assert_int_eq(ops->open(&params, &dev, &desc, &st), PF_OK);
+    for (int which = 0; which < FAMILIES; which++) {
+        pf_network *net = family(which, 2);
+        device_build_matches(ops, dev, net, 64, INT64_MAX);
+        device_build_matches(ops, dev, net, 32, 37);
+        pf_network_free(net);
+    }
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        pf_network *net = pf_gen_random(2 + (int64_t)(seed * 11 % 70),
+                                        (int64_t)(seed * 97 % 900) + 1, 1000, seed, &st);
+        for (int64_t k = 0; k < (int64_t)seed; k++) /* self-loops and repeats */
+            pf_network_add_arc(net, (int32_t)(k % net->n), (int32_t)(k % net->n), 5, &st);
+        pf_network_add_arc(net, 0, 1, 7, &st);
+        pf_network_add_arc(net, 0, 1, 9, &st);
+        pf_network_add_arc(net, 1, 0, 11, &st);
+        device_build_matches(ops, dev, net, seed % 2 ? 64 : 32, seed % 2 ? INT64_MAX : 500);
+        pf_network_free(net);
+    }
+    pf_network *hub = pf_network_new(3000, 0, 2999, &st);
+    for (int32_t v = 1; v < 3000; v++) {
+        pf_network_add_arc(hub, 0, v, v, &st);
+        pf_network_add_arc(hub, v, 2999, 3000 - v, &st);
+        pf_network_add_arc(hub, v, (v * 7) % 3000, 1, &st);
+    }
+    device_build_matches(ops, dev, hub, 64, INT64_MAX);
+    pf_network_free(hub);
+    ops->close(dev);
+}
+END_TEST
+
+/* The driver on the graph the host builds, where the device could build
+ * it itself (PORTAFLOW_DEVICE_BUILD=0), gives seq's answer too. */
+START_TEST(families_agree_built_on_the_host)
+{
+    int which = _i / device_count, device = _i % device_count;
+    setenv("PORTAFLOW_DEVICE_BUILD", "0", 1);
+    pf_knobs_reload();
+    agree_with_seq(family(which, 4), device);
+    unsetenv("PORTAFLOW_DEVICE_BUILD");
+    pf_knobs_reload();
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     backend = argc > 1 ? argv[1] : "omp";
@@ -395,6 +551,11 @@ int main(int argc, char **argv)
     tcase_add_loop_test(tc, unsupported_width_is_refused, 0, device_count);
     tcase_add_loop_test(tc, capabilities_are_declared, 0, device_count);
     tcase_add_loop_test(tc, crawl_is_handed_to_the_host, 0, device_count);
+    tcase_add_loop_test(tc, device_build_matches_host, 0, device_count);
+    pf_network *probe = family(0, 1);
+    if (pf_parallel_builds_on_device(pf_backend_find(backend), probe))
+        tcase_add_loop_test(tc, families_agree_built_on_the_host, 0, FAMILIES * device_count);
+    pf_network_free(probe);
     suite_add_tcase(s, tc);
     return pf_test_run_in_process(s);
 }

@@ -130,6 +130,10 @@ const pf_knob_info pf_knob_table[PF_KNOB_COUNT] = {
         .meaning = "auto takes no GPU for a max-flow network of fewer vertices (too few to "
                    "fill one: its start and exit cost more than the CPU's whole solve); 0: "
                    "a GPU for every network"},
+    [PF_KNOB_DEVICE_BUILD] = {FLAG_KNOB("PORTAFLOW_DEVICE_BUILD", device_build, 1),
+        .meaning = "1: a device backend that can (cuda) builds the residual graph of a network "
+                   "from its arcs itself, the host never lays it out; 0: the host builds it and "
+                   "uploads it (for measuring)"},
     [PF_KNOB_CAP_BITS] = {
         CHOICE_KNOB("PORTAFLOW_CAP_BITS", cap_bits, cap_bits_choices, PF_KNOB_AUTO),
         .auto_text = "64 where the device has 64-bit atomics, else 32 where the graph allows",

@@ -53,6 +53,7 @@ typedef enum pf_knob_id {
     PF_KNOB_HYBRID_OPEN,
     PF_KNOB_HYBRID_TEAM,
     PF_KNOB_GPU_MIN_VERTICES,
+    PF_KNOB_DEVICE_BUILD,
     PF_KNOB_CAP_BITS,
     PF_KNOB_ARC_ORDER,
     PF_KNOB_ASYNC,
@@ -115,6 +116,7 @@ typedef struct pf_knob_values {
     int64_t hybrid_open;       /* 0 early, 1 late */
     int64_t hybrid_team;       /* PF_KNOB_AUTO, 1 on, 0 off */
     int64_t gpu_min_vertices;  /* auto takes no GPU for max-flow below this */
+    int64_t device_build;      /* 1: a device that can builds the residual graph */
     int64_t cap_bits;          /* 32, 64, or PF_KNOB_AUTO */
     int64_t arc_order;         /* a pf_arc_order, or PF_KNOB_AUTO */
     int64_t async;

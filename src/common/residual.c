@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arc_turn.h"
 #include "omp_threads.h"
 
 #include "knobs.h"
@@ -208,13 +209,7 @@ static inline int64_t place(const arc_placer *p, int64_t slot, int32_t u, int re
         return slot;
     int64_t lo = reverse ? p->rstart[u] : p->start[u];
     int64_t hi = reverse ? p->start[u + 1] : p->rstart[u];
-    uint64_t turn = ((uint64_t)u * 2 + (uint64_t)reverse + 1) * 0x9E3779B97F4A7C15ull;
-    turn ^= turn >> 29;
-    /* turn scaled into [0, len) by a multiply, not a division: this runs
-     * twice per arc of every parallel solve's build. */
-    int64_t len = hi - lo;
-    int64_t at = slot - lo + (int64_t)(((unsigned __int128)turn * (uint64_t)len) >> 64);
-    return lo + (at < len ? at : at - len);
+    return pf_turned_position(lo, hi - lo, slot - lo, u, reverse);
 }
 
 /* One pass in input order, pairing each arc with its reverse at once. */

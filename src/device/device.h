@@ -255,6 +255,18 @@ typedef int pf_take_at_fn(pf_dev *dev, pf_buf *src, int64_t base, int64_t limit,
 typedef int pf_mark_changed_fn(pf_dev *dev, pf_buf *cur, pf_buf *snap, int64_t base,
                                pf_buf *flags, int64_t count, pf_status *st);
 
+/* A max-flow network's input arcs on the device, for build_residual: arc
+ * i runs tail[i] -> head[i] (int32 vertex ids, 0..n-1) with capacity
+ * cap[i] (int64, 0..2^62), i < m, in input order. */
+typedef struct pf_dev_arcs {
+    int64_t n, m;
+    pf_buf *tail, *head, *cap;
+} pf_dev_arcs;
+typedef int pf_build_residual_fn(pf_dev *dev, pf_dev_graph *g, const pf_dev_arcs *in,
+                                 int64_t clamp, pf_buf *input_rev, pf_status *st);
+typedef int pf_arc_flows_fn(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev, int64_t m,
+                            pf_buf *flow, pf_status *st);
+
 typedef struct pf_device_ops {
     const char *name; /* "seq", "omp", "opencl", "cuda" */
     pf_device_caps caps;
@@ -315,6 +327,24 @@ typedef struct pf_device_ops {
      * back. */
     pf_mark_changed_fn *mark_changed;
 
+    /* The residual graph built on the device instead of the host (the
+     * parallel driver's device path, src/host/driver_build.c). Optional as
+     * a pair (NULL: the host builds it and uploads it).
+     * build_residual: g->first, head, rev (in the form caps.rev_absolute
+     * names) and res from the input arcs `in`, exactly as the host's
+     * pf_residual_build in PF_ARCS_FORWARD_ROTATED order gives them and
+     * the driver uploads them (src/common/residual.h, arc_turn.h): a
+     * self-loop has no residual arcs, every other arc a forward arc at its
+     * tail (its capacity; with 32-bit residuals, g->cap_bits, the smaller
+     * of it and `clamp`) and a reverse arc at its head (0). The caller has
+     * set g->n = in->n, g->arcs (twice the arcs that are no self-loop) and
+     * g->cap_bits and allocated g's buffers for them. input_rev (in->m
+     * int64) gets the position of each input arc's reverse arc, -1 for a
+     * self-loop. Leaves excess, height, owner and counters as they were.
+     * arc_flows: flow[i] (int64) = the residual of arc input_rev[i], the
+     * flow on input arc i, 0 where input_rev[i] is -1, for i < m. */
+    pf_build_residual_fn *build_residual;
+    pf_arc_flows_fn *arc_flows;
     /* flags[u] = 1 iff excess[u] > 0, height[u] < n and u is no terminal. */
     int (*mark_active)(pf_dev *dev, const pf_dev_graph *g, pf_buf *flags,
                        pf_status *st);

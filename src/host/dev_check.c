@@ -275,6 +275,45 @@ static int check_graph(const pf_dev_graph *g, const char *step, pf_dev_graph *in
     return PF_OK;
 }
 
+static int c_build_residual(pf_dev *dev, pf_dev_graph *g, const pf_dev_arcs *arcs,
+                            int64_t clamp, pf_buf *input_rev, pf_status *st)
+{
+    const char *step = "build_residual";
+    pf_dev_graph in;
+    int rc = check_graph(g, step, &in, st);
+    if (!rc && (!arcs || arcs->n != g->n || arcs->m < 0 || g->arcs > 2 * arcs->m || clamp < 1))
+        rc = pf_fail(st, PF_E_USAGE, "%s: %lld input arcs for %lld residual arcs and %lld "
+                     "vertices, clamp %lld", step, arcs ? (long long)arcs->m : -1LL,
+                     (long long)g->arcs, (long long)g->n, (long long)clamp);
+    if (!rc && ((rc = pf_dc_check_elems(arcs->tail, arcs->m, 4, step, "tail", st)) ||
+                (rc = pf_dc_check_elems(arcs->head, arcs->m, 4, step, "head", st)) ||
+                (rc = pf_dc_check_elems(arcs->cap, arcs->m, 8, step, "cap", st)) ||
+                (rc = pf_dc_check_elems(input_rev, arcs->m, 8, step, "input_rev", st))))
+        return rc;
+    if (rc)
+        return rc;
+    pf_dev_arcs inner_arcs = {.n = arcs->n, .m = arcs->m, .tail = INNER(arcs->tail),
+                              .head = INNER(arcs->head), .cap = INNER(arcs->cap)};
+    checked_dev *c = CDEV(dev);
+    return c->inner->build_residual(c->dev, &in, &inner_arcs, clamp, INNER(input_rev), st);
+}
+
+static int c_arc_flows(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev, int64_t m,
+                       pf_buf *flow, pf_status *st)
+{
+    pf_dev_graph in;
+    int rc = check_graph(g, "arc_flows", &in, st);
+    if (!rc && (m < 0 || g->arcs > 2 * m))
+        rc = pf_fail(st, PF_E_USAGE, "arc_flows: %lld input arcs for %lld residual arcs",
+                     (long long)m, (long long)g->arcs);
+    if (!rc)
+        rc = pf_dc_check_elems(input_rev, m, 8, "arc_flows", "input_rev", st);
+    if (!rc)
+        rc = pf_dc_check_elems(flow, m, 8, "arc_flows", "flow", st);
+    checked_dev *c = CDEV(dev);
+    return rc ? rc : c->inner->arc_flows(c->dev, &in, INNER(input_rev), m, INNER(flow), st);
+}
+
 /* A list of count vertices of g in buf. */
 static int check_list(const pf_dev_graph *g, const pf_buf *list, int64_t count, const char *step,
                       pf_status *st)
@@ -508,6 +547,8 @@ static void build_table(pf_device_ops *t, const pf_device_ops *in, int slot)
     CHECKED_IF_PRESENT(put_at);
     CHECKED_IF_PRESENT(take_at);
     CHECKED_IF_PRESENT(mark_changed);
+    CHECKED_IF_PRESENT(build_residual);
+    CHECKED_IF_PRESENT(arc_flows);
     CHECKED_IF_PRESENT(mark_active);
     CHECKED_IF_PRESENT(saturate_from);
     CHECKED_IF_PRESENT(push_relabel);

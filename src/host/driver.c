@@ -46,34 +46,35 @@ static uint64_t drv_graph_bytes(const pf_residual *h, int cap_bits)
 
 /* ---- width of residuals and excess ----------------------------------- */
 
-/* 32 when int32 residuals and excess provably never overflow on h, else
- * 64; *clamp gets the value every capacity may be clamped to (S + 1).
- * pf_kernels.h has the proof: with S the source's residual capacity, every
- * excess stays within [-S, S], and with capacities clamped to S + 1 (which
- * changes neither the flow value nor the cut found) a residual stays within
- * its pair's clamped sum. A pair here is an input arc and its reverse,
- * whose initial residual is 0 (residual.h), so that sum is at most S + 1:
- * S + 1 < 2^31 is all it takes, whatever parallel or antiparallel arcs
- * there are. The capacity into the sink does not bound them: the source
- * pushes all of S into the graph first, whatever reaches the sink. */
-static int cap_bits_needed(const pf_residual *h, int64_t *clamp)
+/* 32 when int32 residuals and excess provably never overflow on the
+ * graph, else 64; *clamp gets the value every capacity may be clamped to
+ * (S + 1). pf_kernels.h has the proof: with S the source's residual
+ * capacity (f->supply), every excess stays within [-S, S], and with
+ * capacities clamped to S + 1 (which changes neither the flow value nor
+ * the cut found) a residual stays within its pair's clamped sum. A pair
+ * here is an input arc and its reverse, whose initial residual is 0
+ * (residual.h), so that sum is at most S + 1: S + 1 < 2^31 is all it
+ * takes, whatever parallel or antiparallel arcs there are. The capacity
+ * into the sink does not bound them: the source pushes all of S into the
+ * graph first, whatever reaches the sink. */
+static int cap_bits_needed(const drv_facts *f, int64_t *clamp)
 {
-    int64_t supply = 0;
-    for (int64_t a = h->first[h->source]; a < h->first[h->source + 1]; a++)
-        if (__builtin_add_overflow(supply, h->cap[a], &supply) || supply >= INT32_MAX)
-            return 64;
-    *clamp = supply + 1;
+    if (f->supply >= INT32_MAX)
+        return 64;
+    *clamp = f->supply + 1;
     return 32;
 }
 
-/* The source's residual capacity, for messages. */
-static int64_t source_supply(const pf_residual *h)
+void drv_facts_of_residual(const pf_residual *h, drv_facts *f)
 {
-    int64_t supply = 0;
+    int64_t supply = 0, total = 0;
+    int supply_over = 0;
     for (int64_t a = h->first[h->source]; a < h->first[h->source + 1]; a++)
-        if (__builtin_add_overflow(supply, h->cap[a], &supply))
-            return INT64_MAX;
-    return supply;
+        supply_over |= __builtin_add_overflow(supply, h->cap[a], &supply);
+    f->supply = supply_over ? INT64_MAX : supply;
+    f->total_overflows = 0;
+    for (int64_t a = 0; a < h->arcs && !f->total_overflows; a++)
+        f->total_overflows = __builtin_add_overflow(total, h->cap[a], &total);
 }
 
 /* g.cap_bits for this device and graph. PORTAFLOW_CAP_BITS=32|64 forces a
@@ -87,7 +88,7 @@ int drv_choose_cap_bits(driver *d, const pf_device_desc *desc, int64_t *clamp, p
     int forced = pf_knobs()->cap_bits == PF_KNOB_AUTO ? 0 : (int)pf_knobs()->cap_bits;
     int has32 = (desc->maxflow_bits & PF_MAXFLOW_32) != 0;
     int has64 = (desc->maxflow_bits & PF_MAXFLOW_64) != 0;
-    int graph = cap_bits_needed(d->host, clamp);
+    int graph = cap_bits_needed(&d->facts, clamp);
     int bits = forced ? forced : has64 ? 64 : 32;
     if (bits == 64 && !has64)
         return pf_fail(st, PF_E_DEVICE,
@@ -103,7 +104,7 @@ int drv_choose_cap_bits(driver *d, const pf_device_desc *desc, int64_t *clamp, p
                        "%s: this graph needs 64-bit residuals (the source's capacity is %lld; "
                        "32 bits take at most 2^31 - 2) and %s%s; --backend omp or seq solves "
                        "it",
-                       d->ops->name, (long long)source_supply(d->host), desc->name,
+                       d->ops->name, (long long)d->facts.supply, desc->name,
                        forced ? " was asked for 32 bits (PORTAFLOW_CAP_BITS=32)"
                               : " has no 64-bit atomics");
     d->g.cap_bits = bits;
@@ -191,9 +192,9 @@ int drv_alloc_graph(driver *d, const pf_device_desc *desc, pf_status *st)
 
 void drv_release_graph(driver *d)
 {
-    pf_buf **bufs[] = {&d->g.first, &d->g.head,   &d->g.rev,    &d->g.res,    &d->g.excess,
-                       &d->g.height, &d->g.flags, &d->g.list_a, &d->g.list_b, &d->g.counters,
-                       &d->g.owner};
+    pf_buf **bufs[] = {&d->g.first,  &d->g.head,   &d->g.rev,      &d->g.res,
+                       &d->g.excess, &d->g.height, &d->g.flags,    &d->g.list_a,
+                       &d->g.list_b, &d->g.counters, &d->g.owner, &d->input_rev};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
         if (*bufs[i]) {
             d->ops->release(d->dev, *bufs[i]);
@@ -227,11 +228,20 @@ int drv_upload_graph(driver *d, pf_status *st)
         (rc = ops->upload(d->dev, d->g.first, 0, h->first, (n + 1) * 8, st)) ||
         (rc = ops->upload(d->dev, d->g.head, 0, h->head, arcs * 4, st)) ||
         (rc = d->cap32 ? ops->upload(d->dev, d->g.res, 0, d->cap32, arcs * 4, st)
-                       : ops->upload(d->dev, d->g.res, 0, h->cap, arcs * 8, st)) ||
-        (rc = d->cap32 ? ops->fill_i32(d->dev, d->g.excess, 0, (int64_t)n, st)
-                       : ops->fill_i64(d->dev, d->g.excess, 0, (int64_t)n, st)) ||
-        (rc = ops->fill_i32(d->dev, d->g.height, 0, (int64_t)n, st)) ||
-        (rc = ops->fill_i32(d->dev, d->g.owner, 0, (int64_t)n, st)) ||
+                       : ops->upload(d->dev, d->g.res, 0, h->cap, arcs * 8, st)))
+        return rc;
+    return drv_reset_preflow(d, st);
+}
+
+int drv_reset_preflow(driver *d, pf_status *st)
+{
+    const pf_device_ops *ops = d->ops;
+    int64_t n = d->g.n;
+    int rc;
+    if ((rc = d->g.cap_bits == 32 ? ops->fill_i32(d->dev, d->g.excess, 0, n, st)
+                                  : ops->fill_i64(d->dev, d->g.excess, 0, n, st)) ||
+        (rc = ops->fill_i32(d->dev, d->g.height, 0, n, st)) ||
+        (rc = ops->fill_i32(d->dev, d->g.owner, 0, n, st)) ||
         (rc = ops->fill_i64(d->dev, d->g.counters, 0, PF_CTR_COUNT, st)))
         return rc;
     return ops->sync(d->dev, st);
@@ -456,6 +466,9 @@ static int run_on_host(driver *d, const pf_residual *g, int64_t *res, int64_t *e
  * build, once. */
 static int finish_on_host(driver *d, pf_status *st)
 {
+    int rc = d->net ? drv_host_graph_now(d, st) : PF_OK;
+    if (rc)
+        return rc;
     const pf_residual *h = d->host;
     pf_engine_out *out = d->out;
     if (d->trace)
@@ -470,7 +483,7 @@ static int finish_on_host(driver *d, pf_status *st)
     pf_residual relaid = {0};
     int64_t *relaid_res = NULL;
     int is_relaid = 0;
-    int rc = seq_layout(d, &relaid, &relaid_res, &is_relaid, st);
+    rc = seq_layout(d, &relaid, &relaid_res, &is_relaid, st);
     out->times.setup += pf_now() - t0;
 
     pf_engine_out host = {.res = is_relaid ? relaid_res : out->res,
@@ -503,8 +516,9 @@ static int run_phase1(driver *d, int *handed_off, pf_status *st)
     const pf_residual *h = d->host;
     pf_engine_out *out = d->out;
     /* The host engine needs the residuals in out->res, which a caller may
-     * leave out when it wants no flow. */
-    int64_t handoff_active = out->res ? pf_knobs()->handoff : 0;
+     * leave out when it wants no flow; a graph built on the device gets
+     * them, and its host copy, at the handoff (drv_host_graph_now). */
+    int64_t handoff_active = out->res || (d->net && d->opt->want_flow) ? pf_knobs()->handoff : 0;
     *handed_off = 0;
     int rc = run_phase(d, "phase 1", h->sink, h->source, h->source, handoff_active, handed_off,
                        &out->times.push_relabel, &out->times.global_relabel, st);
@@ -557,20 +571,18 @@ int drv_check_balanced(driver *d, pf_status *st)
  * overflow. Larger totals (up to 2^62 per arc is legal input) are left to
  * the sequential engine, which bounds the source's supply itself; so are
  * graphs past a backend's 32-bit reverse-arc indices. */
-int drv_check_device_limits(const pf_device_ops *ops, const pf_residual *h, pf_status *st)
+int drv_check_limits(const pf_device_ops *ops, int64_t arcs, const drv_facts *f, pf_status *st)
 {
-    if (ops->caps.rev_absolute && (uint64_t)h->arcs > UINT32_MAX)
+    if (ops->caps.rev_absolute && (uint64_t)arcs > UINT32_MAX)
         return pf_fail(st, PF_E_DEVICE,
                        "%s: %lld residual arcs, more than its 32-bit reverse-arc indices "
                        "reach (2^32); --backend seq solves it",
-                       ops->name, (long long)h->arcs);
-    int64_t total = 0;
-    for (int64_t a = 0; a < h->arcs; a++)
-        if (__builtin_add_overflow(total, h->cap[a], &total))
-            return pf_fail(st, PF_E_DEVICE,
-                           "%s: capacities sum past 2^63, which int64 excess cannot hold on a "
-                           "device; --backend seq solves it",
-                           ops->name);
+                       ops->name, (long long)arcs);
+    if (f->total_overflows)
+        return pf_fail(st, PF_E_DEVICE,
+                       "%s: capacities sum past 2^63, which int64 excess cannot hold on a "
+                       "device; --backend seq solves it",
+                       ops->name);
     return PF_OK;
 }
 
@@ -616,8 +628,8 @@ void pf_parallel_early_free(pf_early_device *e)
 /* d->dev and d->desc: early's device where it opened this backend's (named
  * is the caller's table, d->ops perhaps its checked wrapper), else opened
  * here. */
-static int open_device(driver *d, const pf_device_ops *named, pf_early_device *early,
-                       const pf_solve_options *opt, pf_status *st)
+int drv_open_device(driver *d, const pf_device_ops *named, pf_early_device *early,
+                    const pf_solve_options *opt, pf_status *st)
 {
     if (early && early->ops == named) {
         int rc = pf_early_take(&early->open, named, &d->dev, &d->desc, st);
@@ -630,19 +642,12 @@ static int open_device(driver *d, const pf_device_ops *named, pf_early_device *e
     return d->ops->open(&params, &d->dev, &d->desc, st);
 }
 
-/* Opens the device for h and readies its buffers: the graph uploaded, the
- * preflow not yet begun (residuals = capacities, excess and heights 0). */
-int drv_open(driver *d, const pf_device_ops *ops, pf_early_device *early, const pf_residual *h,
-             const pf_solve_options *opt, pf_engine_out *out,
-             const pf_residual *(*wait_graph)(void *), void *data, pf_status *st)
+void drv_init(driver *d, const pf_device_ops *ops, const pf_residual *h,
+              const pf_solve_options *opt, pf_engine_out *out)
 {
-    const pf_device_ops *named = ops;
-    *d = (driver){.ops = ops, .host = h, .out = out, .host_threads = opt->threads, .opt = opt};
-    int rc = h ? drv_check_device_limits(ops, h, st) : PF_OK;
-    if (rc)
-        return rc;
-    ops = pf_dev_check_ops(ops); /* every step's arguments checked, where that is on */
-    d->ops = ops;
+    *d = (driver){.ops = pf_dev_check_ops(ops), /* every step's arguments checked, where
+                                                   that is on */
+                  .host = h, .out = out, .host_threads = opt->threads, .opt = opt};
     /* Operations per worker per round. Short budgets win on GPUs (a warp
      * waits for its longest chain) and, overall, on CPUs too. */
     const pf_knob_values *knobs = pf_knobs();
@@ -652,9 +657,40 @@ int drv_open(driver *d, const pf_device_ops *ops, pf_early_device *early, const 
     d->trace = knobs->trace != 0;
     d->async = knobs->async != 0;
     pf_progress_begin(&d->progress, opt->progress);
+}
 
+int drv_ready_buffers(driver *d, double t0, double t_opened, int64_t *clamp, pf_status *st)
+{
+    int rc = drv_choose_cap_bits(d, &d->desc, clamp, st);
+    if (!rc && d->g.cap_bits == 32 && d->host->cap)
+        rc = drv_make_cap32(d, *clamp, st);
+    if (!rc)
+        rc = drv_alloc_graph(d, &d->desc, st);
+    d->out->times.setup += pf_now() - t0;
+    if (d->trace)
+        fprintf(stderr,
+                "portaflow trace: device open %.4f s, graph buffers %.4f s; %d-bit residuals: "
+                "%d B per arc, %d B per vertex\n",
+                t_opened - t0, pf_now() - t_opened, (int)d->g.cap_bits, 8 + d->g.cap_bits / 8,
+                28 + d->g.cap_bits / 8);
+    return rc;
+}
+
+/* Opens the device for h and readies its buffers: the graph uploaded, the
+ * preflow not yet begun (residuals = capacities, excess and heights 0). */
+int drv_open(driver *d, const pf_device_ops *ops, pf_early_device *early, const pf_residual *h,
+             const pf_solve_options *opt, pf_engine_out *out,
+             const pf_residual *(*wait_graph)(void *), void *data, pf_status *st)
+{
+    const pf_device_ops *named = ops;
+    drv_init(d, ops, h, opt, out);
+    if (h)
+        drv_facts_of_residual(h, &d->facts);
+    int rc = h ? drv_check_limits(ops, h->arcs, &d->facts, st) : PF_OK;
+    if (rc)
+        return rc;
     double t0 = pf_now();
-    rc = open_device(d, named, early, opt, st);
+    rc = drv_open_device(d, named, early, opt, st);
     if (rc) {
         d->dev = NULL;
         return rc;
@@ -664,24 +700,13 @@ int drv_open(driver *d, const pf_device_ops *ops, pf_early_device *early, const 
         d->host = h = wait_graph(data);
         if (!h)
             return pf_fail(st, PF_E_CANCELLED, "%s: the solve ended before the device opened",
-                           ops->name);
-        if ((rc = drv_check_device_limits(ops, h, st)))
+                           d->ops->name);
+        drv_facts_of_residual(h, &d->facts);
+        if ((rc = drv_check_limits(ops, h->arcs, &d->facts, st)))
             return rc;
     }
-    double t_opened = pf_now();
     int64_t clamp = 0;
-    rc = drv_choose_cap_bits(d, &d->desc, &clamp, st);
-    if (!rc && d->g.cap_bits == 32)
-        rc = drv_make_cap32(d, clamp, st);
-    if (!rc)
-        rc = drv_alloc_graph(d, &d->desc, st);
-    out->times.setup += pf_now() - t0;
-    if (d->trace)
-        fprintf(stderr,
-                "portaflow trace: device open %.4f s, graph buffers %.4f s; %d-bit residuals: "
-                "%d B per arc, %d B per vertex\n",
-                t_opened - t0, pf_now() - t_opened, (int)d->g.cap_bits, 8 + d->g.cap_bits / 8,
-                28 + d->g.cap_bits / 8);
+    rc = drv_ready_buffers(d, t0, pf_now(), &clamp, st);
     t0 = pf_now();
     if (!rc)
         rc = drv_upload_graph(d, st);
@@ -708,6 +733,26 @@ void drv_close(driver *d)
     d->dev = NULL;
 }
 
+/* Phase 1, the value and cut, and phase 2 with want_flow, on an open
+ * driver; *handed_off: the host's engine finished (out->res holds the
+ * flow then, in d->host's layout). */
+static int run_solve(driver *d, int *handed_off, pf_status *st)
+{
+    const pf_solve_options *opt = d->opt;
+    pf_engine_out *out = d->out;
+    int rc = run_phase1(d, handed_off, st);
+    if (!rc && !*handed_off)
+        rc = download_results(d, st);
+    if (!rc && opt->want_flow && !*handed_off) {
+        double p2_pr = 0, p2_gr = 0;
+        rc = drv_run_phase(d, "phase 2", d->g.source, d->g.sink, -1, &p2_pr, &p2_gr, st);
+        out->times.phase2 += p2_pr + p2_gr;
+        if (!rc)
+            rc = drv_check_balanced(d, st);
+    }
+    return rc;
+}
+
 int pf_parallel_solve(const pf_device_ops *ops, pf_early_device *early, const pf_residual *h,
                       const pf_solve_options *opt, pf_engine_out *out, pf_status *st)
 {
@@ -715,22 +760,33 @@ int pf_parallel_solve(const pf_device_ops *ops, pf_early_device *early, const pf
     int rc = drv_open(&d, ops, early, h, opt, out, NULL, NULL, st);
     int handed_off = 0;
     if (!rc)
-        rc = run_phase1(&d, &handed_off, st);
-    if (!rc && !handed_off)
-        rc = download_results(&d, st);
+        rc = run_solve(&d, &handed_off, st);
     if (!rc && opt->want_flow && !handed_off) {
-        double p2_pr = 0, p2_gr = 0;
-        rc = drv_run_phase(&d, "phase 2", h->source, h->sink, -1, &p2_pr, &p2_gr, st);
-        out->times.phase2 += p2_pr + p2_gr;
-        if (!rc)
-            rc = drv_check_balanced(&d, st);
         double t0 = pf_now();
-        if (!rc)
-            rc = drv_download_residuals(&d, out->res, st);
+        rc = drv_download_residuals(&d, out->res, st);
         out->times.download += pf_now() - t0;
     }
     if (d.dev && d.ops->held_bytes)
         out->device_bytes += d.ops->held_bytes(d.dev);
     drv_close(&d);
+    return rc;
+}
+
+int pf_parallel_solve_network(const pf_device_ops *ops, pf_early_device *early,
+                              const pf_network *net, const pf_solve_options *opt,
+                              pf_engine_out *out, int64_t *arc_flow, pf_status *st)
+{
+    driver d;
+    pf_residual shell;
+    int rc = drv_open_network(&d, ops, early, net, &shell, opt, out, st);
+    int handed_off = 0;
+    if (!rc)
+        rc = run_solve(&d, &handed_off, st);
+    if (!rc && opt->want_flow)
+        rc = drv_network_flows(&d, handed_off, arc_flow, st);
+    if (d.dev && d.ops->held_bytes)
+        out->device_bytes += d.ops->held_bytes(d.dev);
+    drv_close(&d);
+    drv_network_end(&d);
     return rc;
 }

@@ -11,12 +11,29 @@
 #include "../device/device.h"
 #include "engine.h"
 
+/* What the driver checks and decides on before the graph goes to the
+ * device, read off the host's residual graph or the input network. */
+typedef struct drv_facts {
+    int64_t supply;      /* the source's residual capacity (INT64_MAX: past it) */
+    int total_overflows; /* the capacities sum past 2^63 */
+} drv_facts;
+
 typedef struct driver {
     const pf_device_ops *ops;
     pf_dev *dev;
     pf_dev_graph g;
-    const pf_residual *host;
+    const pf_residual *host; /* with arrays, or only its sizes where the device
+                                built the graph (net set) until a handoff */
     pf_engine_out *out;
+    drv_facts facts;
+    /* The graph built on the device (driver_build.c): its input, the
+     * reverse arc of each input arc there, and the host's copy of the
+     * graph and residuals made at a handoff. */
+    const pf_network *net;
+    pf_buf *input_rev;
+    int64_t clamp;        /* the 32-bit path's capacity clamp */
+    pf_residual own_host;
+    int64_t *own_res;
     pf_progress progress;
     int32_t cycles;       /* push/relabel operations per vertex per round */
     int async;            /* offer backends the asynchronous discharge (device.h) */
@@ -94,6 +111,22 @@ int drv_run_phase(driver *d, const char *phase, int32_t target, int32_t excluded
 /* After phase 2: PF_E_DEVICE where a vertex other than the terminals kept excess. */
 int drv_check_balanced(driver *d, pf_status *st);
 
+/* d's settings (knobs, progress, the checked ops table) for a solve of h
+ * (which may have no arrays yet). */
+void drv_init(driver *d, const pf_device_ops *ops, const pf_residual *h,
+              const pf_solve_options *opt, pf_engine_out *out);
+
+/* d->dev and d->desc: early's device where it opened this backend's
+ * (named: the caller's table, d->ops perhaps its checked wrapper), else
+ * opened here. */
+int drv_open_device(driver *d, const pf_device_ops *named, pf_early_device *early,
+                    const pf_solve_options *opt, pf_status *st);
+
+/* After the open (t0: its start, t_opened: its end): the residuals' width
+ * (*clamp: the 32-bit path's), the 32-bit capacities where d->host has
+ * arrays, the graph's buffers; the setup time and the trace line. */
+int drv_ready_buffers(driver *d, double t0, double t_opened, int64_t *clamp, pf_status *st);
+
 /* Opens the device (or takes early's, engine.h) and uploads the graph (h,
  * or wait_graph(data) once the device is open); on failure d->dev is NULL
  * or closed by drv_close. */
@@ -101,16 +134,47 @@ int drv_open(driver *d, const pf_device_ops *ops, pf_early_device *early, const 
              const pf_solve_options *opt, pf_engine_out *out,
              const pf_residual *(*wait_graph)(void *), void *data, pf_status *st);
 
+/* Excess, heights, owners and counters zeroed: the preflow not begun. */
+int drv_reset_preflow(driver *d, pf_status *st);
+
 /* Releases the buffers and closes the device (nothing when not open). */
 void drv_close(driver *d);
 
-/* d->g.cap_bits for this device and d->host (and the 32-bit clamp). */
+/* d->g.cap_bits for this device and d->facts (and the 32-bit clamp). */
 int drv_choose_cap_bits(driver *d, const pf_device_desc *desc, int64_t *clamp, pf_status *st);
 
 /* The capacities as the 32-bit path uploads them (clamped). */
 int drv_make_cap32(driver *d, int64_t clamp, pf_status *st);
 
+/* The facts of a host residual graph. */
+void drv_facts_of_residual(const pf_residual *h, drv_facts *f);
+
 /* What a device cannot hold: PF_E_DEVICE naming the limit and the fix. */
-int drv_check_device_limits(const pf_device_ops *ops, const pf_residual *h, pf_status *st);;
+int drv_check_limits(const pf_device_ops *ops, int64_t arcs, const drv_facts *f, pf_status *st);
+
+/* ---- the graph built on the device (driver_build.c) ---------------------- */
+
+/* Whether pf_parallel_solve_network takes net on ops (engine.h). */
+int drv_builds_on_device(const pf_device_ops *ops, const pf_network *net);
+
+/* drv_open for a graph the device builds from net: *shell gets its sizes
+ * (no arrays) and becomes d->host; the input goes up and the device lays
+ * it out (device.h: build_residual). */
+int drv_open_network(driver *d, const pf_device_ops *ops, pf_early_device *early,
+                     const pf_network *net, pf_residual *shell, const pf_solve_options *opt,
+                     pf_engine_out *out, pf_status *st);
+
+/* At a handoff to the host's engine: the host's copy of the graph built
+ * from d->net in the device's layout and out->res to read the residuals
+ * into; d->host becomes the copy. */
+int drv_host_graph_now(driver *d, pf_status *st);
+
+/* arc_flow (net->m) after a solve with want_flow: from the device
+ * (arc_flows), or after a handoff from the host's residuals. */
+int drv_network_flows(driver *d, int handed_off, int64_t *arc_flow, pf_status *st);
+
+/* Frees what drv_open_network and drv_host_graph_now made (after
+ * drv_close, which releases input_rev with the device's buffers). */
+void drv_network_end(driver *d);
 
 #endif

@@ -37,6 +37,19 @@ int pf_parallel_solve(const struct pf_device_ops *ops, pf_early_device *early,
                       const pf_residual *g, const pf_solve_options *opt, pf_engine_out *out,
                       pf_status *st);
 
+/* Whether ops builds net's residual graph on its device (device.h:
+ * build_residual; PORTAFLOW_DEVICE_BUILD): a network of one source and
+ * one sink held in arrays (no CSR view), solved in the driver's own arc
+ * order. */
+int pf_parallel_builds_on_device(const struct pf_device_ops *ops, const pf_network *net);
+
+/* pf_parallel_solve where the device builds the residual graph from net
+ * itself (pf_parallel_builds_on_device): out->res is not used; with
+ * opt->want_flow, arc_flow (net->m) gets the flow on every input arc. */
+int pf_parallel_solve_network(const struct pf_device_ops *ops, pf_early_device *early,
+                              const pf_network *net, const pf_solve_options *opt,
+                              pf_engine_out *out, int64_t *arc_flow, pf_status *st);
+
 /* The caller's options (NULL: defaults; a struct of an earlier API
  * version: its fields, defaults for the rest) as this library's struct. */
 void pf_solve_options_copy(const pf_solve_options *in, pf_solve_options *opt);

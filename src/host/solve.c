@@ -167,11 +167,16 @@ static int open_late(void)
 
 /* What each attempt of the selection loop needs: the residual graph is
  * built in the arc order the first candidate wants and rebuilt when a
- * fallback wants another. */
+ * fallback wants another; where the first candidate's device builds it
+ * (on_device), the host builds it only for a fallback. */
 typedef struct solve_attempt {
     const pf_network *net;
     const pf_solve_options *opt;
     pf_residual *g;
+    int built;      /* g holds a graph */
+    const pf_device_ops *on_device; /* the backend that builds it itself, or NULL */
+    int device_flows; /* the attempt that answered filled arc_flow itself */
+    int64_t *arc_flow; /* net->m, with want_flow where on_device */
     int host_threads;
     int64_t *res;
     uint8_t *side;
@@ -281,20 +286,45 @@ static pf_hybrid *hybrid_opener(const pf_device_ops *ops, unsigned flags,
     return pf_hybrid_begin(ops, flags, opt, st);
 }
 
-static int attempt_solve(const pf_device_ops *ops, void *ctx, pf_status *st)
+/* a->g in the order ops wants (built, or rebuilt for a fallback), and
+ * the residuals to fill. */
+static int graph_for(solve_attempt *a, const pf_device_ops *ops, pf_status *st)
 {
-    solve_attempt *a = ctx;
     pf_arc_order wanted = pf_residual_order_for(ops->caps.forward_first_arcs);
-    if (a->g->order != wanted) { /* falling back to an engine of another order */
-        hook_release(a->hooks, a->g);
-        pf_residual_free(a->g);
+    if (!a->built || a->g->order != wanted) { /* falling back to an engine of another order */
+        if (a->built) {
+            hook_release(a->hooks, a->g);
+            pf_residual_free(a->g);
+            a->built = 0;
+        }
         int rc = pf_residual_build(a->net, a->g, wanted, a->host_threads, st);
         if (rc)
             return rc == PF_E_DEVICE ? PF_E_INPUT : rc;
+        a->built = 1;
     }
-    reset_out(a->out, a->res, a->side);
+    if (!a->res && !(a->res = pf_alloc((size_t)a->g->arcs + 1, sizeof *a->res, st)))
+        return PF_E_NOMEM;
+    return PF_OK;
+}
+
+static int attempt_solve(const pf_device_ops *ops, void *ctx, pf_status *st)
+{
+    solve_attempt *a = ctx;
     snprintf(a->sol->backend, sizeof a->sol->backend, "%s", ops->name);
     pf_progress_label("solve %s", ops->name);
+    if (ops == a->on_device) {
+        reset_out(a->out, NULL, a->side);
+        pf_progress_step("opening the device, the arcs to it, then phase 1 (pushing flow to "
+                         "the sink)");
+        a->device_flows = 1;
+        return pf_parallel_solve_network(ops, a->early, a->net, a->opt, a->out, a->arc_flow,
+                                         st);
+    }
+    a->device_flows = 0;
+    int rc = graph_for(a, ops, st);
+    if (rc)
+        return rc;
+    reset_out(a->out, a->res, a->side);
     hook_engine_start(a->hooks, a->g, ops->caps.host_cpu && !ops->caps.one_thread);
     if (ops->maxflow_solve)
         return ops->maxflow_solve(a->g, a->opt, a->out, st);
@@ -356,10 +386,15 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
         hybrid ? NULL : pf_parallel_open_early(first, &opt, first == walk.unprobed);
     if (early)
         host_threads = pf_threads_beside_opener(opt.threads);
-    /* The hybrid's graph in its host engine's order (hybrid.h). */
+    /* A device that builds the residual graph itself gets the arcs as
+     * they are (driver_build.c); else the host builds it, in the hybrid's
+     * host engine's order (hybrid.h) or the first backend's. */
+    const pf_device_ops *on_device =
+        !hybrid && !hooks && pf_parallel_builds_on_device(first, net) ? first : NULL;
     pf_arc_order order = hybrid ? pf_hybrid_graph_order(pf_hybrid_team_for(hybrid_ops, &opt))
                                 : pf_residual_order_for(first->caps.forward_first_arcs);
-    rc = pf_residual_build(net, &g, order, host_threads, st);
+    memset(&g, 0, sizeof g);
+    rc = on_device ? PF_OK : pf_residual_build(net, &g, order, host_threads, st);
     if (rc) {
         pf_hybrid_cancel(hy);
         pf_parallel_early_free(early);
@@ -370,16 +405,21 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
         return st->code;
     }
     double t_built = pf_now();
-    if (pf_knobs()->trace)
+    if (pf_knobs()->trace && !on_device)
         fprintf(stderr, "portaflow trace: residual build %.4f s\n", t_built - t_probed);
-    int64_t *res = pf_alloc((size_t)g.arcs, sizeof *res, st);
-    uint8_t *side = opt.want_cut ? pf_calloc((size_t)g.n, 1, st) : NULL;
-    if (!res || (opt.want_cut && !side)) {
+    int64_t *res = on_device ? NULL : pf_alloc((size_t)g.arcs, sizeof *res, st);
+    int64_t vertices = on_device ? net->n : g.n;
+    uint8_t *side = opt.want_cut ? pf_calloc((size_t)vertices, 1, st) : NULL;
+    if (opt.want_flow && on_device &&
+        !(sol->arc_flow = pf_alloc((size_t)net->m, sizeof *sol->arc_flow, st)))
+        rc = PF_E_NOMEM;
+    if ((!on_device && !res) || (opt.want_cut && !side) || rc) {
         rc = PF_E_NOMEM;
         goto done;
     }
 
     pf_engine_out out;
+    int device_flows = 0;
     if (hybrid) {
         reset_out(&out, res, side);
         hook_engine_start(hooks, &g, 0); /* seq on one core, beside a device */
@@ -391,13 +431,16 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
         snprintf(sol->backend, sizeof sol->backend, "%s", name ? name : "seq");
         sol->hybrid = 1;
     } else {
-        solve_attempt attempt = {.net = net, .opt = &opt, .g = &g, .host_threads = host_threads,
-                                 .res = res, .side = side, .out = &out, .sol = sol,
-                                 .early = early, .hooks = hooks};
+        solve_attempt attempt = {.net = net, .opt = &opt, .g = &g, .built = !on_device,
+                                 .on_device = on_device, .arc_flow = sol->arc_flow,
+                                 .host_threads = host_threads, .res = res, .side = side,
+                                 .out = &out, .sol = sol, .early = early, .hooks = hooks};
         pf_logger log = {.fn = opt.log, .data = opt.log_data};
         /* Best first; a device that fails to open falls through to the next
          * candidate with a message, never a crash. */
         rc = pf_backend_run(&walk, first, attempt_solve, &attempt, &log, st);
+        res = attempt.res; /* allocated by a fallback where the device built none */
+        device_flows = attempt.device_flows;
     }
     if (rc)
         goto done;
@@ -412,9 +455,9 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     snprintf(sol->method, sizeof sol->method, "%s", method_name(out.method));
     pf_network_scale(net, &sol->scale_log2, NULL);
     snprintf(sol->device, sizeof sol->device, "%s", out.device);
-    if (opt.want_flow) {
-        sol->arc_flow = pf_alloc((size_t)net->m, sizeof *sol->arc_flow, st);
-        if (!sol->arc_flow) {
+    if (opt.want_flow && !device_flows) {
+        if (!sol->arc_flow &&
+            !(sol->arc_flow = pf_alloc((size_t)net->m, sizeof *sol->arc_flow, st))) {
             rc = PF_E_NOMEM;
             goto done;
         }

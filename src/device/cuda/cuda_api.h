@@ -7,6 +7,7 @@
  *   cuda_device.cu   query, open/close, buffers, fills, sync, error text
  *   cuda_steps.cu    __global__ wrappers of the shared kernel bodies
  *   cuda_scan.cu     scan / filter through CUB
+ *   cuda_build.cu    build_residual / arc_flows: the residual graph built here
  *   cuda_apsp.cu     fw_tile / fw_phase: blocked Floyd-Warshall kernels
  *   cuda_fw_perk.cu  fw_step: the per-k Floyd-Warshall variant
  *   cuda_fw_stats.cu fw_stats: apsp --stats summed on the device
@@ -60,6 +61,11 @@ int pf_cuda_filter_i32(pf_dev *dev, pf_buf *flags, pf_buf *out, int64_t count,
 /* Loads CUB's scan and selection kernels into dev's context: one scan and
  * one selection of a single element in its scratch, waited for. */
 int pf_cuda_scan_preload(pf_dev *dev, pf_status *st);
+
+/* ---- cuda_build.cu ----------------------------------------------------- */
+
+pf_build_residual_fn pf_cuda_build_residual;
+pf_arc_flows_fn pf_cuda_arc_flows;
 
 /* ---- cuda_steps.cu ----------------------------------------------------- */
 

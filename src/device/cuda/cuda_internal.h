@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <exception>
+
 /* The project headers carry no C++ guards of their own (portaflow.h
  * aside): give their declarations C linkage here. */
 extern "C" {
@@ -106,5 +108,28 @@ int pf_cuda_stage(pf_dev *dev, int slot, const void *device_src, size_t bytes,
                   pf_status *st);
 /* Waits for everything queued on dev's stream. */
 int pf_cuda_wait(pf_dev *dev, pf_status *st);
+
+/* Makes dev->cub_temp hold at least `bytes` (cuda_scan.cu). */
+int pf_cuda_reserve_temp(pf_dev *dev, size_t bytes, pf_status *st);
+
+/* Runs a CUB call, turning its result into a status. CUB itself may throw
+ * cuda::cuda_error (its device guard checks cudaGetDevice/cudaSetDevice);
+ * an exception must not unwind into the C callers, where it would end the
+ * process. */
+template <typename Call> static int pf_cuda_cub_call(const char *name, pf_status *st, Call call)
+{
+    try {
+        cudaError_t err = call();
+        if (err != cudaSuccess)
+            return pf_cuda_fail(st, name, err);
+        return PF_OK;
+    } catch (const std::exception &e) {
+        (void)cudaGetLastError();
+        return pf_fail(st, PF_E_DEVICE, "%s: %s", name, e.what());
+    } catch (...) {
+        (void)cudaGetLastError();
+        return pf_fail(st, PF_E_DEVICE, "%s: unknown C++ exception", name);
+    }
+}
 
 #endif

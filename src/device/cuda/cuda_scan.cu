@@ -1,40 +1,19 @@
 /* CUDA backend: scan and stream compaction through CUB (shipped with the
  * toolkit). CUB's temporary storage is one device allocation per pf_dev,
- * grown when a call needs more, so the hot loop allocates nothing. */
+ * grown when a call needs more (pf_cuda_reserve_temp), so the hot loop
+ * allocates nothing. */
 #include "cuda_internal.h"
 
 #include <string.h>
-
-#include <exception>
 
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
-/* Runs a CUB call, turning its result into a status. CUB itself may throw
- * cuda::cuda_error (its device guard checks cudaGetDevice/cudaSetDevice);
- * an exception must not unwind into the C callers, where it would end the
- * process. */
-template <typename Call> static int cub_call(const char *name, pf_status *st, Call call)
-{
-    try {
-        cudaError_t err = call();
-        if (err != cudaSuccess)
-            return pf_cuda_fail(st, name, err);
-        return PF_OK;
-    } catch (const std::exception &e) {
-        (void)cudaGetLastError();
-        return pf_fail(st, PF_E_DEVICE, "%s: %s", name, e.what());
-    } catch (...) {
-        (void)cudaGetLastError();
-        return pf_fail(st, PF_E_DEVICE, "%s: unknown C++ exception", name);
-    }
-}
-
 /* Makes dev->cub_temp hold at least `bytes`. Grows geometrically: the
  * need varies a little with the count, and each regrowth costs a
  * device-wide synchronisation (cudaFree). */
-static int reserve_temp(pf_dev *dev, size_t bytes, pf_status *st)
+int pf_cuda_reserve_temp(pf_dev *dev, size_t bytes, pf_status *st)
 {
     if (bytes <= dev->cub_temp_bytes && dev->cub_temp)
         return PF_OK;
@@ -97,16 +76,16 @@ int pf_cuda_scan_i32(pf_dev *dev, pf_buf *in, pf_buf *out, int64_t count, int64_
         return rc;
 
     size_t temp_bytes = 0;
-    rc = cub_call("cub::DeviceScan::ExclusiveSum (size query)", st, [&] {
+    rc = pf_cuda_cub_call("cub::DeviceScan::ExclusiveSum (size query)", st, [&] {
         return cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, src, dst, (int)count,
                                              dev->stream);
     });
     if (rc == PF_OK)
-        rc = reserve_temp(dev, temp_bytes, st);
+        rc = pf_cuda_reserve_temp(dev, temp_bytes, st);
     if (rc != PF_OK)
         return rc;
     temp_bytes = dev->cub_temp_bytes;
-    rc = cub_call("cub::DeviceScan::ExclusiveSum", st, [&] {
+    rc = pf_cuda_cub_call("cub::DeviceScan::ExclusiveSum", st, [&] {
         return cub::DeviceScan::ExclusiveSum(dev->cub_temp, temp_bytes, src, dst, (int)count,
                                              dev->stream);
     });
@@ -142,16 +121,16 @@ int pf_cuda_filter_i32(pf_dev *dev, pf_buf *flags, pf_buf *out, int64_t count,
     int64_t *num_selected = &dev->scratch[PF_CUDA_SLOT_A];
 
     size_t temp_bytes = 0;
-    rc = cub_call("cub::DeviceSelect::Flagged (size query)", st, [&] {
+    rc = pf_cuda_cub_call("cub::DeviceSelect::Flagged (size query)", st, [&] {
         return cub::DeviceSelect::Flagged(nullptr, temp_bytes, indices, flag_ptr, dst,
                                           num_selected, count, dev->stream);
     });
     if (rc == PF_OK)
-        rc = reserve_temp(dev, temp_bytes, st);
+        rc = pf_cuda_reserve_temp(dev, temp_bytes, st);
     if (rc != PF_OK)
         return rc;
     temp_bytes = dev->cub_temp_bytes;
-    rc = cub_call("cub::DeviceSelect::Flagged", st, [&] {
+    rc = pf_cuda_cub_call("cub::DeviceSelect::Flagged", st, [&] {
         return cub::DeviceSelect::Flagged(dev->cub_temp, temp_bytes, indices, flag_ptr, dst,
                                           num_selected, count, dev->stream);
     });
