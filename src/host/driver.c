@@ -516,9 +516,9 @@ static int run_phase1(driver *d, int *handed_off, pf_status *st)
     const pf_residual *h = d->host;
     pf_engine_out *out = d->out;
     /* The host engine needs the residuals in out->res, which a caller may
-     * leave out when it wants no flow; a graph built on the device gets
-     * them, and its host copy, at the handoff (drv_host_graph_now). */
-    int64_t handoff_active = out->res || (d->net && d->opt->want_flow) ? pf_knobs()->handoff : 0;
+     * leave out; a graph built on the device gets them, and its host copy,
+     * at the handoff (drv_host_graph_now). */
+    int64_t handoff_active = out->res || d->net ? pf_knobs()->handoff : 0;
     *handed_off = 0;
     int rc = run_phase(d, "phase 1", h->sink, h->source, h->source, handoff_active, handed_off,
                        &out->times.push_relabel, &out->times.global_relabel, st);
