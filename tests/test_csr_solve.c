@@ -14,6 +14,8 @@
 #include "common/knobs.h"
 #include "common/network.h"
 #include "csr64.h"
+#include "device/device.h"
+#include "host/registry.h"
 #include "support.h"
 
 /* A CSR matrix as int64 arrays. */
@@ -190,6 +192,10 @@ static void check_engine(const char *backend, const char *order, int hybrid)
     if (hybrid)
         opt.hybrid = PF_HYBRID_ON;
     int parts_known = !order || strcmp(order, "forward") == 0 || strcmp(order, "rotated") == 0;
+    /* A device that builds the residual graph itself leaves the host no
+     * lists: the matrix comes from the transpose path and the arc flows. */
+    const pf_device_ops *ops = pf_backend_find(backend);
+    int device_built = !hybrid && !order && ops && ops->build_residual;
     for (int mode = 0; mode < 16; mode++) {
         int index_size = mode & 1 ? 8 : 4, cap_size = mode & 2 ? 8 : 4;
         int repeats = mode & 4 ? PF_CSR_KEEP_REPEATS : PF_CSR_SUM_REPEATS;
@@ -209,7 +215,9 @@ static void check_engine(const char *backend, const char *order, int hybrid)
             /* The transpose path only for kept repeats (a position and
              * its transpose both stored: every graph of 151 vertices and
              * more here) where the lists' parts are not known. */
-            if (repeats == PF_CSR_SUM_REPEATS || parts_known)
+            if (device_built)
+                ck_assert_msg(!from_residual, "%s: lists from a graph built on the device", what);
+            else if (repeats == PF_CSR_SUM_REPEATS || parts_known)
                 ck_assert_msg(from_residual, "%s: not from the lists", what);
             else if (n > 100)
                 ck_assert_msg(!from_residual, "%s: from the lists, parts unknown", what);
@@ -239,6 +247,15 @@ START_TEST(hybrid_matrix_equals_the_transpose_path)
 {
     if (!pf_test_backend_missing("omp"))
         check_engine("omp", NULL, 1);
+}
+END_TEST
+
+/* CUDA builds the residual graph on the device (the transpose path then
+ * gives the structure); skipped visibly where there is no CUDA device. */
+START_TEST(cuda_matrix_equals_the_transpose_path)
+{
+    if (!pf_test_backend_missing("cuda"))
+        check_engine("cuda", NULL, 0);
 }
 END_TEST
 
@@ -370,6 +387,18 @@ START_TEST(errors_leave_nothing)
     assert_fails(rc, PF_E_INPUT, &st, NULL, &flow, &sol);
     rc = pf_solve_csr_flow(3, 0, 2, indptr, indices, 3, caps, 4, 0, &opt, &sol, &flow, NULL, &st);
     assert_fails(rc, PF_E_USAGE, &st, NULL, &flow, &sol);
+    /* The same words where the device builds the graph (the host checks
+     * the entries as it reads the input for the device). */
+    if (!pf_test_backend_missing("cuda")) {
+        pf_solve_options on_cuda = options("cuda");
+        rc = pf_solve_csr_flow(3, 0, 2, indptr, far, 4, caps, 4, 0, &on_cuda, &sol, &flow, NULL,
+                               &st);
+        assert_fails(rc, PF_E_INPUT, &st, "entry 1 (row 0): column 3 outside 0..2", &flow, &sol);
+        rc = pf_solve_csr_flow(3, 0, 2, indptr, indices, 4, negative, 4, 1, &on_cuda, &sol,
+                               &flow, NULL, &st);
+        assert_fails(rc, PF_E_INPUT, &st,
+                     "entry 2 (row 1, column 2): capacity -6 outside 0..2^62", &flow, &sol);
+    }
     /* Cancelled while the structure is being made beside the solve (the
      * hybrid looks at the callback before its first stretch). */
     if (pf_test_backend_missing("omp"))
@@ -425,6 +454,7 @@ int main(void)
     tcase_add_test(tc, seq_matrix_equals_the_transpose_path);
     tcase_add_test(tc, omp_matrix_equals_the_transpose_path);
     tcase_add_test(tc, hybrid_matrix_equals_the_transpose_path);
+    tcase_add_test(tc, cuda_matrix_equals_the_transpose_path);
     tcase_add_test(tc, every_arc_order);
     tcase_add_test(tc, values_widen_past_int32);
     tcase_add_test(tc, options_and_sizes);

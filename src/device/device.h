@@ -256,11 +256,17 @@ typedef int pf_mark_changed_fn(pf_dev *dev, pf_buf *cur, pf_buf *snap, int64_t b
                                pf_buf *flags, int64_t count, pf_status *st);
 
 /* A max-flow network's input arcs on the device, for build_residual: arc
- * i runs tail[i] -> head[i] (int32 vertex ids, 0..n-1) with capacity
- * cap[i] (int64, 0..2^62), i < m, in input order. */
+ * i runs tail[i] -> head[i] (vertex ids, 0..n-1) with capacity cap[i]
+ * (0..2^62), i < m, in input order. Held as arrays (indptr NULL: tail and
+ * head int32, cap int64) or as a CSR (tail NULL: arc i in row u for
+ * indptr[u] <= i < indptr[u + 1], n + 1 row starts; head holds the
+ * columns), whose indptr and head have index_size bytes an element and
+ * cap cap_size (4 or 8 each). */
 typedef struct pf_dev_arcs {
     int64_t n, m;
     pf_buf *tail, *head, *cap;
+    pf_buf *indptr;
+    int32_t index_size, cap_size;
 } pf_dev_arcs;
 typedef int pf_build_residual_fn(pf_dev *dev, pf_dev_graph *g, const pf_dev_arcs *in,
                                  int64_t clamp, pf_buf *input_rev, pf_status *st);

@@ -275,6 +275,24 @@ static int check_graph(const pf_dev_graph *g, const char *step, pf_dev_graph *in
     return PF_OK;
 }
 
+/* The arcs of build_residual: arrays (tail, head, cap of 4, 4 and 8
+ * bytes) or a CSR (indptr, head, cap of its sizes). */
+static int check_arcs(const pf_dev_arcs *a, const char *step, pf_status *st)
+{
+    int csr = a->indptr != NULL;
+    size_t index = csr ? (size_t)a->index_size : 4, cap = csr ? (size_t)a->cap_size : 8;
+    if ((index != 4 && index != 8) || (cap != 4 && cap != 8) || csr == (a->tail != NULL))
+        return pf_fail(st, PF_E_USAGE, "%s: arcs of %zu-byte ids and %zu-byte capacities, %s",
+                       step, index, cap, csr ? "a CSR with tails" : "no tails and no CSR");
+    int rc = csr ? pf_dc_check_elems(a->indptr, a->n + 1, index, step, "indptr", st)
+                 : pf_dc_check_elems(a->tail, a->m, 4, step, "tail", st);
+    if (!rc)
+        rc = pf_dc_check_elems(a->head, a->m, index, step, "head", st);
+    if (!rc)
+        rc = pf_dc_check_elems(a->cap, a->m, cap, step, "cap", st);
+    return rc;
+}
+
 static int c_build_residual(pf_dev *dev, pf_dev_graph *g, const pf_dev_arcs *arcs,
                             int64_t clamp, pf_buf *input_rev, pf_status *st)
 {
@@ -285,15 +303,17 @@ static int c_build_residual(pf_dev *dev, pf_dev_graph *g, const pf_dev_arcs *arc
         rc = pf_fail(st, PF_E_USAGE, "%s: %lld input arcs for %lld residual arcs and %lld "
                      "vertices, clamp %lld", step, arcs ? (long long)arcs->m : -1LL,
                      (long long)g->arcs, (long long)g->n, (long long)clamp);
-    if (!rc && ((rc = pf_dc_check_elems(arcs->tail, arcs->m, 4, step, "tail", st)) ||
-                (rc = pf_dc_check_elems(arcs->head, arcs->m, 4, step, "head", st)) ||
-                (rc = pf_dc_check_elems(arcs->cap, arcs->m, 8, step, "cap", st)) ||
-                (rc = pf_dc_check_elems(input_rev, arcs->m, 8, step, "input_rev", st))))
-        return rc;
+    if (!rc)
+        rc = check_arcs(arcs, step, st);
+    if (!rc)
+        rc = pf_dc_check_elems(input_rev, arcs->m, 8, step, "input_rev", st);
     if (rc)
         return rc;
-    pf_dev_arcs inner_arcs = {.n = arcs->n, .m = arcs->m, .tail = INNER(arcs->tail),
-                              .head = INNER(arcs->head), .cap = INNER(arcs->cap)};
+    pf_dev_arcs inner_arcs = *arcs;
+    inner_arcs.tail = arcs->tail ? INNER(arcs->tail) : NULL;
+    inner_arcs.indptr = arcs->indptr ? INNER(arcs->indptr) : NULL;
+    inner_arcs.head = INNER(arcs->head);
+    inner_arcs.cap = INNER(arcs->cap);
     checked_dev *c = CDEV(dev);
     return c->inner->build_residual(c->dev, &in, &inner_arcs, clamp, INNER(input_rev), st);
 }

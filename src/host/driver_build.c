@@ -24,15 +24,16 @@
 #define DEVICE_ORDER PF_ARCS_FORWARD_ROTATED
 
 /* Device bytes of the build beyond the graph's: the input (tail, head,
- * cap), input_rev, and the scratch of a CUDA-like build (keys and arc
- * numbers, sorted and not, an end per arc; five int64 per vertex). */
-#define BUILD_BYTES_PER_ARC (4 + 4 + 8 + 8 + 4 * 4 + 8)
+ * cap; a CSR's widened to them once more), input_rev, and the scratch of
+ * a CUDA-like build (keys and arc numbers, sorted and not, an end per
+ * arc; five int64 per vertex). */
+#define BUILD_BYTES_PER_ARC (2 * (4 + 4 + 8) + 8 + 4 * 4 + 8)
 #define BUILD_BYTES_PER_VERTEX (5 * 8)
 
 int drv_builds_on_device(const pf_device_ops *ops, const pf_network *net)
 {
     return pf_knobs()->device_build != 0 && ops->build_residual && ops->arc_flows &&
-           ops->caps.maxflow_steps && !net->csr.indptr && !net->sources && net->m > 0 &&
+           ops->caps.maxflow_steps && !net->sources && net->m > 0 &&
            net->m <= INT32_MAX && net->n >= 2 && net->n < INT32_MAX &&
            pf_residual_order_for(ops->caps.forward_first_arcs) == DEVICE_ORDER;
 }
@@ -42,17 +43,28 @@ int pf_parallel_builds_on_device(const pf_device_ops *ops, const pf_network *net
     return ops && drv_builds_on_device(ops, net);
 }
 
-/* f and the self-loops of net, in one pass over its arcs. Capacities are
- * at most 2^62 and arcs at most 2^31: each sum is kept as the sums of
- * the capacities' high and low 31 bits, which cannot overflow. */
-static void network_facts(const pf_network *net, int threads, drv_facts *f, int64_t *loops)
+/* Sums of capacities kept as the sums of their high and low 31 bits:
+ * capacities are at most 2^62 and arcs at most 2^31, so neither part can
+ * overflow. */
+typedef struct split_sum {
+    uint64_t hi, lo;
+} split_sum;
+
+#define LOW_31 (((uint64_t)1 << 31) - 1)
+
+static int64_t split_value(uint64_t hi, uint64_t lo)
+{
+    __int128 sum = ((__int128)hi << 31) + lo;
+    return sum > INT64_MAX ? INT64_MAX : (int64_t)sum;
+}
+
+/* f and the self-loops of net, in one pass over its arcs (arrays). */
+static void array_facts(const pf_network *net, int threads, drv_facts *f, int64_t *loops)
 {
     const int32_t *tail = net->tail, *head = net->head, source = net->source;
     const int64_t *cap = net->cap;
-    const uint64_t low = ((uint64_t)1 << 31) - 1;
     int64_t self = 0;
     uint64_t total_hi = 0, total_lo = 0, supply_hi = 0, supply_lo = 0;
-    threads = pf_resolve_threads(threads);
     (void)threads; /* read by the directive only */
     PF_OMP(omp parallel for num_threads(threads) schedule(static) if (threads > 1) \
            reduction(+ : self, total_hi, total_lo, supply_hi, supply_lo))
@@ -63,17 +75,71 @@ static void network_facts(const pf_network *net, int threads, drv_facts *f, int6
         }
         uint64_t c = (uint64_t)cap[i];
         total_hi += c >> 31;
-        total_lo += c & low;
+        total_lo += c & LOW_31;
         if (tail[i] == source) {
             supply_hi += c >> 31;
-            supply_lo += c & low;
+            supply_lo += c & LOW_31;
         }
     }
-    __int128 total = ((__int128)total_hi << 31) + total_lo;
-    __int128 supply = ((__int128)supply_hi << 31) + supply_lo;
-    f->total_overflows = total > INT64_MAX;
-    f->supply = supply > INT64_MAX ? INT64_MAX : (int64_t)supply;
+    int64_t total = split_value(total_hi, total_lo);
+    f->total_overflows = total == INT64_MAX;
+    f->supply = split_value(supply_hi, supply_lo);
     *loops = self;
+}
+
+/* The same for a CSR view, row by row, which also checks each entry as
+ * the host's build would (pf_network_view_csr checks only the row
+ * starts): PF_E_INPUT naming the first entry whose column or capacity is
+ * out of range. */
+static int csr_facts(const pf_network *net, int threads, drv_facts *f, int64_t *loops,
+                     pf_status *st)
+{
+    const pf_csr_arcs *c = &net->csr;
+    const int64_t n = net->n, source = net->source;
+    int64_t self = 0, first_bad = net->m;
+    uint64_t total_hi = 0, total_lo = 0, supply_hi = 0, supply_lo = 0;
+    (void)threads; /* read by the directive only */
+    PF_OMP(omp parallel for num_threads(threads) schedule(dynamic, 4096) if (threads > 1) \
+           reduction(+ : self, total_hi, total_lo, supply_hi, supply_lo) \
+           reduction(min : first_bad))
+    for (int64_t u = 0; u < n; u++) {
+        int64_t end = pf_sized_element(c->indptr, c->index_size, u + 1);
+        for (int64_t k = pf_sized_element(c->indptr, c->index_size, u); k < end; k++) {
+            int64_t v = pf_sized_element(c->indices, c->index_size, k);
+            int64_t cap = pf_sized_element(c->caps, c->cap_size, k);
+            if (v < 0 || v >= n || cap < 0 || cap > PF_CAP_MAX) {
+                first_bad = k < first_bad ? k : first_bad;
+                continue;
+            }
+            if (v == u) {
+                self++;
+                continue;
+            }
+            total_hi += (uint64_t)cap >> 31;
+            total_lo += (uint64_t)cap & LOW_31;
+            if (u == source) {
+                supply_hi += (uint64_t)cap >> 31;
+                supply_lo += (uint64_t)cap & LOW_31;
+            }
+        }
+    }
+    if (first_bad < net->m)
+        return pf_csr_entry_error(c, n, first_bad, st);
+    int64_t total = split_value(total_hi, total_lo);
+    f->total_overflows = total == INT64_MAX;
+    f->supply = split_value(supply_hi, supply_lo);
+    *loops = self;
+    return PF_OK;
+}
+
+static int network_facts(const pf_network *net, int threads, drv_facts *f, int64_t *loops,
+                         pf_status *st)
+{
+    threads = pf_resolve_threads(threads);
+    if (net->csr.indptr)
+        return csr_facts(net, threads, f, loops, st);
+    array_facts(net, threads, f, loops);
+    return PF_OK;
 }
 
 static int device_alloc(driver *d, pf_buf **buf, size_t bytes, pf_status *st)
@@ -81,25 +147,36 @@ static int device_alloc(driver *d, pf_buf **buf, size_t bytes, pf_status *st)
     return d->ops->alloc(d->dev, bytes ? bytes : 1, buf, st);
 }
 
-/* The input up, the graph laid out on the device, the preflow reset. */
+/* The input up as it is held (arrays, or a CSR view's rows, columns and
+ * capacities), the graph laid out on the device, the preflow reset. */
 static int build_on_device(driver *d, int64_t clamp, pf_status *st)
 {
     const pf_network *net = d->net;
+    const pf_csr_arcs *c = &net->csr;
     const pf_device_ops *ops = d->ops;
-    size_t m = (size_t)net->m;
-    pf_buf *tail = NULL, *head = NULL, *cap = NULL;
+    size_t m = (size_t)net->m, n = (size_t)net->n;
+    int csr = c->indptr != NULL;
+    size_t index = csr ? (size_t)c->index_size : 4, cap_size = csr ? (size_t)c->cap_size : 8;
+    const void *rows = csr ? c->indptr : (const void *)net->tail;
+    const void *heads = csr ? c->indices : (const void *)net->head;
+    const void *caps = csr ? c->caps : (const void *)net->cap;
+    size_t row_bytes = csr ? (n + 1) * index : m * 4;
+    pf_buf *row = NULL, *head = NULL, *cap = NULL;
     int rc;
-    if (!(rc = device_alloc(d, &tail, m * 4, st)) && !(rc = device_alloc(d, &head, m * 4, st)) &&
-        !(rc = device_alloc(d, &cap, m * 8, st)) &&
+    if (!(rc = device_alloc(d, &row, row_bytes, st)) &&
+        !(rc = device_alloc(d, &head, m * index, st)) &&
+        !(rc = device_alloc(d, &cap, m * cap_size, st)) &&
         !(rc = device_alloc(d, &d->input_rev, m * 8, st)) &&
-        !(rc = ops->upload(d->dev, tail, 0, net->tail, m * 4, st)) &&
-        !(rc = ops->upload(d->dev, head, 0, net->head, m * 4, st)) &&
-        !(rc = ops->upload(d->dev, cap, 0, net->cap, m * 8, st))) {
+        !(rc = ops->upload(d->dev, row, 0, rows, row_bytes, st)) &&
+        !(rc = ops->upload(d->dev, head, 0, heads, m * index, st)) &&
+        !(rc = ops->upload(d->dev, cap, 0, caps, m * cap_size, st))) {
         d->bytes += m * 8;
-        pf_dev_arcs arcs = {.n = net->n, .m = net->m, .tail = tail, .head = head, .cap = cap};
+        pf_dev_arcs arcs = {.n = net->n, .m = net->m, .tail = csr ? NULL : row, .head = head,
+                            .cap = cap, .indptr = csr ? row : NULL,
+                            .index_size = (int32_t)index, .cap_size = (int32_t)cap_size};
         rc = ops->build_residual(d->dev, &d->g, &arcs, clamp, d->input_rev, st);
     }
-    pf_buf *input[] = {tail, head, cap};
+    pf_buf *input[] = {row, head, cap};
     for (int i = 0; i < 3; i++)
         if (input[i])
             ops->release(d->dev, input[i]);
@@ -133,9 +210,9 @@ int drv_open_network(driver *d, const pf_device_ops *ops, pf_early_device *early
                      pf_engine_out *out, pf_status *st)
 {
     double t0 = pf_now();
-    drv_facts facts;
+    drv_facts facts = {0};
     int64_t loops = 0;
-    network_facts(net, opt->threads, &facts, &loops);
+    int rc = network_facts(net, opt->threads, &facts, &loops, st);
     *shell = (pf_residual){.order = DEVICE_ORDER, .n = net->n, .arcs = 2 * (net->m - loops),
                            .source = net->source, .sink = net->sink, .input_arcs = net->m,
                            .output_arcs = net->m};
@@ -143,7 +220,8 @@ int drv_open_network(driver *d, const pf_device_ops *ops, pf_early_device *early
     d->facts = facts;
     d->net = net;
     double t_facts = pf_now();
-    int rc = drv_check_limits(ops, shell->arcs, &facts, st);
+    if (!rc)
+        rc = drv_check_limits(ops, shell->arcs, &facts, st);
     if (!rc)
         rc = drv_open_device(d, ops, early, opt, st);
     if (rc) {

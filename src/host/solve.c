@@ -314,6 +314,7 @@ static int attempt_solve(const pf_device_ops *ops, void *ctx, pf_status *st)
     pf_progress_label("solve %s", ops->name);
     if (ops == a->on_device) {
         reset_out(a->out, NULL, a->side);
+        hook_engine_start(a->hooks, NULL, 0); /* no residual graph on the host */
         pf_progress_step("opening the device, the arcs to it, then phase 1 (pushing flow to "
                          "the sink)");
         a->device_flows = 1;
@@ -390,7 +391,7 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
      * they are (driver_build.c); else the host builds it, in the hybrid's
      * host engine's order (hybrid.h) or the first backend's. */
     const pf_device_ops *on_device =
-        !hybrid && !hooks && pf_parallel_builds_on_device(first, net) ? first : NULL;
+        !hybrid && pf_parallel_builds_on_device(first, net) ? first : NULL;
     pf_arc_order order = hybrid ? pf_hybrid_graph_order(pf_hybrid_team_for(hybrid_ops, &opt))
                                 : pf_residual_order_for(first->caps.forward_first_arcs);
     memset(&g, 0, sizeof g);
@@ -466,7 +467,7 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     sol->source_side = side;
     side = NULL;
     sol->times.total = pf_now() - t_start;
-    if (hooks && hooks->solved)
+    if (hooks && hooks->solved && !device_flows)
         rc = hooks->solved(hooks->data, &g, res, st);
 done:
     hook_release(hooks, &g);

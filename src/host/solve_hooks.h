@@ -11,11 +11,15 @@
 
 typedef struct pf_solve_hooks {
     /* An engine is about to run on g (built, or rebuilt for it, in its
-     * order; the engines only read g). host_busy: the engine keeps every
-     * host core busy (a host-CPU backend on many threads). */
+     * order; the engines only read g), or with g NULL on a residual graph
+     * its device builds itself (engine.h: pf_parallel_solve_network).
+     * host_busy: the engine keeps every host core busy (a host-CPU
+     * backend on many threads). */
     void (*engine_start)(void *data, const pf_residual *g, int host_busy);
     /* The solve succeeded: g and its residuals res (g->arcs of them),
-     * before either goes. Non-zero (st set) fails the solve. */
+     * before either goes; not called where the device built the graph
+     * (the arc flows are the solution's). Non-zero (st set) fails the
+     * solve. */
     int (*solved)(void *data, const pf_residual *g, const int64_t *res, pf_status *st);
     /* g is about to be freed or rebuilt: whatever reads it must stop. */
     void (*release)(void *data, const pf_residual *g);

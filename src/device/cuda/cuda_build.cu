@@ -9,7 +9,9 @@
  * in the sorted run less the run's start (an exclusive scan of the
  * degrees), and src/common/arc_turn.h turns it as the host does.
  * Self-loops sort after every vertex (key n) and get no residual arcs.
- * Temporary buffers are stream-ordered allocations, gone at the end. */
+ * A CSR's arcs are first laid out as arrays (a row found per arc by a
+ * binary search of the row starts). Temporary buffers are stream-ordered
+ * allocations, gone at the end. */
 #include "cuda_internal.h"
 
 #include <climits>
@@ -98,6 +100,30 @@ __global__ void pf_k_build_pairs(const int32_t *tail, const int32_t *head, int64
         long long a = forward[i], b = input_rev[i];
         g_rev[a] = absolute ? (int32_t)(uint32_t)b : (int32_t)(b - first[v]);
         g_rev[b] = absolute ? (int32_t)(uint32_t)a : (int32_t)(a - first[u]);
+    }
+}
+
+/* A CSR's arcs as arrays: each arc's row by a binary search of the row
+ * starts (the last row starting at or before it: empty rows are passed
+ * over), its column and capacity widened. */
+template <typename Index, typename Capacity>
+__global__ void pf_k_csr_arcs(const Index *indptr, const Index *columns, const Capacity *caps,
+                              int64_t n, int64_t m, int32_t *tail, int32_t *head,
+                              long long *cap)
+{
+    FOR_EACH(k, m)
+    {
+        int64_t lo = 0, hi = n - 1;
+        while (lo < hi) {
+            int64_t mid = lo + (hi - lo + 1) / 2;
+            if ((int64_t)indptr[mid] <= k)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        tail[k] = (int32_t)lo;
+        head[k] = (int32_t)columns[k];
+        cap[k] = (long long)caps[k];
     }
 }
 
@@ -277,6 +303,41 @@ static int build_on(pf_dev *dev, pf_dev_graph *g, const pf_dev_arcs *in, long lo
     return PF_OK;
 }
 
+/* A CSR's arcs as arrays in *arrays (their buffers stream-ordered
+ * allocations in `own`, freed by the caller). */
+static int csr_as_arrays(pf_dev *dev, const pf_dev_arcs *in, pf_dev_arcs *arrays,
+                         pf_buf own[3], pf_status *st)
+{
+    int64_t n = in->n, m = in->m;
+    size_t sizes[3] = {(size_t)m * 4, (size_t)m * 4, (size_t)m * 8};
+    for (int i = 0; i < 3; i++) {
+        own[i].bytes = sizes[i];
+        int rc = temp_alloc(dev, &own[i].ptr, sizes[i], st);
+        if (rc)
+            return rc;
+    }
+    *arrays = (pf_dev_arcs){.n = n, .m = m, .tail = &own[0], .head = &own[1], .cap = &own[2],
+                            .indptr = NULL, .index_size = 4, .cap_size = 8};
+    int32_t *tail = pf_cuda_ptr<int32_t>(&own[0]), *head = pf_cuda_ptr<int32_t>(&own[1]);
+    long long *cap = pf_cuda_ptr<long long>(&own[2]);
+    unsigned grid = grid_for(dev, m);
+#define PF_CSR_ARCS(Index, Capacity)                                                         \
+    pf_k_csr_arcs<Index, Capacity><<<grid, PF_CUDA_BLOCK, 0, dev->stream>>>(                 \
+        pf_cuda_ptr<const Index>(in->indptr), pf_cuda_ptr<const Index>(in->head),            \
+        pf_cuda_ptr<const Capacity>(in->cap), n, m, tail, head, cap)
+    if (in->index_size == 4 && in->cap_size == 4)
+        PF_CSR_ARCS(int32_t, int32_t);
+    else if (in->index_size == 4)
+        PF_CSR_ARCS(int32_t, long long);
+    else if (in->cap_size == 4)
+        PF_CSR_ARCS(long long, int32_t);
+    else
+        PF_CSR_ARCS(long long, long long);
+#undef PF_CSR_ARCS
+    PF_CUDA_CHECK_LAUNCH(st, "pf_k_csr_arcs");
+    return PF_OK;
+}
+
 extern "C" int pf_cuda_build_residual(pf_dev *dev, pf_dev_graph *g, const pf_dev_arcs *in,
                                       int64_t clamp, pf_buf *input_rev, pf_status *st)
 {
@@ -286,9 +347,17 @@ extern "C" int pf_cuda_build_residual(pf_dev *dev, pf_dev_graph *g, const pf_dev
     int rc = pf_cuda_enter(dev, st);
     if (rc)
         return rc;
+    pf_buf own[3] = {};
+    pf_dev_arcs arrays = *in;
+    if (in->indptr)
+        rc = csr_as_arrays(dev, in, &arrays, own, st);
     build_temp t = {};
-    rc = build_on(dev, g, in, (long long)clamp, input_rev, &t, st);
+    if (!rc)
+        rc = build_on(dev, g, &arrays, (long long)clamp, input_rev, &t, st);
     temp_free(dev, &t);
+    for (int i = 0; i < 3; i++)
+        if (own[i].ptr)
+            cudaFreeAsync(own[i].ptr, dev->stream);
     return rc ? rc : pf_cuda_wait(dev, st);
 }
 
