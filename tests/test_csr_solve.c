@@ -254,8 +254,26 @@ END_TEST
  * gives the structure); skipped visibly where there is no CUDA device. */
 START_TEST(cuda_matrix_equals_the_transpose_path)
 {
-    if (!pf_test_backend_missing("cuda"))
-        check_engine("cuda", NULL, 0);
+    if (pf_test_backend_missing("cuda"))
+        return;
+    check_engine("cuda", NULL, 0);
+    /* Repeated positions without self-loops: summed on the device, or
+     * (kept, as scipy keeps an int32 matrix's) left to the host. */
+    pf_solve_options opt = options("cuda");
+    for (int mode = 0; mode < 4; mode++) {
+        int repeats = mode & 1 ? PF_CSR_KEEP_REPEATS : PF_CSR_SUM_REPEATS;
+        int64_t n = mode & 2 ? 20000 : 151;
+        csr64 a = random_csr(n, n > 1000 ? 4 : 30,
+                             WITH_PAIRS | WITH_REPEATS | (n > 1000 ? WITH_HUBS : 0),
+                             (uint64_t)(n + mode));
+        csr_arrays c = arrays_of(&a, 4, 8);
+        char what[96];
+        snprintf(what, sizeof what, "cuda, repeats %d, n %lld", repeats, (long long)n);
+        pf_csr_flow_times times;
+        check_solve(&a, &c, &opt, repeats, what, &times);
+        arrays_free(&c);
+        csr64_free(&a);
+    }
 }
 END_TEST
 

@@ -272,6 +272,10 @@ typedef int pf_build_residual_fn(pf_dev *dev, pf_dev_graph *g, const pf_dev_arcs
                                  int64_t clamp, pf_buf *input_rev, pf_status *st);
 typedef int pf_arc_flows_fn(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev, int64_t m,
                             pf_buf *flow, pf_status *st);
+typedef int pf_flow_matrix_fn(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev, int64_t m,
+                              int32_t keep_repeats, pf_buf *indptr, pf_buf *columns,
+                              pf_buf *values, int64_t *entries, int32_t *repeated,
+                              pf_status *st);
 
 typedef struct pf_device_ops {
     const char *name; /* "seq", "omp", "opencl", "cuda" */
@@ -351,6 +355,19 @@ typedef struct pf_device_ops {
      * flow on input arc i, 0 where input_rev[i] is -1, for i < m. */
     pf_build_residual_fn *build_residual;
     pf_arc_flows_fn *arc_flows;
+    /* Optional (NULL: the host makes it from the arc flows): scipy's flow
+     * matrix of the input from the graph build_residual made, whose input
+     * has no self-loops, after a solve. Row u holds one entry per distinct
+     * head of u's residual arcs (its row's columns and its column's rows
+     * in the input), columns increasing; its value is the flow along the
+     * input arcs u -> v less that along v -> u: the residual of each
+     * forward arc's pair, less each reverse arc's residual. indptr (n + 1
+     * int64), columns (int32) and values (int64) hold up to g->arcs
+     * entries; *entries gets how many. keep_repeats (scipy's rule for
+     * int32 input, csr_flow.h): where a position repeats (two forward or
+     * two reverse arcs share a head) *repeated is set and nothing written;
+     * else repeats sum. */
+    pf_flow_matrix_fn *flow_matrix;
     /* flags[u] = 1 iff excess[u] > 0, height[u] < n and u is no terminal. */
     int (*mark_active)(pf_dev *dev, const pf_dev_graph *g, pf_buf *flags,
                        pf_status *st);

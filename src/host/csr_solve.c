@@ -4,11 +4,12 @@
  * (csr_flow.h) on a thread beside the engine, from the engine's start
  * (after the solve, on every core, where the engine keeps them all busy);
  * its values come after the engine, before the residual graph goes.
- * Where the lists cannot give it (some repeats under measuring arc
- * orders, a network solved as a compact copy, a residual graph the device
- * built), the matrix comes from the input and its transpose
- * (pf_csr_flow_plan: beside the solve too, where it can) and the arc
- * flows. */
+ * Where the device builds the residual graph itself, it makes the matrix
+ * too (device.h: flow_matrix). Where the lists cannot give it (some
+ * repeats under measuring arc orders, a network solved as a compact copy,
+ * a graph built on a device that could not make it), the matrix comes
+ * from the input and its transpose (pf_csr_flow_plan: beside the solve
+ * too, where it can) and the arc flows. */
 #include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -49,7 +50,8 @@ typedef struct csr_flow_job {
     pf_residual_flow lists;
     pf_csr_flow_plan *plan;
 
-    pf_csr_matrix matrix; /* from the lists, once solved */
+    pf_csr_matrix matrix; /* from the lists or the device, once solved */
+    pf_matrix_request request; /* the device's matrix, where it builds the graph */
     double t_solved;      /* when the solve's engine ended (0: no hook came) */
     pf_csr_flow_times times;
 } csr_flow_job;
@@ -92,6 +94,8 @@ static void *structure_beside(void *arg)
 static void on_engine_start(void *data, const pf_residual *g, int host_busy)
 {
     csr_flow_job *job = data;
+    if (!g)
+        return; /* the device makes the matrix where it can; else the plan after */
     int cores = pf_resolve_threads(job->threads);
     if (job->running || job->kind != STRUCTURE_NONE || host_busy || cores < 2)
         return;
@@ -188,8 +192,12 @@ static int solve_job(csr_flow_job *job, const pf_network *net, const pf_solve_op
                      pf_solution *sol, pf_status *st)
 {
     pf_solve_hooks hooks = {.engine_start = on_engine_start, .solved = on_solved,
-                            .release = on_release, .data = job};
+                            .release = on_release, .data = job, .matrix = &job->request};
     int rc = pf_solve_hooked(net, opt, sol, &hooks, st);
+    if (!rc && job->request.made)
+        job->matrix = job->request.matrix;
+    else
+        pf_csr_matrix_free(&job->request.matrix);
     if (rc)
         return rc;
     if (!job->matrix.indptr) { /* no hook came (a compact copy), or the plan's turn */
@@ -214,6 +222,8 @@ int pf_solve_csr_flow_sized(int64_t vertices, int64_t source, int64_t sink, cons
                        "repeats %d: must be PF_CSR_SUM_REPEATS or PF_CSR_KEEP_REPEATS", repeats);
     csr_flow_job job = {.n = vertices, .indptr = indptr, .indices = indices,
                         .index_size = index_size, .repeats = repeats};
+    job.request = (pf_matrix_request){.repeats = repeats,
+                                      .flows_wanted = opt_in && opt_in->want_flow};
     double t0 = pf_now();
     pf_network *net = pf_network_view_csr(vertices, source, sink, indptr, indices, index_size,
                                           capacities, capacity_size, st);

@@ -334,6 +334,27 @@ static int c_arc_flows(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev, in
     return rc ? rc : c->inner->arc_flows(c->dev, &in, INNER(input_rev), m, INNER(flow), st);
 }
 
+static int c_flow_matrix(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev, int64_t m,
+                         int32_t keep_repeats, pf_buf *indptr, pf_buf *columns, pf_buf *values,
+                         int64_t *entries, int32_t *repeated, pf_status *st)
+{
+    const char *step = "flow_matrix";
+    pf_dev_graph in;
+    int rc = check_graph(g, step, &in, st);
+    if (!rc && (m < 0 || g->arcs > 2 * m || !entries || !repeated))
+        rc = pf_fail(st, PF_E_USAGE, "%s: %lld input arcs for %lld residual arcs%s", step,
+                     (long long)m, (long long)g->arcs, entries && repeated ? "" : ", no outputs");
+    if ((!rc && (rc = pf_dc_check_elems(input_rev, m, 8, step, "input_rev", st))) ||
+        (!rc && (rc = pf_dc_check_elems(indptr, g->n + 1, 8, step, "indptr", st))) ||
+        (!rc && (rc = pf_dc_check_elems(columns, g->arcs, 4, step, "columns", st))) ||
+        (!rc && (rc = pf_dc_check_elems(values, g->arcs, 8, step, "values", st))))
+        return rc;
+    checked_dev *c = CDEV(dev);
+    return rc ? rc : c->inner->flow_matrix(c->dev, &in, INNER(input_rev), m, keep_repeats,
+                                           INNER(indptr), INNER(columns), INNER(values),
+                                           entries, repeated, st);
+}
+
 /* A list of count vertices of g in buf. */
 static int check_list(const pf_dev_graph *g, const pf_buf *list, int64_t count, const char *step,
                       pf_status *st)
@@ -569,6 +590,7 @@ static void build_table(pf_device_ops *t, const pf_device_ops *in, int slot)
     CHECKED_IF_PRESENT(mark_changed);
     CHECKED_IF_PRESENT(build_residual);
     CHECKED_IF_PRESENT(arc_flows);
+    CHECKED_IF_PRESENT(flow_matrix);
     CHECKED_IF_PRESENT(mark_active);
     CHECKED_IF_PRESENT(saturate_from);
     CHECKED_IF_PRESENT(push_relabel);

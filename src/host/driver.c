@@ -774,7 +774,8 @@ int pf_parallel_solve(const pf_device_ops *ops, pf_early_device *early, const pf
 
 int pf_parallel_solve_network(const pf_device_ops *ops, pf_early_device *early,
                               const pf_network *net, const pf_solve_options *opt,
-                              pf_engine_out *out, int64_t *arc_flow, pf_status *st)
+                              pf_engine_out *out, int64_t *arc_flow,
+                              pf_matrix_request *matrix, pf_status *st)
 {
     driver d;
     pf_residual shell;
@@ -782,7 +783,12 @@ int pf_parallel_solve_network(const pf_device_ops *ops, pf_early_device *early,
     int handed_off = 0;
     if (!rc)
         rc = run_solve(&d, &handed_off, st);
-    if (!rc && opt->want_flow)
+    if (!rc && matrix && opt->want_flow)
+        rc = drv_network_matrix(&d, matrix->repeats == PF_CSR_KEEP_REPEATS, &matrix->matrix,
+                                &matrix->made, st);
+    if (matrix)
+        matrix->flows_skipped = !rc && matrix->made && !matrix->flows_wanted;
+    if (!rc && opt->want_flow && !(matrix && matrix->flows_skipped))
         rc = drv_network_flows(&d, handed_off, arc_flow, st);
     if (d.dev && d.ops->held_bytes)
         out->device_bytes += d.ops->held_bytes(d.dev);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../common/knobs.h"
+#include "../common/network.h"
 #include "../common/omp_threads.h"
 #include "../common/status.h"
 #include "../common/timer.h"
@@ -219,6 +220,7 @@ int drv_open_network(driver *d, const pf_device_ops *ops, pf_early_device *early
     drv_init(d, ops, shell, opt, out);
     d->facts = facts;
     d->net = net;
+    d->input_loops = loops;
     double t_facts = pf_now();
     if (!rc)
         rc = drv_check_limits(ops, shell->arcs, &facts, st);
@@ -279,6 +281,101 @@ int drv_network_flows(driver *d, int handed_off, int64_t *arc_flow, pf_status *s
             ops->release(d->dev, flow);
     }
     d->out->times.download += pf_now() - t0;
+    return rc;
+}
+
+/* The matrix's int64 row starts and values narrowed where they fit
+ * int32 (scipy's int32 result), on the host's threads. */
+static int matrix_from_device(driver *d, const int64_t *indptr, int32_t *columns,
+                              int64_t *values, int64_t entries, pf_csr_matrix *out,
+                              pf_status *st)
+{
+    int64_t n = d->g.n;
+    int wide_index = entries > INT32_MAX, wide_value = 0;
+    int threads = pf_resolve_threads(d->host_threads);
+    (void)threads; /* read by the directives only */
+    PF_OMP(omp parallel for num_threads(threads) if (threads > 1) reduction(| : wide_value))
+    for (int64_t e = 0; e < entries; e++)
+        wide_value |= values[e] < INT32_MIN || values[e] > INT32_MAX;
+    *out = (pf_csr_matrix){.rows = n, .entries = entries, .index_size = wide_index ? 8 : 4,
+                           .value_size = wide_value ? 8 : 4};
+    out->indptr = pf_alloc((size_t)n + 1, (size_t)out->index_size, st);
+    out->indices = wide_index ? pf_alloc((size_t)entries + 1, 8, st) : columns;
+    out->values = wide_value ? values : pf_alloc((size_t)entries + 1, 4, st);
+    if (!out->indptr || !out->indices || !out->values) {
+        if (out->indices != columns)
+            free(out->indices);
+        if (out->values != values)
+            free(out->values);
+        free(out->indptr);
+        memset(out, 0, sizeof *out);
+        return PF_E_NOMEM;
+    }
+    PF_OMP(omp parallel for num_threads(threads) if (threads > 1))
+    for (int64_t u = 0; u <= n; u++)
+        pf_sized_set(out->indptr, out->index_size, u, indptr[u]);
+    PF_OMP(omp parallel for num_threads(threads) if (threads > 1))
+    for (int64_t e = 0; e < entries; e++) {
+        if (wide_index)
+            ((int64_t *)out->indices)[e] = columns[e];
+        if (!wide_value)
+            ((int32_t *)out->values)[e] = (int32_t)values[e];
+    }
+    if (out->indices != columns)
+        free(columns);
+    if (out->values != values)
+        free(values);
+    return PF_OK;
+}
+
+int drv_network_matrix(driver *d, int keep_repeats, pf_csr_matrix *out, int *made,
+                       pf_status *st)
+{
+    *made = 0;
+    memset(out, 0, sizeof *out);
+    const pf_device_ops *ops = d->ops;
+    if (!ops->flow_matrix || d->host == &d->own_host || d->input_loops > 0)
+        return PF_OK; /* the host makes it from the arc flows */
+    double t0 = pf_now();
+    int64_t n = d->g.n, arcs = d->g.arcs, entries = 0;
+    int32_t repeated = 0;
+    pf_buf *indptr = NULL, *columns = NULL, *values = NULL;
+    int64_t *host_indptr = NULL, *host_values = NULL;
+    int32_t *host_columns = NULL;
+    int rc;
+    if (!(rc = device_alloc(d, &indptr, (size_t)(n + 1) * 8, st)) &&
+        !(rc = device_alloc(d, &columns, (size_t)arcs * 4, st)) &&
+        !(rc = device_alloc(d, &values, (size_t)arcs * 8, st)))
+        rc = ops->flow_matrix(d->dev, &d->g, d->input_rev, d->net->m, keep_repeats, indptr,
+                              columns, values, &entries, &repeated, st);
+    if (!rc && !repeated) {
+        host_indptr = pf_alloc((size_t)n + 1, sizeof *host_indptr, st);
+        host_columns = pf_alloc((size_t)entries + 1, sizeof *host_columns, st);
+        host_values = pf_alloc((size_t)entries + 1, sizeof *host_values, st);
+        if (!host_indptr || !host_columns || !host_values)
+            rc = PF_E_NOMEM;
+    }
+    if (!rc && !repeated &&
+        !(rc = ops->download(d->dev, indptr, 0, host_indptr, (size_t)(n + 1) * 8, st)) &&
+        !(rc = ops->download(d->dev, columns, 0, host_columns, (size_t)entries * 4, st)) &&
+        !(rc = ops->download(d->dev, values, 0, host_values, (size_t)entries * 8, st))) {
+        rc = matrix_from_device(d, host_indptr, host_columns, host_values, entries, out, st);
+        host_columns = NULL; /* kept by the matrix or freed there */
+        host_values = NULL;
+        *made = !rc;
+    }
+    free(host_indptr);
+    free(host_columns);
+    free(host_values);
+    pf_buf *bufs[] = {indptr, columns, values};
+    for (int i = 0; i < 3; i++)
+        if (bufs[i])
+            ops->release(d->dev, bufs[i]);
+    d->out->times.download += pf_now() - t0;
+    if (d->trace)
+        fprintf(stderr, "portaflow trace: %s: the flow matrix %s %.4f s\n", ops->name,
+                repeated ? "left to the host (a position repeats)" : "made on the device",
+                pf_now() - t0);
     return rc;
 }
 

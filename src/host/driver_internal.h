@@ -32,6 +32,7 @@ typedef struct driver {
     const pf_network *net;
     pf_buf *input_rev;
     int64_t clamp;        /* the 32-bit path's capacity clamp */
+    int64_t input_loops;  /* self-loops among net's arcs */
     pf_residual own_host;
     int64_t *own_res;
     pf_progress progress;
@@ -172,6 +173,14 @@ int drv_host_graph_now(driver *d, pf_status *st);
 /* arc_flow (net->m) after a solve with want_flow: from the device
  * (arc_flows), or after a handoff from the host's residuals. */
 int drv_network_flows(driver *d, int handed_off, int64_t *arc_flow, pf_status *st);
+
+/* After a solve that stayed on the device (no handoff), on a network
+ * without self-loops: scipy's flow matrix (csr_flow.h) made there
+ * (device.h: flow_matrix), *made = 1; else, or where keep_repeats meets
+ * a repeated position, *made = 0 and *out empty (the host makes it from
+ * the arc flows). */
+int drv_network_matrix(driver *d, int keep_repeats, pf_csr_matrix *out, int *made,
+                       pf_status *st);
 
 /* Frees what drv_open_network and drv_host_graph_now made (after
  * drv_close, which releases input_rev with the device's buffers). */

@@ -43,12 +43,25 @@ int pf_parallel_solve(const struct pf_device_ops *ops, pf_early_device *early,
  * order. */
 int pf_parallel_builds_on_device(const struct pf_device_ops *ops, const pf_network *net);
 
+/* A caller's wish for scipy's flow matrix of a CSR view (csr_flow.h)
+ * made where the device built the graph (device.h: flow_matrix), and
+ * what came of it. */
+typedef struct pf_matrix_request {
+    int repeats;          /* PF_CSR_SUM_REPEATS or PF_CSR_KEEP_REPEATS */
+    int flows_wanted;     /* the caller wants the arc flows too */
+    int made;             /* matrix holds it (the caller frees it) */
+    int flows_skipped;    /* made, and the arc flows were not read back */
+    pf_csr_matrix matrix;
+} pf_matrix_request;
+
 /* pf_parallel_solve where the device builds the residual graph from net
  * itself (pf_parallel_builds_on_device): out->res is not used; with
- * opt->want_flow, arc_flow (net->m) gets the flow on every input arc. */
+ * opt->want_flow, arc_flow (net->m) gets the flow on every input arc,
+ * but where `matrix` (NULL: none) was made and its caller wants no flows. */
 int pf_parallel_solve_network(const struct pf_device_ops *ops, pf_early_device *early,
                               const pf_network *net, const pf_solve_options *opt,
-                              pf_engine_out *out, int64_t *arc_flow, pf_status *st);
+                              pf_engine_out *out, int64_t *arc_flow,
+                              pf_matrix_request *matrix, pf_status *st);
 
 /* The caller's options (NULL: defaults; a struct of an earlier API
  * version: its fields, defaults for the rest) as this library's struct. */

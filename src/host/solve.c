@@ -319,7 +319,7 @@ static int attempt_solve(const pf_device_ops *ops, void *ctx, pf_status *st)
                          "the sink)");
         a->device_flows = 1;
         return pf_parallel_solve_network(ops, a->early, a->net, a->opt, a->out, a->arc_flow,
-                                         st);
+                                         a->hooks ? a->hooks->matrix : NULL, st);
     }
     a->device_flows = 0;
     int rc = graph_for(a, ops, st);
@@ -456,6 +456,9 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     snprintf(sol->method, sizeof sol->method, "%s", method_name(out.method));
     pf_network_scale(net, &sol->scale_log2, NULL);
     snprintf(sol->device, sizeof sol->device, "%s", out.device);
+    pf_matrix_request *matrix = hooks && device_flows ? hooks->matrix : NULL;
+    if (matrix && matrix->flows_skipped)
+        PF_FREE_NULL(sol->arc_flow); /* never read back: the caller wanted the matrix */
     if (opt.want_flow && !device_flows) {
         if (!sol->arc_flow &&
             !(sol->arc_flow = pf_alloc((size_t)net->m, sizeof *sol->arc_flow, st))) {

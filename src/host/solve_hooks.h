@@ -24,6 +24,10 @@ typedef struct pf_solve_hooks {
     /* g is about to be freed or rebuilt: whatever reads it must stop. */
     void (*release)(void *data, const pf_residual *g);
     void *data;
+    /* NULL, or where the first backend's device builds the graph itself
+     * (g NULL above), its wish for the flow matrix made there; made or
+     * not, the caller reads it after the solve. */
+    struct pf_matrix_request *matrix;
 } pf_solve_hooks;
 
 /* pf_solve, calling `hooks` on the residual graph of net itself. A

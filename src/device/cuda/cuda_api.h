@@ -8,6 +8,7 @@
  *   cuda_steps.cu    __global__ wrappers of the shared kernel bodies
  *   cuda_scan.cu     scan / filter through CUB
  *   cuda_build.cu    build_residual / arc_flows: the residual graph built here
+ *   cuda_flow_matrix.cu  flow_matrix: scipy's flow matrix from that graph
  *   cuda_apsp.cu     fw_tile / fw_phase: blocked Floyd-Warshall kernels
  *   cuda_fw_perk.cu  fw_step: the per-k Floyd-Warshall variant
  *   cuda_fw_stats.cu fw_stats: apsp --stats summed on the device
@@ -66,6 +67,10 @@ int pf_cuda_scan_preload(pf_dev *dev, pf_status *st);
 
 pf_build_residual_fn pf_cuda_build_residual;
 pf_arc_flows_fn pf_cuda_arc_flows;
+
+/* ---- cuda_flow_matrix.cu ----------------------------------------------- */
+
+pf_flow_matrix_fn pf_cuda_flow_matrix;
 
 /* ---- cuda_steps.cu ----------------------------------------------------- */
 

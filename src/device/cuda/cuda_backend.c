@@ -42,6 +42,7 @@ const pf_device_ops pf_backend_cuda = {
     .mark_changed = pf_cuda_mark_changed,
     .build_residual = pf_cuda_build_residual,
     .arc_flows = pf_cuda_arc_flows,
+    .flow_matrix = pf_cuda_flow_matrix,
     .mark_active = pf_cuda_mark_active,
     .saturate_from = pf_cuda_saturate_from,
     .push_relabel = pf_cuda_push_relabel,

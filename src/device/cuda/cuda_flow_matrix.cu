@@ -1,0 +1,231 @@
+/* CUDA backend: scipy's flow matrix made on the device from the residual
+ * graph build_residual laid out (device.h: flow_matrix).
+ *
+ * Vertex u's residual list holds an arc to v for every input entry (u, v)
+ * and one for every entry (v, u): the columns of row u of the flow matrix
+ * are its heads, sorted. A segmented sort of every list by head, the
+ * first of each run of equal heads marked, an exclusive scan of the marks
+ * gives each entry its place and each row its start; an entry's value is
+ * its run's flows out less its flows in. */
+#include "cuda_internal.h"
+
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_sort.cuh>
+
+/* The pinned slot the run count of the last arc comes back in. */
+enum { SLOT_LAST_RUN = 2 };
+
+#define FOR_EACH(i, count)                                                              \
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (count);        \
+         i += (int64_t)gridDim.x * blockDim.x)
+
+__global__ void pf_k_fm_keys(const int32_t *head, int64_t arcs, int32_t *keys, uint32_t *ids)
+{
+    FOR_EACH(a, arcs)
+    {
+        keys[a] = head[a];
+        ids[a] = (uint32_t)a;
+    }
+}
+
+/* reverse[b] = 1 at every input arc's reverse arc; begins[first[u]] = 1
+ * where u's list is not empty. */
+__global__ void pf_k_fm_marks(const long long *input_rev, int64_t m, const long long *first,
+                              int64_t n, uint8_t *reverse, uint8_t *begins)
+{
+    FOR_EACH(i, m > n ? m : n)
+    {
+        if (i < m && input_rev[i] >= 0)
+            reverse[input_rev[i]] = 1;
+        if (i < n && first[i] < first[i + 1])
+            begins[first[i]] = 1;
+    }
+}
+
+/* new_entry[p]: sorted position p starts a run of equal heads in its
+ * list. With keep_repeats, a run of two arcs of one kind (two forward,
+ * two reverse) or of three is a repeated position: *repeated = 1. */
+__global__ void pf_k_fm_runs(const int32_t *keys, const uint32_t *ids, const uint8_t *reverse,
+                             const uint8_t *begins, int64_t arcs, int keep_repeats,
+                             long long *new_entry, int *repeated)
+{
+    FOR_EACH(p, arcs)
+    {
+        int starts = begins[p] || keys[p] != keys[p - 1];
+        new_entry[p] = starts;
+        if (!keep_repeats || starts)
+            continue;
+        if (reverse[ids[p]] == reverse[ids[p - 1]] ||
+            (!begins[p - 1] && keys[p - 2] == keys[p]))
+            *repeated = 1;
+    }
+}
+
+/* Row starts: indptr[u] = the place of the first entry of u's list (the
+ * total past the last arc). */
+__global__ void pf_k_fm_indptr(const long long *first, const long long *place, int64_t n,
+                               int64_t arcs, long long total, long long *indptr)
+{
+    FOR_EACH(u, n + 1)
+    indptr[u] = first[u] < arcs ? place[first[u]] : total;
+}
+
+/* Each run's column and value: forward arcs add their flow (the residual
+ * of their pair), reverse arcs take theirs (their residual) away. */
+template <typename Cap>
+__global__ void pf_k_fm_entries(const int32_t *keys, const uint32_t *ids, const uint8_t *reverse,
+                                const uint8_t *begins, const long long *place, int64_t arcs,
+                                const long long *first, const int32_t *head,
+                                const int32_t *rev, const Cap *res, int32_t *columns,
+                                long long *values)
+{
+    FOR_EACH(p, arcs)
+    {
+        if (!(begins[p] || keys[p] != keys[p - 1]))
+            continue;
+        long long value = 0;
+        for (int64_t q = p; q < arcs && (q == p || (!begins[q] && keys[q] == keys[p])); q++) {
+            uint32_t a = ids[q];
+            value += reverse[a] ? -(long long)res[a]
+                                : (long long)res[first[head[a]] + rev[a]];
+        }
+        columns[place[p]] = keys[p];
+        values[place[p]] = value;
+    }
+}
+
+/* ---- host side ----------------------------------------------------------- */
+
+static unsigned grid_of(const pf_dev *dev, int64_t count)
+{
+    int64_t blocks = (count + PF_CUDA_BLOCK - 1) / PF_CUDA_BLOCK;
+    int64_t most = (int64_t)dev->sm_count * 32;
+    return (unsigned)(blocks > most ? most : blocks > 0 ? blocks : 1);
+}
+
+struct fm_temp {
+    int32_t *keys, *keys_sorted;
+    uint32_t *ids, *ids_sorted;
+    uint8_t *reverse, *begins;
+    long long *new_entry, *place;
+};
+
+static int fm_alloc(pf_dev *dev, void **p, size_t bytes, pf_status *st)
+{
+    PF_CUDA_TRY(st, "cudaMallocAsync(flow matrix scratch)",
+                cudaMallocAsync(p, bytes ? bytes : 1, dev->stream));
+    return PF_OK;
+}
+
+template <typename Call>
+static int fm_cub(pf_dev *dev, const char *name, pf_status *st, Call call)
+{
+    size_t bytes = 0;
+    int rc = pf_cuda_cub_call(name, st, [&] { return call((void *)nullptr, bytes); });
+    if (!rc)
+        rc = pf_cuda_reserve_temp(dev, bytes, st);
+    bytes = dev->cub_temp_bytes;
+    return rc ? rc : pf_cuda_cub_call(name, st, [&] { return call(dev->cub_temp, bytes); });
+}
+
+static int fm_run(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev, int64_t m,
+                  int keep_repeats, pf_buf *indptr, pf_buf *columns, pf_buf *values,
+                  int64_t *entries, int32_t *repeated, fm_temp *t, pf_status *st)
+{
+    int64_t n = g->n, arcs = g->arcs;
+    size_t a4 = (size_t)arcs * 4, a8 = (size_t)arcs * 8;
+    int rc;
+    if ((rc = fm_alloc(dev, (void **)&t->keys, a4, st)) ||
+        (rc = fm_alloc(dev, (void **)&t->keys_sorted, a4, st)) ||
+        (rc = fm_alloc(dev, (void **)&t->ids, a4, st)) ||
+        (rc = fm_alloc(dev, (void **)&t->ids_sorted, a4, st)) ||
+        (rc = fm_alloc(dev, (void **)&t->reverse, (size_t)arcs, st)) ||
+        (rc = fm_alloc(dev, (void **)&t->begins, (size_t)arcs, st)) ||
+        (rc = fm_alloc(dev, (void **)&t->new_entry, a8, st)) ||
+        (rc = fm_alloc(dev, (void **)&t->place, a8, st)))
+        return rc;
+    const long long *first = pf_cuda_ptr<const long long>(g->first);
+    const int32_t *head = pf_cuda_ptr<const int32_t>(g->head);
+    int *flag = (int *)&dev->scratch[PF_CUDA_SLOT_B];
+    PF_CUDA_TRY(st, "cudaMemsetAsync(flow matrix marks)",
+                cudaMemsetAsync(t->reverse, 0, (size_t)arcs, dev->stream));
+    PF_CUDA_TRY(st, "cudaMemsetAsync(flow matrix marks)",
+                cudaMemsetAsync(t->begins, 0, (size_t)arcs, dev->stream));
+    PF_CUDA_TRY(st, "cudaMemsetAsync(flow matrix flag)",
+                cudaMemsetAsync(flag, 0, sizeof(int64_t), dev->stream));
+    unsigned grid = grid_of(dev, arcs);
+    pf_k_fm_keys<<<grid, PF_CUDA_BLOCK, 0, dev->stream>>>(head, arcs, t->keys, t->ids);
+    pf_k_fm_marks<<<grid_of(dev, m > n ? m : n), PF_CUDA_BLOCK, 0, dev->stream>>>(
+        pf_cuda_ptr<const long long>(input_rev), m, first, n, t->reverse, t->begins);
+    PF_CUDA_CHECK_LAUNCH(st, "pf_k_fm_marks");
+    rc = fm_cub(dev, "cub::DeviceSegmentedSort::SortPairs", st, [&](void *temp, size_t &bytes) {
+        return cub::DeviceSegmentedSort::SortPairs(temp, bytes, t->keys, t->keys_sorted, t->ids,
+                                                   t->ids_sorted, arcs, n, first, first + 1,
+                                                   dev->stream);
+    });
+    if (rc)
+        return rc;
+    pf_k_fm_runs<<<grid, PF_CUDA_BLOCK, 0, dev->stream>>>(t->keys_sorted, t->ids_sorted,
+                                                         t->reverse, t->begins, arcs,
+                                                         keep_repeats, t->new_entry, flag);
+    PF_CUDA_CHECK_LAUNCH(st, "pf_k_fm_runs");
+    rc = fm_cub(dev, "cub::DeviceScan::ExclusiveSum", st, [&](void *temp, size_t &bytes) {
+        return cub::DeviceScan::ExclusiveSum(temp, bytes, t->new_entry, t->place, arcs,
+                                             dev->stream);
+    });
+    if (!rc)
+        rc = pf_cuda_stage(dev, PF_CUDA_SLOT_A, &t->place[arcs - 1], sizeof(long long), st);
+    if (!rc)
+        rc = pf_cuda_stage(dev, SLOT_LAST_RUN, &t->new_entry[arcs - 1], sizeof(long long), st);
+    if (!rc)
+        rc = pf_cuda_stage(dev, PF_CUDA_SLOT_B, flag, sizeof(int64_t), st);
+    if (!rc)
+        rc = pf_cuda_wait(dev, st);
+    if (rc)
+        return rc;
+    *entries = dev->pinned[PF_CUDA_SLOT_A] + dev->pinned[SLOT_LAST_RUN];
+    *repeated = (int32_t)(dev->pinned[PF_CUDA_SLOT_B] != 0);
+    if (*repeated)
+        return PF_OK;
+    pf_k_fm_indptr<<<grid_of(dev, n + 1), PF_CUDA_BLOCK, 0, dev->stream>>>(
+        first, t->place, n, arcs, (long long)*entries, pf_cuda_ptr<long long>(indptr));
+    PF_CUDA_CHECK_LAUNCH(st, "pf_k_fm_indptr");
+    const int32_t *rev = pf_cuda_ptr<const int32_t>(g->rev);
+    int32_t *cols = pf_cuda_ptr<int32_t>(columns);
+    long long *vals = pf_cuda_ptr<long long>(values);
+    if (g->cap_bits == 32)
+        pf_k_fm_entries<int32_t><<<grid, PF_CUDA_BLOCK, 0, dev->stream>>>(
+            t->keys_sorted, t->ids_sorted, t->reverse, t->begins, t->place, arcs, first, head,
+            rev, pf_cuda_ptr<const int32_t>(g->res), cols, vals);
+    else
+        pf_k_fm_entries<long long><<<grid, PF_CUDA_BLOCK, 0, dev->stream>>>(
+            t->keys_sorted, t->ids_sorted, t->reverse, t->begins, t->place, arcs, first, head,
+            rev, pf_cuda_ptr<const long long>(g->res), cols, vals);
+    PF_CUDA_CHECK_LAUNCH(st, "pf_k_fm_entries");
+    return PF_OK;
+}
+
+extern "C" int pf_cuda_flow_matrix(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev,
+                                   int64_t m, int32_t keep_repeats, pf_buf *indptr,
+                                   pf_buf *columns, pf_buf *values, int64_t *entries,
+                                   int32_t *repeated, pf_status *st)
+{
+    *entries = 0;
+    *repeated = 0;
+    int rc = pf_cuda_enter(dev, st);
+    if (rc || g->arcs == 0) {
+        if (!rc)
+            PF_CUDA_TRY(st, "cudaMemsetAsync(indptr)",
+                        cudaMemsetAsync(indptr->ptr, 0, (size_t)(g->n + 1) * 8, dev->stream));
+        return rc ? rc : pf_cuda_wait(dev, st);
+    }
+    fm_temp t = {};
+    rc = fm_run(dev, g, input_rev, m, keep_repeats, indptr, columns, values, entries, repeated,
+                &t, st);
+    void *all[] = {t.keys, t.keys_sorted, t.ids, t.ids_sorted, t.reverse, t.begins,
+                   t.new_entry, t.place};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        if (all[i])
+            cudaFreeAsync(all[i], dev->stream);
+    return rc ? rc : pf_cuda_wait(dev, st);
+}
