@@ -192,8 +192,9 @@ static void check_engine(const char *backend, const char *order, int hybrid)
     if (hybrid)
         opt.hybrid = PF_HYBRID_ON;
     int parts_known = !order || strcmp(order, "forward") == 0 || strcmp(order, "rotated") == 0;
-    /* A device that builds the residual graph itself leaves the host no
-     * lists: the matrix comes from the transpose path and the arc flows. */
+    /* A device that builds the residual graph itself makes the matrix
+     * from it there, but for an input with self-loops (the transpose path
+     * and the arc flows then). */
     const pf_device_ops *ops = pf_backend_find(backend);
     int device_built = !hybrid && !order && ops && ops->build_residual;
     for (int mode = 0; mode < 16; mode++) {
@@ -215,8 +216,9 @@ static void check_engine(const char *backend, const char *order, int hybrid)
             /* The transpose path only for kept repeats (a position and
              * its transpose both stored: every graph of 151 vertices and
              * more here) where the lists' parts are not known. */
-            if (device_built)
-                ck_assert_msg(!from_residual, "%s: lists from a graph built on the device", what);
+            if (device_built) /* made on the device, but with self-loops */
+                ck_assert_msg(from_residual || (flags & WITH_SELF_LOOPS),
+                              "%s: not from the graph built on the device", what);
             else if (repeats == PF_CSR_SUM_REPEATS || parts_known)
                 ck_assert_msg(from_residual, "%s: not from the lists", what);
             else if (n > 100)
@@ -250,15 +252,15 @@ START_TEST(hybrid_matrix_equals_the_transpose_path)
 }
 END_TEST
 
-/* CUDA builds the residual graph on the device (the transpose path then
- * gives the structure); skipped visibly where there is no CUDA device. */
+/* CUDA builds the residual graph and the matrix on the device; skipped
+ * visibly where there is no CUDA device. */
 START_TEST(cuda_matrix_equals_the_transpose_path)
 {
     if (pf_test_backend_missing("cuda"))
         return;
     check_engine("cuda", NULL, 0);
-    /* Repeated positions without self-loops: summed on the device, or
-     * (kept, as scipy keeps an int32 matrix's) left to the host. */
+    /* Repeated positions without self-loops, summed or kept (as scipy
+     * keeps an int32 matrix's) on the device. */
     pf_solve_options opt = options("cuda");
     for (int mode = 0; mode < 4; mode++) {
         int repeats = mode & 1 ? PF_CSR_KEEP_REPEATS : PF_CSR_SUM_REPEATS;

@@ -274,8 +274,7 @@ typedef int pf_arc_flows_fn(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_re
                             pf_buf *flow, pf_status *st);
 typedef int pf_flow_matrix_fn(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev, int64_t m,
                               int32_t keep_repeats, pf_buf *indptr, pf_buf *columns,
-                              pf_buf *values, int64_t *entries, int32_t *repeated,
-                              pf_status *st);
+                              pf_buf *values, int64_t *entries, pf_status *st);
 
 typedef struct pf_device_ops {
     const char *name; /* "seq", "omp", "opencl", "cuda" */
@@ -361,12 +360,12 @@ typedef struct pf_device_ops {
      * head of u's residual arcs (its row's columns and its column's rows
      * in the input), columns increasing; its value is the flow along the
      * input arcs u -> v less that along v -> u: the residual of each
-     * forward arc's pair, less each reverse arc's residual. indptr (n + 1
-     * int64), columns (int32) and values (int64) hold up to g->arcs
-     * entries; *entries gets how many. keep_repeats (scipy's rule for
-     * int32 input, csr_flow.h): where a position repeats (two forward or
-     * two reverse arcs share a head) *repeated is set and nothing written;
-     * else repeats sum. */
+     * forward arc's pair, less each reverse arc's residual. With
+     * keep_repeats (scipy's rule for int32 input, csr_flow.h) a head that
+     * f forward and r reverse arcs share gets max(f, r) entries, the value
+     * in the first and 0 in the others; else one. indptr (n + 1 int64),
+     * columns (int32) and values (int64) hold up to g->arcs entries;
+     * *entries gets how many. */
     pf_flow_matrix_fn *flow_matrix;
     /* flags[u] = 1 iff excess[u] > 0, height[u] < n and u is no terminal. */
     int (*mark_active)(pf_dev *dev, const pf_dev_graph *g, pf_buf *flags,

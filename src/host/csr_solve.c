@@ -194,9 +194,10 @@ static int solve_job(csr_flow_job *job, const pf_network *net, const pf_solve_op
     pf_solve_hooks hooks = {.engine_start = on_engine_start, .solved = on_solved,
                             .release = on_release, .data = job, .matrix = &job->request};
     int rc = pf_solve_hooked(net, opt, sol, &hooks, st);
-    if (!rc && job->request.made) {
+    if (!rc && job->request.made) { /* read off the residual graph, on the device */
         job->matrix = job->request.matrix;
-        job->t_solved = pf_now(); /* the matrix came with the solve */
+        job->t_solved = pf_now();
+        job->times.from_residual = 1;
     } else
         pf_csr_matrix_free(&job->request.matrix);
     if (rc)

@@ -466,7 +466,7 @@ static int run_on_host(driver *d, const pf_residual *g, int64_t *res, int64_t *e
  * build, once. */
 static int finish_on_host(driver *d, pf_status *st)
 {
-    int rc = d->net ? drv_host_graph_now(d, st) : PF_OK;
+    int rc = d->host_graph_now ? d->host_graph_now(d, st) : PF_OK;
     if (rc)
         return rc;
     const pf_residual *h = d->host;
@@ -517,8 +517,8 @@ static int run_phase1(driver *d, int *handed_off, pf_status *st)
     pf_engine_out *out = d->out;
     /* The host engine needs the residuals in out->res, which a caller may
      * leave out; a graph built on the device gets them, and its host copy,
-     * at the handoff (drv_host_graph_now). */
-    int64_t handoff_active = out->res || d->net ? pf_knobs()->handoff : 0;
+     * at the handoff (d->host_graph_now). */
+    int64_t handoff_active = out->res || d->host_graph_now ? pf_knobs()->handoff : 0;
     *handed_off = 0;
     int rc = run_phase(d, "phase 1", h->sink, h->source, h->source, handoff_active, handed_off,
                        &out->times.push_relabel, &out->times.global_relabel, st);
@@ -733,10 +733,7 @@ void drv_close(driver *d)
     d->dev = NULL;
 }
 
-/* Phase 1, the value and cut, and phase 2 with want_flow, on an open
- * driver; *handed_off: the host's engine finished (out->res holds the
- * flow then, in d->host's layout). */
-static int run_solve(driver *d, int *handed_off, pf_status *st)
+int drv_run_solve(driver *d, int *handed_off, pf_status *st)
 {
     const pf_solve_options *opt = d->opt;
     pf_engine_out *out = d->out;
@@ -760,7 +757,7 @@ int pf_parallel_solve(const pf_device_ops *ops, pf_early_device *early, const pf
     int rc = drv_open(&d, ops, early, h, opt, out, NULL, NULL, st);
     int handed_off = 0;
     if (!rc)
-        rc = run_solve(&d, &handed_off, st);
+        rc = drv_run_solve(&d, &handed_off, st);
     if (!rc && opt->want_flow && !handed_off) {
         double t0 = pf_now();
         rc = drv_download_residuals(&d, out->res, st);
@@ -769,30 +766,5 @@ int pf_parallel_solve(const pf_device_ops *ops, pf_early_device *early, const pf
     if (d.dev && d.ops->held_bytes)
         out->device_bytes += d.ops->held_bytes(d.dev);
     drv_close(&d);
-    return rc;
-}
-
-int pf_parallel_solve_network(const pf_device_ops *ops, pf_early_device *early,
-                              const pf_network *net, const pf_solve_options *opt,
-                              pf_engine_out *out, int64_t *arc_flow,
-                              pf_matrix_request *matrix, pf_status *st)
-{
-    driver d;
-    pf_residual shell;
-    int rc = drv_open_network(&d, ops, early, net, &shell, opt, out, st);
-    int handed_off = 0;
-    if (!rc)
-        rc = run_solve(&d, &handed_off, st);
-    if (!rc && matrix && opt->want_flow)
-        rc = drv_network_matrix(&d, matrix->repeats == PF_CSR_KEEP_REPEATS, &matrix->matrix,
-                                &matrix->made, st);
-    if (matrix)
-        matrix->flows_skipped = !rc && matrix->made && !matrix->flows_wanted;
-    if (!rc && opt->want_flow && !(matrix && matrix->flows_skipped))
-        rc = drv_network_flows(&d, handed_off, arc_flow, st);
-    if (d.dev && d.ops->held_bytes)
-        out->device_bytes += d.ops->held_bytes(d.dev);
-    drv_close(&d);
-    drv_network_end(&d);
     return rc;
 }

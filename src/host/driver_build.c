@@ -31,7 +31,7 @@
 #define BUILD_BYTES_PER_ARC (2 * (4 + 4 + 8) + 8 + 4 * 4 + 8)
 #define BUILD_BYTES_PER_VERTEX (5 * 8)
 
-int drv_builds_on_device(const pf_device_ops *ops, const pf_network *net)
+static int drv_builds_on_device(const pf_device_ops *ops, const pf_network *net)
 {
     return pf_knobs()->device_build != 0 && ops->build_residual && ops->arc_flows &&
            ops->caps.maxflow_steps && !net->sources && net->m > 0 &&
@@ -184,7 +184,7 @@ static int build_on_device(driver *d, int64_t clamp, pf_status *st)
     return rc ? rc : drv_reset_preflow(d, st);
 }
 
-int drv_host_graph_now(driver *d, pf_status *st)
+static int drv_host_graph_now(driver *d, pf_status *st)
 {
     if (d->host == &d->own_host)
         return PF_OK;
@@ -206,7 +206,7 @@ int drv_host_graph_now(driver *d, pf_status *st)
     return rc;
 }
 
-int drv_open_network(driver *d, const pf_device_ops *ops, pf_early_device *early,
+static int drv_open_network(driver *d, const pf_device_ops *ops, pf_early_device *early,
                      const pf_network *net, pf_residual *shell, const pf_solve_options *opt,
                      pf_engine_out *out, pf_status *st)
 {
@@ -221,6 +221,7 @@ int drv_open_network(driver *d, const pf_device_ops *ops, pf_early_device *early
     d->facts = facts;
     d->net = net;
     d->input_loops = loops;
+    d->host_graph_now = drv_host_graph_now;
     double t_facts = pf_now();
     if (!rc)
         rc = drv_check_limits(ops, shell->arcs, &facts, st);
@@ -258,7 +259,7 @@ int drv_open_network(driver *d, const pf_device_ops *ops, pf_early_device *early
     return rc;
 }
 
-int drv_network_flows(driver *d, int handed_off, int64_t *arc_flow, pf_status *st)
+static int drv_network_flows(driver *d, int handed_off, int64_t *arc_flow, pf_status *st)
 {
     double t0 = pf_now();
     int rc = PF_OK;
@@ -328,17 +329,20 @@ static int matrix_from_device(driver *d, const int64_t *indptr, int32_t *columns
     return PF_OK;
 }
 
-int drv_network_matrix(driver *d, int keep_repeats, pf_csr_matrix *out, int *made,
-                       pf_status *st)
+/* After a solve that stayed on the device (no handoff), on a network
+ * without self-loops: scipy's flow matrix (csr_flow.h) made there
+ * (device.h: flow_matrix), *made = 1; else *made = 0 and *out empty (the
+ * host makes it from the arc flows). */
+static int drv_network_matrix(driver *d, int keep_repeats, pf_csr_matrix *out, int *made,
+                              pf_status *st)
 {
     *made = 0;
     memset(out, 0, sizeof *out);
     const pf_device_ops *ops = d->ops;
     if (!ops->flow_matrix || d->host == &d->own_host || d->input_loops > 0)
-        return PF_OK; /* the host makes it from the arc flows */
+        return PF_OK;
     double t0 = pf_now();
     int64_t n = d->g.n, arcs = d->g.arcs, entries = 0;
-    int32_t repeated = 0;
     pf_buf *indptr = NULL, *columns = NULL, *values = NULL;
     int64_t *host_indptr = NULL, *host_values = NULL;
     int32_t *host_columns = NULL;
@@ -347,16 +351,15 @@ int drv_network_matrix(driver *d, int keep_repeats, pf_csr_matrix *out, int *mad
         !(rc = device_alloc(d, &columns, (size_t)arcs * 4, st)) &&
         !(rc = device_alloc(d, &values, (size_t)arcs * 8, st)))
         rc = ops->flow_matrix(d->dev, &d->g, d->input_rev, d->net->m, keep_repeats, indptr,
-                              columns, values, &entries, &repeated, st);
-    if (!rc && !repeated) {
+                              columns, values, &entries, st);
+    if (!rc) {
         host_indptr = pf_alloc((size_t)n + 1, sizeof *host_indptr, st);
         host_columns = pf_alloc((size_t)entries + 1, sizeof *host_columns, st);
         host_values = pf_alloc((size_t)entries + 1, sizeof *host_values, st);
         if (!host_indptr || !host_columns || !host_values)
             rc = PF_E_NOMEM;
     }
-    if (!rc && !repeated &&
-        !(rc = ops->download(d->dev, indptr, 0, host_indptr, (size_t)(n + 1) * 8, st)) &&
+    if (!rc && !(rc = ops->download(d->dev, indptr, 0, host_indptr, (size_t)(n + 1) * 8, st)) &&
         !(rc = ops->download(d->dev, columns, 0, host_columns, (size_t)entries * 4, st)) &&
         !(rc = ops->download(d->dev, values, 0, host_values, (size_t)entries * 8, st))) {
         rc = matrix_from_device(d, host_indptr, host_columns, host_values, entries, out, st);
@@ -373,17 +376,41 @@ int drv_network_matrix(driver *d, int keep_repeats, pf_csr_matrix *out, int *mad
             ops->release(d->dev, bufs[i]);
     d->out->times.download += pf_now() - t0;
     if (d->trace)
-        fprintf(stderr, "portaflow trace: %s: the flow matrix %s %.4f s\n", ops->name,
-                repeated ? "left to the host (a position repeats)" : "made on the device",
-                pf_now() - t0);
+        fprintf(stderr, "portaflow trace: %s: the flow matrix made on the device %.4f s\n",
+                ops->name, pf_now() - t0);
     return rc;
 }
 
-void drv_network_end(driver *d)
+static void drv_network_end(driver *d)
 {
     if (d->out && d->out->res == d->own_res)
         d->out->res = NULL;
     pf_residual_free_later(&d->own_host, d->own_res,
                            d->own_res ? ((size_t)d->own_host.arcs + 1) * sizeof *d->own_res : 0);
     d->own_res = NULL;
+}
+
+int pf_parallel_solve_network(const pf_device_ops *ops, pf_early_device *early,
+                              const pf_network *net, const pf_solve_options *opt,
+                              pf_engine_out *out, int64_t *arc_flow,
+                              pf_matrix_request *matrix, pf_status *st)
+{
+    driver d;
+    pf_residual shell;
+    int rc = drv_open_network(&d, ops, early, net, &shell, opt, out, st);
+    int handed_off = 0;
+    if (!rc)
+        rc = drv_run_solve(&d, &handed_off, st);
+    if (!rc && matrix && opt->want_flow)
+        rc = drv_network_matrix(&d, matrix->repeats == PF_CSR_KEEP_REPEATS, &matrix->matrix,
+                                &matrix->made, st);
+    if (matrix)
+        matrix->flows_skipped = !rc && matrix->made && !matrix->flows_wanted;
+    if (!rc && opt->want_flow && !(matrix && matrix->flows_skipped))
+        rc = drv_network_flows(&d, handed_off, arc_flow, st);
+    if (d.dev && d.ops->held_bytes)
+        out->device_bytes += d.ops->held_bytes(d.dev);
+    drv_close(&d);
+    drv_network_end(&d);
+    return rc;
 }

@@ -33,6 +33,9 @@ typedef struct driver {
     pf_buf *input_rev;
     int64_t clamp;        /* the 32-bit path's capacity clamp */
     int64_t input_loops;  /* self-loops among net's arcs */
+    /* At a handoff to the host's engine, where the device built the graph:
+     * the host's copy made and d->host (driver_build.c), else NULL. */
+    int (*host_graph_now)(struct driver *d, pf_status *st);
     pf_residual own_host;
     int64_t *own_res;
     pf_progress progress;
@@ -112,6 +115,11 @@ int drv_run_phase(driver *d, const char *phase, int32_t target, int32_t excluded
 /* After phase 2: PF_E_DEVICE where a vertex other than the terminals kept excess. */
 int drv_check_balanced(driver *d, pf_status *st);
 
+/* Phase 1, the value and cut, and phase 2 with want_flow, on an open
+ * driver; *handed_off: the host's engine finished (out->res holds the
+ * flow then, in d->host's layout). */
+int drv_run_solve(driver *d, int *handed_off, pf_status *st);
+
 /* d's settings (knobs, progress, the checked ops table) for a solve of h
  * (which may have no arrays yet). */
 void drv_init(driver *d, const pf_device_ops *ops, const pf_residual *h,
@@ -152,38 +160,5 @@ void drv_facts_of_residual(const pf_residual *h, drv_facts *f);
 
 /* What a device cannot hold: PF_E_DEVICE naming the limit and the fix. */
 int drv_check_limits(const pf_device_ops *ops, int64_t arcs, const drv_facts *f, pf_status *st);
-
-/* ---- the graph built on the device (driver_build.c) ---------------------- */
-
-/* Whether pf_parallel_solve_network takes net on ops (engine.h). */
-int drv_builds_on_device(const pf_device_ops *ops, const pf_network *net);
-
-/* drv_open for a graph the device builds from net: *shell gets its sizes
- * (no arrays) and becomes d->host; the input goes up and the device lays
- * it out (device.h: build_residual). */
-int drv_open_network(driver *d, const pf_device_ops *ops, pf_early_device *early,
-                     const pf_network *net, pf_residual *shell, const pf_solve_options *opt,
-                     pf_engine_out *out, pf_status *st);
-
-/* At a handoff to the host's engine: the host's copy of the graph built
- * from d->net in the device's layout and out->res to read the residuals
- * into; d->host becomes the copy. */
-int drv_host_graph_now(driver *d, pf_status *st);
-
-/* arc_flow (net->m) after a solve with want_flow: from the device
- * (arc_flows), or after a handoff from the host's residuals. */
-int drv_network_flows(driver *d, int handed_off, int64_t *arc_flow, pf_status *st);
-
-/* After a solve that stayed on the device (no handoff), on a network
- * without self-loops: scipy's flow matrix (csr_flow.h) made there
- * (device.h: flow_matrix), *made = 1; else, or where keep_repeats meets
- * a repeated position, *made = 0 and *out empty (the host makes it from
- * the arc flows). */
-int drv_network_matrix(driver *d, int keep_repeats, pf_csr_matrix *out, int *made,
-                       pf_status *st);
-
-/* Frees what drv_open_network and drv_host_graph_now made (after
- * drv_close, which releases input_rev with the device's buffers). */
-void drv_network_end(driver *d);
 
 #endif

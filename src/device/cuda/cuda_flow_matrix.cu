@@ -5,8 +5,9 @@
  * and one for every entry (v, u): the columns of row u of the flow matrix
  * are its heads, sorted. A segmented sort of every list by head, the
  * first of each run of equal heads marked, an exclusive scan of the marks
- * gives each entry its place and each row its start; an entry's value is
- * its run's flows out less its flows in. */
+ * (scipy's repeats kept as it keeps them) gives each entry its place and
+ * each row its start; an entry's value is its run's flows out less its
+ * flows in. */
 #include "cuda_internal.h"
 
 #include <cub/device/device_scan.cuh>
@@ -42,22 +43,37 @@ __global__ void pf_k_fm_marks(const long long *input_rev, int64_t m, const long 
     }
 }
 
-/* new_entry[p]: sorted position p starts a run of equal heads in its
- * list. With keep_repeats, a run of two arcs of one kind (two forward,
- * two reverse) or of three is a repeated position: *repeated = 1. */
+/* The end of the run of equal heads that starts at sorted position p. */
+__device__ static int64_t run_end(const int32_t *keys, const uint8_t *begins, int64_t arcs,
+                                  int64_t p)
+{
+    int64_t q = p + 1;
+    while (q < arcs && !begins[q] && keys[q] == keys[p])
+        q++;
+    return q;
+}
+
+/* entries[p]: how many entries the run of equal heads starting at sorted
+ * position p makes (0 where none starts there): one, or with
+ * keep_repeats as many as its forward or its reverse arcs, whichever are
+ * more (scipy pairs an int32 matrix's repeats so). */
 __global__ void pf_k_fm_runs(const int32_t *keys, const uint32_t *ids, const uint8_t *reverse,
                              const uint8_t *begins, int64_t arcs, int keep_repeats,
-                             long long *new_entry, int *repeated)
+                             long long *entries)
 {
     FOR_EACH(p, arcs)
     {
-        int starts = begins[p] || keys[p] != keys[p - 1];
-        new_entry[p] = starts;
-        if (!keep_repeats || starts)
-            continue;
-        if (reverse[ids[p]] == reverse[ids[p - 1]] ||
-            (!begins[p - 1] && keys[p - 2] == keys[p]))
-            *repeated = 1;
+        long long copies = 0;
+        if (begins[p] || keys[p] != keys[p - 1]) {
+            copies = 1;
+            if (keep_repeats) {
+                long long forward = 0, back = 0;
+                for (int64_t q = p, end = run_end(keys, begins, arcs, p); q < end; q++)
+                    (reverse[ids[q]] ? back : forward)++;
+                copies = forward > back ? forward : back;
+            }
+        }
+        entries[p] = copies;
     }
 }
 
@@ -71,26 +87,30 @@ __global__ void pf_k_fm_indptr(const long long *first, const long long *place, i
 }
 
 /* Each run's column and value: forward arcs add their flow (the residual
- * of their pair), reverse arcs take theirs (their residual) away. */
+ * of their pair), reverse arcs take theirs (their residual) away; its
+ * other entries (kept repeats) hold the column and 0. */
 template <typename Cap>
 __global__ void pf_k_fm_entries(const int32_t *keys, const uint32_t *ids, const uint8_t *reverse,
-                                const uint8_t *begins, const long long *place, int64_t arcs,
-                                const long long *first, const int32_t *head,
-                                const int32_t *rev, const Cap *res, int32_t *columns,
-                                long long *values)
+                                const uint8_t *begins, const long long *copies,
+                                const long long *place, int64_t arcs, const long long *first,
+                                const int32_t *head, const int32_t *rev, const Cap *res,
+                                int32_t *columns, long long *values)
 {
     FOR_EACH(p, arcs)
     {
-        if (!(begins[p] || keys[p] != keys[p - 1]))
+        if (copies[p] == 0)
             continue;
         long long value = 0;
-        for (int64_t q = p; q < arcs && (q == p || (!begins[q] && keys[q] == keys[p])); q++) {
+        for (int64_t q = p, end = run_end(keys, begins, arcs, p); q < end; q++) {
             uint32_t a = ids[q];
             value += reverse[a] ? -(long long)res[a]
                                 : (long long)res[first[head[a]] + rev[a]];
         }
-        columns[place[p]] = keys[p];
-        values[place[p]] = value;
+        long long e = place[p];
+        for (long long c = 0; c < copies[p]; c++) {
+            columns[e + c] = keys[p];
+            values[e + c] = c == 0 ? value : 0;
+        }
     }
 }
 
@@ -107,7 +127,7 @@ struct fm_temp {
     int32_t *keys, *keys_sorted;
     uint32_t *ids, *ids_sorted;
     uint8_t *reverse, *begins;
-    long long *new_entry, *place;
+    long long *copies, *place; /* entries a sorted position starts; their place */
 };
 
 static int fm_alloc(pf_dev *dev, void **p, size_t bytes, pf_status *st)
@@ -130,7 +150,7 @@ static int fm_cub(pf_dev *dev, const char *name, pf_status *st, Call call)
 
 static int fm_run(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev, int64_t m,
                   int keep_repeats, pf_buf *indptr, pf_buf *columns, pf_buf *values,
-                  int64_t *entries, int32_t *repeated, fm_temp *t, pf_status *st)
+                  int64_t *entries, fm_temp *t, pf_status *st)
 {
     int64_t n = g->n, arcs = g->arcs;
     size_t a4 = (size_t)arcs * 4, a8 = (size_t)arcs * 8;
@@ -141,18 +161,15 @@ static int fm_run(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev, int64_t
         (rc = fm_alloc(dev, (void **)&t->ids_sorted, a4, st)) ||
         (rc = fm_alloc(dev, (void **)&t->reverse, (size_t)arcs, st)) ||
         (rc = fm_alloc(dev, (void **)&t->begins, (size_t)arcs, st)) ||
-        (rc = fm_alloc(dev, (void **)&t->new_entry, a8, st)) ||
+        (rc = fm_alloc(dev, (void **)&t->copies, a8, st)) ||
         (rc = fm_alloc(dev, (void **)&t->place, a8, st)))
         return rc;
     const long long *first = pf_cuda_ptr<const long long>(g->first);
     const int32_t *head = pf_cuda_ptr<const int32_t>(g->head);
-    int *flag = (int *)&dev->scratch[PF_CUDA_SLOT_B];
     PF_CUDA_TRY(st, "cudaMemsetAsync(flow matrix marks)",
                 cudaMemsetAsync(t->reverse, 0, (size_t)arcs, dev->stream));
     PF_CUDA_TRY(st, "cudaMemsetAsync(flow matrix marks)",
                 cudaMemsetAsync(t->begins, 0, (size_t)arcs, dev->stream));
-    PF_CUDA_TRY(st, "cudaMemsetAsync(flow matrix flag)",
-                cudaMemsetAsync(flag, 0, sizeof(int64_t), dev->stream));
     unsigned grid = grid_of(dev, arcs);
     pf_k_fm_keys<<<grid, PF_CUDA_BLOCK, 0, dev->stream>>>(head, arcs, t->keys, t->ids);
     pf_k_fm_marks<<<grid_of(dev, m > n ? m : n), PF_CUDA_BLOCK, 0, dev->stream>>>(
@@ -167,26 +184,21 @@ static int fm_run(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev, int64_t
         return rc;
     pf_k_fm_runs<<<grid, PF_CUDA_BLOCK, 0, dev->stream>>>(t->keys_sorted, t->ids_sorted,
                                                          t->reverse, t->begins, arcs,
-                                                         keep_repeats, t->new_entry, flag);
+                                                         keep_repeats, t->copies);
     PF_CUDA_CHECK_LAUNCH(st, "pf_k_fm_runs");
     rc = fm_cub(dev, "cub::DeviceScan::ExclusiveSum", st, [&](void *temp, size_t &bytes) {
-        return cub::DeviceScan::ExclusiveSum(temp, bytes, t->new_entry, t->place, arcs,
+        return cub::DeviceScan::ExclusiveSum(temp, bytes, t->copies, t->place, arcs,
                                              dev->stream);
     });
     if (!rc)
         rc = pf_cuda_stage(dev, PF_CUDA_SLOT_A, &t->place[arcs - 1], sizeof(long long), st);
     if (!rc)
-        rc = pf_cuda_stage(dev, SLOT_LAST_RUN, &t->new_entry[arcs - 1], sizeof(long long), st);
-    if (!rc)
-        rc = pf_cuda_stage(dev, PF_CUDA_SLOT_B, flag, sizeof(int64_t), st);
+        rc = pf_cuda_stage(dev, SLOT_LAST_RUN, &t->copies[arcs - 1], sizeof(long long), st);
     if (!rc)
         rc = pf_cuda_wait(dev, st);
     if (rc)
         return rc;
     *entries = dev->pinned[PF_CUDA_SLOT_A] + dev->pinned[SLOT_LAST_RUN];
-    *repeated = (int32_t)(dev->pinned[PF_CUDA_SLOT_B] != 0);
-    if (*repeated)
-        return PF_OK;
     pf_k_fm_indptr<<<grid_of(dev, n + 1), PF_CUDA_BLOCK, 0, dev->stream>>>(
         first, t->place, n, arcs, (long long)*entries, pf_cuda_ptr<long long>(indptr));
     PF_CUDA_CHECK_LAUNCH(st, "pf_k_fm_indptr");
@@ -195,12 +207,12 @@ static int fm_run(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev, int64_t
     long long *vals = pf_cuda_ptr<long long>(values);
     if (g->cap_bits == 32)
         pf_k_fm_entries<int32_t><<<grid, PF_CUDA_BLOCK, 0, dev->stream>>>(
-            t->keys_sorted, t->ids_sorted, t->reverse, t->begins, t->place, arcs, first, head,
-            rev, pf_cuda_ptr<const int32_t>(g->res), cols, vals);
+            t->keys_sorted, t->ids_sorted, t->reverse, t->begins, t->copies, t->place, arcs,
+            first, head, rev, pf_cuda_ptr<const int32_t>(g->res), cols, vals);
     else
         pf_k_fm_entries<long long><<<grid, PF_CUDA_BLOCK, 0, dev->stream>>>(
-            t->keys_sorted, t->ids_sorted, t->reverse, t->begins, t->place, arcs, first, head,
-            rev, pf_cuda_ptr<const long long>(g->res), cols, vals);
+            t->keys_sorted, t->ids_sorted, t->reverse, t->begins, t->copies, t->place, arcs,
+            first, head, rev, pf_cuda_ptr<const long long>(g->res), cols, vals);
     PF_CUDA_CHECK_LAUNCH(st, "pf_k_fm_entries");
     return PF_OK;
 }
@@ -208,10 +220,9 @@ static int fm_run(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev, int64_t
 extern "C" int pf_cuda_flow_matrix(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev,
                                    int64_t m, int32_t keep_repeats, pf_buf *indptr,
                                    pf_buf *columns, pf_buf *values, int64_t *entries,
-                                   int32_t *repeated, pf_status *st)
+                                   pf_status *st)
 {
     *entries = 0;
-    *repeated = 0;
     int rc = pf_cuda_enter(dev, st);
     if (rc || g->arcs == 0) {
         if (!rc)
@@ -220,10 +231,9 @@ extern "C" int pf_cuda_flow_matrix(pf_dev *dev, const pf_dev_graph *g, pf_buf *i
         return rc ? rc : pf_cuda_wait(dev, st);
     }
     fm_temp t = {};
-    rc = fm_run(dev, g, input_rev, m, keep_repeats, indptr, columns, values, entries, repeated,
-                &t, st);
+    rc = fm_run(dev, g, input_rev, m, keep_repeats, indptr, columns, values, entries, &t, st);
     void *all[] = {t.keys, t.keys_sorted, t.ids, t.ids_sorted, t.reverse, t.begins,
-                   t.new_entry, t.place};
+                   t.copies, t.place};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         if (all[i])
             cudaFreeAsync(all[i], dev->stream);
