@@ -114,6 +114,16 @@ static void agree_with_seq(pf_network *net, int device_index)
     end_solve_modes(net, &want);
 }
 
+/* agree_with_seq with one tuning variable set (then unset again). */
+static void agree_with_knob(const char *name, const char *value, pf_network *net, int device)
+{
+    setenv(name, value, 1);
+    pf_knobs_reload();
+    agree_with_seq(net, device);
+    unsetenv(name);
+    pf_knobs_reload();
+}
+
 static pf_network *family(int which, uint64_t seed)
 {
     pf_status st;
@@ -216,11 +226,7 @@ START_TEST(families_agree_in_32_bits)
         printf("skipped: %s device %d runs one width only\n", backend, device);
         return;
     }
-    setenv("PORTAFLOW_CAP_BITS", "32", 1);
-    pf_knobs_reload();
-    agree_with_seq(family(which, 7), device);
-    unsetenv("PORTAFLOW_CAP_BITS");
-    pf_knobs_reload();
+    agree_with_knob("PORTAFLOW_CAP_BITS", "32", family(which, 7), device);
 }
 END_TEST
 
@@ -424,7 +430,8 @@ static void device_build_matches(const pf_device_ops *ops, pf_dev *dev, const pf
     ck_assert_int_eq(ops->build_residual(dev, &g, &in, clamp, input_rev, &st), PF_OK);
 
     int64_t *first = device_read(ops, dev, g.first, (n + 1) * 8);
-    int32_t *head = device_read(ops, dev, g.head, arcs * 4), *drev = device_read(ops, dev, g.rev, arcs * 4);
+    int32_t *head = device_read(ops, dev, g.head, arcs * 4);
+    int32_t *drev = device_read(ops, dev, g.rev, arcs * 4);
     void *res = device_read(ops, dev, g.res, arcs * cap);
     int64_t *irev = device_read(ops, dev, input_rev, m * 8);
     for (size_t u = 0; u <= n; u++)
@@ -518,11 +525,7 @@ END_TEST
 START_TEST(families_agree_built_on_the_host)
 {
     int which = _i / device_count, device = _i % device_count;
-    setenv("PORTAFLOW_DEVICE_BUILD", "0", 1);
-    pf_knobs_reload();
-    agree_with_seq(family(which, 4), device);
-    unsetenv("PORTAFLOW_DEVICE_BUILD");
-    pf_knobs_reload();
+    agree_with_knob("PORTAFLOW_DEVICE_BUILD", "0", family(which, 4), device);
 }
 END_TEST
 

@@ -30,6 +30,11 @@
  * arc; five int64 per vertex). */
 #define BUILD_BYTES_PER_ARC (2 * (4 + 4 + 8) + 8 + 4 * 4 + 8)
 #define BUILD_BYTES_PER_VERTEX (5 * 8)
+/* And of the flow matrix, per residual arc: its columns and values, and
+ * the scratch of a CUDA-like sort (keys and arcs, sorted and not, two
+ * marks, two counts); its row starts per vertex. */
+#define MATRIX_BYTES_PER_ARC (4 + 8 + 4 * 4 + 2 + 2 * 8)
+#define MATRIX_BYTES_PER_VERTEX 8
 
 static int drv_builds_on_device(const pf_device_ops *ops, const pf_network *net)
 {
@@ -207,8 +212,8 @@ static int drv_host_graph_now(driver *d, pf_status *st)
 }
 
 static int drv_open_network(driver *d, const pf_device_ops *ops, pf_early_device *early,
-                     const pf_network *net, pf_residual *shell, const pf_solve_options *opt,
-                     pf_engine_out *out, pf_status *st)
+                            const pf_network *net, pf_residual *shell,
+                            const pf_solve_options *opt, pf_engine_out *out, pf_status *st)
 {
     double t0 = pf_now();
     drv_facts facts = {0};
@@ -330,16 +335,19 @@ static int matrix_from_device(driver *d, const int64_t *indptr, int32_t *columns
 }
 
 /* After a solve that stayed on the device (no handoff), on a network
- * without self-loops: scipy's flow matrix (csr_flow.h) made there
- * (device.h: flow_matrix), *made = 1; else *made = 0 and *out empty (the
- * host makes it from the arc flows). */
+ * without self-loops, where the device has room: scipy's flow matrix
+ * (csr_flow.h) made there (device.h: flow_matrix), *made = 1; else *made
+ * = 0 and *out empty (the host makes it from the arc flows). */
 static int drv_network_matrix(driver *d, int keep_repeats, pf_csr_matrix *out, int *made,
                               pf_status *st)
 {
     *made = 0;
     memset(out, 0, sizeof *out);
     const pf_device_ops *ops = d->ops;
-    if (!ops->flow_matrix || d->host == &d->own_host || d->input_loops > 0)
+    uint64_t scratch = (uint64_t)d->g.arcs * MATRIX_BYTES_PER_ARC +
+                       (uint64_t)(d->g.n + 1) * MATRIX_BYTES_PER_VERTEX;
+    int room = !d->desc.global_mem || d->bytes + scratch <= d->desc.global_mem;
+    if (!ops->flow_matrix || d->host == &d->own_host || d->input_loops > 0 || !room)
         return PF_OK;
     double t0 = pf_now();
     int64_t n = d->g.n, arcs = d->g.arcs, entries = 0;

@@ -39,7 +39,7 @@ int pf_parallel_solve(const struct pf_device_ops *ops, pf_early_device *early,
 
 /* Whether ops builds net's residual graph on its device (device.h:
  * build_residual; PORTAFLOW_DEVICE_BUILD): a network of one source and
- * one sink held in arrays (no CSR view), solved in the driver's own arc
+ * one sink, in arrays or a CSR view, solved in the driver's own arc
  * order. */
 int pf_parallel_builds_on_device(const struct pf_device_ops *ops, const pf_network *net);
 
