@@ -25,13 +25,18 @@ extern "C" {
 
 typedef unsigned long long pf_u64;
 
+/* Grid-stride loops: m may pass what one launch covers. */
+#define FOR_EACH(i, count)                                                              \
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (count);        \
+         i += (int64_t)gridDim.x * blockDim.x)
+
 /* Keys for the sort by tail (by_head = 0) or head, the arc numbers as
  * values; with count_degrees, each arc also counts at both its ends. */
 __global__ void pf_k_build_keys(const int32_t *tail, const int32_t *head, int64_t m, int32_t n,
                                 int by_head, int count_degrees, uint32_t *keys, uint32_t *ids,
                                 pf_u64 *out_deg, pf_u64 *in_deg)
 {
-    PF_CUDA_FOR_EACH(i, m)
+    FOR_EACH(i, m)
     {
         int32_t u = tail[i], v = head[i];
         int loop = u == v;
@@ -48,7 +53,7 @@ __global__ void pf_k_build_keys(const int32_t *tail, const int32_t *head, int64_
 __global__ void pf_k_build_degrees(const pf_u64 *out_deg, const pf_u64 *in_deg, int64_t n,
                                    pf_u64 *degree)
 {
-    PF_CUDA_FOR_EACH(u, n)
+    FOR_EACH(u, n)
     degree[u] = out_deg[u] + in_deg[u];
 }
 
@@ -62,7 +67,7 @@ __global__ void pf_k_build_place(const uint32_t *keys, const uint32_t *ids, int6
                                  const int32_t *head, const long long *cap, long long clamp,
                                  int32_t *g_head, Cap *g_res, long long *end_of_input)
 {
-    PF_CUDA_FOR_EACH(k, m)
+    FOR_EACH(k, m)
     {
         uint32_t u = keys[k];
         if (u >= (uint32_t)n)
@@ -85,7 +90,7 @@ __global__ void pf_k_build_pairs(const int32_t *tail, const int32_t *head, int64
                                  const long long *first, const long long *forward,
                                  long long *input_rev, int absolute, int32_t *g_rev)
 {
-    PF_CUDA_FOR_EACH(i, m)
+    FOR_EACH(i, m)
     {
         int32_t u = tail[i], v = head[i];
         if (u == v) {
@@ -106,7 +111,7 @@ __global__ void pf_k_csr_arcs(const Index *indptr, const Index *columns, const C
                               int64_t n, int64_t m, int32_t *tail, int32_t *head,
                               long long *cap)
 {
-    PF_CUDA_FOR_EACH(k, m)
+    FOR_EACH(k, m)
     {
         int64_t lo = 0, hi = n - 1;
         while (lo < hi) {
@@ -126,7 +131,7 @@ template <typename Cap>
 __global__ void pf_k_arc_flows(const long long *input_rev, int64_t m, const Cap *res,
                                long long *flow)
 {
-    PF_CUDA_FOR_EACH(i, m)
+    FOR_EACH(i, m)
     {
         long long b = input_rev[i];
         flow[i] = b < 0 ? 0 : (long long)res[b];
@@ -134,6 +139,15 @@ __global__ void pf_k_arc_flows(const long long *input_rev, int64_t m, const Cap 
 }
 
 /* ---- host side ----------------------------------------------------------- */
+
+static unsigned grid_for(const pf_dev *dev, int64_t count)
+{
+    int64_t blocks = (count + PF_CUDA_BLOCK - 1) / PF_CUDA_BLOCK;
+    int64_t most = (int64_t)dev->sm_count * 32;
+    if (blocks > most)
+        blocks = most;
+    return (unsigned)(blocks > 0 ? blocks : 1);
+}
 
 /* The build's temporary device memory, freed in stream order. */
 struct build_temp {
@@ -175,12 +189,23 @@ static int temp_reserve(pf_dev *dev, build_temp *t, int64_t n, int64_t m, pf_sta
     return rc;
 }
 
+/* CUB's call twice: the size of its temporary storage, then the work. */
+template <typename Call>
+static int cub_run(pf_dev *dev, const char *name, pf_status *st, Call call)
+{
+    size_t bytes = 0;
+    int rc = pf_cuda_cub_call(name, st, [&] { return call((void *)nullptr, bytes); });
+    if (!rc)
+        rc = pf_cuda_reserve_temp(dev, bytes, st);
+    bytes = dev->cub_temp_bytes;
+    return rc ? rc : pf_cuda_cub_call(name, st, [&] { return call(dev->cub_temp, bytes); });
+}
+
 /* The sort of (keys, ids) into (keys_sorted, ids_sorted), stable, on the
  * bits that hold 0..n. */
 static int sort_ends(pf_dev *dev, build_temp *t, int64_t m, int end_bit, pf_status *st)
 {
-    return pf_cuda_cub_run(dev, "cub::DeviceRadixSort::SortPairs", st,
-                           [&](void *temp, size_t &bytes) {
+    return cub_run(dev, "cub::DeviceRadixSort::SortPairs", st, [&](void *temp, size_t &bytes) {
         return cub::DeviceRadixSort::SortPairs(temp, bytes, t->keys, t->keys_sorted, t->ids,
                                                t->ids_sorted, m, 0, end_bit, dev->stream);
     });
@@ -190,25 +215,22 @@ static int sort_ends(pf_dev *dev, build_temp *t, int64_t m, int end_bit, pf_stat
  * starts in the sorted runs. */
 static int scan_degrees(pf_dev *dev, build_temp *t, long long *first, int64_t n, pf_status *st)
 {
-    pf_k_build_degrees<<<pf_cuda_stride_grid(dev, n), PF_CUDA_BLOCK, 0, dev->stream>>>(
+    pf_k_build_degrees<<<grid_for(dev, n), PF_CUDA_BLOCK, 0, dev->stream>>>(
         t->out_deg, t->in_deg, n, t->degree);
     PF_CUDA_CHECK_LAUNCH(st, "pf_k_build_degrees");
     PF_CUDA_TRY(st, "cudaMemsetAsync(first[0])",
                 cudaMemsetAsync(first, 0, sizeof *first, dev->stream));
-    int rc = pf_cuda_cub_run(dev, "cub::DeviceScan::InclusiveSum", st,
-                             [&](void *temp, size_t &bytes) {
+    int rc = cub_run(dev, "cub::DeviceScan::InclusiveSum", st, [&](void *temp, size_t &bytes) {
         return cub::DeviceScan::InclusiveSum(temp, bytes, t->degree, first + 1, n,
                                              dev->stream);
     });
     if (!rc)
-        rc = pf_cuda_cub_run(dev, "cub::DeviceScan::ExclusiveSum", st,
-                             [&](void *temp, size_t &bytes) {
+        rc = cub_run(dev, "cub::DeviceScan::ExclusiveSum", st, [&](void *temp, size_t &bytes) {
             return cub::DeviceScan::ExclusiveSum(temp, bytes, t->out_deg, t->out_start, n,
                                                  dev->stream);
         });
     if (!rc)
-        rc = pf_cuda_cub_run(dev, "cub::DeviceScan::ExclusiveSum", st,
-                             [&](void *temp, size_t &bytes) {
+        rc = cub_run(dev, "cub::DeviceScan::ExclusiveSum", st, [&](void *temp, size_t &bytes) {
             return cub::DeviceScan::ExclusiveSum(temp, bytes, t->in_deg, t->in_start, n,
                                                  dev->stream);
         });
@@ -223,7 +245,7 @@ static int place_part(pf_dev *dev, pf_dev_graph *g, const pf_dev_arcs *in, build
     int64_t n = in->n, m = in->m;
     const int32_t *tail = pf_cuda_ptr<const int32_t>(in->tail);
     const int32_t *head = pf_cuda_ptr<const int32_t>(in->head);
-    unsigned grid = pf_cuda_stride_grid(dev, m);
+    unsigned grid = grid_for(dev, m);
     if (reverse) {
         pf_k_build_keys<<<grid, PF_CUDA_BLOCK, 0, dev->stream>>>(
             tail, head, m, (int32_t)n, 1, 0, t->keys, t->ids, NULL, NULL);
@@ -266,7 +288,7 @@ static int build_on(pf_dev *dev, pf_dev_graph *g, const pf_dev_arcs *in, long lo
                 cudaMemsetAsync(t->in_deg, 0, (size_t)n * sizeof(pf_u64), dev->stream));
     const int32_t *tail = pf_cuda_ptr<const int32_t>(in->tail);
     const int32_t *head = pf_cuda_ptr<const int32_t>(in->head);
-    pf_k_build_keys<<<pf_cuda_stride_grid(dev, m), PF_CUDA_BLOCK, 0, dev->stream>>>(
+    pf_k_build_keys<<<grid_for(dev, m), PF_CUDA_BLOCK, 0, dev->stream>>>(
         tail, head, m, (int32_t)n, 0, 1, t->keys, t->ids, t->out_deg, t->in_deg);
     PF_CUDA_CHECK_LAUNCH(st, "pf_k_build_keys (degrees)");
     long long *first = pf_cuda_ptr<long long>(g->first);
@@ -275,7 +297,7 @@ static int build_on(pf_dev *dev, pf_dev_graph *g, const pf_dev_arcs *in, long lo
         (rc = place_part(dev, g, in, t, 0, clamp, t->forward, st)) ||
         (rc = place_part(dev, g, in, t, 1, clamp, reverse_ends, st)))
         return rc;
-    pf_k_build_pairs<<<pf_cuda_stride_grid(dev, m), PF_CUDA_BLOCK, 0, dev->stream>>>(
+    pf_k_build_pairs<<<grid_for(dev, m), PF_CUDA_BLOCK, 0, dev->stream>>>(
         tail, head, m, first, t->forward, reverse_ends, 0, pf_cuda_ptr<int32_t>(g->rev));
     PF_CUDA_CHECK_LAUNCH(st, "pf_k_build_pairs");
     return PF_OK;
@@ -298,7 +320,7 @@ static int csr_as_arrays(pf_dev *dev, const pf_dev_arcs *in, pf_dev_arcs *arrays
                             .indptr = NULL, .index_size = 4, .cap_size = 8};
     int32_t *tail = pf_cuda_ptr<int32_t>(&own[0]), *head = pf_cuda_ptr<int32_t>(&own[1]);
     long long *cap = pf_cuda_ptr<long long>(&own[2]);
-    unsigned grid = pf_cuda_stride_grid(dev, m);
+    unsigned grid = grid_for(dev, m);
 #define PF_CSR_ARCS(Index, Capacity)                                                         \
     pf_k_csr_arcs<Index, Capacity><<<grid, PF_CUDA_BLOCK, 0, dev->stream>>>(                 \
         pf_cuda_ptr<const Index>(in->indptr), pf_cuda_ptr<const Index>(in->head),            \
@@ -348,10 +370,10 @@ extern "C" int pf_cuda_arc_flows(pf_dev *dev, const pf_dev_graph *g, pf_buf *inp
     const long long *rev = pf_cuda_ptr<const long long>(input_rev);
     long long *out = pf_cuda_ptr<long long>(flow);
     if (g->cap_bits == 32)
-        pf_k_arc_flows<int32_t><<<pf_cuda_stride_grid(dev, m), PF_CUDA_BLOCK, 0, dev->stream>>>(
+        pf_k_arc_flows<int32_t><<<grid_for(dev, m), PF_CUDA_BLOCK, 0, dev->stream>>>(
             rev, m, pf_cuda_ptr<const int32_t>(g->res), out);
     else
-        pf_k_arc_flows<long long><<<pf_cuda_stride_grid(dev, m), PF_CUDA_BLOCK, 0, dev->stream>>>(
+        pf_k_arc_flows<long long><<<grid_for(dev, m), PF_CUDA_BLOCK, 0, dev->stream>>>(
             rev, m, pf_cuda_ptr<const long long>(g->res), out);
     PF_CUDA_CHECK_LAUNCH(st, "pf_k_arc_flows");
     return PF_OK;

@@ -16,9 +16,13 @@
 /* The pinned slot the run count of the last arc comes back in. */
 enum { SLOT_LAST_RUN = 2 };
 
+#define FOR_EACH(i, count)                                                              \
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (count);        \
+         i += (int64_t)gridDim.x * blockDim.x)
+
 __global__ void pf_k_fm_keys(const int32_t *head, int64_t arcs, int32_t *keys, uint32_t *ids)
 {
-    PF_CUDA_FOR_EACH(a, arcs)
+    FOR_EACH(a, arcs)
     {
         keys[a] = head[a];
         ids[a] = (uint32_t)a;
@@ -30,7 +34,7 @@ __global__ void pf_k_fm_keys(const int32_t *head, int64_t arcs, int32_t *keys, u
 __global__ void pf_k_fm_marks(const long long *input_rev, int64_t m, const long long *first,
                               int64_t n, uint8_t *reverse, uint8_t *begins)
 {
-    PF_CUDA_FOR_EACH(i, m > n ? m : n)
+    FOR_EACH(i, m > n ? m : n)
     {
         if (i < m && input_rev[i] >= 0)
             reverse[input_rev[i]] = 1;
@@ -57,7 +61,7 @@ __global__ void pf_k_fm_runs(const int32_t *keys, const uint32_t *ids, const uin
                              const uint8_t *begins, int64_t arcs, int keep_repeats,
                              long long *entries)
 {
-    PF_CUDA_FOR_EACH(p, arcs)
+    FOR_EACH(p, arcs)
     {
         long long copies = 0;
         if (begins[p] || keys[p] != keys[p - 1]) {
@@ -78,7 +82,7 @@ __global__ void pf_k_fm_runs(const int32_t *keys, const uint32_t *ids, const uin
 __global__ void pf_k_fm_indptr(const long long *first, const long long *place, int64_t n,
                                int64_t arcs, long long total, long long *indptr)
 {
-    PF_CUDA_FOR_EACH(u, n + 1)
+    FOR_EACH(u, n + 1)
     indptr[u] = first[u] < arcs ? place[first[u]] : total;
 }
 
@@ -92,7 +96,7 @@ __global__ void pf_k_fm_entries(const int32_t *keys, const uint32_t *ids, const 
                                 const int32_t *head, const int32_t *rev, const Cap *res,
                                 int32_t *columns, long long *values)
 {
-    PF_CUDA_FOR_EACH(p, arcs)
+    FOR_EACH(p, arcs)
     {
         if (copies[p] == 0)
             continue;
@@ -112,6 +116,13 @@ __global__ void pf_k_fm_entries(const int32_t *keys, const uint32_t *ids, const 
 
 /* ---- host side ----------------------------------------------------------- */
 
+static unsigned grid_of(const pf_dev *dev, int64_t count)
+{
+    int64_t blocks = (count + PF_CUDA_BLOCK - 1) / PF_CUDA_BLOCK;
+    int64_t most = (int64_t)dev->sm_count * 32;
+    return (unsigned)(blocks > most ? most : blocks > 0 ? blocks : 1);
+}
+
 struct fm_temp {
     int32_t *keys, *keys_sorted;
     uint32_t *ids, *ids_sorted;
@@ -124,6 +135,17 @@ static int fm_alloc(pf_dev *dev, void **p, size_t bytes, pf_status *st)
     PF_CUDA_TRY(st, "cudaMallocAsync(flow matrix scratch)",
                 cudaMallocAsync(p, bytes ? bytes : 1, dev->stream));
     return PF_OK;
+}
+
+template <typename Call>
+static int fm_cub(pf_dev *dev, const char *name, pf_status *st, Call call)
+{
+    size_t bytes = 0;
+    int rc = pf_cuda_cub_call(name, st, [&] { return call((void *)nullptr, bytes); });
+    if (!rc)
+        rc = pf_cuda_reserve_temp(dev, bytes, st);
+    bytes = dev->cub_temp_bytes;
+    return rc ? rc : pf_cuda_cub_call(name, st, [&] { return call(dev->cub_temp, bytes); });
 }
 
 static int fm_run(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev, int64_t m,
@@ -148,13 +170,12 @@ static int fm_run(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev, int64_t
                 cudaMemsetAsync(t->reverse, 0, (size_t)arcs, dev->stream));
     PF_CUDA_TRY(st, "cudaMemsetAsync(flow matrix marks)",
                 cudaMemsetAsync(t->begins, 0, (size_t)arcs, dev->stream));
-    unsigned grid = pf_cuda_stride_grid(dev, arcs);
+    unsigned grid = grid_of(dev, arcs);
     pf_k_fm_keys<<<grid, PF_CUDA_BLOCK, 0, dev->stream>>>(head, arcs, t->keys, t->ids);
-    pf_k_fm_marks<<<pf_cuda_stride_grid(dev, m > n ? m : n), PF_CUDA_BLOCK, 0, dev->stream>>>(
+    pf_k_fm_marks<<<grid_of(dev, m > n ? m : n), PF_CUDA_BLOCK, 0, dev->stream>>>(
         pf_cuda_ptr<const long long>(input_rev), m, first, n, t->reverse, t->begins);
     PF_CUDA_CHECK_LAUNCH(st, "pf_k_fm_marks");
-    rc = pf_cuda_cub_run(dev, "cub::DeviceSegmentedSort::SortPairs", st,
-                         [&](void *temp, size_t &bytes) {
+    rc = fm_cub(dev, "cub::DeviceSegmentedSort::SortPairs", st, [&](void *temp, size_t &bytes) {
         return cub::DeviceSegmentedSort::SortPairs(temp, bytes, t->keys, t->keys_sorted, t->ids,
                                                    t->ids_sorted, arcs, n, first, first + 1,
                                                    dev->stream);
@@ -165,8 +186,7 @@ static int fm_run(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev, int64_t
                                                          t->reverse, t->begins, arcs,
                                                          keep_repeats, t->copies);
     PF_CUDA_CHECK_LAUNCH(st, "pf_k_fm_runs");
-    rc = pf_cuda_cub_run(dev, "cub::DeviceScan::ExclusiveSum", st,
-                         [&](void *temp, size_t &bytes) {
+    rc = fm_cub(dev, "cub::DeviceScan::ExclusiveSum", st, [&](void *temp, size_t &bytes) {
         return cub::DeviceScan::ExclusiveSum(temp, bytes, t->copies, t->place, arcs,
                                              dev->stream);
     });
@@ -179,7 +199,7 @@ static int fm_run(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev, int64_t
     if (rc)
         return rc;
     *entries = dev->pinned[PF_CUDA_SLOT_A] + dev->pinned[SLOT_LAST_RUN];
-    pf_k_fm_indptr<<<pf_cuda_stride_grid(dev, n + 1), PF_CUDA_BLOCK, 0, dev->stream>>>(
+    pf_k_fm_indptr<<<grid_of(dev, n + 1), PF_CUDA_BLOCK, 0, dev->stream>>>(
         first, t->place, n, arcs, (long long)*entries, pf_cuda_ptr<long long>(indptr));
     PF_CUDA_CHECK_LAUNCH(st, "pf_k_fm_indptr");
     const int32_t *rev = pf_cuda_ptr<const int32_t>(g->rev);

@@ -132,32 +132,4 @@ template <typename Call> static int pf_cuda_cub_call(const char *name, pf_status
     }
 }
 
-/* Runs a CUB device algorithm twice through pf_cuda_cub_call: the size of
- * its temporary storage (call(nullptr, bytes)), then the work in
- * dev->cub_temp, grown to fit. */
-template <typename Call>
-static int pf_cuda_cub_run(pf_dev *dev, const char *name, pf_status *st, Call call)
-{
-    size_t bytes = 0;
-    int rc = pf_cuda_cub_call(name, st, [&] { return call((void *)nullptr, bytes); });
-    if (!rc)
-        rc = pf_cuda_reserve_temp(dev, bytes, st);
-    bytes = dev->cub_temp_bytes;
-    return rc ? rc : pf_cuda_cub_call(name, st, [&] { return call(dev->cub_temp, bytes); });
-}
-
-/* Blocks for a grid-stride loop over count items (PF_CUDA_FOR_EACH): one
- * per PF_CUDA_BLOCK items, at most 32 per multiprocessor. */
-static inline unsigned pf_cuda_stride_grid(const pf_dev *dev, int64_t count)
-{
-    int64_t blocks = (count + PF_CUDA_BLOCK - 1) / PF_CUDA_BLOCK;
-    int64_t most = (int64_t)dev->sm_count * 32;
-    return (unsigned)(blocks > most ? most : blocks > 0 ? blocks : 1);
-}
-
-/* A grid-stride loop: count may pass what one launch covers. */
-#define PF_CUDA_FOR_EACH(i, count)                                                        \
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (count);        \
-         i += (int64_t)gridDim.x * blockDim.x)
-
 #endif
