@@ -58,9 +58,12 @@ typedef struct split_sum {
 
 #define LOW_31 (((uint64_t)1 << 31) - 1)
 
-static int64_t split_value(uint64_t hi, uint64_t lo)
+/* The split sum put together; *past (if given): it passes INT64_MAX. */
+static int64_t split_value(uint64_t hi, uint64_t lo, int *past)
 {
     __int128 sum = ((__int128)hi << 31) + lo;
+    if (past)
+        *past = sum > INT64_MAX;
     return sum > INT64_MAX ? INT64_MAX : (int64_t)sum;
 }
 
@@ -87,9 +90,8 @@ static void array_facts(const pf_network *net, int threads, drv_facts *f, int64_
             supply_lo += c & LOW_31;
         }
     }
-    int64_t total = split_value(total_hi, total_lo);
-    f->total_overflows = total == INT64_MAX;
-    f->supply = split_value(supply_hi, supply_lo);
+    split_value(total_hi, total_lo, &f->total_overflows);
+    f->supply = split_value(supply_hi, supply_lo, NULL);
     *loops = self;
 }
 
@@ -131,9 +133,8 @@ static int csr_facts(const pf_network *net, int threads, drv_facts *f, int64_t *
     }
     if (first_bad < net->m)
         return pf_csr_entry_error(c, n, first_bad, st);
-    int64_t total = split_value(total_hi, total_lo);
-    f->total_overflows = total == INT64_MAX;
-    f->supply = split_value(supply_hi, supply_lo);
+    split_value(total_hi, total_lo, &f->total_overflows);
+    f->supply = split_value(supply_hi, supply_lo, NULL);
     *loops = self;
     return PF_OK;
 }
