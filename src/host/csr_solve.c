@@ -56,15 +56,13 @@ typedef struct csr_flow_job {
     pf_csr_flow_times times;
 } csr_flow_job;
 
-/* The structure from g's lists, else (or with g NULL: the device built
- * the residual graph) from the input, on `threads`. */
+/* The structure from g's lists, else from the input, on `threads`. */
 static void make_structure(csr_flow_job *job, const pf_residual *g, int threads)
 {
     double t0 = pf_now();
-    int rc = !g ? PF_RESIDUAL_FLOW_CANNOT
-                : pf_residual_flow_structure(g, job->indptr, job->indices, job->index_size,
-                                             job->repeats, threads, &job->abandon,
-                                             &job->lists, &job->why);
+    int rc = pf_residual_flow_structure(g, job->indptr, job->indices, job->index_size,
+                                        job->repeats, threads, &job->abandon, &job->lists,
+                                        &job->why);
     if (rc == PF_RESIDUAL_FLOW_CANNOT) {
         job->plan = pf_csr_flow_plan_new(job->n, job->indptr, job->indices, job->index_size,
                                          job->repeats, &job->why);
