@@ -51,6 +51,12 @@ static const pf_knob_choice on_off_choices[] = {
     {0},
 };
 
+static const pf_knob_choice device_open_choices[] = {
+    {.name = "read", .value = 0},
+    {.name = "build", .value = 1},
+    {0},
+};
+
 static const pf_knob_choice hybrid_open_choices[] = {
     {.name = "early", .value = 0},
     {.name = "late", .value = 1},
@@ -134,6 +140,11 @@ const pf_knob_info pf_knob_table[PF_KNOB_COUNT] = {
         .meaning = "1: a device backend that can (cuda) builds the residual graph of a network "
                    "from its arcs itself, the host never lays it out; 0: the host builds it and "
                    "uploads it (for measuring)"},
+    [PF_KNOB_DEVICE_OPEN] = {
+        CHOICE_KNOB("PORTAFLOW_DEVICE_OPEN", device_open, device_open_choices, PF_KNOB_AUTO),
+        .auto_text = "read where the device builds the residual graph itself, else build",
+        .meaning = "when the CLI's solve opens auto's or --backend's device: while the input is "
+                   "read (read) or after it, while the host builds the residual graph (build)"},
     [PF_KNOB_CAP_BITS] = {
         CHOICE_KNOB("PORTAFLOW_CAP_BITS", cap_bits, cap_bits_choices, PF_KNOB_AUTO),
         .auto_text = "64 where the device has 64-bit atomics, else 32 where the graph allows",

@@ -54,6 +54,7 @@ typedef enum pf_knob_id {
     PF_KNOB_HYBRID_TEAM,
     PF_KNOB_GPU_MIN_VERTICES,
     PF_KNOB_DEVICE_BUILD,
+    PF_KNOB_DEVICE_OPEN,
     PF_KNOB_CAP_BITS,
     PF_KNOB_ARC_ORDER,
     PF_KNOB_ASYNC,
@@ -117,6 +118,7 @@ typedef struct pf_knob_values {
     int64_t hybrid_team;       /* PF_KNOB_AUTO, 1 on, 0 off */
     int64_t gpu_min_vertices;  /* auto takes no GPU for max-flow below this */
     int64_t device_build;      /* 1: a device that can builds the residual graph */
+    int64_t device_open;       /* 0 while the input is read, 1 after it */
     int64_t cap_bits;          /* 32, 64, or PF_KNOB_AUTO */
     int64_t arc_order;         /* a pf_arc_order, or PF_KNOB_AUTO */
     int64_t async;

@@ -4,6 +4,7 @@
 #include "graph.h"
 #include "../common/knobs.h"
 #include "../common/progress.h"
+#include "../common/timer.h"
 #include "apsp.h"
 #include "registry.h"
 
@@ -286,9 +287,13 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         if (!strcmp(cmd, commands[i].name)) {
             pf_cli_report_knobs();
+            double t_start = pf_now();
             int rc = commands[i].run(argc - 1, argv + 1);
             pf_progress_close(); /* the line off the terminal before the last word */
             rc = finish_stdout(cmd, rc);
+            if (pf_knobs()->trace) /* what is left of a process's wall is its start and exit */
+                fprintf(stderr, "portaflow trace: %s done %.4f s after it began\n", cmd,
+                        pf_now() - t_start);
             pf_cli_exit_now_if_detached(rc);
             return rc;
         }

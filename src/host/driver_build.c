@@ -36,10 +36,15 @@
 #define MATRIX_BYTES_PER_ARC (4 + 8 + 4 * 4 + 2 + 2 * 8)
 #define MATRIX_BYTES_PER_VERTEX 8
 
+int pf_parallel_can_build_on_device(const pf_device_ops *ops)
+{
+    return ops && pf_knobs()->device_build != 0 && ops->build_residual && ops->arc_flows &&
+           ops->caps.maxflow_steps;
+}
+
 static int drv_builds_on_device(const pf_device_ops *ops, const pf_network *net)
 {
-    return pf_knobs()->device_build != 0 && ops->build_residual && ops->arc_flows &&
-           ops->caps.maxflow_steps && !net->sources && net->m > 0 &&
+    return pf_parallel_can_build_on_device(ops) && !net->sources && net->m > 0 &&
            net->m <= INT32_MAX && net->n >= 2 && net->n < INT32_MAX &&
            pf_residual_order_for(ops->caps.forward_first_arcs) == DEVICE_ORDER;
 }

@@ -42,6 +42,9 @@ int pf_parallel_solve(const struct pf_device_ops *ops, pf_early_device *early,
  * one sink, in arrays or a CSR view, solved in the driver's own arc
  * order. */
 int pf_parallel_builds_on_device(const struct pf_device_ops *ops, const pf_network *net);
+/* The part of that which needs no network: ops builds residual graphs on
+ * its device at all. */
+int pf_parallel_can_build_on_device(const struct pf_device_ops *ops);
 
 /* A caller's wish for scipy's flow matrix of a CSR view (csr_flow.h)
  * made where the device built the graph (device.h: flow_matrix), and

@@ -136,10 +136,11 @@ void pf_hybrid_end(pf_hybrid *open, pf_residual *g);
 void pf_hybrid_cancel(pf_hybrid *open);
 
 /* The early open (solve.c): starts opening the device that a solve with
- * `opt` would pair (none where it would run no hybrid), before the caller
- * has the network: the CLI, while it parses. The next solve that pairs
- * the same device takes it over; _cancel lets go of one no solve took
- * (the caller's duty once its solve is over or will not happen). */
+ * `opt` would pair, or, without the hybrid, its first backend's device
+ * where PORTAFLOW_DEVICE_OPEN says so, before the caller has the network:
+ * the CLI, while it parses. The next solve that pairs or runs the same
+ * device takes it over; _cancel lets go of one no solve took (the
+ * caller's duty once its solve is over or will not happen). */
 void pf_solve_prestart(const pf_solve_options *opt);
 /* The same for an input of `vertices` vertices (< 0: not known): with
  * auto, no GPU is opened or probed for a network too small for one

@@ -163,6 +163,17 @@ static int open_late(void)
     return pf_knobs()->hybrid_open == 1;
 }
 
+/* Whether the CLI's solve opens first's device while the input is read,
+ * not after it (PORTAFLOW_DEVICE_OPEN): where the device builds the
+ * residual graph itself, the host's only work after the read is small,
+ * and the open is the critical path; where the host builds it, an open
+ * beside the read's and the build's page faults slows both. */
+static int opens_while_reading(const pf_device_ops *first)
+{
+    int64_t when = pf_knobs()->device_open;
+    return when == 0 || (when == PF_KNOB_AUTO && pf_parallel_can_build_on_device(first));
+}
+
 /* ---- the selection loop's attempts ---------------------------------------- */
 
 /* What each attempt of the selection loop needs: the residual graph is
@@ -215,6 +226,10 @@ static struct {
     const pf_device_ops *ops;
     unsigned flags; /* pf_hybrid_begin's */
     int unprobed; /* auto may open its first GPU backend unprobed (the CLI) */
+    /* Not the hybrid: the first backend's device, opening while the input
+     * is read (early_ops: for which). */
+    pf_early_device *early;
+    const pf_device_ops *early_ops;
 } prestarted;
 
 /* Whether a solve with these options runs the hybrid (*ops, *flags: what
@@ -255,9 +270,17 @@ void pf_solve_prestart_sized(const pf_solve_options *opt, int64_t vertices)
         pf_backend_walk walk;
         pf_backend_walk_init(&walk, own.backend, PF_WORK_MAXFLOW, own.threads, NULL, NULL);
         pf_backend_walk_size(&walk, vertices);
+        pf_backend_walk_method(&walk, own.method, 0);
         prestarted.unprobed = walk.is_auto && !walk.skip_gpus;
-        if (prestarted.unprobed && !pf_backend_walk_unprobed(&walk))
+        const pf_device_ops *first = prestarted.unprobed ? pf_backend_walk_unprobed(&walk)
+                                     : walk.is_auto        ? NULL
+                                                           : pf_backend_walk_next(&walk, NULL);
+        if (prestarted.unprobed && !first)
             pf_backend_probe_ahead();
+        else if (first && vertices >= 0 && opens_while_reading(first)) {
+            prestarted.early = pf_parallel_open_early(first, &own, first == walk.unprobed);
+            prestarted.early_ops = first;
+        }
         return;
     }
     /* This process opens the device at once and never forks: its first
@@ -271,6 +294,21 @@ void pf_solve_prestart_cancel(void)
 {
     pf_hybrid_cancel(prestarted.open);
     prestarted.open = NULL;
+    pf_parallel_early_free(prestarted.early);
+    prestarted.early = NULL;
+}
+
+/* The device opening since pf_solve_prestart where it is first's, else a
+ * new early open of first (NULL where first opens nothing worth it). */
+static pf_early_device *early_device(const pf_device_ops *first, const pf_solve_options *opt,
+                                     int unprobed)
+{
+    pf_early_device *early = prestarted.early;
+    prestarted.early = NULL;
+    if (early && prestarted.early_ops == first)
+        return early;
+    pf_parallel_early_free(early);
+    return pf_parallel_open_early(first, opt, unprobed);
 }
 
 /* The early opener where it opens what this solve needs; else a new one. */
@@ -382,9 +420,9 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     if (hybrid && !open_late() && !(hy = hybrid_opener(hybrid_ops, flags, &opt, st)))
         return st->code;
     /* The first backend's device starts while the residual graph is built
-     * (both take a few tenths of a second on large graphs). */
-    pf_early_device *early =
-        hybrid ? NULL : pf_parallel_open_early(first, &opt, first == walk.unprobed);
+     * (both take a few tenths of a second on large graphs), where the CLI
+     * did not start it while reading the input already. */
+    pf_early_device *early = hybrid ? NULL : early_device(first, &opt, first == walk.unprobed);
     if (early)
         host_threads = pf_threads_beside_opener(opt.threads);
     /* A device that builds the residual graph itself gets the arcs as
