@@ -272,9 +272,15 @@ typedef int pf_build_residual_fn(pf_dev *dev, pf_dev_graph *g, const pf_dev_arcs
                                  int64_t clamp, pf_buf *input_rev, pf_status *st);
 typedef int pf_arc_flows_fn(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev, int64_t m,
                             pf_buf *flow, pf_status *st);
+/* What flow_matrix made: its entries, and the bytes of an indptr element
+ * and of a value as it wrote them. */
+typedef struct pf_flow_matrix_made {
+    int64_t entries;
+    int32_t index_size, value_size;
+} pf_flow_matrix_made;
 typedef int pf_flow_matrix_fn(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev, int64_t m,
                               int32_t keep_repeats, pf_buf *indptr, pf_buf *columns,
-                              pf_buf *values, int64_t *entries, pf_status *st);
+                              pf_buf *values, pf_flow_matrix_made *made, pf_status *st);
 
 typedef struct pf_device_ops {
     const char *name; /* "seq", "omp", "opencl", "cuda" */
@@ -363,9 +369,13 @@ typedef struct pf_device_ops {
      * forward arc's pair, less each reverse arc's residual. With
      * keep_repeats (scipy's rule for int32 input, csr_flow.h) a head that
      * f forward and r reverse arcs share gets max(f, r) entries, the value
-     * in the first and 0 in the others; else one. indptr (n + 1 int64),
-     * columns (int32) and values (int64) hold up to g->arcs entries;
-     * *entries gets how many. */
+     * in the first and 0 in the others; else one. indptr (room for n + 1
+     * int64), columns (int32) and values (room for g->arcs int64) hold up
+     * to g->arcs entries; made->entries gets how many. Written narrow
+     * where they fit, as scipy's int32 result wants them read back:
+     * indptr as int32 where the entries fit int32 (made->index_size 4,
+     * else 8), the values as int32 where every one fits (made->value_size
+     * 4, else 8). */
     pf_flow_matrix_fn *flow_matrix;
     /* flags[u] = 1 iff excess[u] > 0, height[u] < n and u is no terminal. */
     int (*mark_active)(pf_dev *dev, const pf_dev_graph *g, pf_buf *flags,

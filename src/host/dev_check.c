@@ -336,14 +336,14 @@ static int c_arc_flows(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev, in
 
 static int c_flow_matrix(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev, int64_t m,
                          int32_t keep_repeats, pf_buf *indptr, pf_buf *columns, pf_buf *values,
-                         int64_t *entries, pf_status *st)
+                         pf_flow_matrix_made *made, pf_status *st)
 {
     const char *step = "flow_matrix";
     pf_dev_graph in;
     int rc = check_graph(g, step, &in, st);
-    if (!rc && (m < 0 || g->arcs > 2 * m || !entries))
+    if (!rc && (m < 0 || g->arcs > 2 * m || !made))
         rc = pf_fail(st, PF_E_USAGE, "%s: %lld input arcs for %lld residual arcs%s", step,
-                     (long long)m, (long long)g->arcs, entries ? "" : ", no count out");
+                     (long long)m, (long long)g->arcs, made ? "" : ", no count out");
     if ((!rc && (rc = pf_dc_check_elems(input_rev, m, 8, step, "input_rev", st))) ||
         (!rc && (rc = pf_dc_check_elems(indptr, g->n + 1, 8, step, "indptr", st))) ||
         (!rc && (rc = pf_dc_check_elems(columns, g->arcs, 4, step, "columns", st))) ||
@@ -352,7 +352,7 @@ static int c_flow_matrix(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev, 
     checked_dev *c = CDEV(dev);
     return rc ? rc : c->inner->flow_matrix(c->dev, &in, INNER(input_rev), m, keep_repeats,
                                            INNER(indptr), INNER(columns), INNER(values),
-                                           entries, st);
+                                           made, st);
 }
 
 /* A list of count vertices of g in buf. */

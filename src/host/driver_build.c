@@ -32,8 +32,9 @@
 #define BUILD_BYTES_PER_VERTEX (5 * 8)
 /* And of the flow matrix, per residual arc: its columns and values, and
  * the scratch of a CUDA-like sort (keys and arcs, sorted and not, two
- * marks, two counts); its row starts per vertex. */
-#define MATRIX_BYTES_PER_ARC (4 + 8 + 4 * 4 + 2 + 2 * 8)
+ * marks, two counts) and of the values narrowed; its row starts per
+ * vertex. */
+#define MATRIX_BYTES_PER_ARC (4 + 8 + 4 * 4 + 2 + 2 * 8 + 4)
 #define MATRIX_BYTES_PER_VERTEX 8
 
 int pf_parallel_can_build_on_device(const pf_device_ops *ops)
@@ -296,50 +297,6 @@ static int drv_network_flows(driver *d, int handed_off, int64_t *arc_flow, pf_st
     return rc;
 }
 
-/* The matrix's int64 row starts and values narrowed where they fit
- * int32 (scipy's int32 result), on the host's threads. */
-static int matrix_from_device(driver *d, const int64_t *indptr, int32_t *columns,
-                              int64_t *values, int64_t entries, pf_csr_matrix *out,
-                              pf_status *st)
-{
-    int64_t n = d->g.n;
-    int wide_index = entries > INT32_MAX, wide_value = 0;
-    int threads = pf_resolve_threads(d->host_threads);
-    (void)threads; /* read by the directives only */
-    PF_OMP(omp parallel for num_threads(threads) if (threads > 1) reduction(| : wide_value))
-    for (int64_t e = 0; e < entries; e++)
-        wide_value |= values[e] < INT32_MIN || values[e] > INT32_MAX;
-    *out = (pf_csr_matrix){.rows = n, .entries = entries, .index_size = wide_index ? 8 : 4,
-                           .value_size = wide_value ? 8 : 4};
-    out->indptr = pf_alloc((size_t)n + 1, (size_t)out->index_size, st);
-    out->indices = wide_index ? pf_alloc((size_t)entries + 1, 8, st) : columns;
-    out->values = wide_value ? values : pf_alloc((size_t)entries + 1, 4, st);
-    if (!out->indptr || !out->indices || !out->values) {
-        if (out->indices != columns)
-            free(out->indices);
-        if (out->values != values)
-            free(out->values);
-        free(out->indptr);
-        memset(out, 0, sizeof *out);
-        return PF_E_NOMEM;
-    }
-    PF_OMP(omp parallel for num_threads(threads) if (threads > 1))
-    for (int64_t u = 0; u <= n; u++)
-        pf_sized_set(out->indptr, out->index_size, u, indptr[u]);
-    PF_OMP(omp parallel for num_threads(threads) if (threads > 1))
-    for (int64_t e = 0; e < entries; e++) {
-        if (wide_index)
-            ((int64_t *)out->indices)[e] = columns[e];
-        if (!wide_value)
-            ((int32_t *)out->values)[e] = (int32_t)values[e];
-    }
-    if (out->indices != columns)
-        free(columns);
-    if (out->values != values)
-        free(values);
-    return PF_OK;
-}
-
 /* After a solve that stayed on the device (no handoff), on a network
  * without self-loops, where the device has room: scipy's flow matrix
  * (csr_flow.h) made there (device.h: flow_matrix), *made = 1; else *made
@@ -356,34 +313,53 @@ static int drv_network_matrix(driver *d, int keep_repeats, pf_csr_matrix *out, i
     if (!ops->flow_matrix || d->host == &d->own_host || d->input_loops > 0 || !room)
         return PF_OK;
     double t0 = pf_now();
-    int64_t n = d->g.n, arcs = d->g.arcs, entries = 0;
+    int64_t n = d->g.n, arcs = d->g.arcs;
+    pf_flow_matrix_made sizes = {0};
     pf_buf *indptr = NULL, *columns = NULL, *values = NULL;
-    int64_t *host_indptr = NULL, *host_values = NULL;
-    int32_t *host_columns = NULL;
+    int32_t *narrow_columns = NULL;
     int rc;
     if (!(rc = device_alloc(d, &indptr, (size_t)(n + 1) * 8, st)) &&
         !(rc = device_alloc(d, &columns, (size_t)arcs * 4, st)) &&
         !(rc = device_alloc(d, &values, (size_t)arcs * 8, st)))
         rc = ops->flow_matrix(d->dev, &d->g, d->input_rev, d->net->m, keep_repeats, indptr,
-                              columns, values, &entries, st);
+                              columns, values, &sizes, st);
+    /* Read back into the matrix's own arrays, at the sizes the device
+     * wrote; only columns of a matrix past 2^31 entries widen here. */
+    int64_t entries = sizes.entries;
     if (!rc) {
-        host_indptr = pf_alloc((size_t)n + 1, sizeof *host_indptr, st);
-        host_columns = pf_alloc((size_t)entries + 1, sizeof *host_columns, st);
-        host_values = pf_alloc((size_t)entries + 1, sizeof *host_values, st);
-        if (!host_indptr || !host_columns || !host_values)
+        *out = (pf_csr_matrix){.rows = n, .entries = entries, .index_size = sizes.index_size,
+                               .value_size = sizes.value_size};
+        out->indptr = pf_alloc((size_t)n + 1, (size_t)sizes.index_size, st);
+        narrow_columns = pf_alloc((size_t)entries + 1, 4, st);
+        out->values = pf_alloc((size_t)entries + 1, (size_t)sizes.value_size, st);
+        out->indices = sizes.index_size == 4 ? narrow_columns
+                                             : pf_alloc((size_t)entries + 1, 8, st);
+        if (!out->indptr || !narrow_columns || !out->values || !out->indices)
             rc = PF_E_NOMEM;
     }
-    if (!rc && !(rc = ops->download(d->dev, indptr, 0, host_indptr, (size_t)(n + 1) * 8, st)) &&
-        !(rc = ops->download(d->dev, columns, 0, host_columns, (size_t)entries * 4, st)) &&
-        !(rc = ops->download(d->dev, values, 0, host_values, (size_t)entries * 8, st))) {
-        rc = matrix_from_device(d, host_indptr, host_columns, host_values, entries, out, st);
-        host_columns = NULL; /* kept by the matrix or freed there */
-        host_values = NULL;
-        *made = !rc;
+    if (!rc &&
+        !(rc = ops->download(d->dev, indptr, 0, out->indptr,
+                             (size_t)(n + 1) * (size_t)sizes.index_size, st)) &&
+        !(rc = ops->download(d->dev, columns, 0, narrow_columns, (size_t)entries * 4, st)) &&
+        !(rc = ops->download(d->dev, values, 0, out->values,
+                             (size_t)entries * (size_t)sizes.value_size, st))) {
+        if (out->indices != narrow_columns) {
+            int threads = pf_resolve_threads(d->host_threads);
+            (void)threads; /* read by the directive only */
+            PF_OMP(omp parallel for num_threads(threads) if (threads > 1))
+            for (int64_t e = 0; e < entries; e++)
+                ((int64_t *)out->indices)[e] = narrow_columns[e];
+        }
+        *made = 1;
     }
-    free(host_indptr);
-    free(host_columns);
-    free(host_values);
+    if (out->indices != narrow_columns)
+        free(narrow_columns);
+    if (!*made) {
+        free(out->indices);
+        free(out->indptr);
+        free(out->values);
+        memset(out, 0, sizeof *out);
+    }
     pf_buf *bufs[] = {indptr, columns, values};
     for (int i = 0; i < 3; i++)
         if (bufs[i])

@@ -7,7 +7,8 @@
  * first of each run of equal heads marked, an exclusive scan of the marks
  * (scipy's repeats kept as it keeps them) gives each entry its place and
  * each row its start; an entry's value is its run's flows out less its
- * flows in. */
+ * flows in. Row starts and values are written as int32 where they fit,
+ * so that scipy's int32 result is read back as it is. */
 #include "cuda_internal.h"
 
 #include <cub/device/device_scan.cuh>
@@ -78,23 +79,25 @@ __global__ void pf_k_fm_runs(const int32_t *keys, const uint32_t *ids, const uin
 }
 
 /* Row starts: indptr[u] = the place of the first entry of u's list (the
- * total past the last arc). */
+ * total past the last arc), as Index (int32 where the total fits). */
+template <typename Index>
 __global__ void pf_k_fm_indptr(const long long *first, const long long *place, int64_t n,
-                               int64_t arcs, long long total, long long *indptr)
+                               int64_t arcs, long long total, Index *indptr)
 {
     FOR_EACH(u, n + 1)
-    indptr[u] = first[u] < arcs ? place[first[u]] : total;
+    indptr[u] = (Index)(first[u] < arcs ? place[first[u]] : total);
 }
 
 /* Each run's column and value: forward arcs add their flow (the residual
  * of their pair), reverse arcs take theirs (their residual) away; its
- * other entries (kept repeats) hold the column and 0. */
+ * other entries (kept repeats) hold the column and 0. *wide becomes 1
+ * where a value does not fit int32. */
 template <typename Cap>
 __global__ void pf_k_fm_entries(const int32_t *keys, const uint32_t *ids, const uint8_t *reverse,
                                 const uint8_t *begins, const long long *copies,
                                 const long long *place, int64_t arcs, const long long *first,
                                 const int32_t *head, const int32_t *rev, const Cap *res,
-                                int32_t *columns, long long *values)
+                                int32_t *columns, long long *values, unsigned long long *wide)
 {
     FOR_EACH(p, arcs)
     {
@@ -111,7 +114,15 @@ __global__ void pf_k_fm_entries(const int32_t *keys, const uint32_t *ids, const 
             columns[e + c] = keys[p];
             values[e + c] = c == 0 ? value : 0;
         }
+        if (value < INT32_MIN || value > INT32_MAX)
+            atomicOr(wide, 1ull);
     }
+}
+
+__global__ void pf_k_fm_narrow(const long long *values, int64_t entries, int32_t *narrow)
+{
+    FOR_EACH(e, entries)
+    narrow[e] = (int32_t)values[e];
 }
 
 /* ---- host side ----------------------------------------------------------- */
@@ -128,6 +139,8 @@ struct fm_temp {
     uint32_t *ids, *ids_sorted;
     uint8_t *reverse, *begins;
     long long *copies, *place; /* entries a sorted position starts; their place */
+    unsigned long long *wide;  /* 1: a value does not fit int32 */
+    int32_t *narrow;           /* the values as int32, before they go in place */
 };
 
 static int fm_alloc(pf_dev *dev, void **p, size_t bytes, pf_status *st)
@@ -148,9 +161,34 @@ static int fm_cub(pf_dev *dev, const char *name, pf_status *st, Call call)
     return rc ? rc : pf_cuda_cub_call(name, st, [&] { return call(dev->cub_temp, bytes); });
 }
 
+/* The values made narrow where every one fits int32: through a scratch
+ * array, since in place an element's int32 would land on one not read
+ * yet. */
+static int fm_narrow(pf_dev *dev, pf_buf *values, pf_flow_matrix_made *made, fm_temp *t,
+                     pf_status *st)
+{
+    int rc = pf_cuda_stage(dev, PF_CUDA_SLOT_A, t->wide, sizeof *t->wide, st);
+    if (!rc)
+        rc = pf_cuda_wait(dev, st);
+    if (rc)
+        return rc;
+    made->value_size = dev->pinned[PF_CUDA_SLOT_A] ? 8 : 4;
+    if (made->value_size == 8 || made->entries == 0)
+        return PF_OK;
+    if ((rc = fm_alloc(dev, (void **)&t->narrow, (size_t)made->entries * 4, st)))
+        return rc;
+    pf_k_fm_narrow<<<grid_of(dev, made->entries), PF_CUDA_BLOCK, 0, dev->stream>>>(
+        pf_cuda_ptr<const long long>(values), made->entries, t->narrow);
+    PF_CUDA_CHECK_LAUNCH(st, "pf_k_fm_narrow");
+    PF_CUDA_TRY(st, "cudaMemcpyAsync(flow matrix values)",
+                cudaMemcpyAsync(values->ptr, t->narrow, (size_t)made->entries * 4,
+                                cudaMemcpyDeviceToDevice, dev->stream));
+    return PF_OK;
+}
+
 static int fm_run(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev, int64_t m,
                   int keep_repeats, pf_buf *indptr, pf_buf *columns, pf_buf *values,
-                  int64_t *entries, fm_temp *t, pf_status *st)
+                  pf_flow_matrix_made *made, fm_temp *t, pf_status *st)
 {
     int64_t n = g->n, arcs = g->arcs;
     size_t a4 = (size_t)arcs * 4, a8 = (size_t)arcs * 8;
@@ -162,7 +200,8 @@ static int fm_run(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev, int64_t
         (rc = fm_alloc(dev, (void **)&t->reverse, (size_t)arcs, st)) ||
         (rc = fm_alloc(dev, (void **)&t->begins, (size_t)arcs, st)) ||
         (rc = fm_alloc(dev, (void **)&t->copies, a8, st)) ||
-        (rc = fm_alloc(dev, (void **)&t->place, a8, st)))
+        (rc = fm_alloc(dev, (void **)&t->place, a8, st)) ||
+        (rc = fm_alloc(dev, (void **)&t->wide, sizeof *t->wide, st)))
         return rc;
     const long long *first = pf_cuda_ptr<const long long>(g->first);
     const int32_t *head = pf_cuda_ptr<const int32_t>(g->head);
@@ -170,6 +209,8 @@ static int fm_run(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev, int64_t
                 cudaMemsetAsync(t->reverse, 0, (size_t)arcs, dev->stream));
     PF_CUDA_TRY(st, "cudaMemsetAsync(flow matrix marks)",
                 cudaMemsetAsync(t->begins, 0, (size_t)arcs, dev->stream));
+    PF_CUDA_TRY(st, "cudaMemsetAsync(flow matrix marks)",
+                cudaMemsetAsync(t->wide, 0, sizeof *t->wide, dev->stream));
     unsigned grid = grid_of(dev, arcs);
     pf_k_fm_keys<<<grid, PF_CUDA_BLOCK, 0, dev->stream>>>(head, arcs, t->keys, t->ids);
     pf_k_fm_marks<<<grid_of(dev, m > n ? m : n), PF_CUDA_BLOCK, 0, dev->stream>>>(
@@ -198,9 +239,14 @@ static int fm_run(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev, int64_t
         rc = pf_cuda_wait(dev, st);
     if (rc)
         return rc;
-    *entries = dev->pinned[PF_CUDA_SLOT_A] + dev->pinned[SLOT_LAST_RUN];
-    pf_k_fm_indptr<<<grid_of(dev, n + 1), PF_CUDA_BLOCK, 0, dev->stream>>>(
-        first, t->place, n, arcs, (long long)*entries, pf_cuda_ptr<long long>(indptr));
+    made->entries = dev->pinned[PF_CUDA_SLOT_A] + dev->pinned[SLOT_LAST_RUN];
+    made->index_size = made->entries > INT32_MAX ? 8 : 4;
+    if (made->index_size == 4)
+        pf_k_fm_indptr<int32_t><<<grid_of(dev, n + 1), PF_CUDA_BLOCK, 0, dev->stream>>>(
+            first, t->place, n, arcs, (long long)made->entries, pf_cuda_ptr<int32_t>(indptr));
+    else
+        pf_k_fm_indptr<long long><<<grid_of(dev, n + 1), PF_CUDA_BLOCK, 0, dev->stream>>>(
+            first, t->place, n, arcs, (long long)made->entries, pf_cuda_ptr<long long>(indptr));
     PF_CUDA_CHECK_LAUNCH(st, "pf_k_fm_indptr");
     const int32_t *rev = pf_cuda_ptr<const int32_t>(g->rev);
     int32_t *cols = pf_cuda_ptr<int32_t>(columns);
@@ -208,32 +254,32 @@ static int fm_run(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev, int64_t
     if (g->cap_bits == 32)
         pf_k_fm_entries<int32_t><<<grid, PF_CUDA_BLOCK, 0, dev->stream>>>(
             t->keys_sorted, t->ids_sorted, t->reverse, t->begins, t->copies, t->place, arcs,
-            first, head, rev, pf_cuda_ptr<const int32_t>(g->res), cols, vals);
+            first, head, rev, pf_cuda_ptr<const int32_t>(g->res), cols, vals, t->wide);
     else
         pf_k_fm_entries<long long><<<grid, PF_CUDA_BLOCK, 0, dev->stream>>>(
             t->keys_sorted, t->ids_sorted, t->reverse, t->begins, t->copies, t->place, arcs,
-            first, head, rev, pf_cuda_ptr<const long long>(g->res), cols, vals);
+            first, head, rev, pf_cuda_ptr<const long long>(g->res), cols, vals, t->wide);
     PF_CUDA_CHECK_LAUNCH(st, "pf_k_fm_entries");
-    return PF_OK;
+    return fm_narrow(dev, values, made, t, st);
 }
 
 extern "C" int pf_cuda_flow_matrix(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev,
                                    int64_t m, int32_t keep_repeats, pf_buf *indptr,
-                                   pf_buf *columns, pf_buf *values, int64_t *entries,
+                                   pf_buf *columns, pf_buf *values, pf_flow_matrix_made *made,
                                    pf_status *st)
 {
-    *entries = 0;
+    *made = (pf_flow_matrix_made){.entries = 0, .index_size = 4, .value_size = 4};
     int rc = pf_cuda_enter(dev, st);
     if (rc || g->arcs == 0) {
         if (!rc)
             PF_CUDA_TRY(st, "cudaMemsetAsync(indptr)",
-                        cudaMemsetAsync(indptr->ptr, 0, (size_t)(g->n + 1) * 8, dev->stream));
+                        cudaMemsetAsync(indptr->ptr, 0, (size_t)(g->n + 1) * 4, dev->stream));
         return rc ? rc : pf_cuda_wait(dev, st);
     }
     fm_temp t = {};
-    rc = fm_run(dev, g, input_rev, m, keep_repeats, indptr, columns, values, entries, &t, st);
+    rc = fm_run(dev, g, input_rev, m, keep_repeats, indptr, columns, values, made, &t, st);
     void *all[] = {t.keys, t.keys_sorted, t.ids, t.ids_sorted, t.reverse, t.begins,
-                   t.copies, t.place};
+                   t.copies, t.place, t.wide, t.narrow};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         if (all[i])
             cudaFreeAsync(all[i], dev->stream);
