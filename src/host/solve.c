@@ -299,15 +299,19 @@ void pf_solve_prestart_cancel(void)
 }
 
 /* The device opening since pf_solve_prestart where it is first's, else a
- * new early open of first (NULL where first opens nothing worth it). */
+ * new early open of first (NULL where first opens nothing worth it).
+ * Only a process that prestarts (the CLI: one solve) writes prestarted;
+ * library solves on several threads at once only read its NULL. */
 static pf_early_device *early_device(const pf_device_ops *first, const pf_solve_options *opt,
                                      int unprobed)
 {
     pf_early_device *early = prestarted.early;
-    prestarted.early = NULL;
-    if (early && prestarted.early_ops == first)
-        return early;
-    pf_parallel_early_free(early);
+    if (early) {
+        prestarted.early = NULL;
+        if (prestarted.early_ops == first)
+            return early;
+        pf_parallel_early_free(early);
+    }
     return pf_parallel_open_early(first, opt, unprobed);
 }
 
