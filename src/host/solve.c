@@ -271,7 +271,8 @@ void pf_solve_prestart_sized(const pf_solve_options *opt, int64_t vertices)
         pf_backend_walk_init(&walk, own.backend, PF_WORK_MAXFLOW, own.threads, NULL, NULL);
         pf_backend_walk_size(&walk, vertices);
         pf_backend_walk_method(&walk, own.method, 0);
-        prestarted.unprobed = walk.is_auto && !walk.skip_gpus;
+        /* (no GPU either for a method only seq runs) */
+        prestarted.unprobed = walk.is_auto && !walk.skip_gpus && !(walk.skip_stages & 1);
         const pf_device_ops *first = prestarted.unprobed ? pf_backend_walk_unprobed(&walk)
                                      : walk.is_auto        ? NULL
                                                            : pf_backend_walk_next(&walk, NULL);
