@@ -189,26 +189,15 @@ static int temp_reserve(pf_dev *dev, build_temp *t, int64_t n, int64_t m, pf_sta
     return rc;
 }
 
-/* CUB's call twice: the size of its temporary storage, then the work. */
-template <typename Call>
-static int cub_run(pf_dev *dev, const char *name, pf_status *st, Call call)
-{
-    size_t bytes = 0;
-    int rc = pf_cuda_cub_call(name, st, [&] { return call((void *)nullptr, bytes); });
-    if (!rc)
-        rc = pf_cuda_reserve_temp(dev, bytes, st);
-    bytes = dev->cub_temp_bytes;
-    return rc ? rc : pf_cuda_cub_call(name, st, [&] { return call(dev->cub_temp, bytes); });
-}
-
 /* The sort of (keys, ids) into (keys_sorted, ids_sorted), stable, on the
  * bits that hold 0..n. */
 static int sort_ends(pf_dev *dev, build_temp *t, int64_t m, int end_bit, pf_status *st)
 {
-    return cub_run(dev, "cub::DeviceRadixSort::SortPairs", st, [&](void *temp, size_t &bytes) {
-        return cub::DeviceRadixSort::SortPairs(temp, bytes, t->keys, t->keys_sorted, t->ids,
-                                               t->ids_sorted, m, 0, end_bit, dev->stream);
-    });
+    return pf_cuda_cub_run(
+        dev, "cub::DeviceRadixSort::SortPairs", st, [&](void *temp, size_t &bytes) {
+            return cub::DeviceRadixSort::SortPairs(temp, bytes, t->keys, t->keys_sorted, t->ids,
+                                                   t->ids_sorted, m, 0, end_bit, dev->stream);
+        });
 }
 
 /* first[0] = 0, first[u + 1] = the degrees of 0..u summed; the two parts'
@@ -220,20 +209,19 @@ static int scan_degrees(pf_dev *dev, build_temp *t, long long *first, int64_t n,
     PF_CUDA_CHECK_LAUNCH(st, "pf_k_build_degrees");
     PF_CUDA_TRY(st, "cudaMemsetAsync(first[0])",
                 cudaMemsetAsync(first, 0, sizeof *first, dev->stream));
-    int rc = cub_run(dev, "cub::DeviceScan::InclusiveSum", st, [&](void *temp, size_t &bytes) {
-        return cub::DeviceScan::InclusiveSum(temp, bytes, t->degree, first + 1, n,
-                                             dev->stream);
-    });
-    if (!rc)
-        rc = cub_run(dev, "cub::DeviceScan::ExclusiveSum", st, [&](void *temp, size_t &bytes) {
-            return cub::DeviceScan::ExclusiveSum(temp, bytes, t->out_deg, t->out_start, n,
-                                                 dev->stream);
+    int rc =
+        pf_cuda_cub_run(dev, "cub::DeviceScan::InclusiveSum", st, [&](void *temp, size_t &bytes) {
+            return cub::DeviceScan::InclusiveSum(temp, bytes, t->degree, first + 1, n, dev->stream);
         });
-    if (!rc)
-        rc = cub_run(dev, "cub::DeviceScan::ExclusiveSum", st, [&](void *temp, size_t &bytes) {
-            return cub::DeviceScan::ExclusiveSum(temp, bytes, t->in_deg, t->in_start, n,
-                                                 dev->stream);
-        });
+    /* Each part's starts: its degrees scanned, exclusive. */
+    pf_u64 *degrees[] = {t->out_deg, t->in_deg};
+    pf_u64 *starts[] = {t->out_start, t->in_start};
+    for (int part = 0; !rc && part < 2; part++)
+        rc = pf_cuda_cub_run(
+            dev, "cub::DeviceScan::ExclusiveSum", st, [&](void *temp, size_t &bytes) {
+                return cub::DeviceScan::ExclusiveSum(temp, bytes, degrees[part], starts[part], n,
+                                                     dev->stream);
+            });
     return rc;
 }
 

@@ -150,17 +150,6 @@ static int fm_alloc(pf_dev *dev, void **p, size_t bytes, pf_status *st)
     return PF_OK;
 }
 
-template <typename Call>
-static int fm_cub(pf_dev *dev, const char *name, pf_status *st, Call call)
-{
-    size_t bytes = 0;
-    int rc = pf_cuda_cub_call(name, st, [&] { return call((void *)nullptr, bytes); });
-    if (!rc)
-        rc = pf_cuda_reserve_temp(dev, bytes, st);
-    bytes = dev->cub_temp_bytes;
-    return rc ? rc : pf_cuda_cub_call(name, st, [&] { return call(dev->cub_temp, bytes); });
-}
-
 /* The values made narrow where every one fits int32: through a scratch
  * array, since in place an element's int32 would land on one not read
  * yet. */
@@ -216,18 +205,19 @@ static int fm_run(pf_dev *dev, const pf_dev_graph *g, pf_buf *input_rev, int64_t
     pf_k_fm_marks<<<grid_of(dev, m > n ? m : n), PF_CUDA_BLOCK, 0, dev->stream>>>(
         pf_cuda_ptr<const long long>(input_rev), m, first, n, t->reverse, t->begins);
     PF_CUDA_CHECK_LAUNCH(st, "pf_k_fm_marks");
-    rc = fm_cub(dev, "cub::DeviceSegmentedSort::SortPairs", st, [&](void *temp, size_t &bytes) {
-        return cub::DeviceSegmentedSort::SortPairs(temp, bytes, t->keys, t->keys_sorted, t->ids,
-                                                   t->ids_sorted, arcs, n, first, first + 1,
-                                                   dev->stream);
-    });
+    rc = pf_cuda_cub_run(
+        dev, "cub::DeviceSegmentedSort::SortPairs", st, [&](void *temp, size_t &bytes) {
+            return cub::DeviceSegmentedSort::SortPairs(temp, bytes, t->keys, t->keys_sorted, t->ids,
+                                                       t->ids_sorted, arcs, n, first, first + 1,
+                                                       dev->stream);
+        });
     if (rc)
         return rc;
     pf_k_fm_runs<<<grid, PF_CUDA_BLOCK, 0, dev->stream>>>(t->keys_sorted, t->ids_sorted,
                                                          t->reverse, t->begins, arcs,
                                                          keep_repeats, t->copies);
     PF_CUDA_CHECK_LAUNCH(st, "pf_k_fm_runs");
-    rc = fm_cub(dev, "cub::DeviceScan::ExclusiveSum", st, [&](void *temp, size_t &bytes) {
+    rc = pf_cuda_cub_run(dev, "cub::DeviceScan::ExclusiveSum", st, [&](void *temp, size_t &bytes) {
         return cub::DeviceScan::ExclusiveSum(temp, bytes, t->copies, t->place, arcs,
                                              dev->stream);
     });

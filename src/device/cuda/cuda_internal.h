@@ -132,4 +132,18 @@ template <typename Call> static int pf_cuda_cub_call(const char *name, pf_status
     }
 }
 
+/* Runs a CUB call twice: with no storage, to learn the size of its
+ * temporary storage, then with dev->cub_temp grown to it. `call(temp,
+ * bytes)` makes the CUB call. */
+template <typename Call>
+static int pf_cuda_cub_run(pf_dev *dev, const char *name, pf_status *st, Call call)
+{
+    size_t bytes = 0;
+    int rc = pf_cuda_cub_call(name, st, [&] { return call((void *)nullptr, bytes); });
+    if (!rc)
+        rc = pf_cuda_reserve_temp(dev, bytes, st);
+    bytes = dev->cub_temp_bytes;
+    return rc ? rc : pf_cuda_cub_call(name, st, [&] { return call(dev->cub_temp, bytes); });
+}
+
 #endif

@@ -75,19 +75,8 @@ int pf_cuda_scan_i32(pf_dev *dev, pf_buf *in, pf_buf *out, int64_t count, int64_
                                      st)) != PF_OK)
         return rc;
 
-    size_t temp_bytes = 0;
-    rc = pf_cuda_cub_call("cub::DeviceScan::ExclusiveSum (size query)", st, [&] {
-        return cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, src, dst, (int)count,
-                                             dev->stream);
-    });
-    if (rc == PF_OK)
-        rc = pf_cuda_reserve_temp(dev, temp_bytes, st);
-    if (rc != PF_OK)
-        return rc;
-    temp_bytes = dev->cub_temp_bytes;
-    rc = pf_cuda_cub_call("cub::DeviceScan::ExclusiveSum", st, [&] {
-        return cub::DeviceScan::ExclusiveSum(dev->cub_temp, temp_bytes, src, dst, (int)count,
-                                             dev->stream);
+    rc = pf_cuda_cub_run(dev, "cub::DeviceScan::ExclusiveSum", st, [&](void *temp, size_t &bytes) {
+        return cub::DeviceScan::ExclusiveSum(temp, bytes, src, dst, (int)count, dev->stream);
     });
     if (rc != PF_OK || !total)
         return rc;
@@ -120,19 +109,9 @@ int pf_cuda_filter_i32(pf_dev *dev, pf_buf *flags, pf_buf *out, int64_t count,
     thrust::counting_iterator<int32_t> indices(0);
     int64_t *num_selected = &dev->scratch[PF_CUDA_SLOT_A];
 
-    size_t temp_bytes = 0;
-    rc = pf_cuda_cub_call("cub::DeviceSelect::Flagged (size query)", st, [&] {
-        return cub::DeviceSelect::Flagged(nullptr, temp_bytes, indices, flag_ptr, dst,
-                                          num_selected, count, dev->stream);
-    });
-    if (rc == PF_OK)
-        rc = pf_cuda_reserve_temp(dev, temp_bytes, st);
-    if (rc != PF_OK)
-        return rc;
-    temp_bytes = dev->cub_temp_bytes;
-    rc = pf_cuda_cub_call("cub::DeviceSelect::Flagged", st, [&] {
-        return cub::DeviceSelect::Flagged(dev->cub_temp, temp_bytes, indices, flag_ptr, dst,
-                                          num_selected, count, dev->stream);
+    rc = pf_cuda_cub_run(dev, "cub::DeviceSelect::Flagged", st, [&](void *temp, size_t &bytes) {
+        return cub::DeviceSelect::Flagged(temp, bytes, indices, flag_ptr, dst, num_selected, count,
+                                          dev->stream);
     });
     if (rc != PF_OK || !selected)
         return rc;
