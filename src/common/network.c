@@ -272,8 +272,8 @@ int pf_network_is_segmentation(const pf_network *net, int threads)
 {
     if (net->m > PF_SHAPE_MAX_ARCS_PER_VERTEX * net->n || net->n < PF_SHAPE_MIN_VERTICES)
         return 0; /* too dense or too small whatever the terminals hold */
-    threads = pf_resolve_threads(threads);
     int64_t at_terminals = 0, m = net->m;
+    threads = pf_threads_for_items(threads, m);
     int32_t s = net->source, t = net->sink;
     if (net->csr.indptr) {
         const pf_csr_arcs *c = &net->csr;

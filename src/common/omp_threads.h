@@ -4,6 +4,9 @@
 #ifndef PF_OMP_THREADS_H
 #define PF_OMP_THREADS_H
 
+#include "pf_config.h"
+#include <stdint.h>
+
 #ifdef _OPENMP
 #include <omp.h>
 #define PF_OMP(directive) _Pragma(#directive)
@@ -67,6 +70,32 @@ static inline int pf_resolve_threads(int threads)
 #else
     (void)threads;
     return 1;
+#endif
+}
+
+/* Below this many elements a one-pass host loop that was given no thread
+ * count runs on the calling thread: alone it takes well under a
+ * millisecond, less than a team's start and, where a sequential step
+ * follows, the interference of the idle workers spinning beside it. */
+#define PF_OMP_MIN_TEAM_ITEMS ((int64_t)1 << 17)
+
+/* pf_resolve_threads(threads), or 1 for a loop over fewer than
+ * PF_OMP_MIN_TEAM_ITEMS elements when no count was asked for. */
+static inline int pf_threads_for_items(int threads, int64_t items)
+{
+    return threads <= 0 && items < PF_OMP_MIN_TEAM_ITEMS ? 1 : pf_resolve_threads(threads);
+}
+
+/* Lets the calling thread's idle OpenMP workers go: after a region,
+ * libgomp's workers spin (its default wait policy) for milliseconds, on
+ * the cores that a sequential step run next would use. A later region
+ * starts a new team. Only for a process whose OpenMP runtime is its own
+ * (the CLI's): elsewhere the caller's teams are not ours to end. */
+static inline void pf_omp_release_team(void)
+{
+#if defined(_OPENMP) && PF_HAVE_OMP_PAUSE
+    if (!omp_in_parallel())
+        (void)omp_pause_resource_all(omp_pause_soft);
 #endif
 }
 

@@ -589,7 +589,7 @@ int pf_residual_relayout(const pf_residual *in, pf_arc_order order, pf_residual 
     view.cap = pf_alloc((size_t)m + 1, sizeof *view.cap, st);
     int rc = view.tail && view.head && view.cap ? PF_OK : PF_E_NOMEM;
     if (!rc) {
-        threads = pf_resolve_threads(threads);
+        threads = pf_threads_for_items(threads, m);
         PF_OMP(omp parallel for num_threads(threads) schedule(static) if (threads > 1))
         for (int64_t i = 0; i < m; i++) {
             int64_t a = in->fwd_of_input[i];
@@ -608,7 +608,7 @@ int pf_residual_relayout(const pf_residual *in, pf_arc_order order, pf_residual 
 void pf_residual_copy_residuals(const pf_residual *from, const int64_t *from_res,
                                 const pf_residual *to, int64_t *to_res, int threads)
 {
-    threads = pf_resolve_threads(threads);
+    threads = pf_threads_for_items(threads, from->input_arcs);
     PF_OMP(omp parallel for num_threads(threads) schedule(static) if (threads > 1))
     for (int64_t i = 0; i < from->input_arcs; i++) {
         int64_t a = from->fwd_of_input[i], b = to->fwd_of_input[i];
@@ -681,7 +681,7 @@ void pf_residual_free(pf_residual *g)
 void pf_residual_arc_flows(const pf_residual *g, const int64_t *res, int64_t *arc_flow,
                            int threads)
 {
-    threads = pf_resolve_threads(threads);
+    threads = pf_threads_for_items(threads, g->output_arcs);
     PF_OMP(omp parallel for num_threads(threads) schedule(static) if (threads > 1))
     for (int64_t i = 0; i < g->output_arcs; i++) {
         int64_t a = g->fwd_of_input[i];
@@ -716,7 +716,7 @@ int pf_residual_reaches(const pf_residual *g, const int64_t *res, int32_t target
 
 void pf_residual_rev_indices(const pf_residual *g, uint32_t *out, int threads)
 {
-    threads = pf_resolve_threads(threads);
+    threads = pf_threads_for_items(threads, g->arcs);
     PF_OMP(omp parallel for num_threads(threads) schedule(static) if (threads > 1))
     for (int64_t a = 0; a < g->arcs; a++)
         out[a] = (uint32_t)g->rev[a];
@@ -726,7 +726,7 @@ void pf_residual_rev_indices(const pf_residual *g, uint32_t *out, int threads)
  * did, whatever the thread count. */
 int pf_residual_rev_offsets(const pf_residual *g, int32_t *out, int threads, pf_status *st)
 {
-    threads = pf_resolve_threads(threads);
+    threads = pf_threads_for_items(threads, g->arcs);
     int64_t first_bad = g->arcs;
     PF_OMP(omp parallel for num_threads(threads) schedule(static) if (threads > 1)
                reduction(min : first_bad))

@@ -230,6 +230,7 @@ static struct {
      * is read (early_ops: for which). */
     pf_early_device *early;
     const pf_device_ops *early_ops;
+    int owns_openmp; /* the process is one solve's (the CLI): its teams are ours */
 } prestarted;
 
 /* Whether a solve with these options runs the hybrid (*ops, *flags: what
@@ -257,6 +258,7 @@ void pf_solve_prestart(const pf_solve_options *opt) { pf_solve_prestart_sized(op
 void pf_solve_prestart_sized(const pf_solve_options *opt, int64_t vertices)
 {
     pf_solve_prestart_cancel();
+    prestarted.owns_openmp = 1;
     pf_solve_options own; /* NULL options: the defaults */
     pf_solve_options_copy(opt, &own);
     pf_status st;
@@ -411,10 +413,13 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
     if (!hybrid && !first && !(first = pf_backend_walk_next(&walk, st)))
         return st->code ? st->code : pf_fail(st, PF_E_DEVICE, "no backend runs max-flow");
     /* A one-thread engine asked for is timed as one thread end to end,
-     * host steps too; the hybrid leaves its opener a core. */
-    int host_threads = hybrid ? pf_threads_beside_opener(opt.threads)
-                       : !walk.is_auto && first->caps.one_thread ? 1
-                                                                 : opt.threads;
+     * host steps too; auto's builds a small network on one thread (a team
+     * would cost more than it saves, then spin beside the engine); the
+     * hybrid leaves its opener a core. */
+    int host_threads = hybrid                     ? pf_threads_beside_opener(opt.threads)
+                       : !first->caps.one_thread ? opt.threads
+                       : walk.is_auto            ? pf_threads_for_items(opt.threads, net->m)
+                                                 : 1;
     double t_probed = pf_now();
     pf_residual g;
     rc = pf_network_require_memory(net, opt.want_flow, opt.want_cut, st);
@@ -448,6 +453,9 @@ static int solve_network(const pf_network *net, const pf_solve_options *opt_in,
         pf_residual_free(&g);
         return st->code;
     }
+    /* A one-thread engine next: the build's team would spin beside it. */
+    if (prestarted.owns_openmp && !hybrid && !early && first->caps.one_thread)
+        pf_omp_release_team();
     double t_built = pf_now();
     if (pf_knobs()->trace && !on_device)
         fprintf(stderr, "portaflow trace: residual build %.4f s\n", t_built - t_probed);
