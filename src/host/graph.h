@@ -24,6 +24,8 @@ typedef struct pf_graph_cancel {
     void *data;
 } pf_graph_cancel;
 
+struct pf_graph_engine;
+
 typedef struct pf_graph_options {
     const char *backend; /* NULL/"auto": $PORTAFLOW_BACKEND, else a GPU, else omp, else seq */
     int device_index;    /* -1: the backend's best */
@@ -33,6 +35,13 @@ typedef struct pf_graph_options {
     double delta_f;      /* the same for real weights */
     int push_only;       /* bfs: never pull (direction-optimising off) */
     pf_graph_cancel cancel;
+    /* bfs: g's reverse graph where the caller has it at hand (a session's,
+     * from its own layout); NULL: transposed from g when needed. */
+    const pf_csr *reverse;
+    /* An engine the caller opened (a session's device): the search runs
+     * on it, which is neither opened nor closed here; backend and
+     * device_index are then not read. NULL: one is opened for the call. */
+    const struct pf_graph_engine *engine;
 } pf_graph_options;
 
 void pf_graph_options_init(pf_graph_options *opt);
@@ -102,6 +111,16 @@ int pf_graph_tc(const pf_csr *g, const pf_graph_options *opt, pf_tc_result *res,
 void pf_bfs_result_free(pf_bfs_result *res);
 void pf_sssp_result_free(pf_sssp_result *res);
 
+/* The public API's options (portaflow.h) as the engines take them, checked
+ * (PF_E_USAGE: not initialised, or a bad delta); *undirected: the
+ * option's (graph_api.c). */
+int pf_analytics_engine_options(const pf_analytics_options *opt, pf_graph_options *eopt,
+                                int *undirected, pf_status *st);
+/* An engine's times as the public solutions hold them: prepare_s the
+ * caller's own preparation, t0 when the call began. */
+void pf_analytics_take_times(const pf_graph_times *t, double prepare_s, double t0,
+                             pf_analytics_times *out);
+
 /* ---- inside the engines (graph_run.c, graph_seq.c, graph_tc_prep.c) ---- */
 
 /* An opened engine: ops NULL for seq. */
@@ -110,14 +129,16 @@ typedef struct pf_graph_engine {
     pf_dev *dev;
     char name[16];
     pf_graph_cancel cancel; /* the options' */
+    int borrowed;           /* 1: the caller's (pf_graph_options.engine): not closed here */
 } pf_graph_engine;
 
 /* PF_E_CANCELLED where the cancel callback says so, else PF_OK. */
 int pf_graph_cancelled(const pf_graph_cancel *cancel, pf_status *st);
 
 int pf_graph_engine_open(const pf_graph_options *opt, pf_graph_engine *e, pf_status *st);
-/* pf_graph_engine_open timed into *open_s; on success the engine's name
- * goes to backend (a result's backend field). */
+/* pf_graph_engine_open timed into *open_s, or opt->engine taken as it is
+ * (borrowed); on success the engine's name goes to backend (a result's
+ * backend field). */
 int pf_graph_engine_open_timed(const pf_graph_options *opt, pf_graph_engine *e, double *open_s,
                                char backend[16], pf_status *st);
 /* PF_OK when source is one of g's vertices, else PF_E_USAGE saying so

@@ -89,6 +89,19 @@ static void engine_options(const pf_analytics_options *in, pf_graph_options *out
     *undirected = opt.undirected;
 }
 
+int pf_analytics_engine_options(const pf_analytics_options *opt, pf_graph_options *eopt,
+                                int *undirected, pf_status *st)
+{
+    if (opt && opt->struct_size < ANALYTICS_OPTIONS_V6_SIZE)
+        return pf_fail(st, PF_E_USAGE, "analytics options with struct_size %zu: initialise them "
+                       "with pf_analytics_options_init", opt->struct_size);
+    if (opt && (opt->delta < 0 || !isfinite(opt->delta)))
+        return pf_fail(st, PF_E_USAGE, "delta %g: must be a positive number (0: chosen)",
+                       opt->delta);
+    engine_options(opt, eopt, undirected);
+    return PF_OK;
+}
+
 /* Options as the engines take them, and g as their CSR; NULL and *st set
  * when the arguments are bad. */
 static pf_csr *prepare(const pf_wgraph *g, const pf_analytics_options *opt,
@@ -98,17 +111,9 @@ static pf_csr *prepare(const pf_wgraph *g, const pf_analytics_options *opt,
         pf_fail(st, PF_E_USAGE, "no graph (NULL)");
         return NULL;
     }
-    if (opt && opt->struct_size < ANALYTICS_OPTIONS_V6_SIZE) {
-        pf_fail(st, PF_E_USAGE, "analytics options with struct_size %zu: initialise them with "
-                "pf_analytics_options_init", opt->struct_size);
+    int undirected = 0;
+    if (pf_analytics_engine_options(opt, eopt, &undirected, st))
         return NULL;
-    }
-    if (opt && (opt->delta < 0 || !isfinite(opt->delta))) {
-        pf_fail(st, PF_E_USAGE, "delta %g: must be a positive number (0: chosen)", opt->delta);
-        return NULL;
-    }
-    int undirected;
-    engine_options(opt, eopt, &undirected);
     return pf_csr_from_wgraph(g, undirected, st);
 }
 
@@ -128,8 +133,8 @@ static pf_csr *begin_with_source(const pf_wgraph *g, int64_t source,
     return csr;
 }
 
-static void take_times(const pf_graph_times *t, double prepare_s, double t0,
-                       pf_analytics_times *out)
+void pf_analytics_take_times(const pf_graph_times *t, double prepare_s, double t0,
+                             pf_analytics_times *out)
 {
     *out = (pf_analytics_times){.open = t->open_s, .prepare = prepare_s + t->prepare_s,
                                 .upload = t->upload_s, .kernel = t->kernel_s,
@@ -152,7 +157,7 @@ int pf_bfs_sized(const pf_wgraph *g, int64_t source, const pf_analytics_options 
                                  .checksum = res.checksum,
                                  .arcs_traversed = res.arcs_traversed};
         memcpy(full.backend, res.backend, sizeof full.backend);
-        take_times(&res.t, prepare_s, t0, &full.times);
+        pf_analytics_take_times(&res.t, prepare_s, t0, &full.times);
         free(res.levels);
     }
     if (solution_size < offsetof(pf_bfs_solution, parent) + sizeof full.parent)
@@ -189,7 +194,7 @@ static int sssp_on_csr(const pf_csr *csr, int64_t source, const pf_graph_options
         res.reached = 0;
     }
     take_sssp(&res, rc ? 0 : csr->n, &full);
-    take_times(&res.t, prepare_s, t0, &full.times);
+    pf_analytics_take_times(&res.t, prepare_s, t0, &full.times);
     if (solution_size < offsetof(pf_sssp_solution, dist_f) + sizeof full.dist_f)
         free(full.dist_f);
     if (solution_size < offsetof(pf_sssp_solution, cycle) + sizeof full.cycle)
@@ -265,7 +270,7 @@ int pf_triangles_sized(const pf_wgraph *g, const pf_analytics_options *opt,
         full.triangles = res.triangles;
         full.edges = res.edges;
         memcpy(full.backend, res.backend, sizeof full.backend);
-        take_times(&res.t, prepare_s, t0, &full.times);
+        pf_analytics_take_times(&res.t, prepare_s, t0, &full.times);
     }
     pf_sized_copy(sol, solution_size, &full, sizeof full, 0);
     return rc;

@@ -218,7 +218,9 @@ static int device_bfs(pf_graph_engine *e, const pf_csr *g, int32_t source,
     double t0 = pf_now();
     pf_csr *transposed = NULL;
     const pf_csr *rev = g;
-    if (!g->undirected && (opt->parents || !opt->push_only)) {
+    if (!g->undirected && (opt->parents || !opt->push_only) && opt->reverse) {
+        rev = opt->reverse;
+    } else if (!g->undirected && (opt->parents || !opt->push_only)) {
         transposed = pf_csr_transpose(g, st);
         if (!transposed)
             return st->code;

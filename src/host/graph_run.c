@@ -85,7 +85,14 @@ int pf_graph_engine_open_timed(const pf_graph_options *opt, pf_graph_engine *e, 
                                char backend[16], pf_status *st)
 {
     double t0 = pf_now();
-    int rc = pf_graph_engine_open(opt, e, st);
+    int rc = PF_OK;
+    if (opt->engine) {
+        *e = *opt->engine;
+        e->cancel = opt->cancel;
+        e->borrowed = 1;
+    } else {
+        rc = pf_graph_engine_open(opt, e, st);
+    }
     *open_s = pf_now() - t0;
     if (!rc)
         snprintf(backend, 16, "%s", e->name);
@@ -102,7 +109,7 @@ int pf_graph_check_source(const pf_csr *g, int32_t source, pf_status *st)
 
 void pf_graph_engine_close(pf_graph_engine *e)
 {
-    if (e->ops && e->dev)
+    if (e->ops && e->dev && !e->borrowed)
         e->ops->close(e->dev);
     e->dev = NULL;
 }
