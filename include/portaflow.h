@@ -29,10 +29,12 @@ extern "C" {
  * 4: adds sessions (pf_session_*, pf_update); 5: adds pf_solve_csr_flow
  * (a CSR matrix solved with its flow matrix); 6: adds the graph analytics
  * (pf_bfs, pf_sssp, pf_sssp_many, pf_triangles, pf_wgraph_from_int_arrays);
- * 7: adds the max-flow method (pf_solve_options.method, pf_solution.method).
+ * 7: adds the max-flow method (pf_solve_options.method, pf_solution.method);
+ * 8: adds a session's graph searched as it stands (pf_session_bfs,
+ * pf_session_sssp).
  * The shared library's soname changes only when a later version breaks
  * callers built for an earlier one. */
-#define PORTAFLOW_API_VERSION 7
+#define PORTAFLOW_API_VERSION 8
 
 /* Status codes double as the CLI's exit statuses. */
 enum pf_code {
@@ -782,6 +784,29 @@ PF_API int pf_triangles_sized(const pf_wgraph *g, const pf_analytics_options *op
 #define pf_triangles(g, opt, sol, st) pf_triangles_sized((g), (opt), (sol), sizeof *(sol), (st))
 PF_API void pf_bfs_solution_free(pf_bfs_solution *sol);
 PF_API void pf_sssp_solution_free(pf_sssp_solution *sol);
+
+/* ---- a session's graph searched as it stands (API version 8) ----------- */
+
+/* pf_bfs and pf_sssp over a session's graph after its batches so far: its
+ * live arcs, tail -> head (those of capacity 0 included; the hidden arcs
+ * of covered deficits and of several terminals not), SSSP's weights their
+ * capacities (a real network's as real distances). They run on the
+ * session's backend and its open device, over the session's own arc
+ * layout: no graph is built again, whatever the batches changed. The
+ * options' backend, device_index and undirected are not read (PF_E_USAGE
+ * for undirected: a session's graph is directed); ids are the session's
+ * (0-based; arcs and vertices as pf_session_apply counts them). The flow
+ * and the next solve are left as they were. */
+PF_API int pf_session_bfs_sized(pf_session *session, int64_t source,
+                                const pf_analytics_options *opt, pf_bfs_solution *sol,
+                                size_t solution_size, pf_status *st);
+PF_API int pf_session_sssp_sized(pf_session *session, int64_t source,
+                                 const pf_analytics_options *opt, pf_sssp_solution *sol,
+                                 size_t solution_size, pf_status *st);
+#define pf_session_bfs(s, src, opt, sol, st)                                                  \
+    pf_session_bfs_sized((s), (src), (opt), (sol), sizeof *(sol), (st))
+#define pf_session_sssp(s, src, opt, sol, st)                                                 \
+    pf_session_sssp_sized((s), (src), (opt), (sol), sizeof *(sol), (st))
 
 #ifdef __cplusplus
 }

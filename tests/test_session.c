@@ -173,6 +173,64 @@ static pf_network *family(int i, pf_status *st)
 }
 enum { FAMILIES = 5 };
 
+/* pf_session_bfs and pf_session_sssp from `source` on the session's
+ * backend give what pf_bfs and pf_sssp on seq give for the network as it
+ * now is (deleted arcs left out, weights the capacities): distances,
+ * parents and the summaries. */
+static void check_searches(pf_session *s, const uint8_t *deleted, int64_t source, int64_t batch)
+{
+    pf_status st;
+    pf_network *net = pf_session_network(s, &st);
+    PF_EXPECT(net != NULL, "network: %s", st.message);
+    int64_t n = pf_network_vertices(net), m = pf_network_arcs(net), live = 0;
+    int64_t *tails = malloc((size_t)(m + 1) * 3 * sizeof *tails);
+    int64_t *heads = tails + m + 1, *caps = heads + m + 1;
+    for (int64_t i = 0; i < m; i++)
+        if (!deleted[i]) {
+            pf_network_arc(net, i, &tails[live], &heads[live], &caps[live]);
+            live++;
+        }
+    pf_wgraph *g = pf_wgraph_from_int_arrays(n, live, tails, heads, caps, 0, &st);
+    PF_EXPECT(g != NULL, "graph: %s", st.message);
+    pf_analytics_options aopt;
+    pf_analytics_options_init(&aopt);
+    aopt.backend = "seq";
+    aopt.parents = 1;
+    pf_bfs_solution want, got;
+    PF_EXPECT(pf_bfs(g, source, &aopt, &want, &st) == PF_OK, "bfs: %s", st.message);
+    PF_EXPECT(pf_session_bfs(s, source, &aopt, &got, &st) == PF_OK,
+              "batch %lld: session bfs on %s: %s", (long long)batch, backend, st.message);
+    PF_EXPECT(got.vertices == n && got.reached == want.reached && got.depth == want.depth &&
+                  got.checksum == want.checksum && got.arcs_traversed == want.arcs_traversed,
+              "batch %lld, %s: bfs reached %lld/%lld depth %d/%d arcs %lld/%lld",
+              (long long)batch, backend, (long long)got.reached, (long long)want.reached,
+              got.depth, want.depth, (long long)got.arcs_traversed,
+              (long long)want.arcs_traversed);
+    for (int64_t v = 0; v < n; v++)
+        PF_EXPECT(got.dist[v] == want.dist[v] && got.parent[v] == want.parent[v],
+                  "batch %lld, %s: vertex %lld dist %d/%d parent %d/%d", (long long)batch,
+                  backend, (long long)v, got.dist[v], want.dist[v], got.parent[v],
+                  want.parent[v]);
+    pf_bfs_solution_free(&want);
+    pf_bfs_solution_free(&got);
+    pf_sssp_solution dw, dg;
+    PF_EXPECT(pf_sssp(g, source, &aopt, &dw, &st) == PF_OK, "sssp: %s", st.message);
+    PF_EXPECT(pf_session_sssp(s, source, &aopt, &dg, &st) == PF_OK,
+              "batch %lld: session sssp on %s: %s", (long long)batch, backend, st.message);
+    PF_EXPECT(!dg.real && dg.reached == dw.reached && dg.checksum == dw.checksum,
+              "batch %lld, %s: sssp reached %lld/%lld", (long long)batch, backend,
+              (long long)dg.reached, (long long)dw.reached);
+    for (int64_t v = 0; v < n; v++)
+        PF_EXPECT(dg.dist_i[v] == dw.dist_i[v], "batch %lld, %s: vertex %lld sssp %lld/%lld",
+                  (long long)batch, backend, (long long)v, (long long)dg.dist_i[v],
+                  (long long)dw.dist_i[v]);
+    pf_sssp_solution_free(&dw);
+    pf_sssp_solution_free(&dg);
+    pf_wgraph_free(g);
+    free(tails);
+    pf_network_free(net);
+}
+
 /* Returns how many solves started from the labels the last one left
  * (host sessions: session_labels.c). */
 static int64_t run_batches(pf_network *net, uint64_t seed, int64_t batches, int kinds)
@@ -197,6 +255,7 @@ static int64_t run_batches(pf_network *net, uint64_t seed, int64_t batches, int 
                 deleted[u[k].arc] = 1;
         pf_solution_free(&sol);
         solve_checked(s, &sol, "random", b);
+        check_searches(s, deleted, (b * 7919) % pf_session_vertices(s), b);
     }
     pf_session_stats stats;
     pf_session_get_stats(s, &stats);
@@ -361,6 +420,16 @@ START_TEST(real_capacities)
     /* 0->1->3 carries 2 (arc 0 now), 0->2->3 0.5 (arc 4 now), 0->3 0.25 */
     PF_EXPECT(sol.value == (int64_t)(2.75 * (double)(1LL << scale)), "value %lld at scale %d",
               (long long)sol.value, scale);
+    /* Real capacities as real distances: 0->1 2, 0->2 2.25, 0->3 0.25
+     * (the added arc), 1->2 0.75. */
+    pf_sssp_solution d;
+    PF_EXPECT(pf_session_sssp(s, 0, NULL, &d, &st) == PF_OK, "session sssp: %s", st.message);
+    const double want[] = {0, 2, 2.25, 0.25};
+    PF_EXPECT(d.real && d.dist_f && !d.dist_i && d.reached == 4, "real %d reached %lld", d.real,
+              (long long)d.reached);
+    for (int v = 0; v < 4; v++)
+        PF_EXPECT(d.dist_f[v] == want[v], "vertex %d: %.17g, not %g", v, d.dist_f[v], want[v]);
+    pf_sssp_solution_free(&d);
     pf_solution_free(&sol);
     pf_session_close(s);
     pf_network_free(net);
@@ -414,10 +483,27 @@ START_TEST(cli_session)
     PF_EXPECT(strstr(err, "<stdin>:3: head 9 outside 1..4"), "stdin error: %s", err);
     free(out), free(err);
 
+    /* Searches between solves: from 1 after arc 4 (2 -> 4) is deleted,
+     * vertex 4 is 2 hops away (1 -> 3 -> 4), at length 2 + 3; the solve
+     * after them: 3, all of it over 3 -> 4. */
+    const char *searched = pf_test_tmpfile("del 4\nbfs 1\nsssp 1\nsolve\nbfs 9\n");
+    const char *search_args[] = {"session", "--backend", backend, graph, searched, NULL};
+    ck_assert_int_eq(pf_test_run_cli(search_args, NULL, &out, &err), 2);
+    PF_EXPECT(strstr(out, "c bfs from 1 on ") && strstr(out, "\ns reached 4\ns depth 2\n"
+                                                              "s checksum 4\n"),
+              "bfs lines: %s", out);
+    PF_EXPECT(strstr(out, "c sssp from 1 on ") && strstr(out, "\ns reached 4\n"
+                                                               "s max_distance 5\n"
+                                                               "s checksum 10\n"),
+              "sssp lines: %s", out);
+    PF_EXPECT(count_lines(out, "s ") == 2 + 3 + 3 && strstr(out, "\ns 3\n"), "solves: %s", out);
+    PF_EXPECT(strstr(err, ":5: source 9 outside 1..4"), "bad source: %s", err);
+    free(out), free(err);
+
     const char *none[] = {"session", NULL};
     ck_assert_int_eq(pf_test_run_cli(none, NULL, &out, &err), 1);
     free(out), free(err);
-    remove(graph), remove(updates), remove(bad), remove(piped);
+    remove(graph), remove(updates), remove(bad), remove(piped), remove(searched);
 }
 END_TEST
 

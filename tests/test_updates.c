@@ -99,6 +99,33 @@ START_TEST(every_keyword_one_and_zero_based)
 }
 END_TEST
 
+/* A batch ended by `bfs S` or `sssp S` asks for that search from S. */
+START_TEST(searches_end_batches)
+{
+    for (int zero_based = 0; zero_based <= 1; zero_based++) {
+        const char *path;
+        pf_update_reader *r =
+            open_text("cap 1 2\nbfs 3\nsssp 4\nsolve\ndel 1\n", zero_based, &path);
+        pf_update_batch b = {0};
+        pf_status st;
+        const int ends[] = {PF_BATCH_BFS, PF_BATCH_SSSP, PF_BATCH_SOLVE, PF_BATCH_SOLVE};
+        const int64_t counts[] = {1, 0, 0, 1}, sources[] = {3, 4}, lines[] = {2, 3, 4, 0};
+        for (int k = 0; k < 4; k++) {
+            ck_assert_int_eq(pf_update_reader_next(r, &b, &st), 1);
+            ck_assert_int_eq(b.end, ends[k]);
+            ck_assert_int_eq(b.count, counts[k]);
+            ck_assert_int_eq(b.solve_line, lines[k]);
+            if (k < 2)
+                ck_assert_int_eq(b.search_source, sources[k] - (zero_based ? 0 : 1));
+        }
+        ck_assert_int_eq(pf_update_reader_next(r, &b, &st), 0);
+        pf_update_batch_free(&b);
+        pf_update_reader_close(r);
+        remove(path);
+    }
+}
+END_TEST
+
 START_TEST(crlf_and_byte_order_mark)
 {
     char text[sizeof every_keyword * 2 + 4] = "\xef\xbb\xbf";
@@ -141,9 +168,11 @@ typedef struct bad_line {
 
 static const bad_line bad_lines[] = {
     {"cap 1 2\nfoo 1\n", 0, 2,
-     "unknown keyword 'foo' (expected c, cap, add, del, addv, source, sink or solve)"},
+     "unknown keyword 'foo' (expected c, cap, add, del, addv, source, sink, solve, bfs or "
+     "sssp)"},
     {"CAP 1 2\n", 0, 1,
-     "unknown keyword 'CAP' (expected c, cap, add, del, addv, source, sink or solve)"},
+     "unknown keyword 'CAP' (expected c, cap, add, del, addv, source, sink, solve, bfs or "
+     "sssp)"},
     {"c\n\ncap\n", 0, 3, "missing arc number (expected 'cap I C')"},
     {"cap 1\n", 0, 1, "missing capacity (expected 'cap I C')"},
     {"cap 1 2 3\n", 0, 1, "extra text '3' after the capacity"},
@@ -177,6 +206,9 @@ static const bad_line bad_lines[] = {
     {"sink 0\n", 0, 1, "sink 0 is below 1"},
     {"source 1 2\n", 0, 1, "extra text '2' after the vertex"},
     {"solve now\n", 0, 1, "extra text 'now' after the solve"},
+    {"bfs\n", 0, 1, "missing source (expected 'bfs S')"},
+    {"sssp 0\n", 0, 1, "source 0 is below 1"},
+    {"bfs 2 3\n", 1, 1, "extra text '3' after the vertex"},
     {"solve\ncap 1 2\r\ndel y\r\n", 0, 3, "arc number 'y' is not a number"},
     {"cap 1 2\rsolve\r", 0, 1,
      "lines end in a carriage return alone (old Mac line ends); convert them to newlines, "
@@ -623,6 +655,7 @@ int main(void)
     Suite *s = suite_create("updates");
     TCase *reader = tcase_create("reader");
     tcase_add_test(reader, every_keyword_one_and_zero_based);
+    tcase_add_test(reader, searches_end_batches);
     tcase_add_test(reader, crlf_and_byte_order_mark);
     tcase_add_test(reader, real_capacities);
     tcase_add_loop_test(reader, every_error_names_file_and_line, 0,

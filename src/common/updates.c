@@ -270,11 +270,12 @@ static int scan_arc(const line_ctx *lc, const char **pp, const char *usage, int6
 
 /* ---- lines -------------------------------------------------------------- */
 
-enum { KEYWORD_SOLVE = 0 };
+/* The lines that end a batch (the changes are enum pf_update_kind, >= 1). */
+enum { KEYWORD_SOLVE = 0, KEYWORD_BFS = -1, KEYWORD_SSSP = -2 };
 
 typedef struct keyword {
     const char *word;
-    int kind;          /* enum pf_update_kind, or KEYWORD_SOLVE */
+    int kind;          /* enum pf_update_kind, or a KEYWORD_ that ends a batch */
     const char *usage; /* the line's shape, for messages */
 } keyword;
 
@@ -286,6 +287,8 @@ static const keyword keywords[] = {
     {.word = "source", .kind = PF_UPDATE_SOURCE, .usage = "source S"},
     {.word = "sink", .kind = PF_UPDATE_SINK, .usage = "sink T"},
     {.word = "solve", .kind = KEYWORD_SOLVE, .usage = "solve"},
+    {.word = "bfs", .kind = KEYWORD_BFS, .usage = "bfs S"},
+    {.word = "sssp", .kind = KEYWORD_SSSP, .usage = "sssp S"},
 };
 
 static const keyword *find_keyword(const char *word, int len)
@@ -351,7 +354,7 @@ static int grow_batch(pf_update_batch *b, const char *name, pf_status *st)
     return PF_OK;
 }
 
-/* One line: 1 at `solve`, else 0 (a change appended to b, a comment, a
+/* One line: 1 at a line that ends the batch (solve, bfs, sssp), else 0 (a change appended to b, a comment, a
  * blank line), or an error. */
 static int take_line(pf_update_reader *r, pf_update_batch *b, pf_status *st)
 {
@@ -364,13 +367,20 @@ static int take_line(pf_update_reader *r, pf_update_batch *b, pf_status *st)
     if (!k)
         return pf_io_fail(st, r->name, r->line_no,
                           "unknown keyword '%.*s' (expected c, cap, add, del, addv, source, "
-                          "sink or solve)",
+                          "sink, solve, bfs or sssp)",
                           field_len(word), word);
-    if (k->kind == KEYWORD_SOLVE) {
-        int rc = finish_line(&lc, &p, "solve");
+    if (k->kind <= KEYWORD_SOLVE) { /* the batch ends here */
+        int rc = PF_OK;
+        if (k->kind != KEYWORD_SOLVE)
+            rc = scan_vertex(&lc, &p, "source", k->usage, r->base, &b->search_source);
+        if (!rc)
+            rc = finish_line(&lc, &p, k->kind == KEYWORD_SOLVE ? "solve" : "vertex");
         if (rc)
             return rc;
         b->solve_line = r->line_no;
+        b->end = k->kind == KEYWORD_BFS    ? PF_BATCH_BFS
+                 : k->kind == KEYWORD_SSSP ? PF_BATCH_SSSP
+                                           : PF_BATCH_SOLVE;
         return 1;
     }
     int rc = grow_batch(b, r->name, st);
@@ -386,6 +396,7 @@ int pf_update_reader_next(pf_update_reader *r, pf_update_batch *b, pf_status *st
 {
     b->count = 0;
     b->solve_line = 0;
+    b->end = PF_BATCH_SOLVE;
     if (r->failed) {
         *st = r->failure;
         return st->code;

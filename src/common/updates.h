@@ -10,6 +10,8 @@
  *   source S     S becomes the only source
  *   sink T       T becomes the only sink
  *   solve        ends the batch
+ *   bfs S        ends the batch too, asking for a BFS from S instead of a solve
+ *   sssp S       the same for shortest paths (the capacities as lengths)
  *
  * Vertex ids count from 1, or from 0 for a graph read 0-based (a 0-based
  * edge list): the graph's own numbering. Capacities are non-negative
@@ -24,11 +26,17 @@
 
 typedef struct pf_update_reader pf_update_reader;
 
+/* What the line that ends a batch asks for. */
+enum pf_batch_end { PF_BATCH_SOLVE = 0, PF_BATCH_BFS = 1, PF_BATCH_SSSP = 2 };
+
 typedef struct pf_update_batch {
     pf_update *items;     /* 0-based ids (converted from the text) */
     int64_t *lines;       /* each item's line number */
     int64_t count;
-    int64_t solve_line;   /* the `solve` line; 0 when the input ended first */
+    int64_t solve_line;   /* the line that ended it (solve, bfs, sssp); 0 when
+                             the input ended first */
+    int end;              /* enum pf_batch_end (the end of input: a solve) */
+    int64_t search_source; /* bfs, sssp: the source, 0-based */
     int64_t alloc;
 } pf_update_batch;
 
@@ -41,8 +49,8 @@ int pf_update_reader_open(const char *path, int zero_based, pf_update_reader **r
 int pf_update_reader_open_stream(FILE *fp, const char *name, int zero_based,
                                  pf_update_reader **r, pf_status *st);
 /* Reads the next batch into b (reusing its arrays): 1 when a batch was
- * read (ended by `solve`, or by the end of input with changes in it; a
- * `solve` alone is a batch of no changes), 0 at the end of input with
+ * read (ended by `solve`, `bfs` or `sssp`, or by the end of input with
+ * changes in it; such a line alone is a batch of no changes), 0 at the end of input with
  * nothing left, PF_E_INPUT as "FILE:LINE: what is wrong" on a malformed
  * line (syntax and range only: whether arc 17 exists is the session's to
  * check, pf_update_reader_where names its line), PF_E_NOMEM. After a

@@ -1,9 +1,10 @@
 /* `portaflow session GRAPH [UPDATES|-]`: solves GRAPH, then reads batches
  * of updates (updates.h: cap, add, del, addv, source, sink, each batch
  * ended by `solve`) and solves again after each, warm, on one device kept
- * open. Each solve prints `c batch K`, timing lines and `s VALUE` (and f
+ * open; a batch ended by `bfs S` or `sssp S` is searched instead. Each solve prints `c batch K`, timing lines and `s VALUE` (and f
  * and n lines with --flow and --cut), or one JSON object a line with
  * --json. A bad batch is reported as FILE:LINE (exit 2) and not applied. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,9 +47,12 @@ static const pf_cmd_spec session_spec = {
              "input, read batch by batch) and solves again from the last flow, with the\n"
              "device opened once. UPDATES lines (arcs numbered from 1 in input order, added\n"
              "arcs next; vertices numbered as in GRAPH): 'c ...', 'cap I C', 'add U V C',\n"
-             "'del I', 'addv K', 'source S', 'sink T', and 'solve' ending each batch.\n"
+             "'del I', 'addv K', 'source S', 'sink T', and 'solve' ending each batch\n"
+             "('bfs S' or 'sssp S' end one with a search from S of the graph as it is,\n"
+             "capacities as lengths, instead of a solve).\n"
              "stdout per solve: 'c batch K', 'c' timing lines, 's VALUE' (then f and n\n"
-             "lines asked for); --json: one JSON object per line. A bad line or batch:\n"
+             "lines asked for); per search: 's reached', 's depth' or 's max_distance',\n"
+             "'s checksum'; --json: one JSON object per line. A bad line or batch:\n"
              "'FILE:LINE: what is wrong', exit 2, that batch not applied.\n",
     .options = session_options,
     .shared = PF_OPTS_DEVICE | PF_OPTS_JSON,
@@ -211,6 +215,82 @@ static int solve_and_print(const session_args *a, pf_session *s, batch_report *r
     return rc;
 }
 
+/* A number of a search's summary: integers as integers. */
+static void print_number(int real, double x)
+{
+    printf(real || fabs(x) >= 0x1p53 ? "%.17g" : "%.0f", x);
+}
+
+/* A search's last two numbers, depth (h: a BFS) or max_distance (d: an
+ * SSSP), then the checksum: "s NAME VALUE" lines, or JSON members that
+ * close the object. */
+static void print_summary(int json, const pf_bfs_solution *h, const pf_sssp_solution *d)
+{
+    const char *open = json ? "\"" : "s ", *mid = json ? "\":" : " ", *sep = json ? "," : "\n";
+    printf("%s%s%s", open, h ? "depth" : "max_distance", mid);
+    if (h)
+        printf("%d", h->depth);
+    else
+        print_number(d->real, d->max_distance);
+    printf("%s%schecksum%s", sep, open, mid);
+    if (h)
+        printf("%lld", (long long)h->checksum);
+    else
+        print_number(d->real, d->checksum);
+    fputs(json ? "}}\n" : "\n", stdout);
+}
+
+/* A `bfs S` or `sssp S` line: the search over the graph as it now is,
+ * printed as `bfs --stats` and `sssp --stats` print theirs (one JSON
+ * object with --json). The flow is left as it is. */
+static int search_and_print(const session_args *a, pf_session *s, pf_update_reader *reader,
+                            const pf_update_batch *b, const batch_report *r, pf_status *st)
+{
+    int64_t base = r->format->zero_based_ids ? 0 : 1;
+    if (b->search_source >= pf_session_vertices(s)) {
+        char where[512];
+        fprintf(stderr, "portaflow: %s: source %lld outside %lld..%lld\n",
+                pf_update_reader_where(reader, b, -1, where, sizeof where),
+                (long long)(b->search_source + base), (long long)base,
+                (long long)(pf_session_vertices(s) - 1 + base));
+        return pf_cli_exit_code(PF_E_INPUT);
+    }
+    int bfs = b->end == PF_BATCH_BFS;
+    pf_analytics_options aopt;
+    pf_analytics_options_init(&aopt);
+    aopt.threads = a->opt.threads;
+    pf_bfs_solution h = {0};
+    pf_sssp_solution d = {0};
+    int rc = bfs ? pf_session_bfs(s, b->search_source, &aopt, &h, st)
+                 : pf_session_sssp(s, b->search_source, &aopt, &d, st);
+    if (rc)
+        return pf_cli_error(st);
+    const char *name = bfs ? "bfs" : "sssp";
+    const char *backend = bfs ? h.backend : d.backend;
+    const pf_analytics_times *t = bfs ? &h.times : &d.times;
+    long long source = (long long)(b->search_source + base), reached = bfs ? h.reached : d.reached;
+    if (a->json) {
+        printf("{\"batch\":%lld,\"updates\":%lld,\"apply_s\":%.6f,\"%s\":{\"source\":%lld,"
+               "\"backend\":",
+               (long long)r->batch, (long long)r->updates, r->apply_s, name, source);
+        pf_cli_json_string(stdout, backend);
+        printf(",\"search_s\":%.6f,\"prepare_s\":%.6f,\"upload_s\":%.6f,\"kernel_s\":%.6f,"
+               "\"download_s\":%.6f,\"reached\":%lld,",
+               t->total, t->prepare, t->upload, t->kernel, t->download, reached);
+        print_summary(1, bfs ? &h : NULL, &d);
+    } else {
+        printf("c batch %lld updates %lld\nc %s from %lld on %s\nc apply_s %.6f search_s %.6f "
+               "prepare_s %.6f upload_s %.6f kernel_s %.6f download_s %.6f\ns reached %lld\n",
+               (long long)r->batch, (long long)r->updates, name, source, backend, r->apply_s,
+               t->total, t->prepare, t->upload, t->kernel, t->download, reached);
+        print_summary(0, bfs ? &h : NULL, &d);
+    }
+    fflush(stdout);
+    pf_bfs_solution_free(&h);
+    pf_sssp_solution_free(&d);
+    return PF_OK;
+}
+
 /* "FILE:LINE: what" for a batch the session refused: the update it names,
  * or the batch's `solve` line. */
 static int report_refused(pf_update_reader *reader, const pf_update_batch *b, int64_t bad,
@@ -287,7 +367,8 @@ static int run_batches(const session_args *a, const pf_network *net, pf_session 
         }
         report = (batch_report){.batch = report.batch + 1, .updates = batch.count,
                                 .apply_s = pf_now() - t0, .format = net};
-        rc = solve_and_print(a, s, &report, st);
+        rc = batch.end == PF_BATCH_SOLVE ? solve_and_print(a, s, &report, st)
+                                         : search_and_print(a, s, reader, &batch, &report, st);
     }
     pf_update_batch_free(&batch);
     pf_update_reader_close(reader);

@@ -67,6 +67,12 @@ int pf_dev_session_open_waiting(const pf_device_ops *ops, const pf_solve_options
 }
 
 const pf_device_desc *pf_dev_session_desc(const pf_dev_session *s) { return &s->d.desc; }
+
+void pf_dev_session_engine(const pf_dev_session *s, const pf_device_ops **ops, pf_dev **dev)
+{
+    *ops = s->d.ops;
+    *dev = s->d.dev;
+}
 const char *pf_dev_session_ops_name(const pf_dev_session *s) { return s->d.ops->name; }
 const pf_residual *pf_dev_session_graph(const pf_dev_session *s) { return s->d.host; }
 const pf_engine_out *pf_dev_session_counts(const pf_dev_session *s) { return &s->out; }

@@ -66,6 +66,9 @@ int pf_dev_session_get(pf_dev_session *s, int64_t *res, int64_t *excess, pf_stat
  * failure. */
 double pf_dev_session_probe(pf_dev_session *s, pf_status *st);
 const pf_device_desc *pf_dev_session_desc(const pf_dev_session *s);
+/* The backend and the open device the session runs on, for other work on
+ * that device (a session's BFS and SSSP, session_graph.c). */
+void pf_dev_session_engine(const pf_dev_session *s, const pf_device_ops **ops, pf_dev **dev);
 const char *pf_dev_session_ops_name(const pf_dev_session *s); /* the backend's */
 const pf_residual *pf_dev_session_graph(const pf_dev_session *s); /* the graph it holds */
 /* The device's share of the counts and times (rounds, global relabels). */

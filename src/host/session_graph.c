@@ -1,0 +1,268 @@
+/* BFS and SSSP over a session's graph as it stands (portaflow.h:
+ * pf_session_bfs, pf_session_sssp).
+ *
+ * The analytics engines (graph.h) take a CSR of arcs; the session's graph
+ * is a CSR of residual slots with slack (dyn_graph.h), in which a vertex's
+ * range also holds reverse slots, free slots and the hidden arcs of
+ * covered deficits and super terminals. The search's CSR is that layout
+ * itself: first[] and, for SSSP, cap[] (an arc's capacity on its forward
+ * slot) are the session's arrays, and only the heads are the search's
+ * own, written in one pass: a live arc's slot keeps its head, every other
+ * slot becomes a self-loop, which no BFS or SSSP step follows anywhere.
+ * A BFS's reverse graph (for its bottom-up steps) is the same layout
+ * again: a live arc's reverse slot lies in its head's range and points to
+ * its tail. The engine is the session's own (its backend and open
+ * device), so a search costs a pass over the slots and the engine's
+ * upload, never a graph built again (or transposed) or a device opened.
+ *
+ * What the engines' arc order decides (a parent among in-neighbours at
+ * the same level) is computed here instead, over the arc ids, so every
+ * backend gives the same parents as pf_bfs does: the smallest-id
+ * in-neighbour one hop nearer. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/omp_threads.h"
+#include "../common/sized.h"
+#include "../common/timer.h"
+#include "driver_session.h"
+#include "graph.h"
+#include "session_internal.h"
+
+/* The search's CSR over the session's slots, its reverse (BFS), and the
+ * engine it runs on. */
+typedef struct session_search {
+    pf_csr csr;            /* first, int_weight: the session's; head: ours */
+    pf_csr reverse;        /* first: the session's; head: ours (BFS only) */
+    int32_t *head, *head_in;
+    pf_graph_engine engine;
+    double prepare_s;
+} session_search;
+
+/* The engine of the session's backend: its open device where it runs the
+ * analytics steps, else the host's one-thread searches (a seq session). */
+static void session_engine(const pf_session *s, pf_graph_engine *e)
+{
+    memset(e, 0, sizeof *e);
+    const pf_device_ops *ops = NULL;
+    pf_dev *dev = NULL;
+    if (s->dev)
+        pf_dev_session_engine(s->dev, &ops, &dev);
+    if (ops && ops->bfs_push) {
+        e->ops = ops;
+        e->dev = dev;
+        snprintf(e->name, sizeof e->name, "%s", s->ops->name);
+    } else {
+        snprintf(e->name, sizeof e->name, "seq");
+    }
+}
+
+/* Every slot a self-loop of its vertex in `head`. */
+static void self_loops(const pf_residual *r, int32_t *head, int threads)
+{
+    PF_OMP(omp parallel for num_threads(threads) schedule(static) if (threads > 1))
+    for (int64_t u = 0; u < r->n; u++)
+        for (int64_t a = r->first[u]; a < r->first[u + 1]; a++)
+            head[a] = (int32_t)u;
+}
+
+/* Heads over every slot: a live arc's own on its forward slot, else the
+ * slot's vertex; for a BFS (`reverse`) also the reverse graph's: a live
+ * arc's tail on its reverse slot (which lies in its head's range), else
+ * the slot's vertex. */
+static int search_open(const pf_session *s, int weights, int reverse, session_search *q,
+                       pf_status *st)
+{
+    double t0 = pf_now();
+    const pf_dyn_graph *g = &s->g;
+    const pf_residual *r = &g->view;
+    const int64_t n = r->n, m = r->first[n];
+    memset(q, 0, sizeof *q);
+    q->head = pf_alloc((size_t)(m ? m : 1), sizeof *q->head, st);
+    q->head_in = reverse ? pf_alloc((size_t)(m ? m : 1), sizeof *q->head_in, st) : NULL;
+    if (!q->head || (reverse && !q->head_in))
+        return PF_E_NOMEM;
+    const int threads = pf_threads_for_items(s->threads, m);
+    self_loops(r, q->head, threads);
+    if (reverse)
+        self_loops(r, q->head_in, threads);
+    /* (each id has slots of its own: no two iterations write one place) */
+    const int id_threads = pf_threads_for_items(s->threads, g->ids);
+    PF_OMP(omp parallel for num_threads(id_threads) schedule(static) if (id_threads > 1))
+    for (int64_t id = 0; id < g->ids; id++) {
+        int64_t slot = g->slot_of[id];
+        if (slot < 0 || g->deleted[id])
+            continue;
+        q->head[slot] = r->head[slot];
+        if (reverse)
+            q->head_in[r->rev[slot]] = r->head[r->rev[slot]];
+    }
+    q->csr = (pf_csr){.n = n, .m = m, .first = r->first, .head = q->head,
+                      .int_weight = weights ? r->cap : NULL,
+                      .weights = weights ? PF_CSR_W_I64 : PF_CSR_W_NONE};
+    q->reverse = (pf_csr){.n = n, .m = m, .first = r->first, .head = q->head_in};
+    session_engine(s, &q->engine);
+    q->prepare_s = pf_now() - t0;
+    return PF_OK;
+}
+
+/* The caller's options for a search of the session from `source` (a user
+ * id), checked; eopt runs it on q's engine. */
+static int search_options(const pf_session *s, int64_t source, const pf_analytics_options *opt,
+                          pf_graph_options *eopt, pf_status *st)
+{
+    if (!s)
+        return pf_fail(st, PF_E_USAGE, "no session (NULL)");
+    int undirected = 0;
+    int rc = pf_analytics_engine_options(opt, eopt, &undirected, st);
+    if (!rc && undirected)
+        rc = pf_fail(st, PF_E_USAGE, "undirected: a session's graph is directed");
+    if (!rc && (source < 0 || source >= s->n_user))
+        rc = pf_fail(st, PF_E_USAGE, "source %lld is outside 0..%lld", (long long)source,
+                     (long long)s->n_user - 1);
+    return rc;
+}
+
+/* BFS distances by user id, the summary, and the parents where asked. */
+static int take_bfs(const pf_session *s, int64_t source, const pf_bfs_result *res, int parents,
+                    pf_bfs_solution *out, pf_status *st)
+{
+    const pf_dyn_graph *g = &s->g;
+    const int64_t n = s->n_user;
+    out->vertices = n;
+    out->dist = pf_alloc((size_t)(n ? n : 1), sizeof *out->dist, st);
+    out->parent = parents ? pf_alloc((size_t)(n ? n : 1), sizeof *out->parent, st) : NULL;
+    if (!out->dist || (parents && !out->parent))
+        return PF_E_NOMEM;
+    for (int64_t v = 0; v < n; v++) {
+        int32_t d = res->dist[pf_session_view_id(s, v)];
+        out->dist[v] = d;
+        if (parents)
+            out->parent[v] = -1;
+        if (d >= 0) {
+            out->reached++;
+            out->checksum += d;
+            if (d > out->depth)
+                out->depth = d;
+        }
+    }
+    /* Arcs in id order, ends as view ids (a self-loop has no slot). */
+    for (int64_t id = 0; id < g->ids; id++) {
+        if (g->deleted[id])
+            continue;
+        int64_t u = pf_session_user_id(s, g->tail_of[id]);
+        int64_t w = pf_session_user_id(s, g->head_of[id]);
+        if (u < 0 || w < 0 || out->dist[u] < 0)
+            continue;
+        out->arcs_traversed++;
+        if (parents && g->slot_of[id] >= 0 && out->dist[w] == out->dist[u] + 1 &&
+            (out->parent[w] < 0 || u < out->parent[w]))
+            out->parent[w] = (int32_t)u;
+    }
+    if (parents)
+        out->parent[source] = (int32_t)source;
+    return PF_OK;
+}
+
+int pf_session_bfs_sized(pf_session *s, int64_t source, const pf_analytics_options *opt,
+                         pf_bfs_solution *sol, size_t solution_size, pf_status *st)
+{
+    double t0 = pf_now();
+    pf_bfs_solution full = {0};
+    pf_graph_options eopt;
+    pf_graph_options_init(&eopt);
+    session_search q = {0};
+    int rc = search_options(s, source, opt, &eopt, st);
+    if (!rc)
+        rc = search_open(s, 0, 1, &q, st);
+    int parents = eopt.parents;
+    eopt.parents = 0; /* take_bfs's, by arc id, whatever the engine's arc order */
+    eopt.engine = &q.engine;
+    eopt.reverse = &q.reverse;
+    pf_bfs_result res = {0};
+    if (!rc)
+        rc = pf_graph_bfs(&q.csr, (int32_t)pf_session_view_id(s, source), &eopt, &res, st);
+    if (!rc)
+        rc = take_bfs(s, source, &res, parents, &full, st);
+    if (!rc) {
+        memcpy(full.backend, res.backend, sizeof full.backend);
+        pf_analytics_take_times(&res.t, q.prepare_s, t0, &full.times);
+        pf_status_ok(st);
+    } else {
+        pf_bfs_solution_free(&full);
+        full = (pf_bfs_solution){0};
+    }
+    pf_bfs_result_free(&res);
+    free(q.head);
+    free(q.head_in);
+    if (solution_size < offsetof(pf_bfs_solution, parent) + sizeof full.parent)
+        free(full.parent);
+    pf_sized_copy(sol, solution_size, &full, sizeof full, 0);
+    return rc;
+}
+
+/* SSSP distances by user id (real ones for a real network) and the
+ * summary. */
+static int take_sssp(const pf_session *s, const pf_sssp_result *res, pf_sssp_solution *out,
+                     pf_status *st)
+{
+    const int64_t n = s->n_user;
+    out->vertices = n;
+    out->real = s->is_real;
+    out->dist_i = pf_alloc((size_t)(n ? n : 1), sizeof *out->dist_i, st);
+    out->dist_f = s->is_real ? pf_alloc((size_t)(n ? n : 1), sizeof *out->dist_f, st) : NULL;
+    if (!out->dist_i || (s->is_real && !out->dist_f))
+        return PF_E_NOMEM;
+    __int128 sum = 0;
+    int64_t max = 0;
+    for (int64_t v = 0; v < n; v++) {
+        int64_t d = res->dist_i[pf_session_view_id(s, v)];
+        out->dist_i[v] = d;
+        if (out->dist_f)
+            out->dist_f[v] = d == INT64_MAX ? INFINITY : ldexp((double)d, -s->scale_log2);
+        if (d == INT64_MAX)
+            continue;
+        out->reached++;
+        sum += d;
+        max = d > max ? d : max;
+    }
+    out->max_distance = s->is_real ? ldexp((double)max, -s->scale_log2) : (double)max;
+    out->checksum = s->is_real ? ldexp((double)sum, -s->scale_log2) : (double)sum;
+    if (s->is_real)
+        PF_FREE_NULL(out->dist_i);
+    return PF_OK;
+}
+
+int pf_session_sssp_sized(pf_session *s, int64_t source, const pf_analytics_options *opt,
+                          pf_sssp_solution *sol, size_t solution_size, pf_status *st)
+{
+    double t0 = pf_now();
+    pf_sssp_solution full = {0};
+    pf_graph_options eopt;
+    pf_graph_options_init(&eopt);
+    session_search q = {0};
+    int rc = search_options(s, source, opt, &eopt, st);
+    if (!rc)
+        rc = search_open(s, 1, 0, &q, st);
+    eopt.engine = &q.engine;
+    pf_sssp_result res = {0};
+    if (!rc)
+        rc = pf_graph_sssp(&q.csr, (int32_t)pf_session_view_id(s, source), &eopt, &res, st);
+    if (!rc)
+        rc = take_sssp(s, &res, &full, st);
+    if (!rc) {
+        memcpy(full.backend, res.backend, sizeof full.backend);
+        pf_analytics_take_times(&res.t, q.prepare_s, t0, &full.times);
+        pf_status_ok(st);
+    } else {
+        pf_sssp_solution_free(&full);
+        full = (pf_sssp_solution){0};
+    }
+    pf_sssp_result_free(&res);
+    free(q.head);
+    if (solution_size < offsetof(pf_sssp_solution, dist_f) + sizeof full.dist_f)
+        free(full.dist_f);
+    pf_sized_copy(sol, solution_size, &full, sizeof full, 0);
+    return rc;
+}
