@@ -5,6 +5,7 @@
  * "update K: ..." included, become exceptions with the library's message. */
 #include "_portaflow.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -208,6 +209,79 @@ static PyObject *py_session_solve(PyObject *self, PyObject *args)
     return out;
 }
 
+/* The distances of a session search as one array: BFS hops (int32, -1
+ * unreached) as they are, shortest-path lengths as float64 (inf
+ * unreached), whatever the network's capacities. Takes the buffers. */
+static PyObject *search_distances(pf_bfs_solution *b, pf_sssp_solution *d, int shortest)
+{
+    if (!shortest) {
+        PyObject *dist = pf_py_adopt_vector((npy_intp)b->vertices, NPY_INT32, b->dist);
+        b->dist = NULL;
+        return dist;
+    }
+    if (!d->dist_f) {
+        d->dist_f = malloc((size_t)(d->vertices ? d->vertices : 1) * sizeof *d->dist_f);
+        if (!d->dist_f)
+            return PyErr_NoMemory();
+        for (int64_t v = 0; v < d->vertices; v++)
+            d->dist_f[v] = d->dist_i[v] == INT64_MAX ? INFINITY : (double)d->dist_i[v];
+    }
+    PyObject *dist = pf_py_adopt_vector((npy_intp)d->vertices, NPY_FLOAT64, d->dist_f);
+    d->dist_f = NULL;
+    return dist;
+}
+
+/* session_search(capsule, source, shortest) -> (dist, parent or None,
+ * backend): a BFS with parents, or shortest paths with the capacities as
+ * lengths, of the session's graph as it is now (pf_session_bfs,
+ * pf_session_sssp); the GIL released and Ctrl-C watched. */
+static PyObject *py_session_search(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *capsule;
+    long long source;
+    int shortest;
+    if (!PyArg_ParseTuple(args, "OLp", &capsule, &source, &shortest))
+        return NULL;
+    py_session *ps = open_session_of(capsule);
+    if (!ps)
+        return NULL;
+    pf_analytics_options opt;
+    pf_analytics_options_init(&opt);
+    opt.parents = !shortest;
+    opt.cancel = pf_py_poll_signals;
+    opt.cancel_data = &ps->watch;
+    pf_bfs_solution b = {0};
+    pf_sssp_solution d = {0};
+    pf_status st;
+    int rc;
+    pf_py_watch_start(&ps->watch);
+    Py_BEGIN_ALLOW_THREADS
+    rc = shortest ? pf_session_sssp(ps->session, source, &opt, &d, &st)
+                  : pf_session_bfs(ps->session, source, &opt, &b, &st);
+    Py_END_ALLOW_THREADS
+    if (rc) {
+        if (ps->watch.interrupted && PyErr_Occurred())
+            return NULL;
+        return pf_py_raise_status(&st);
+    }
+    char backend[sizeof b.backend];
+    memcpy(backend, shortest ? d.backend : b.backend, sizeof backend);
+    PyObject *dist = search_distances(&b, &d, shortest);
+    PyObject *parent = Py_None;
+    if (dist && !shortest) {
+        parent = pf_py_adopt_vector((npy_intp)b.vertices, NPY_INT32, b.parent);
+        b.parent = NULL;
+    }
+    pf_bfs_solution_free(&b);
+    pf_sssp_solution_free(&d);
+    if (!dist || !parent) {
+        Py_XDECREF(dist);
+        return NULL;
+    }
+    return Py_BuildValue(shortest ? "(NOs)" : "(NNs)", dist, parent, backend);
+}
+
 /* session_stats(capsule) -> dict of pf_session_stats, plus vertices and
  * arcs (ids handed out). */
 static PyObject *py_session_stats(PyObject *self, PyObject *args)
@@ -251,6 +325,8 @@ PyMethodDef pf_py_session_methods[] = {
      "Applies one batch of updates, given as columns (internal)."},
     {"session_solve", py_session_solve, METH_VARARGS, "Solves a session warm (internal)."},
     {"session_stats", py_session_stats, METH_VARARGS, "A session's statistics (internal)."},
+    {"session_search", py_session_search, METH_VARARGS,
+     "BFS or shortest paths over a session's graph as it is (internal)."},
     {"session_close", py_session_close, METH_VARARGS, "Closes a session (internal)."},
     {NULL, NULL, 0, NULL},
 };

@@ -182,6 +182,38 @@ class Session:
         with self._lock:
             return SessionResult(_portaflow.session_solve(self._live()))
 
+    # ---- searching the graph as it is -----------------------------------------
+
+    def _search_source(self, source):
+        n = self.n_vertices
+        if isinstance(source, (bool, np.bool_)) or not isinstance(source, (int, np.integer)):
+            raise TypeError(f"source must be a vertex id (an integer), not {type(source).__name__}")
+        if not 0 <= source < n:
+            raise ValueError(f"source {source} is outside 0..{n - 1}")
+        return int(source)
+
+    def bfs(self, source):
+        """Hop counts from ``source`` over the graph as it is now (its live
+        arcs, tail -> head; deleted arcs not): ``(dist, parent)``, int32
+        arrays over every vertex, -1 where unreached; ``parent[v]`` the
+        smallest-id vertex one hop nearer, the source's itself. It runs on
+        the session's backend and device, over the session's own graph (no
+        rebuild); the flow is left as it was."""
+        src = self._search_source(source)
+        with self._lock:
+            dist, parent, _ = _portaflow.session_search(self._live(), src, False)
+        return dist, parent
+
+    def shortest_paths(self, source):
+        """Shortest-path lengths from ``source`` with the arcs' capacities as
+        lengths, over the graph as it is now: a float64 array over every
+        vertex, ``inf`` where unreached. As ``bfs``, on the session's own
+        graph and device; the flow is left as it was."""
+        src = self._search_source(source)
+        with self._lock:
+            dist, _, _ = _portaflow.session_search(self._live(), src, True)
+        return dist
+
     def close(self):
         """Releases the device and the session's memory (again: nothing)."""
         with self._lock:

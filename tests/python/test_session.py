@@ -113,15 +113,20 @@ def apply_effects(mirror, effects):
             mirror.n += e[1]
 
 
+def random_graph(rng):
+    """A random graph of 8..29 vertices, its terminals, and its mirror (arc
+    ids in the order the session numbers them: by row, then column)."""
+    n = int(rng.integers(8, 30))
+    g = random_csr(rng, n, 0.25)
+    coo = g.tocoo()
+    order = np.lexsort((coo.col, coo.row))
+    return g, 0, n - 1, Mirror(n, coo.row[order], coo.col[order], coo.data[order])
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_warm_solves_match_fresh_scipy(backend, seed):
     rng = np.random.default_rng(100 + seed)
-    n = int(rng.integers(8, 30))
-    g = random_csr(rng, n, 0.25)
-    s, t = 0, n - 1
-    coo = g.tocoo()
-    order = np.lexsort((coo.col, coo.row))
-    mirror = Mirror(n, coo.row[order], coo.col[order], coo.data[order])
+    g, s, t, mirror = random_graph(rng)
     with portaflow.Session(g, s, t, backend=backend, flow=True, cut=True) as session:
         first = session.solve()
         assert first.flow_value == scipy_value(mirror, s, t)
@@ -260,3 +265,68 @@ def test_memory_does_not_grow_across_sessions():
         cycle()
     grown = rss() - before
     assert grown < 4 << 20, f"RSS grew by {grown >> 10} KiB over 300 sessions"
+
+
+def mirror_searches(mirror, source):
+    """BFS hops with smallest-id parents, and shortest-path lengths with the
+    capacities as lengths, over the mirror's live arcs (plain Python)."""
+    import heapq
+    out = [[] for _ in range(mirror.n)]
+    for i, live in enumerate(mirror.live):
+        if live:
+            out[mirror.tails[i]].append((mirror.heads[i], mirror.caps[i]))
+    hops = np.full(mirror.n, -1, np.int32)
+    hops[source] = 0
+    frontier = [source]
+    while frontier:
+        nxt = []
+        for u in frontier:
+            for v, _ in out[u]:
+                if hops[v] < 0:
+                    hops[v] = hops[u] + 1
+                    nxt.append(v)
+        frontier = nxt
+    parent = np.full(mirror.n, -1, np.int32)
+    for u in range(mirror.n):
+        for v, _ in out[u]:
+            if hops[u] >= 0 and hops[v] == hops[u] + 1 and (parent[v] < 0 or u < parent[v]):
+                parent[v] = u
+    parent[source] = source
+    dist = np.full(mirror.n, np.inf)
+    dist[source] = 0
+    heap = [(0, source)]
+    while heap:
+        d, u = heapq.heappop(heap)
+        if d > dist[u]:
+            continue
+        for v, w in out[u]:
+            if d + w < dist[v]:
+                dist[v] = d + w
+                heapq.heappush(heap, (d + w, v))
+    return hops, parent, dist
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_searches_see_the_graph_as_it_is(backend, seed):
+    """Session.bfs and Session.shortest_paths after every batch equal a
+    search of the live arcs, and leave the next solve warm and right."""
+    rng = np.random.default_rng(300 + seed)
+    g, s, t, mirror = random_graph(rng)
+    with portaflow.Session(g, s, t, backend=backend) as session:
+        session.solve()
+        for _ in range(BATCHES // 2):
+            updates, effects = random_batch(rng, session, mirror, s, t)
+            session.apply(updates)
+            apply_effects(mirror, effects)
+            source = int(rng.integers(0, mirror.n))
+            hops, parent, dist = mirror_searches(mirror, source)
+            got_hops, got_parent = session.bfs(source)
+            assert got_hops.dtype == np.int32 and np.array_equal(got_hops, hops)
+            assert np.array_equal(got_parent, parent)
+            assert np.array_equal(session.shortest_paths(source), dist)
+            assert session.solve().flow_value == scipy_value(mirror, s, t)
+        assert session.stats()["warm_solves"] > 0
+        with pytest.raises(ValueError, match="outside"):
+            session.bfs(mirror.n)
+        with pytest.raises(TypeError):
+            session.shortest_paths(1.5)
