@@ -5,10 +5,10 @@
  * is a CSR of residual slots with slack (dyn_graph.h), in which a vertex's
  * range also holds reverse slots, free slots and the hidden arcs of
  * covered deficits and super terminals. The search's CSR is that layout
- * itself: first[] and, for SSSP, cap[] (an arc's capacity on its forward
- * slot) are the session's arrays, and only the heads are the search's
- * own, written in one pass: a live arc's slot keeps its head, every other
- * slot becomes a self-loop, which no BFS or SSSP step follows anywhere.
+ * itself: first[] is the session's array, and only the heads (and SSSP's
+ * lengths, the arcs' capacities) are the search's own, written in one
+ * pass: a live arc's slot keeps its head, every other slot becomes a
+ * self-loop, which no BFS or SSSP step follows anywhere.
  * A BFS's reverse graph (for its bottom-up steps) is the same layout
  * again: a live arc's reverse slot lies in its head's range and points to
  * its tail. The engine is the session's own (its backend and open
@@ -36,6 +36,8 @@ typedef struct session_search {
     pf_csr csr;            /* first, int_weight: the session's; head: ours */
     pf_csr reverse;        /* first: the session's; head: ours (BFS only) */
     int32_t *head, *head_in;
+    int64_t *weight_i;     /* SSSP: a live arc's capacity on its forward slot, */
+    double *weight_f;      /* 0 elsewhere (a real network's as reals) */
     pf_graph_engine engine;
     double prepare_s;
 } session_search;
@@ -70,7 +72,9 @@ static void self_loops(const pf_residual *r, int32_t *head, int threads)
 /* Heads over every slot: a live arc's own on its forward slot, else the
  * slot's vertex; for a BFS (`reverse`) also the reverse graph's: a live
  * arc's tail on its reverse slot (which lies in its head's range), else
- * the slot's vertex. */
+ * the slot's vertex; for an SSSP (`weights`) the live arcs' capacities,
+ * 0 on every other slot (the hidden arcs' capacities would only widen the
+ * engines' overflow bound). */
 static int search_open(const pf_session *s, int weights, int reverse, session_search *q,
                        pf_status *st)
 {
@@ -78,10 +82,15 @@ static int search_open(const pf_session *s, int weights, int reverse, session_se
     const pf_dyn_graph *g = &s->g;
     const pf_residual *r = &g->view;
     const int64_t n = r->n, m = r->first[n];
+    const size_t slots = (size_t)(m ? m : 1);
     memset(q, 0, sizeof *q);
-    q->head = pf_alloc((size_t)(m ? m : 1), sizeof *q->head, st);
-    q->head_in = reverse ? pf_alloc((size_t)(m ? m : 1), sizeof *q->head_in, st) : NULL;
-    if (!q->head || (reverse && !q->head_in))
+    q->head = pf_alloc(slots, sizeof *q->head, st);
+    q->head_in = reverse ? pf_alloc(slots, sizeof *q->head_in, st) : NULL;
+    if (weights && s->is_real)
+        q->weight_f = pf_calloc(slots, sizeof *q->weight_f, st);
+    else if (weights)
+        q->weight_i = pf_calloc(slots, sizeof *q->weight_i, st);
+    if (!q->head || (reverse && !q->head_in) || (weights && !q->weight_i && !q->weight_f))
         return PF_E_NOMEM;
     const int threads = pf_threads_for_items(s->threads, m);
     self_loops(r, q->head, threads);
@@ -97,10 +106,16 @@ static int search_open(const pf_session *s, int weights, int reverse, session_se
         q->head[slot] = r->head[slot];
         if (reverse)
             q->head_in[r->rev[slot]] = r->head[r->rev[slot]];
+        if (q->weight_i)
+            q->weight_i[slot] = r->cap[slot];
+        else if (q->weight_f)
+            q->weight_f[slot] = ldexp((double)r->cap[slot], -s->scale_log2);
     }
     q->csr = (pf_csr){.n = n, .m = m, .first = r->first, .head = q->head,
-                      .int_weight = weights ? r->cap : NULL,
-                      .weights = weights ? PF_CSR_W_I64 : PF_CSR_W_NONE};
+                      .int_weight = q->weight_i, .real_weight = q->weight_f,
+                      .weights = q->weight_f   ? PF_CSR_W_F64
+                                 : q->weight_i ? PF_CSR_W_I64
+                                               : PF_CSR_W_NONE};
     q->reverse = (pf_csr){.n = n, .m = m, .first = r->first, .head = q->head_in};
     session_engine(s, &q->engine);
     q->prepare_s = pf_now() - t0;
@@ -202,35 +217,41 @@ int pf_session_bfs_sized(pf_session *s, int64_t source, const pf_analytics_optio
     return rc;
 }
 
-/* SSSP distances by user id (real ones for a real network) and the
- * summary. */
+/* SSSP distances by user id (reals for a real network, as the engine
+ * gave them) and the summary. */
 static int take_sssp(const pf_session *s, const pf_sssp_result *res, pf_sssp_solution *out,
                      pf_status *st)
 {
     const int64_t n = s->n_user;
+    const int real = res->dist_f != NULL;
     out->vertices = n;
-    out->real = s->is_real;
-    out->dist_i = pf_alloc((size_t)(n ? n : 1), sizeof *out->dist_i, st);
-    out->dist_f = s->is_real ? pf_alloc((size_t)(n ? n : 1), sizeof *out->dist_f, st) : NULL;
-    if (!out->dist_i || (s->is_real && !out->dist_f))
+    out->real = real;
+    out->dist_i = real ? NULL : pf_alloc((size_t)(n ? n : 1), sizeof *out->dist_i, st);
+    out->dist_f = real ? pf_alloc((size_t)(n ? n : 1), sizeof *out->dist_f, st) : NULL;
+    if (!out->dist_i && !out->dist_f)
         return PF_E_NOMEM;
-    __int128 sum = 0;
-    int64_t max = 0;
+    __int128 sum_i = 0;
+    int64_t max_i = 0;
+    double sum_f = 0, max_f = 0;
     for (int64_t v = 0; v < n; v++) {
-        int64_t d = res->dist_i[pf_session_view_id(s, v)];
-        out->dist_i[v] = d;
-        if (out->dist_f)
-            out->dist_f[v] = d == INT64_MAX ? INFINITY : ldexp((double)d, -s->scale_log2);
-        if (d == INT64_MAX)
-            continue;
+        int64_t at = pf_session_view_id(s, v);
+        if (real) {
+            double d = out->dist_f[v] = res->dist_f[at];
+            if (isinf(d))
+                continue;
+            sum_f += d;
+            max_f = d > max_f ? d : max_f;
+        } else {
+            int64_t d = out->dist_i[v] = res->dist_i[at];
+            if (d == INT64_MAX)
+                continue;
+            sum_i += d;
+            max_i = d > max_i ? d : max_i;
+        }
         out->reached++;
-        sum += d;
-        max = d > max ? d : max;
     }
-    out->max_distance = s->is_real ? ldexp((double)max, -s->scale_log2) : (double)max;
-    out->checksum = s->is_real ? ldexp((double)sum, -s->scale_log2) : (double)sum;
-    if (s->is_real)
-        PF_FREE_NULL(out->dist_i);
+    out->max_distance = real ? max_f : (double)max_i;
+    out->checksum = real ? sum_f : (double)sum_i;
     return PF_OK;
 }
 
@@ -261,6 +282,8 @@ int pf_session_sssp_sized(pf_session *s, int64_t source, const pf_analytics_opti
     }
     pf_sssp_result_free(&res);
     free(q.head);
+    free(q.weight_i);
+    free(q.weight_f);
     if (solution_size < offsetof(pf_sssp_solution, dist_f) + sizeof full.dist_f)
         free(full.dist_f);
     pf_sized_copy(sol, solution_size, &full, sizeof full, 0);
