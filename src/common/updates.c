@@ -354,8 +354,8 @@ static int grow_batch(pf_update_batch *b, const char *name, pf_status *st)
     return PF_OK;
 }
 
-/* One line: 1 at a line that ends the batch (solve, bfs, sssp), else 0 (a change appended to b, a comment, a
- * blank line), or an error. */
+/* One line: 1 at a line that ends the batch (solve, bfs, sssp), else 0
+ * (a change appended to b, a comment, a blank line), or an error. */
 static int take_line(pf_update_reader *r, pf_update_batch *b, pf_status *st)
 {
     line_ctx lc = {.name = r->name, .line = r->line_no, .st = st};

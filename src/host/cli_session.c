@@ -1,9 +1,10 @@
 /* `portaflow session GRAPH [UPDATES|-]`: solves GRAPH, then reads batches
  * of updates (updates.h: cap, add, del, addv, source, sink, each batch
  * ended by `solve`) and solves again after each, warm, on one device kept
- * open; a batch ended by `bfs S` or `sssp S` is searched instead. Each solve prints `c batch K`, timing lines and `s VALUE` (and f
- * and n lines with --flow and --cut), or one JSON object a line with
- * --json. A bad batch is reported as FILE:LINE (exit 2) and not applied. */
+ * open; a batch ended by `bfs S` or `sssp S` is searched instead. Each
+ * solve prints `c batch K`, timing lines and `s VALUE` (and f and n lines
+ * with --flow and --cut), or one JSON object a line with --json. A bad
+ * batch is reported as FILE:LINE (exit 2) and not applied. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

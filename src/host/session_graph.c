@@ -33,7 +33,7 @@
 /* The search's CSR over the session's slots, its reverse (BFS), and the
  * engine it runs on. */
 typedef struct session_search {
-    pf_csr csr;            /* first, int_weight: the session's; head: ours */
+    pf_csr csr;            /* first: the session's; head and lengths: ours */
     pf_csr reverse;        /* first: the session's; head: ours (BFS only) */
     int32_t *head, *head_in;
     int64_t *weight_i;     /* SSSP: a live arc's capacity on its forward slot, */
