@@ -139,6 +139,39 @@ static int search_options(const pf_session *s, int64_t source, const pf_analytic
     return rc;
 }
 
+/* A search's start: the options checked, the CSR (with lengths for an
+ * SSSP, the reverse for a BFS) written, eopt set to run on the session's
+ * engine. */
+static int search_begin(const pf_session *s, int64_t source, const pf_analytics_options *opt,
+                        int sssp, pf_graph_options *eopt, session_search *q, pf_status *st)
+{
+    memset(q, 0, sizeof *q);
+    pf_graph_options_init(eopt);
+    int rc = search_options(s, source, opt, eopt, st);
+    if (!rc)
+        rc = search_open(s, sssp, !sssp, q, st);
+    eopt->engine = &q->engine;
+    eopt->reverse = sssp ? NULL : &q->reverse;
+    return rc;
+}
+
+/* A search's end: where it succeeded, the engine's name and the times into
+ * the solution's fields and the status cleared; q's arrays freed. */
+static void search_end(int rc, session_search *q, const char *engine_backend,
+                       const pf_graph_times *t, double t0, char backend[16],
+                       pf_analytics_times *times, pf_status *st)
+{
+    if (!rc) {
+        memcpy(backend, engine_backend, 16);
+        pf_analytics_take_times(t, q->prepare_s, t0, times);
+        pf_status_ok(st);
+    }
+    free(q->head);
+    free(q->head_in);
+    free(q->weight_i);
+    free(q->weight_f);
+}
+
 /* BFS distances by user id, the summary, and the parents where asked. */
 static int take_bfs(const pf_session *s, int64_t source, const pf_bfs_result *res, int parents,
                     pf_bfs_solution *out, pf_status *st)
@@ -186,31 +219,21 @@ int pf_session_bfs_sized(pf_session *s, int64_t source, const pf_analytics_optio
     double t0 = pf_now();
     pf_bfs_solution full = {0};
     pf_graph_options eopt;
-    pf_graph_options_init(&eopt);
-    session_search q = {0};
-    int rc = search_options(s, source, opt, &eopt, st);
-    if (!rc)
-        rc = search_open(s, 0, 1, &q, st);
+    session_search q;
+    int rc = search_begin(s, source, opt, 0, &eopt, &q, st);
     int parents = eopt.parents;
     eopt.parents = 0; /* take_bfs's, by arc id, whatever the engine's arc order */
-    eopt.engine = &q.engine;
-    eopt.reverse = &q.reverse;
     pf_bfs_result res = {0};
     if (!rc)
         rc = pf_graph_bfs(&q.csr, (int32_t)pf_session_view_id(s, source), &eopt, &res, st);
     if (!rc)
         rc = take_bfs(s, source, &res, parents, &full, st);
-    if (!rc) {
-        memcpy(full.backend, res.backend, sizeof full.backend);
-        pf_analytics_take_times(&res.t, q.prepare_s, t0, &full.times);
-        pf_status_ok(st);
-    } else {
+    search_end(rc, &q, res.backend, &res.t, t0, full.backend, &full.times, st);
+    if (rc) {
         pf_bfs_solution_free(&full);
         full = (pf_bfs_solution){0};
     }
     pf_bfs_result_free(&res);
-    free(q.head);
-    free(q.head_in);
     if (solution_size < offsetof(pf_bfs_solution, parent) + sizeof full.parent)
         free(full.parent);
     pf_sized_copy(sol, solution_size, &full, sizeof full, 0);
@@ -261,29 +284,19 @@ int pf_session_sssp_sized(pf_session *s, int64_t source, const pf_analytics_opti
     double t0 = pf_now();
     pf_sssp_solution full = {0};
     pf_graph_options eopt;
-    pf_graph_options_init(&eopt);
-    session_search q = {0};
-    int rc = search_options(s, source, opt, &eopt, st);
-    if (!rc)
-        rc = search_open(s, 1, 0, &q, st);
-    eopt.engine = &q.engine;
+    session_search q;
+    int rc = search_begin(s, source, opt, 1, &eopt, &q, st);
     pf_sssp_result res = {0};
     if (!rc)
         rc = pf_graph_sssp(&q.csr, (int32_t)pf_session_view_id(s, source), &eopt, &res, st);
     if (!rc)
         rc = take_sssp(s, &res, &full, st);
-    if (!rc) {
-        memcpy(full.backend, res.backend, sizeof full.backend);
-        pf_analytics_take_times(&res.t, q.prepare_s, t0, &full.times);
-        pf_status_ok(st);
-    } else {
+    search_end(rc, &q, res.backend, &res.t, t0, full.backend, &full.times, st);
+    if (rc) {
         pf_sssp_solution_free(&full);
         full = (pf_sssp_solution){0};
     }
     pf_sssp_result_free(&res);
-    free(q.head);
-    free(q.weight_i);
-    free(q.weight_f);
     if (solution_size < offsetof(pf_sssp_solution, dist_f) + sizeof full.dist_f)
         free(full.dist_f);
     pf_sized_copy(sol, solution_size, &full, sizeof full, 0);
