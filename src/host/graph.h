@@ -135,10 +135,11 @@ typedef struct pf_graph_engine {
 /* PF_E_CANCELLED where the cancel callback says so, else PF_OK. */
 int pf_graph_cancelled(const pf_graph_cancel *cancel, pf_status *st);
 
+/* The engine opt asks for, opened; or opt->engine, taken as it is
+ * (borrowed: pf_graph_engine_close leaves it open). */
 int pf_graph_engine_open(const pf_graph_options *opt, pf_graph_engine *e, pf_status *st);
-/* pf_graph_engine_open timed into *open_s, or opt->engine taken as it is
- * (borrowed); on success the engine's name goes to backend (a result's
- * backend field). */
+/* pf_graph_engine_open timed into *open_s; on success the engine's name
+ * goes to backend (a result's backend field). */
 int pf_graph_engine_open_timed(const pf_graph_options *opt, pf_graph_engine *e, double *open_s,
                                char backend[16], pf_status *st);
 /* PF_OK when source is one of g's vertices, else PF_E_USAGE saying so

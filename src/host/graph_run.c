@@ -61,6 +61,12 @@ static int attempt_open(const pf_device_ops *ops, void *ctx, pf_status *st)
 
 int pf_graph_engine_open(const pf_graph_options *opt, pf_graph_engine *e, pf_status *st)
 {
+    if (opt->engine) { /* the caller's, open already: used, not closed here */
+        *e = *opt->engine;
+        e->cancel = opt->cancel;
+        e->borrowed = 1;
+        return PF_OK;
+    }
     memset(e, 0, sizeof *e);
     pf_backend_walk walk;
     pf_backend_walk_init(&walk, opt->backend, PF_WORK_GRAPH, opt->threads, pf_graph_runs, NULL);
@@ -85,14 +91,7 @@ int pf_graph_engine_open_timed(const pf_graph_options *opt, pf_graph_engine *e, 
                                char backend[16], pf_status *st)
 {
     double t0 = pf_now();
-    int rc = PF_OK;
-    if (opt->engine) {
-        *e = *opt->engine;
-        e->cancel = opt->cancel;
-        e->borrowed = 1;
-    } else {
-        rc = pf_graph_engine_open(opt, e, st);
-    }
+    int rc = pf_graph_engine_open(opt, e, st);
     *open_s = pf_now() - t0;
     if (!rc)
         snprintf(backend, 16, "%s", e->name);

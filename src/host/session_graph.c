@@ -83,7 +83,6 @@ static int search_open(const pf_session *s, int weights, int reverse, session_se
     const pf_residual *r = &g->view;
     const int64_t n = r->n, m = r->first[n];
     const size_t slots = (size_t)(m ? m : 1);
-    memset(q, 0, sizeof *q);
     q->head = pf_alloc(slots, sizeof *q->head, st);
     q->head_in = reverse ? pf_alloc(slots, sizeof *q->head_in, st) : NULL;
     if (weights && s->is_real)
