@@ -74,8 +74,9 @@
 #       update stream per fraction (0.1%, 1%), the 1000-arc floor, and with
 #       EXTRA=--long the 1000-batch memory stream; the first call of a warm
 #       machine also runs the session, steps, devcheck and dyn suites on cuda
-#       and opencl and compute-sanitizer on two CUDA sessions (--verify, and
-#       cut only). Table: $OUT/session/session.md.
+#       and opencl and compute-sanitizer on two CUDA sessions (memcheck on
+#       --verify and cut only, initcheck on cut only). Table:
+#       $OUT/session/session.md.
 # Logs and tables go to $OUT (the device tool brings them back) or ./bench/out.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -321,6 +322,10 @@ session)
     compute-sanitizer --tool memcheck --error-exitcode 9 "$bin" session -b cuda \
       "$small/g.max" "$small/u.upd" > "$out/session_sanitizer_cut.log" 2>&1
     echo "compute-sanitizer cut-only session: exit $?, $(grep 'ERROR SUMMARY' "$out/session_sanitizer_cut.log")"
+    # Every device value read was written first (the read-back's snapshots).
+    compute-sanitizer --tool initcheck --error-exitcode 9 "$bin" session -b cuda \
+      "$small/g.max" "$small/u.upd" > "$out/session_initcheck.log" 2>&1
+    echo "compute-sanitizer initcheck session: exit $?, $(grep 'ERROR SUMMARY' "$out/session_initcheck.log")"
     touch /tmp/pf_session_checked
   fi
   read -r -a names <<<"$instances"

@@ -241,7 +241,8 @@ int drv_reset_preflow(driver *d, pf_status *st)
     if ((rc = d->g.cap_bits == 32 ? ops->fill_i32(d->dev, d->g.excess, 0, n, st)
                                   : ops->fill_i64(d->dev, d->g.excess, 0, n, st)) ||
         (rc = ops->fill_i32(d->dev, d->g.height, 0, n, st)) ||
-        (rc = ops->fill_i32(d->dev, d->g.owner, 0, n, st)) ||
+        /* every claim free, in a session's room for new vertices too */
+        (rc = ops->fill_i32(d->dev, d->g.owner, 0, d->alloc_n > n ? d->alloc_n : n, st)) ||
         (rc = ops->fill_i64(d->dev, d->g.counters, 0, PF_CTR_COUNT, st)))
         return rc;
     return ops->sync(d->dev, st);

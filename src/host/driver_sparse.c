@@ -8,16 +8,19 @@
 #include "../common/status.h"
 #include "../common/timer.h"
 
-/* Elements per staging chunk: a 16th of the larger array (16 bytes of
- * staging per element: one byte per slot), at least 2^16. A list or an
- * array longer than that goes in several, each read back after a wait
- * for its count. */
-#define SPARSE_CHUNK_MIN ((int64_t)1 << 16)
-/* A chunk comes back whole once more than 1 / WHOLE_CHUNK_SHARE of its
+/* A read-back marks and compacts the changed values a span at a time (a
+ * quarter of the larger array: flags and indices, 8 bytes per element
+ * of it), waiting for the device once per span (bench/NOTES.md 75: a 16th
+ * made the waits most of a read-back; a whole array cost 8 bytes per slot
+ * more). A span comes back whole once more than 1 / WHOLE_SHARE of its
  * values changed: a value gathered (index and value through small copies,
- * then the host's scatter) costs about ten times a value of a whole chunk
- * (bench/NOTES.md 56). */
-#define WHOLE_CHUNK_SHARE 10
+ * then the host's scatter) costs about ten times a value of a whole copy
+ * (NOTES 56). So at most a WHOLE_SHARE-th of a span is ever gathered, and
+ * that is the staging of the values (device and host) and the chunk the
+ * puts' lists go in. Both at least SPARSE_CHUNK_MIN. */
+#define SPANS 4
+#define WHOLE_SHARE 10
+#define SPARSE_CHUNK_MIN ((int64_t)1 << 16)
 
 int drv_sparse_offered(const driver *d)
 {
@@ -55,9 +58,13 @@ static int ensure_buffers(driver *d, drv_sparse *sp, pf_status *st)
     if (sp->index)
         return PF_OK;
     int64_t most = d->alloc_arcs > d->alloc_n + 1 ? d->alloc_arcs : d->alloc_n + 1;
-    sp->chunk = most / 16 + 1 > SPARSE_CHUNK_MIN ? most / 16 + 1 : SPARSE_CHUNK_MIN;
-    if (sp->chunk > most)
-        sp->chunk = most;
+    sp->span = most / SPANS + 1 > SPARSE_CHUNK_MIN ? most / SPANS + 1 : SPARSE_CHUNK_MIN;
+    if (sp->span > most)
+        sp->span = most;
+    sp->chunk = sp->span / WHOLE_SHARE + 1 > SPARSE_CHUNK_MIN ? sp->span / WHOLE_SHARE + 1
+                                                              : SPARSE_CHUNK_MIN;
+    if (sp->chunk > sp->span)
+        sp->chunk = sp->span;
     sp->host_index = pf_alloc((size_t)sp->chunk, sizeof *sp->host_index, st);
     sp->host_values = pf_alloc((size_t)sp->chunk, sizeof *sp->host_values, st);
     int rc = sp->host_index && sp->host_values ? PF_OK : PF_E_NOMEM;
@@ -66,11 +73,17 @@ static int ensure_buffers(driver *d, drv_sparse *sp, pf_status *st)
     if (!rc)
         rc = alloc_counted(d, sp, &sp->snap_excess, d->alloc_n, 8, st);
     if (!rc)
-        rc = alloc_counted(d, sp, &sp->index, sp->chunk, 4, st);
+        rc = alloc_counted(d, sp, &sp->index, sp->span, 4, st);
     if (!rc)
         rc = alloc_counted(d, sp, &sp->values, sp->chunk, 8, st);
     if (!rc)
-        rc = alloc_counted(d, sp, &sp->flags, sp->chunk, 4, st);
+        rc = alloc_counted(d, sp, &sp->flags, sp->span, 4, st);
+    /* Written before any read: the first read-back compares the graph's
+     * values with the snapshots as it fills them. */
+    if (!rc)
+        rc = d->ops->fill_i64(d->dev, sp->snap_res, 0, d->alloc_arcs, st);
+    if (!rc)
+        rc = d->ops->fill_i64(d->dev, sp->snap_excess, 0, d->alloc_n, st);
     if (rc) {
         drv_sparse_release(d, sp);
         return rc;
@@ -160,10 +173,10 @@ int drv_sparse_put(driver *d, drv_sparse *sp, const pf_residual *h, const int64_
 
 /* Where a read-back's time went (PORTAFLOW_TRACE): marking and counting
  * the changed values, gathering and reading back the sparse ones, and
- * reading back chunks whose values mostly changed. */
+ * reading back spans whose values mostly changed. */
 typedef struct get_trace {
     double mark, gather, whole;
-    int64_t chunks, whole_chunks, sparse_values;
+    int64_t spans, whole_spans, sparse_values;
 } get_trace;
 
 /* The values of buf[0..count) that differ from snap, into host (snap
@@ -173,8 +186,8 @@ static int changed_values(driver *d, drv_sparse *sp, pf_buf *buf, pf_buf *snap, 
                           get_trace *tr, pf_status *st)
 {
     int rc = PF_OK;
-    for (int64_t base = 0; !rc && base < count; base += sp->chunk) {
-        int64_t len = count - base < sp->chunk ? count - base : sp->chunk, selected = 0;
+    for (int64_t base = 0; !rc && base < count; base += sp->span) {
+        int64_t len = count - base < sp->span ? count - base : sp->span, selected = 0;
         double t0 = pf_now();
         rc = d->ops->mark_changed(d->dev, buf, snap, base, sp->flags, len, st);
         if (rc || refresh)
@@ -182,14 +195,14 @@ static int changed_values(driver *d, drv_sparse *sp, pf_buf *buf, pf_buf *snap, 
         rc = d->ops->filter_i32(d->dev, sp->flags, sp->index, len, &selected, st);
         double t1 = pf_now();
         tr->mark += t1 - t0;
-        tr->chunks++;
-        if (!rc && selected * WHOLE_CHUNK_SHARE > len) {
-            /* the whole chunk costs less than gathering its changes */
+        tr->spans++;
+        if (!rc && selected * WHOLE_SHARE > len) {
+            /* the whole span costs less than gathering its changes */
             rc = d->ops->download(d->dev, buf, (size_t)base * 8, host + base, (size_t)len * 8,
                                   st);
             *read += len;
             tr->whole += pf_now() - t1;
-            tr->whole_chunks++;
+            tr->whole_spans++;
             continue;
         }
         if (!rc && selected > 0)
@@ -232,9 +245,9 @@ int drv_sparse_get(driver *d, drv_sparse *sp, int64_t *res, int64_t *excess,
     sp->current = rc == PF_OK;
     if (d->trace && !refresh)
         fprintf(stderr,
-                "portaflow trace: read back %lld chunks: marked and counted in %.4f s, "
-                "%lld changed values gathered in %.4f s, %lld whole chunks in %.4f s\n",
-                (long long)tr.chunks, tr.mark, (long long)tr.sparse_values, tr.gather,
-                (long long)tr.whole_chunks, tr.whole);
+                "portaflow trace: read back %lld spans: marked and counted in %.4f s, "
+                "%lld changed values gathered in %.4f s, %lld whole spans in %.4f s\n",
+                (long long)tr.spans, tr.mark, (long long)tr.sparse_values, tr.gather,
+                (long long)tr.whole_spans, tr.whole);
     return rc;
 }

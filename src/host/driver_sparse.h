@@ -15,10 +15,12 @@
 typedef struct drv_sparse {
     pf_buf *snap_res, *snap_excess; /* what the host holds: alloc_arcs, alloc_n values */
     int64_t snap_arcs, snap_n;      /* their sizes (0: none yet) */
-    pf_buf *index, *values, *flags; /* device staging: chunk elements each */
+    pf_buf *flags, *index;          /* device staging: marks and indices, span elements */
+    pf_buf *values;                 /* and values, chunk elements */
     int32_t *host_index;            /* host staging: chunk elements each */
     int64_t *host_values;
-    int64_t chunk;
+    int64_t span;                   /* a quarter of the larger array (driver_sparse.c) */
+    int64_t chunk;                  /* a tenth of a span */
     uint64_t bytes;                 /* device memory held */
     int current;                    /* the snapshots equal the host's arrays */
 } drv_sparse;
