@@ -145,6 +145,12 @@ const pf_knob_info pf_knob_table[PF_KNOB_COUNT] = {
         .auto_text = "read where the device builds the residual graph itself, else build",
         .meaning = "when the CLI's solve opens auto's or --backend's device: while the input is "
                    "read (read) or after it, while the host builds the residual graph (build)"},
+    [PF_KNOB_SESSION_LABELS] = {
+        CHOICE_KNOB("PORTAFLOW_SESSION_LABELS", session_labels, on_off_choices, PF_KNOB_AUTO),
+        .auto_text = "where measured cheaper than the global relabel they replace",
+        .meaning = "a device session's warm solve starts from the heights the last solve "
+                   "ended with, read back and repaired on the host (on), or with a global "
+                   "relabel (off)"},
     [PF_KNOB_CAP_BITS] = {
         CHOICE_KNOB("PORTAFLOW_CAP_BITS", cap_bits, cap_bits_choices, PF_KNOB_AUTO),
         .auto_text = "64 where the device has 64-bit atomics, else 32 where the graph allows",

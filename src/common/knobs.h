@@ -55,6 +55,7 @@ typedef enum pf_knob_id {
     PF_KNOB_GPU_MIN_VERTICES,
     PF_KNOB_DEVICE_BUILD,
     PF_KNOB_DEVICE_OPEN,
+    PF_KNOB_SESSION_LABELS,
     PF_KNOB_CAP_BITS,
     PF_KNOB_ARC_ORDER,
     PF_KNOB_ASYNC,
@@ -119,6 +120,7 @@ typedef struct pf_knob_values {
     int64_t gpu_min_vertices;  /* auto takes no GPU for max-flow below this */
     int64_t device_build;      /* 1: a device that can builds the residual graph */
     int64_t device_open;       /* 0 while the input is read, 1 after it */
+    int64_t session_labels;    /* PF_KNOB_AUTO: measured; 1 always, 0 never */
     int64_t cap_bits;          /* 32, 64, or PF_KNOB_AUTO */
     int64_t arc_order;         /* a pf_arc_order, or PF_KNOB_AUTO */
     int64_t async;

@@ -403,19 +403,27 @@ int pf_dev_session_get_changed(pf_dev_session *s, int64_t *res, int64_t *excess,
     return rc;
 }
 
-int pf_dev_session_cut(pf_dev_session *s, uint8_t *side, pf_status *st)
+int pf_dev_session_heights(pf_dev_session *s, int32_t *out, pf_status *st)
 {
     driver *d = &s->d;
-    int64_t n = d->host->n;
-    int32_t *height = pf_alloc((size_t)(n ? n : 1), sizeof *height, st);
-    if (!height)
-        return PF_E_NOMEM;
-    int rc = d->ops->download(d->dev, d->g.height, 0, height, (size_t)n * 4, st);
-    /* After the relabel that found no active vertex, height n = cannot
-     * reach the sink. */
-    for (int64_t v = 0; !rc && v < n; v++)
-        side[v] = height[v] >= n;
-    free(height);
+    return d->ops->download(d->dev, d->g.height, 0, out, (size_t)d->host->n * 4, st);
+}
+
+int pf_dev_session_resume_heights(pf_dev_session *s, const int32_t *height, pf_status *st)
+{
+    driver *d = &s->d;
+    const pf_residual *h = d->host;
+    int rc = d->ops->upload(d->dev, d->g.height, 0, height, (size_t)h->n * 4, st);
+    /* The source sits at n: an arc of it with room into a vertex below
+     * n - 1 would break the labels, so its arcs are saturated, as the
+     * global relabel does. */
+    if (!rc)
+        rc = d->ops->saturate_from(d->dev, &d->g, h->source, st);
+    if (!rc)
+        rc = drv_collect_active(d, st);
+    s->in_period = rc == PF_OK;
+    s->period_work = 0;
+    s->period_rounds = s->period_peak = 0;
     return rc;
 }
 

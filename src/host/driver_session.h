@@ -103,9 +103,17 @@ int pf_dev_session_update(pf_dev_session *s, const pf_residual *h, const int64_t
  * changed since the last call come back; *values_read says how many. */
 int pf_dev_session_get_changed(pf_dev_session *s, int64_t *res, int64_t *excess,
                                int64_t *values_read, pf_status *st);
-/* After a stretch that began with no active vertex: the min cut's source
- * side (h->n entries). */
-int pf_dev_session_cut(pf_dev_session *s, uint8_t *side, pf_status *st);
+/* The device's heights (h->n values) into out. After a stretch that
+ * began with no active vertex they are exact distances to the sink, n
+ * where it cannot be reached: the min cut's source side is height >= n. */
+int pf_dev_session_heights(pf_dev_session *s, int32_t *out, pf_status *st);
+/* After pf_dev_session_update, instead of the global relabel the next
+ * stretch would begin with: `height` (h->n values) goes up, the source's
+ * arcs into vertices below n are saturated and the active vertices
+ * listed; the next stretch starts from these heights. They must be valid
+ * for the preflow on the device: height[u] <= height[v] + 1 on every
+ * residual arc u->v but the source's, the sink at 0, the source at n. */
+int pf_dev_session_resume_heights(pf_dev_session *s, const int32_t *height, pf_status *st);
 /* Phase 2 on the device: residuals of a maximum flow into res (h->arcs).
  * The device then holds that flow, not the preflow: the next
  * pf_dev_session_update sends everything. */

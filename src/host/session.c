@@ -502,7 +502,9 @@ void pf_session_get_stats(const pf_session *s, pf_session_stats *out)
                       (uint64_t)s->g.ids * (8 + 4 + 4 + 8 + 1) +
                       (uint64_t)s->g.cover_room * (sizeof *s->g.covers + 2 * 8) +
                       (uint64_t)(s->g.touched_cap[0] + s->g.touched_cap[1]) * 4 +
-                      (s->seq_kept ? pf_seq_run_bytes(s->seq_kept) + (uint64_t)s->kept_n * 5 : 0);
+                      (s->seq_kept ? pf_seq_run_bytes(s->seq_kept) : 0) +
+                      (s->seq_kept || s->dev_labels ? (uint64_t)s->kept_n * 5 : 0) +
+                      (s->dev_labels ? (uint64_t)s->kept_n * 4 : 0);
 }
 
 void pf_session_close(pf_session *s)
@@ -510,7 +512,7 @@ void pf_session_close(pf_session *s)
     if (!s)
         return;
     pf_dev_session_close(s->dev);
-    pf_session_seq_drop(s);
+    pf_session_labels_drop(s);
     pf_dyn_free(&s->g);
     free(s->sources);
     free(s->sinks);

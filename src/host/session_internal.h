@@ -38,16 +38,26 @@ struct pf_session {
 
     pf_session_stats stats;
 
-    /* The host engine's run of the last solve, kept for the next with its
-     * arrays and labels (session_labels.c): the view's vertex count and
-     * terminals then, the labels' repair queue and marks (n each; the
-     * marks all 0 between repairs), and how many solves resumed it. */
+    /* The labels the last solve ended with, kept for the next one
+     * (session_labels.c): a host session keeps its engine's run, with its
+     * arrays; a device session the heights read back after phase 1. The
+     * view's vertex count and terminals then, the labels' repair queue
+     * and marks (n each; the marks all 0 between repairs), and how many
+     * solves started from kept labels. */
     struct pf_seq_run *seq_kept;
+    int32_t *dev_labels;
     int64_t kept_n;
     int32_t kept_source, kept_sink;
     int32_t *label_queue;
     uint8_t *label_queued;
-    int64_t seq_resumed;
+    int64_t labels_resumed;
+    /* A device session's measured choice (PORTAFLOW_SESSION_LABELS unset):
+     * the global relabel that last began a solve, and what the kept labels
+     * cost the last solve that started from them (their read-back where the
+     * cut did not need it, the repair, sending them up); the read-back of
+     * the labels kept now; solves since labels were last kept. */
+    double first_relabel_s, keep_labels_s, labels_read_s;
+    int64_t labels_idle;
 };
 
 /* View id of user vertex v, and back (-1 for a super terminal). */
@@ -76,7 +86,15 @@ int pf_session_rebuild(struct pf_session *s, const pf_network *net, pf_status *s
 int pf_session_seq_take(struct pf_session *s, struct pf_seq_run **run, pf_status *st);
 /* Keeps a host solve's run (its labels valid for the graph as it is). */
 void pf_session_seq_keep(struct pf_session *s, struct pf_seq_run *run);
-void pf_session_seq_drop(struct pf_session *s);
+/* A device session's heights after phase 1 read back into dev_labels and
+ * kept (the view's n values, exact distances to the sink). */
+int pf_session_dev_keep(struct pf_session *s, pf_status *st);
+/* The kept heights repaired for the batches since, as pf_session_seq_take
+ * does a run's, into *labels (the session's dev_labels); NULL where none
+ * can be kept (then they are dropped). */
+int pf_session_dev_take(struct pf_session *s, const int32_t **labels, pf_status *st);
+/* Every kept label and run freed. */
+void pf_session_labels_drop(struct pf_session *s);
 
 /* Phase 1 from the preflow on the session's engine; then, as the options
  * ask, the cut and a flow, into sol (value, arc_flow over ids,

@@ -1,8 +1,11 @@
-/* The sequential engine's run that a host session keeps from one solve to
- * the next (session_internal.h), so that a warm solve starts from the
- * labels the last one left, without a global relabel, on arrays already
- * there. On a grid that relabel is most of a warm solve: a search over
- * every slot for a batch that touched a few thousand (bench/NOTES.md 58).
+/* The labels a session's last solve ended with, kept for the next one
+ * (session_internal.h), so that a warm solve starts from them without a
+ * global relabel. On a host session they are the sequential engine's run,
+ * kept whole with its arrays; on a device session, the device's heights
+ * read back after phase 1 (exact then: the closing relabel made them) and
+ * sent up again with the next batch. On a grid that relabel is most of a
+ * warm solve: a search over every slot for a batch that touched a few
+ * thousand (bench/NOTES.md 58 and 74).
  *
  * Why the repair is enough. Push-relabel needs valid labels: label[u] <=
  * label[v] + 1 on every residual arc u->v, the sink at 0. A solve ends with
@@ -32,33 +35,62 @@
  * cost per slot). */
 enum { REPAIR_SHARE = 2 };
 
-void pf_session_seq_drop(pf_session *s)
+void pf_session_labels_drop(pf_session *s)
 {
     pf_seq_run_free(s->seq_kept);
+    free(s->dev_labels);
     free(s->label_queue);
     free(s->label_queued);
     s->seq_kept = NULL;
+    s->dev_labels = NULL;
     s->label_queue = NULL;
     s->label_queued = NULL;
     s->kept_n = 0;
 }
 
-void pf_session_seq_keep(pf_session *s, pf_seq_run *run)
+/* The view's vertex count and terminals noted for labels now kept, with
+ * the repair's queue and marks for them; 0 (all dropped) on no memory. */
+static int note_kept(pf_session *s)
 {
     const pf_residual *v = &s->g.view;
-    if (s->kept_n != v->n) {
-        pf_session_seq_drop(s);
+    if (s->kept_n != v->n || !s->label_queue) {
+        free(s->label_queue);
+        free(s->label_queued);
         s->label_queue = malloc((size_t)v->n * sizeof *s->label_queue);
         s->label_queued = calloc((size_t)v->n, 1);
     }
-    if (s->seq_kept != run)
-        pf_seq_run_free(s->seq_kept);
-    s->seq_kept = run;
     s->kept_n = v->n;
     s->kept_source = v->source;
     s->kept_sink = v->sink;
-    if (!s->label_queue || !s->label_queued)
-        pf_session_seq_drop(s); /* out of memory: the next solve starts afresh */
+    if (s->label_queue && s->label_queued)
+        return 1;
+    pf_session_labels_drop(s); /* out of memory: the next solve starts afresh */
+    return 0;
+}
+
+void pf_session_seq_keep(pf_session *s, pf_seq_run *run)
+{
+    if (s->seq_kept != run)
+        pf_seq_run_free(s->seq_kept);
+    s->seq_kept = run;
+    note_kept(s);
+}
+
+int pf_session_dev_keep(pf_session *s, pf_status *st)
+{
+    const int64_t n = s->g.view.n;
+    if (s->dev_labels && s->kept_n != n) {
+        free(s->dev_labels);
+        s->dev_labels = NULL;
+    }
+    if (!s->dev_labels && !(s->dev_labels = pf_alloc((size_t)(n ? n : 1), 4, st)))
+        return PF_E_NOMEM;
+    int rc = pf_dev_session_heights(s->dev, s->dev_labels, st);
+    if (rc || !note_kept(s)) {
+        free(s->dev_labels);
+        s->dev_labels = NULL;
+    }
+    return rc;
 }
 
 /* label[x] lowered to `to`, x queued (once) for its in-arcs. */
@@ -132,24 +164,49 @@ static int check_labels(const pf_session *s, const int32_t *label, pf_status *st
     return PF_OK;
 }
 
-int pf_session_seq_take(pf_session *s, pf_seq_run **run, pf_status *st)
+/* The kept labels made valid for the batches since (repaired, checked
+ * where the test suites ask); 0 where they cannot be kept. */
+static int repaired(pf_session *s, int32_t *label, pf_status *st, int *rc)
 {
     const pf_dyn_graph *g = &s->g;
-    *run = NULL;
-    if (!s->seq_kept)
-        return PF_OK;
-    int32_t *label = pf_seq_run_labels(s->seq_kept);
+    *rc = PF_OK;
     int usable = s->kept_n == g->view.n && s->kept_source == g->view.source &&
                  s->kept_sink == g->view.sink && !g->all_dirty && !g->touched_full &&
                  repair(s, label);
-    int rc = usable && pf_dev_check_enabled() ? check_labels(s, label, st) : PF_OK;
-    if (usable && !rc) {
+    if (usable && pf_dev_check_enabled())
+        *rc = check_labels(s, label, st);
+    return usable && !*rc;
+}
+
+int pf_session_seq_take(pf_session *s, pf_seq_run **run, pf_status *st)
+{
+    *run = NULL;
+    if (!s->seq_kept)
+        return PF_OK;
+    int rc;
+    if (repaired(s, pf_seq_run_labels(s->seq_kept), st, &rc)) {
         *run = s->seq_kept;
         s->seq_kept = NULL;
-        s->seq_resumed++;
+        s->labels_resumed++;
     } else {
         pf_seq_run_free(s->seq_kept);
         s->seq_kept = NULL;
+    }
+    return rc;
+}
+
+int pf_session_dev_take(pf_session *s, const int32_t **labels, pf_status *st)
+{
+    *labels = NULL;
+    if (!s->dev_labels)
+        return PF_OK;
+    int rc;
+    if (repaired(s, s->dev_labels, st, &rc)) {
+        *labels = s->dev_labels;
+        s->labels_resumed++;
+    } else {
+        free(s->dev_labels);
+        s->dev_labels = NULL;
     }
     return rc;
 }

@@ -82,10 +82,28 @@ int pf_session_rebuild(pf_session *s, const pf_network *net, pf_status *st)
 
 /* ---- phase 1 ------------------------------------------------------------ */
 
+/* Solves after which a device session that found kept labels not worth
+ * their cost tries them again (its batches may have changed kind). */
+enum { LABELS_RETRY = 16 };
+
+/* Whether a device session keeps the heights a solve ends with for the
+ * next one: as PORTAFLOW_SESSION_LABELS says, else where the last time it
+ * did cost less than the global relabel they replace (so on the first
+ * solve), or LABELS_RETRY solves after it last did. */
+static int keep_labels(const pf_session *s)
+{
+    int64_t knob = pf_knobs()->session_labels;
+    if (knob != PF_KNOB_AUTO)
+        return knob == 1;
+    return s->keep_labels_s < s->first_relabel_s || s->labels_idle >= LABELS_RETRY;
+}
+
 /* On the device: the batch's changes sent (the touched slots and vertices,
- * or their pages), stretches until a global relabel finds no active
- * vertex, what the stretches changed read back. */
-static int device_phase1(pf_session *s, pf_phase_times *t, pf_status *st)
+ * or their pages), with the labels the last solve left where they are
+ * kept (the first stretch then starts from them), stretches until a
+ * global relabel finds no active vertex, what the stretches changed read
+ * back; the heights too, for the cut (side) and the next solve. */
+static int device_phase1(pf_session *s, uint8_t *side, pf_phase_times *t, pf_status *st)
 {
     pf_dyn_graph *g = &s->g;
     pf_dev_pages pages = {.page_log2 = g->page_log2, .slots = g->dirty,
@@ -93,15 +111,39 @@ static int device_phase1(pf_session *s, pf_phase_times *t, pf_status *st)
                           .slot_list = g->touched[0], .vertex_list = g->touched[1],
                           .slot_count = g->touched_count[0],
                           .vertex_count = g->touched_count[1], .lists_full = g->touched_full};
+    const int32_t *labels = NULL;
+    const int kept = s->dev_labels != NULL;
     double t0 = pf_now();
-    int rc = pf_dev_session_update(s->dev, &g->view, g->res, g->excess, &pages, st);
+    int rc = pf_session_dev_take(s, &labels, st);
+    double keep_s = s->labels_read_s + (pf_now() - t0);
+    /* Labels that could not be kept (their repair gave way) cost this
+     * much on top of the relabel the solve still begins with. */
+    if (kept && !labels)
+        s->keep_labels_s = keep_s + s->first_relabel_s;
+    t0 = pf_now();
+    if (!rc)
+        rc = pf_dev_session_update(s->dev, &g->view, g->res, g->excess, &pages, st);
     if (rc)
         return rc;
     pf_dyn_clean(g);
     double t1 = pf_now();
     t->upload += t1 - t0;
+    if (labels) {
+        rc = pf_dev_session_resume_heights(s->dev, labels, st);
+        keep_s += pf_now() - t1;
+        s->keep_labels_s = keep_s;
+    }
+    if (kept && pf_knobs()->trace)
+        fprintf(stderr,
+                "portaflow trace: session labels %s: %.4g s (read back, repair%s); a global "
+                "relabel %.4g s\n",
+                labels ? "kept" : "dropped (the repair gave way)", keep_s,
+                labels ? ", sent up" : "", s->first_relabel_s);
     pf_dev_stretch stretch;
-    do {
+    int first = 1;
+    /* The last stretch is one that relabelled and found nothing active:
+     * kept labels start a solve, but only exact ones can end it. */
+    while (!rc) {
         rc = pf_dev_session_stretch(s->dev, 0, 0, 0, &stretch, st);
         if (!rc && pf_knobs()->trace)
             fprintf(stderr,
@@ -110,11 +152,16 @@ static int device_phase1(pf_session *s, pf_phase_times *t, pf_status *st)
                     (long long)stretch.active_before, (long long)stretch.active,
                     (long long)stretch.rounds, (long long)stretch.listed, stretch.seconds,
                     stretch.relabel_seconds);
+        if (first && stretch.relabelled)
+            s->first_relabel_s = stretch.relabel_seconds;
+        first = 0;
         t->global_relabel += stretch.relabel_seconds;
         t->push_relabel += stretch.seconds - stretch.relabel_seconds;
         if (!rc && pf_cancel_requested(&s->opt))
             rc = pf_fail(st, PF_E_CANCELLED, "solve cancelled by the caller");
-    } while (!rc && stretch.active_before > 0);
+        if (stretch.relabelled && stretch.active_before == 0)
+            break;
+    }
     double t2 = pf_now();
     int64_t values_read = 0;
     if (!rc)
@@ -125,7 +172,19 @@ static int device_phase1(pf_session *s, pf_phase_times *t, pf_status *st)
      * device does. */
     if (!rc && pf_dyn_take_preflow(g) != 0)
         g->all_dirty = 1;
-    t->download += pf_now() - t2;
+    double t3 = pf_now();
+    t->download += t3 - t2;
+    int keep = keep_labels(s);
+    s->labels_idle = keep ? 0 : s->labels_idle + 1;
+    if (!rc && (keep || side))
+        rc = pf_session_dev_keep(s, st);
+    s->labels_read_s = side ? 0 : pf_now() - t3;
+    for (int64_t v = 0; !rc && side && v < g->view.n; v++)
+        side[v] = s->dev_labels[v] >= g->view.n; /* height n: cannot reach the sink */
+    if (rc || !keep) {
+        free(s->dev_labels);
+        s->dev_labels = NULL;
+    }
     return rc;
 }
 
@@ -238,9 +297,7 @@ int pf_session_run(pf_session *s, pf_solution *sol, pf_status *st)
                                          : NULL;
     int rc = (s->opt.want_cut && !side) || (s->opt.want_flow && !flow_res) ? PF_E_NOMEM : PF_OK;
     if (!rc)
-        rc = s->dev ? device_phase1(s, &t, st) : host_phase1(s, side, &t, st);
-    if (!rc && s->dev && side)
-        rc = pf_dev_session_cut(s->dev, side, st);
+        rc = s->dev ? device_phase1(s, side, &t, st) : host_phase1(s, side, &t, st);
     if (!rc) {
         pf_dyn_cover_trim(g);
         sol->value = pf_dyn_value(g);
