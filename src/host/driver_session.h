@@ -56,7 +56,8 @@ int pf_dev_session_put(pf_dev_session *s, const int64_t *res, const int64_t *exc
  * max_work relabel work (<= 0: no bound). A stretch that a bound stopped
  * first leaves the period open: the next one goes on from there with the
  * same heights, without a relabel, until the period's work or rounds are
- * done (a put, or a stretch that ends the period, closes it). With
+ * done (a put, or a stretch that ends the period, closes it);
+ * pf_dev_session_resume_heights opens a period the same way. With
  * measure_excess the active excess is summed at its end (a device
  * reduction and a readback; else out->excess is -1). */
 int pf_dev_session_stretch(pf_dev_session *s, int64_t max_rounds, double max_work,

@@ -115,6 +115,7 @@ static int device_phase1(pf_session *s, uint8_t *side, pf_phase_times *t, pf_sta
     const int kept = s->dev_labels != NULL;
     double t0 = pf_now();
     int rc = pf_session_dev_take(s, &labels, st);
+    t->upload += pf_now() - t0; /* the labels' repair, before they go up */
     double keep_s = s->labels_read_s + (pf_now() - t0);
     /* Labels that could not be kept (their repair gave way) cost this
      * much on top of the relabel the solve still begins with. */
@@ -131,6 +132,7 @@ static int device_phase1(pf_session *s, uint8_t *side, pf_phase_times *t, pf_sta
     if (labels) {
         rc = pf_dev_session_resume_heights(s->dev, labels, st);
         keep_s += pf_now() - t1;
+        t->upload += pf_now() - t1;
         s->keep_labels_s = keep_s;
     }
     if (kept && pf_knobs()->trace)
@@ -173,12 +175,12 @@ static int device_phase1(pf_session *s, uint8_t *side, pf_phase_times *t, pf_sta
     if (!rc && pf_dyn_take_preflow(g) != 0)
         g->all_dirty = 1;
     double t3 = pf_now();
-    t->download += t3 - t2;
     int keep = keep_labels(s);
     s->labels_idle = keep ? 0 : s->labels_idle + 1;
     if (!rc && (keep || side))
         rc = pf_session_dev_keep(s, st);
     s->labels_read_s = side ? 0 : pf_now() - t3;
+    t->download += pf_now() - t2;
     for (int64_t v = 0; !rc && side && v < g->view.n; v++)
         side[v] = s->dev_labels[v] >= g->view.n; /* height n: cannot reach the sink */
     if (rc || !keep) {
