@@ -279,7 +279,7 @@ int drv_global_relabel(driver *d, int32_t target, int32_t excluded, int32_t resa
 {
     const pf_device_ops *ops = d->ops;
     pf_dev_graph *g = &d->g;
-    double lap = pf_now();
+    double lap = pf_now(), begun = lap;
     int rc = drv_collect_active(d, st);
     trace_lap(d, &lap, &d->trace_collect);
     if (!rc && d->active > 0)
@@ -314,6 +314,8 @@ int drv_global_relabel(driver *d, int32_t target, int32_t excluded, int32_t resa
         rc = ops->saturate_from(d->dev, g, resaturate, st);
     trace_lap(d, &lap, &d->trace_saturate);
     d->out->global_relabels++;
+    /* the BFS waited for its last level's count: most of it is in */
+    d->last_gr_seconds = pf_now() - begun;
     return rc;
 }
 
@@ -329,11 +331,16 @@ static int draw_progress(driver *d, const char *phase, int32_t target, int64_t g
 }
 
 /* Rounds of push-relabel over the active list until the work done calls
- * for a global relabel, the round cap (or `max_rounds`) is reached, or no
- * vertex is active; *listed gets the sum of the list sizes (the vertices
- * processed, the hybrid's rate). The round cap catches excess bouncing
- * between a few vertices with little relabel work (seen with the one-hop
- * body): heights go stale while the work measure stays low. */
+ * for a global relabel, the round cap (or `max_rounds`) is reached, the
+ * rounds took gr_time times the last relabel's wall time (d->time_cut),
+ * or no vertex is active; *listed gets the sum of the list sizes (the
+ * vertices processed, the hybrid's rate). The round cap catches excess
+ * bouncing between a few vertices with little relabel work (seen with the
+ * one-hop body): heights go stale while the work measure stays low. The
+ * time bound catches the same where a relabel is cheap (bench/NOTES.md
+ * 76: excess the last relabel left able to reach the sink is pushed there
+ * in the first rounds; what is left climbs heights that the next relabel
+ * sets to n at once). */
 int drv_run_rounds(driver *d, const char *phase, int32_t target, int64_t max_rounds,
                    double max_work, int64_t *listed, double *work_done, pf_status *st)
 {
@@ -341,10 +348,17 @@ int drv_run_rounds(driver *d, const char *phase, int32_t target, int64_t max_rou
     if (max_work < gr_work)
         gr_work = max_work;
     int64_t cap = d->gr_max_rounds < max_rounds ? d->gr_max_rounds : max_rounds;
-    double work = 0;
+    double work = 0, begun = pf_now();
+    double time_cap = d->gr_time > 0 && d->last_gr_seconds > 0
+                          ? d->gr_time * d->last_gr_seconds : INFINITY;
     int rc = PF_OK;
     d->peak_active = d->active;
+    d->time_cut = 0;
     for (int64_t rounds = 0; !rc && d->active > 0 && work < gr_work && rounds < cap; rounds++) {
+        if (rounds > 0 && pf_now() - begun >= time_cap) {
+            d->time_cut = 1;
+            break;
+        }
         int64_t round_work = 0;
         /* What is left of the budget, for a backend that discharges
          * asynchronously (device.h); the others make one pass. */
@@ -655,6 +669,7 @@ void drv_init(driver *d, const pf_device_ops *ops, const pf_residual *h,
     d->cycles = (int32_t)knobs->cycles;
     d->gr_alpha = knobs->gr_alpha;
     d->gr_max_rounds = knobs->gr_rounds;
+    d->gr_time = knobs->gr_time;
     d->trace = knobs->trace != 0;
     d->async = knobs->async != 0;
     pf_progress_begin(&d->progress, opt->progress);

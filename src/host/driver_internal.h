@@ -43,6 +43,9 @@ typedef struct driver {
     int async;            /* offer backends the asynchronous discharge (device.h) */
     double gr_alpha;      /* global relabel after alpha * n + arcs / 2 work */
     int64_t gr_max_rounds; /* ... or after this many rounds, whichever first */
+    double gr_time;       /* ... or once rounds took this many times the last relabel */
+    double last_gr_seconds; /* wall time of the last global relabel */
+    int time_cut;         /* the last drv_run_rounds stopped at the time bound */
     uint64_t bytes;       /* device memory held */
     int64_t room_n, room_arcs;   /* buffers at least this large (sessions) */
     int64_t alloc_n, alloc_arcs; /* what the buffers hold now */

@@ -181,7 +181,7 @@ int pf_dev_session_stretch(pf_dev_session *s, int64_t max_rounds, double max_wor
     if (d->peak_active > s->period_peak)
         s->period_peak = d->peak_active;
     s->in_period = !rc && d->active > 0 && s->period_work < period &&
-                   s->period_rounds < d->gr_max_rounds;
+                   s->period_rounds < d->gr_max_rounds && !d->time_cut;
     int64_t handoff = pf_knobs()->handoff;
     out->crawled = handoff > 0 && s->period_rounds == d->gr_max_rounds &&
                    s->period_peak <= handoff;
