@@ -357,6 +357,7 @@ int drv_run_rounds(driver *d, const char *phase, int32_t target, int64_t max_rou
     for (int64_t rounds = 0; !rc && d->active > 0 && work < gr_work && rounds < cap; rounds++) {
         if (rounds > 0 && pf_now() - begun >= time_cap) {
             d->time_cut = 1;
+            d->time_cuts++;
             break;
         }
         int64_t round_work = 0;
@@ -739,9 +740,11 @@ void drv_close(driver *d)
     if (d->trace)
         fprintf(stderr,
                 "portaflow trace: %lld global relabels: collect %.4f s, cancel %.4f s, "
-                "bfs %.4f s (%lld levels, batches rounded up), saturate %.4f s\n",
+                "bfs %.4f s (%lld levels, batches rounded up), saturate %.4f s; %lld "
+                "periods ended by the time bound\n",
                 (long long)d->out->global_relabels, d->trace_collect, d->trace_cancel,
-                d->trace_bfs, (long long)d->trace_levels, d->trace_saturate);
+                d->trace_bfs, (long long)d->trace_levels, d->trace_saturate,
+                (long long)d->time_cuts);
     drv_release_graph(d);
     free(d->cap32);
     d->cap32 = NULL;

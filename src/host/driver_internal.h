@@ -46,6 +46,7 @@ typedef struct driver {
     double gr_time;       /* ... or once rounds took this many times the last relabel */
     double last_gr_seconds; /* wall time of the last global relabel */
     int time_cut;         /* the last drv_run_rounds stopped at the time bound */
+    int64_t time_cuts;    /* how often that happened (PORTAFLOW_TRACE) */
     uint64_t bytes;       /* device memory held */
     int64_t room_n, room_arcs;   /* buffers at least this large (sessions) */
     int64_t alloc_n, alloc_arcs; /* what the buffers hold now */
