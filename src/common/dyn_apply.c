@@ -395,18 +395,26 @@ int pf_dyn_set_slot_cap(pf_dyn_graph *d, int64_t slot, int64_t cap, pf_status *s
  * the host's threads from this many on. */
 enum { TAKE_PARALLEL_MIN = 1 << 16 };
 
-int64_t pf_dyn_take_preflow(pf_dyn_graph *d)
+int64_t pf_dyn_source_shortfall(const pf_dyn_graph *d)
 {
     const int32_t s = d->view.source;
-    const int64_t n = d->view.n, begin = d->view.first[s], end = d->view.first[s + 1];
-    const int64_t *excess = d->excess, *res = d->res;
+    const int64_t n = d->view.n, *excess = d->excess;
     const int threads = pf_resolve_threads(d->params.threads);
-    int64_t others = 0, open = 0;
+    int64_t others = 0;
     PF_OMP(omp parallel for reduction(+ : others) schedule(static) num_threads(threads)
            if (threads > 1 && n >= TAKE_PARALLEL_MIN))
     for (int64_t v = 0; v < n; v++)
         others += v == s ? 0 : excess[v];
-    d->excess[s] = -others;
+    return excess[s] + others;
+}
+
+int64_t pf_dyn_saturate_source(pf_dyn_graph *d)
+{
+    const int32_t s = d->view.source;
+    const int64_t begin = d->view.first[s], end = d->view.first[s + 1];
+    const int64_t *res = d->res;
+    const int threads = pf_resolve_threads(d->params.threads);
+    int64_t open = 0;
     PF_OMP(omp parallel for reduction(+ : open) schedule(static) num_threads(threads)
            if (threads > 1 && end - begin >= TAKE_PARALLEL_MIN))
     for (int64_t a = begin; a < end; a++)
@@ -415,6 +423,12 @@ int64_t pf_dyn_take_preflow(pf_dyn_graph *d)
     for (int64_t a = begin; open > 0 && a < end; a++)
         saturate_from_source(d, a, &b);
     return b.out.source_pushed;
+}
+
+int64_t pf_dyn_take_preflow(pf_dyn_graph *d)
+{
+    d->excess[d->view.source] -= pf_dyn_source_shortfall(d);
+    return pf_dyn_saturate_source(d);
 }
 
 /* ---- the batch ---- */

@@ -225,6 +225,13 @@ int pf_dyn_repair(pf_dyn_graph *d, pf_dyn_batch_out *out, pf_status *st);
  * Returns what was pushed out of the source. Marks no page: the caller
  * knows what the engine wrote. */
 int64_t pf_dyn_take_preflow(pf_dyn_graph *d);
+/* Its two halves, for an engine that keeps the source's excess itself
+ * (the parallel driver: every push adds and takes alike): how far the
+ * source's excess is from minus the others' sum (0 where the invariant
+ * holds; a pass over every vertex), and the source's slots saturated
+ * again (what was pushed). */
+int64_t pf_dyn_source_shortfall(const pf_dyn_graph *d);
+int64_t pf_dyn_saturate_source(pf_dyn_graph *d);
 
 /* The initial preflow on the graph as it is (residuals = capacities,
  * every source arc saturated): a cold start; every page dirty. */

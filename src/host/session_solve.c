@@ -18,6 +18,7 @@
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "../device/seq/seq_engine.h"
+#include "dev_check.h"
 #include "session_internal.h"
 
 /* The deleted ids of the graph before a rebuild, deleted again after it
@@ -169,10 +170,16 @@ static int device_phase1(pf_session *s, uint8_t *side, pf_phase_times *t, pf_sta
     if (!rc)
         rc = pf_dev_session_get_changed(s->dev, g->res, g->excess, &values_read, st);
     (void)values_read; /* what came back: the download time says it */
-    /* Every stretch's relabel saturated the source's arcs on the device:
-     * nothing to push here, but the host's copy must hold what the
-     * device does. */
-    if (!rc && pf_dyn_take_preflow(g) != 0)
+    /* The device keeps the source's excess (its pushes take what they
+     * add), so that comes back with the rest: no pass over every vertex to
+     * recompute it (bench/NOTES.md 77); the test suites check it. Every
+     * stretch's relabel saturated the source's arcs on the device: nothing
+     * to push here, but the host's copy must hold what the device does. */
+    if (!rc && pf_dev_check_enabled() && pf_dyn_source_shortfall(g) != 0)
+        rc = pf_fail(st, PF_E_VERIFY,
+                     "session: the source's excess read back is %lld off minus the others' sum",
+                     (long long)pf_dyn_source_shortfall(g));
+    if (!rc && pf_dyn_saturate_source(g) != 0)
         g->all_dirty = 1;
     double t3 = pf_now();
     int keep = keep_labels(s);
