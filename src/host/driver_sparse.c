@@ -9,15 +9,15 @@
 #include "../common/timer.h"
 
 /* A read-back marks and compacts the changed values a span at a time (a
- * quarter of the larger array: flags and indices, 8 bytes per element
- * of it), waiting for the device once per span (bench/NOTES.md 75: a 16th
- * made the waits most of a read-back; a whole array cost 8 bytes per slot
- * more). A span comes back whole once more than 1 / WHOLE_SHARE of its
- * values changed: a value gathered (index and value through small copies,
- * then the host's scatter) costs about ten times a value of a whole copy
- * (NOTES 56). So at most a WHOLE_SHARE-th of a span is ever gathered, and
- * that is the staging of the values (device and host) and the chunk the
- * puts' lists go in. Both at least SPARSE_CHUNK_MIN. */
+ * quarter of the larger array), waiting for the device once per span:
+ * fewer spans mean fewer waits, and each span's flags and indices take 8
+ * bytes of device memory per element. A span comes back whole once more
+ * than 1 / WHOLE_SHARE of its values changed, since a value gathered
+ * (index and value through small copies, then the host's scatter) costs
+ * about ten times a value of a whole copy (bench/NOTES.md 56 and 75 have
+ * the measurements). So at most a WHOLE_SHARE-th of a span is ever
+ * gathered: that is the staging of the values (device and host) and the
+ * chunk the puts' lists go in, both at least SPARSE_CHUNK_MIN. */
 #define SPANS 4
 #define WHOLE_SHARE 10
 #define SPARSE_CHUNK_MIN ((int64_t)1 << 16)
