@@ -116,8 +116,9 @@ static int device_phase1(pf_session *s, uint8_t *side, pf_phase_times *t, pf_sta
     const int kept = s->dev_labels != NULL;
     double t0 = pf_now();
     int rc = pf_session_dev_take(s, &labels, st);
-    t->upload += pf_now() - t0; /* the labels' repair, before they go up */
-    double keep_s = s->labels_read_s + (pf_now() - t0);
+    double repair_s = pf_now() - t0;
+    t->upload += repair_s; /* the labels' repair, before they go up */
+    double keep_s = s->labels_read_s + repair_s;
     /* Labels that could not be kept (their repair gave way) cost this
      * much on top of the relabel the solve still begins with. */
     if (kept && !labels)
@@ -132,8 +133,9 @@ static int device_phase1(pf_session *s, uint8_t *side, pf_phase_times *t, pf_sta
     t->upload += t1 - t0;
     if (labels) {
         rc = pf_dev_session_resume_heights(s->dev, labels, st);
-        keep_s += pf_now() - t1;
-        t->upload += pf_now() - t1;
+        double sent_s = pf_now() - t1;
+        keep_s += sent_s;
+        t->upload += sent_s;
         s->keep_labels_s = keep_s;
     }
     if (kept && pf_knobs()->trace)
@@ -175,10 +177,11 @@ static int device_phase1(pf_session *s, uint8_t *side, pf_phase_times *t, pf_sta
      * recompute it (bench/NOTES.md 77); the test suites check it. Every
      * stretch's relabel saturated the source's arcs on the device: nothing
      * to push here, but the host's copy must hold what the device does. */
-    if (!rc && pf_dev_check_enabled() && pf_dyn_source_shortfall(g) != 0)
+    int64_t shortfall = !rc && pf_dev_check_enabled() ? pf_dyn_source_shortfall(g) : 0;
+    if (shortfall != 0)
         rc = pf_fail(st, PF_E_VERIFY,
                      "session: the source's excess read back is %lld off minus the others' sum",
-                     (long long)pf_dyn_source_shortfall(g));
+                     (long long)shortfall);
     if (!rc && pf_dyn_saturate_source(g) != 0)
         g->all_dirty = 1;
     double t3 = pf_now();
