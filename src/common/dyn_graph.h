@@ -136,6 +136,11 @@ typedef struct pf_dyn_graph {
     int64_t *cover_of;
     int64_t cover_total;
 
+    /* The reroutes' record (pf_dyn_reroute): searches made and those
+     * that found a way round the cut arc, both halved now and then so the
+     * record follows the stream; searches skipped since it went rare. */
+    int64_t reroute_tries, reroute_found, reroute_skipped;
+
     /* Counters for reports and benchmarks. */
     int64_t recompactions;
     int64_t live_arcs;     /* pairs in use (super arcs included) */

@@ -68,7 +68,8 @@ int pf_dyn_repair_list(pf_dyn_graph *d, const int64_t *list, int64_t len, pf_dyn
 
 /* Moves up to `amount` of excess from u back to w along residual paths
  * found near u (a bounded search), undoing a cut's excess and deficit
- * where the flow can go round the cut arc; returns what it moved. */
+ * where the flow can go round the cut arc; returns what it moved (0 also
+ * where the graph's searches rarely find a way and this one is skipped). */
 int64_t pf_dyn_reroute(pf_dyn_graph *d, int64_t u, int64_t w, int64_t amount,
                        pf_dyn_batch_out *out);
 

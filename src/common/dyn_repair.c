@@ -332,12 +332,35 @@ static int find_residual_path(pf_dyn_graph *d, int64_t u, int64_t w, pf_dyn_batc
     return found;
 }
 
+/* Where fewer than one search in REROUTE_RARE has found a way round (a
+ * layered graph: its arcs join consecutive levels, and a way round one
+ * goes back a level and forward again, rarely within the visits), only
+ * one cut arc in REROUTE_RARE is searched, which keeps the record
+ * current; the record is halved every REROUTE_RECORD searches, so it
+ * follows a stream whose graph changes. Judged from REROUTE_PROBES
+ * searches on. */
+enum { REROUTE_RARE = 16, REROUTE_RECORD = 4096, REROUTE_PROBES = 256 };
+
+static int reroute_due(pf_dyn_graph *d)
+{
+    if (d->reroute_tries < REROUTE_PROBES || d->reroute_found * REROUTE_RARE >= d->reroute_tries)
+        return 1;
+    return ++d->reroute_skipped % REROUTE_RARE == 0;
+}
+
 int64_t pf_dyn_reroute(pf_dyn_graph *d, int64_t u, int64_t w, int64_t amount,
                        pf_dyn_batch_out *out)
 {
+    if (!reroute_due(d))
+        return 0;
     int64_t done = 0;
     while (done < amount && find_residual_path(d, u, w, out))
         done += push_path(d, u, w, amount - done);
+    d->reroute_found += done > 0;
+    if (++d->reroute_tries >= REROUTE_RECORD) {
+        d->reroute_tries /= 2;
+        d->reroute_found /= 2;
+    }
     d->excess[u] -= done;
     d->excess[w] += done;
     pf_dyn_touch_vertex(d, u);
