@@ -365,10 +365,13 @@ int drv_run_rounds(driver *d, const char *phase, int32_t target, int64_t max_rou
          * asynchronously (device.h); the others make one pass. */
         d->g.work_budget = d->async ? (int64_t)(gr_work - work) + 1 : 0;
         *listed += d->active;
+        double lap = pf_now();
         rc = d->ops->push_relabel(d->dev, &d->g, d->g.list_a, d->active, d->cycles, &round_work,
                                   st);
+        trace_lap(d, &lap, &d->trace_push);
         if (!rc)
             rc = drv_collect_active(d, st);
+        trace_lap(d, &lap, &d->trace_listing);
         if (d->active > d->peak_active)
             d->peak_active = d->active;
         work += (double)round_work;
@@ -741,10 +744,12 @@ void drv_close(driver *d)
         fprintf(stderr,
                 "portaflow trace: %lld global relabels: collect %.4f s, cancel %.4f s, "
                 "bfs %.4f s (%lld levels, batches rounded up), saturate %.4f s; %lld "
-                "periods ended by the time bound\n",
+                "periods ended by the time bound; %lld rounds: push-relabel %.4f s, active "
+                "lists %.4f s\n",
                 (long long)d->out->global_relabels, d->trace_collect, d->trace_cancel,
                 d->trace_bfs, (long long)d->trace_levels, d->trace_saturate,
-                (long long)d->time_cuts);
+                (long long)d->time_cuts, (long long)d->out->rounds, d->trace_push,
+                d->trace_listing);
     drv_release_graph(d);
     free(d->cap32);
     d->cap32 = NULL;

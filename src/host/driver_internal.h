@@ -63,6 +63,7 @@ typedef struct driver {
      * waited for, so tracing itself slows the solve); printed at the end. */
     int trace;
     double trace_collect, trace_cancel, trace_bfs, trace_saturate;
+    double trace_push, trace_listing; /* rounds: the push-relabel step, the active list */
     int64_t trace_levels;
 } driver;
 
