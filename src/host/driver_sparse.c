@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/omp_threads.h"
 #include "../common/status.h"
 #include "../common/timer.h"
 
@@ -21,6 +22,23 @@
 #define SPANS 4
 #define WHOLE_SHARE 10
 #define SPARSE_CHUNK_MIN ((int64_t)1 << 16)
+
+/* The host's side of a transfer (gathering the listed values to send,
+ * scattering those read back) reads or writes far apart in the graph's
+ * arrays, each element waiting on memory: from SPARSE_TEAM_MIN elements
+ * on, on up to SPARSE_TEAM_MAX of the driver's host threads (idle while a
+ * device session transfers; a few already overlap most of the waits), in
+ * chunks of SPARSE_TEAM_CHUNK taken as threads come free, so that one
+ * thread on a slow or busy core holds up no more than its chunk. */
+#define SPARSE_TEAM_MIN ((int64_t)1 << 14)
+#define SPARSE_TEAM_MAX 8
+#define SPARSE_TEAM_CHUNK 2048
+
+static int team_for(const driver *d, int64_t count)
+{
+    int threads = count >= SPARSE_TEAM_MIN ? pf_resolve_threads(d->host_threads) : 1;
+    return threads < SPARSE_TEAM_MAX ? threads : SPARSE_TEAM_MAX;
+}
 
 int drv_sparse_offered(const driver *d)
 {
@@ -119,15 +137,19 @@ static int put_slots(driver *d, drv_sparse *sp, const pf_residual *h, const int6
 {
     int32_t *narrow = (int32_t *)(void *)sp->host_values;
     const int64_t limit = d->alloc_arcs;
+    const int threads = team_for(d, count);
     int rc = stage_index(d, sp, slots, count, st);
+    PF_OMP(omp parallel for schedule(dynamic, SPARSE_TEAM_CHUNK) num_threads(threads) if (threads > 1))
     for (int64_t i = 0; i < count; i++)
         narrow[i] = h->head[slots[i]];
     if (!rc)
         rc = put_values(d, sp, d->g.head, NULL, 4, limit, count, st);
+    PF_OMP(omp parallel for schedule(dynamic, SPARSE_TEAM_CHUNK) num_threads(threads) if (threads > 1))
     for (int64_t i = 0; i < count; i++)
         drv_rev_for_device(d->ops, h, slots[i], 1, &narrow[i]);
     if (!rc)
         rc = put_values(d, sp, d->g.rev, NULL, 4, limit, count, st);
+    PF_OMP(omp parallel for schedule(dynamic, SPARSE_TEAM_CHUNK) num_threads(threads) if (threads > 1))
     for (int64_t i = 0; i < count; i++)
         sp->host_values[i] = res[slots[i]];
     if (!rc)
@@ -139,11 +161,14 @@ static int put_slots(driver *d, drv_sparse *sp, const pf_residual *h, const int6
 static int put_vertices(driver *d, drv_sparse *sp, const pf_residual *h, const int64_t *excess,
                         const int32_t *vertices, int64_t count, pf_status *st)
 {
+    const int threads = team_for(d, count);
     int rc = stage_index(d, sp, vertices, count, st);
+    PF_OMP(omp parallel for schedule(dynamic, SPARSE_TEAM_CHUNK) num_threads(threads) if (threads > 1))
     for (int64_t i = 0; i < count; i++)
         sp->host_values[i] = h->first[vertices[i]];
     if (!rc)
         rc = put_values(d, sp, d->g.first, NULL, 8, d->alloc_n + 1, count, st);
+    PF_OMP(omp parallel for schedule(dynamic, SPARSE_TEAM_CHUNK) num_threads(threads) if (threads > 1))
     for (int64_t i = 0; i < count; i++)
         sp->host_values[i] = vertices[i] < h->n ? excess[vertices[i]] : 0;
     if (!rc)
@@ -213,8 +238,12 @@ static int changed_values(driver *d, drv_sparse *sp, pf_buf *buf, pf_buf *snap, 
         if (!rc && selected > 0)
             rc = d->ops->download(d->dev, sp->values, 0, sp->host_values,
                                   (size_t)selected * 8, st);
-        for (int64_t i = 0; !rc && i < selected; i++)
-            host[base + sp->host_index[i]] = sp->host_values[i];
+        const int threads = team_for(d, selected);
+        const int32_t *index = sp->host_index;
+        const int64_t *values = sp->host_values;
+        PF_OMP(omp parallel for schedule(dynamic, SPARSE_TEAM_CHUNK) num_threads(threads) if (!rc && threads > 1))
+        for (int64_t i = 0; i < (rc ? 0 : selected); i++)
+            host[base + index[i]] = values[i];
         *read += selected;
         tr->sparse_values += selected;
         tr->gather += pf_now() - t1;
