@@ -103,7 +103,7 @@ const pf_knob_info pf_knob_table[PF_KNOB_COUNT] = {
         .meaning = "parallel driver: global relabel after alpha * n + arcs / 2 relabel work"},
     [PF_KNOB_GR_ROUNDS] = {INT_KNOB("PORTAFLOW_GR_ROUNDS", gr_rounds, 1, INT31, 256),
         .meaning = "parallel driver: global relabel after at most this many rounds"},
-    [PF_KNOB_GR_TIME] = {REAL_KNOB("PORTAFLOW_GR_TIME", gr_time, 0, 1000000, 2),
+    [PF_KNOB_GR_TIME] = {REAL_KNOB("PORTAFLOW_GR_TIME", gr_time, 0, 1000000, 1),
         .meaning = "parallel driver: global relabel once the rounds since the last one took "
                    "this many times its wall time; 0: never by time"},
     [PF_KNOB_HANDOFF] = {INT_KNOB("PORTAFLOW_HANDOFF", handoff, 0, INT64_MAX, 1024),
