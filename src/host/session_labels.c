@@ -25,15 +25,20 @@
  * means: then nothing is kept, and the solve relabels as before. */
 #include <stdlib.h>
 
+#include "../common/knobs.h"
 #include "../common/status.h"
+#include "../common/timer.h"
 #include "../device/seq/seq_engine.h"
 #include "dev_check.h"
 #include "session_internal.h"
 
 /* A repair gives way to a global relabel once it has scanned this share
  * of the slots (a global relabel scans them all, once, at about the same
- * cost per slot). */
-enum { REPAIR_SHARE = 2 };
+ * cost per slot), or, on a device session, once it has taken as long as
+ * the device's last relabel (the one it would spare: on a GPU a few
+ * milliseconds, which a 1% batch's repair on the host passes many times
+ * over), its clock read every REPAIR_CLOCK steps. */
+enum { REPAIR_SHARE = 2, REPAIR_CLOCK = 4096 };
 
 void pf_session_labels_drop(pf_session *s)
 {
@@ -106,16 +111,29 @@ static void lower(pf_session *s, int32_t *label, int32_t x, int32_t to, int64_t 
     (*count)++;
 }
 
-/* The repair above, of the kept run's labels; 0 when it gave way. */
-static int repair(pf_session *s, int32_t *label)
+/* Whether a repair begun at `begun` with a time budget (0: none) has
+ * passed it; read every REPAIR_CLOCK steps. */
+static int out_of_time(double begun, double budget, int64_t step)
+{
+    return budget > 0 && step % REPAIR_CLOCK == 0 && pf_now() - begun > budget;
+}
+
+/* The repair above, of the kept run's labels, within `budget` seconds (0:
+ * no bound but the slots'); 0 when it gave way. */
+static int repair(pf_session *s, int32_t *label, double budget)
 {
     const pf_dyn_graph *g = &s->g;
     const pf_residual *v = &g->view;
     const int32_t source = v->source, n = (int32_t)v->n;
     const int64_t *res = g->res;
-    int64_t head = 0, tail = 0, count = 0, scanned = 0;
-    const int64_t limit = v->arcs / REPAIR_SHARE;
+    int64_t head = 0, tail = 0, count = 0, scanned = 0, steps = 0;
+    int64_t limit = v->arcs / REPAIR_SHARE;
+    const double begun = pf_now();
     for (int64_t i = 0; i < g->touched_count[0]; i++) {
+        if (out_of_time(begun, budget, ++steps)) {
+            limit = -1;
+            break;
+        }
         int64_t a = g->touched[0][i];
         if (res[a] <= 0)
             continue;
@@ -124,6 +142,10 @@ static int repair(pf_session *s, int32_t *label)
             lower(s, label, u, label[w] + 1, &tail, &count);
     }
     while (count > 0 && scanned <= limit) {
+        if (out_of_time(begun, budget, ++steps)) {
+            limit = -1;
+            break;
+        }
         int32_t x = s->label_queue[head];
         head = head + 1 == n ? 0 : head + 1;
         count--;
@@ -164,15 +186,16 @@ static int check_labels(const pf_session *s, const int32_t *label, pf_status *st
     return PF_OK;
 }
 
-/* The kept labels made valid for the batches since (repaired, checked
- * where the test suites ask); 0 where they cannot be kept. */
-static int repaired(pf_session *s, int32_t *label, pf_status *st, int *rc)
+/* The kept labels made valid for the batches since (repaired within
+ * `budget` seconds, 0: no time bound; checked where the test suites ask);
+ * 0 where they cannot be kept. */
+static int repaired(pf_session *s, int32_t *label, double budget, pf_status *st, int *rc)
 {
     const pf_dyn_graph *g = &s->g;
     *rc = PF_OK;
     int usable = s->kept_n == g->view.n && s->kept_source == g->view.source &&
                  s->kept_sink == g->view.sink && !g->all_dirty && !g->touched_full &&
-                 repair(s, label);
+                 repair(s, label, budget);
     if (usable && pf_dev_check_enabled())
         *rc = check_labels(s, label, st);
     return usable && !*rc;
@@ -184,7 +207,7 @@ int pf_session_seq_take(pf_session *s, pf_seq_run **run, pf_status *st)
     if (!s->seq_kept)
         return PF_OK;
     int rc;
-    if (repaired(s, pf_seq_run_labels(s->seq_kept), st, &rc)) {
+    if (repaired(s, pf_seq_run_labels(s->seq_kept), 0, st, &rc)) {
         *run = s->seq_kept;
         s->seq_kept = NULL;
         s->labels_resumed++;
@@ -201,7 +224,10 @@ int pf_session_dev_take(pf_session *s, const int32_t **labels, pf_status *st)
     if (!s->dev_labels)
         return PF_OK;
     int rc;
-    if (repaired(s, s->dev_labels, st, &rc)) {
+    /* The time bound is part of the measured choice: labels forced on
+     * (PORTAFLOW_SESSION_LABELS=on) are repaired however long it takes. */
+    double budget = pf_knobs()->session_labels == PF_KNOB_AUTO ? s->first_relabel_s : 0;
+    if (repaired(s, s->dev_labels, budget, st, &rc)) {
         *labels = s->dev_labels;
         s->labels_resumed++;
     } else {
