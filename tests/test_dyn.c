@@ -442,6 +442,33 @@ START_TEST(recompact_and_grow)
 }
 END_TEST
 
+/* Arcs added at one vertex one batch at a time: every layout within 8
+ * batches of the last raises the slack by 2 (to 10 at most); once the
+ * slack lasts longer than that, the layouts leave it (at 8 here). */
+START_TEST(slack_follows_stream)
+{
+    const int64_t arcs[][3] = {{0, 1, 5}, {1, 2, 5}, {2, 3, 9}};
+    pf_network *net = net_of(4, 0, 3, arcs, 3);
+    pf_dyn_params p = {.slack = 1e-9, .slack_min = 0, .vertex_room = 0, .page_log2 = 2};
+    pf_dyn_graph d = build_from(net, &p);
+    pf_dyn_batch_out out;
+    int32_t expect = 0;
+    for (int k = 0; k < 40; k++) {
+        pf_dyn_change c[] = {{.kind = PF_DYN_ADD, .tail = 1, .head = k % 2 ? 3 : 2, .cap = 1}};
+        int32_t slack = d.params.slack_min;
+        int64_t last = d.last_room_layout;
+        apply_ok(&d, c, 1, &out);
+        if (out.recompacted)
+            expect = d.batches_applied - last <= 8 && slack < 10 ? slack + 2 : slack;
+        ck_assert_int_eq(d.params.slack_min, expect);
+    }
+    ck_assert_int_eq(d.params.slack_min, 8);
+    ck_assert_int_eq(warm_value(&d, 1), 5);
+    pf_dyn_free(&d);
+    pf_network_free(net);
+}
+END_TEST
+
 /* A super source's arcs (no ids) set by slot: their deficits repaired by
  * pf_dyn_repair or by the next batch. Sources 0 and 1, sink 4. */
 START_TEST(slot_cap_and_repair)
@@ -777,6 +804,7 @@ int main(void)
     tcase_add_test(known, terminal_arcs);
     tcase_add_test(known, refused_batches);
     tcase_add_test(known, recompact_and_grow);
+    tcase_add_test(known, slack_follows_stream);
     tcase_add_test(known, slot_cap_and_repair);
     tcase_add_test(known, reset_preflow);
     tcase_add_test(known, pair_in_dead_slots);

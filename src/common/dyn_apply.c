@@ -156,6 +156,7 @@ typedef struct batch_plan {
     int64_t *new_demand;   /* new vertices: slots the batch's arcs take at each */
     int64_t *deficits;     /* vertices that went below 0 (one per change at most) */
     int need_layout;
+    int room_short;        /* the layout is for a vertex's room */
     dyn_plan layout;
 } batch_plan;
 
@@ -202,7 +203,7 @@ static int plan_demand(const pf_dyn_graph *d, const pf_dyn_change *c, int64_t co
         b->extra_vertex[b->extra_count] = u;
         b->extra_slots[b->extra_count++] = k;
         if (pf_dyn_room_at(d, u) < k)
-            b->need_layout = 1;
+            b->need_layout = b->room_short = 1;
     }
     if (n0 + b->new_vertices > d->vertex_cap ||
         d->view.first[n0] + b->new_slots > d->slot_cap)
@@ -472,6 +473,24 @@ static int fix_deficits(pf_dyn_graph *d, const int64_t *list, int64_t len,
     return rc;
 }
 
+/* A layout for a vertex's room within SLACK_SOON batches of the last one
+ * (or of the build) raises the free slots every vertex gets by SLACK_STEP,
+ * up to SLACK_MOST: a layout gives each vertex the same slack again, and
+ * among millions of vertices a stream of random added arcs soon brings
+ * one past it (a 1% stream on a 4M-vertex grid: every two or three
+ * batches, each layout a pass over every slot and a whole upload). Rare
+ * layouts leave the slack as it is. */
+enum { SLACK_SOON = 8, SLACK_STEP = 2, SLACK_MOST = 10 };
+
+static void slack_for_stream(pf_dyn_graph *d, int64_t batch)
+{
+    if (batch - d->last_room_layout <= SLACK_SOON && d->params.slack_min < SLACK_MOST) {
+        int32_t more = d->params.slack_min + SLACK_STEP;
+        d->params.slack_min = more < SLACK_MOST ? more : SLACK_MOST;
+    }
+    d->last_room_layout = batch;
+}
+
 int pf_dyn_apply(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count, pf_dyn_batch_out *out,
                  pf_status *st)
 {
@@ -482,13 +501,21 @@ int pf_dyn_apply(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count, pf_dyn_
     rc = plan_demand(d, c, count, &p, st);
     if (!rc)
         rc = grow_ids(d, d->ids + p.adds, st);
-    if (!rc && p.need_layout)
+    const int32_t slack_min = d->params.slack_min;
+    const int64_t last_room_layout = d->last_room_layout;
+    if (!rc && p.need_layout) {
+        if (p.room_short)
+            slack_for_stream(d, d->batches_applied + 1);
         rc = pf_dyn_plan(d, p.extra_vertex, p.extra_slots, p.extra_count, p.new_vertices,
                          p.new_slots, &p.layout, st);
-    if (rc) {
+    }
+    if (rc) { /* refused: as it was */
+        d->params.slack_min = slack_min;
+        d->last_room_layout = last_room_layout;
         batch_plan_free(&p);
         return rc;
     }
+    d->batches_applied++;
     batch_state b = {.deficits = p.deficits};
     if (p.need_layout) {
         pf_dyn_plan_commit(d, &p.layout);

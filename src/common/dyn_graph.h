@@ -141,6 +141,11 @@ typedef struct pf_dyn_graph {
      * record follows the stream; searches skipped since it went rare. */
     int64_t reroute_tries, reroute_found, reroute_skipped;
 
+    /* Batches applied, and the one whose added arcs last outgrew a
+     * vertex's room (0: the build): a stream that outgrows its rooms
+     * often gets more slack (dyn_apply.c). */
+    int64_t batches_applied, last_room_layout;
+
     /* Counters for reports and benchmarks. */
     int64_t recompactions;
     int64_t live_arcs;     /* pairs in use (super arcs included) */
