@@ -477,9 +477,8 @@ static int fix_deficits(pf_dyn_graph *d, const int64_t *list, int64_t len,
  * (or of the build) raises the free slots every vertex gets by SLACK_STEP,
  * up to SLACK_MOST: a layout gives each vertex the same slack again, and
  * among millions of vertices a stream of random added arcs soon brings
- * one past it (a 1% stream on a 4M-vertex grid: every two or three
- * batches, each layout a pass over every slot and a whole upload). Rare
- * layouts leave the slack as it is. */
+ * one past it (each layout a pass over every slot, and on a device a
+ * whole upload). Rare layouts leave the slack as it is. */
 enum { SLACK_SOON = 8, SLACK_STEP = 2, SLACK_MOST = 10 };
 
 static void slack_for_stream(pf_dyn_graph *d, int64_t batch)

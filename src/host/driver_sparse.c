@@ -40,6 +40,11 @@ static int team_for(const driver *d, int64_t count)
     return threads < SPARSE_TEAM_MAX ? threads : SPARSE_TEAM_MAX;
 }
 
+/* The loop that follows on `threads` (team_for) threads, in chunks. */
+#define SPARSE_TEAM_FOR(threads)                                                           \
+    PF_OMP(omp parallel for schedule(dynamic, SPARSE_TEAM_CHUNK) num_threads(threads)      \
+           if (threads > 1))
+
 int drv_sparse_offered(const driver *d)
 {
     const pf_device_ops *o = d->ops;
@@ -139,17 +144,17 @@ static int put_slots(driver *d, drv_sparse *sp, const pf_residual *h, const int6
     const int64_t limit = d->alloc_arcs;
     const int threads = team_for(d, count);
     int rc = stage_index(d, sp, slots, count, st);
-    PF_OMP(omp parallel for schedule(dynamic, SPARSE_TEAM_CHUNK) num_threads(threads) if (threads > 1))
+    SPARSE_TEAM_FOR(threads)
     for (int64_t i = 0; i < count; i++)
         narrow[i] = h->head[slots[i]];
     if (!rc)
         rc = put_values(d, sp, d->g.head, NULL, 4, limit, count, st);
-    PF_OMP(omp parallel for schedule(dynamic, SPARSE_TEAM_CHUNK) num_threads(threads) if (threads > 1))
+    SPARSE_TEAM_FOR(threads)
     for (int64_t i = 0; i < count; i++)
         drv_rev_for_device(d->ops, h, slots[i], 1, &narrow[i]);
     if (!rc)
         rc = put_values(d, sp, d->g.rev, NULL, 4, limit, count, st);
-    PF_OMP(omp parallel for schedule(dynamic, SPARSE_TEAM_CHUNK) num_threads(threads) if (threads > 1))
+    SPARSE_TEAM_FOR(threads)
     for (int64_t i = 0; i < count; i++)
         sp->host_values[i] = res[slots[i]];
     if (!rc)
@@ -163,12 +168,12 @@ static int put_vertices(driver *d, drv_sparse *sp, const pf_residual *h, const i
 {
     const int threads = team_for(d, count);
     int rc = stage_index(d, sp, vertices, count, st);
-    PF_OMP(omp parallel for schedule(dynamic, SPARSE_TEAM_CHUNK) num_threads(threads) if (threads > 1))
+    SPARSE_TEAM_FOR(threads)
     for (int64_t i = 0; i < count; i++)
         sp->host_values[i] = h->first[vertices[i]];
     if (!rc)
         rc = put_values(d, sp, d->g.first, NULL, 8, d->alloc_n + 1, count, st);
-    PF_OMP(omp parallel for schedule(dynamic, SPARSE_TEAM_CHUNK) num_threads(threads) if (threads > 1))
+    SPARSE_TEAM_FOR(threads)
     for (int64_t i = 0; i < count; i++)
         sp->host_values[i] = vertices[i] < h->n ? excess[vertices[i]] : 0;
     if (!rc)
@@ -238,12 +243,14 @@ static int changed_values(driver *d, drv_sparse *sp, pf_buf *buf, pf_buf *snap, 
         if (!rc && selected > 0)
             rc = d->ops->download(d->dev, sp->values, 0, sp->host_values,
                                   (size_t)selected * 8, st);
-        const int threads = team_for(d, selected);
-        const int32_t *index = sp->host_index;
-        const int64_t *values = sp->host_values;
-        PF_OMP(omp parallel for schedule(dynamic, SPARSE_TEAM_CHUNK) num_threads(threads) if (!rc && threads > 1))
-        for (int64_t i = 0; i < (rc ? 0 : selected); i++)
-            host[base + index[i]] = values[i];
+        if (!rc) {
+            const int threads = team_for(d, selected);
+            const int32_t *index = sp->host_index;
+            const int64_t *values = sp->host_values;
+            SPARSE_TEAM_FOR(threads)
+            for (int64_t i = 0; i < selected; i++)
+                host[base + index[i]] = values[i];
+        }
         *read += selected;
         tr->sparse_values += selected;
         tr->gather += pf_now() - t1;
