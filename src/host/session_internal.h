@@ -58,6 +58,9 @@ struct pf_session {
      * the labels kept now; solves since labels were last kept. */
     double first_relabel_s, keep_labels_s, labels_read_s;
     int64_t labels_idle;
+    /* A host session's: tries of the repair still to skip after one gave
+     * way (PORTAFLOW_SESSION_LABELS unset). */
+    int64_t repair_skips;
 };
 
 /* View id of user vertex v, and back (-1 for a super terminal). */

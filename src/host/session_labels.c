@@ -40,6 +40,13 @@
  * over), its clock read every REPAIR_CLOCK steps. */
 enum { REPAIR_SHARE = 2, REPAIR_CLOCK = 4096 };
 
+/* A host session whose repair gave way (the batch reached as far as half
+ * the graph: a stream whose added arcs join far-apart vertices does so on
+ * every batch) skips the next REPAIR_SKIPS tries, each of which would
+ * cost about half a global relabel before the relabel ran anyway, then
+ * tries again. */
+enum { REPAIR_SKIPS = 7 };
+
 void pf_session_labels_drop(pf_session *s)
 {
     pf_seq_run_free(s->seq_kept);
@@ -188,14 +195,18 @@ static int check_labels(const pf_session *s, const int32_t *label, pf_status *st
 
 /* The kept labels made valid for the batches since (repaired within
  * `budget` seconds, 0: no time bound; checked where the test suites ask);
- * 0 where they cannot be kept. */
-static int repaired(pf_session *s, int32_t *label, double budget, pf_status *st, int *rc)
+ * 0 where they cannot be kept, with *gave_way 1 where the repair ran and
+ * gave way. */
+static int repaired(pf_session *s, int32_t *label, double budget, int *gave_way, pf_status *st,
+                    int *rc)
 {
     const pf_dyn_graph *g = &s->g;
     *rc = PF_OK;
+    *gave_way = 0;
     int usable = s->kept_n == g->view.n && s->kept_source == g->view.source &&
-                 s->kept_sink == g->view.sink && !g->all_dirty && !g->touched_full &&
-                 repair(s, label, budget);
+                 s->kept_sink == g->view.sink && !g->all_dirty && !g->touched_full;
+    if (usable && !repair(s, label, budget))
+        usable = 0, *gave_way = 1;
     if (usable && pf_dev_check_enabled())
         *rc = check_labels(s, label, st);
     return usable && !*rc;
@@ -206,15 +217,22 @@ int pf_session_seq_take(pf_session *s, pf_seq_run **run, pf_status *st)
     *run = NULL;
     if (!s->seq_kept)
         return PF_OK;
-    int rc;
-    if (repaired(s, pf_seq_run_labels(s->seq_kept), 0, st, &rc)) {
+    int rc = PF_OK, gave_way = 0;
+    /* Skipping is part of the measured choice: labels forced on are tried
+     * every time. */
+    int measured = pf_knobs()->session_labels == PF_KNOB_AUTO;
+    if (measured && s->repair_skips > 0) {
+        s->repair_skips--;
+    } else if (repaired(s, pf_seq_run_labels(s->seq_kept), 0, &gave_way, st, &rc)) {
         *run = s->seq_kept;
         s->seq_kept = NULL;
         s->labels_resumed++;
-    } else {
-        pf_seq_run_free(s->seq_kept);
-        s->seq_kept = NULL;
+        return rc;
+    } else if (gave_way && measured) {
+        s->repair_skips = REPAIR_SKIPS;
     }
+    pf_seq_run_free(s->seq_kept);
+    s->seq_kept = NULL;
     return rc;
 }
 
@@ -227,7 +245,8 @@ int pf_session_dev_take(pf_session *s, const int32_t **labels, pf_status *st)
     /* The time bound is part of the measured choice: labels forced on
      * (PORTAFLOW_SESSION_LABELS=on) are repaired however long it takes. */
     double budget = pf_knobs()->session_labels == PF_KNOB_AUTO ? s->first_relabel_s : 0;
-    if (repaired(s, s->dev_labels, budget, st, &rc)) {
+    int gave_way;
+    if (repaired(s, s->dev_labels, budget, &gave_way, st, &rc)) {
         *labels = s->dev_labels;
         s->labels_resumed++;
     } else {
