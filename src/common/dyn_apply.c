@@ -103,14 +103,20 @@ static int64_t first_use_after_delete(const pf_dyn_change *c, int64_t limit, int
     }
     if (dels == 0 || uses < 2)
         return limit;
-    pf_id_at *u = pf_alloc((size_t)uses, sizeof *u, st);
-    if (!u)
+    pf_id_at *list = pf_alloc((size_t)uses, sizeof *list, st);
+    pf_id_at *tmp = pf_alloc((size_t)uses, sizeof *tmp, st);
+    if (!list || !tmp) {
+        PF_FREE_ALL(list, tmp);
         return -1;
-    int64_t j = 0;
-    for (int64_t k = 0; k < limit; k++)
-        if (c[k].kind == PF_DYN_CAP || c[k].kind == PF_DYN_DEL)
-            u[j++] = (pf_id_at){.id = c[k].id, .at = k};
-    qsort(u, (size_t)uses, sizeof *u, pf_compare_id_at);
+    }
+    int64_t j = 0, max_id = 0;
+    for (int64_t k = 0; k < limit; k++) {
+        if (c[k].kind != PF_DYN_CAP && c[k].kind != PF_DYN_DEL)
+            continue;
+        list[j++] = (pf_id_at){.id = c[k].id, .at = k};
+        max_id = c[k].id > max_id ? c[k].id : max_id;
+    }
+    const pf_id_at *u = pf_radix_sort_id_at(list, tmp, uses, max_id);
     int64_t bad = limit;
     for (int64_t i = 0; i + 1 < uses; i++) {
         /* The first deletion of an id: the next use of it is bad. */
@@ -119,7 +125,7 @@ static int64_t first_use_after_delete(const pf_dyn_change *c, int64_t limit, int
             *deleted_by = u[i].at;
         }
     }
-    free(u);
+    PF_FREE_ALL(list, tmp);
     return bad;
 }
 
@@ -150,11 +156,9 @@ int pf_dyn_check(const pf_dyn_graph *d, const pf_dyn_change *c, int64_t count, p
 /* What a batch needs before it starts, all of it allocated. */
 typedef struct batch_plan {
     int64_t adds, new_vertices, new_slots;
-    int64_t *ends;         /* the added arcs' ends (2 per arc, not self-loops), sorted */
-    int64_t ends_count;
     int64_t *extra_vertex, *extra_slots, extra_count; /* old vertices' demand */
     int64_t *new_demand;   /* new vertices: slots the batch's arcs take at each */
-    int64_t *deficits;     /* vertices that went below 0 (one per change at most) */
+    pf_dyn_batch_lists lists;
     int need_layout;
     int room_short;        /* the layout is for a vertex's room */
     dyn_plan layout;
@@ -162,7 +166,8 @@ typedef struct batch_plan {
 
 static void batch_plan_free(batch_plan *b)
 {
-    PF_FREE_ALL(b->ends, b->extra_vertex, b->extra_slots, b->new_demand, b->deficits);
+    PF_FREE_ALL(b->extra_vertex, b->extra_slots, b->new_demand);
+    pf_dyn_batch_lists_free(&b->lists);
     pf_dyn_plan_free(&b->layout);
 }
 
@@ -176,24 +181,32 @@ static int plan_demand(const pf_dyn_graph *d, const pf_dyn_change *c, int64_t co
         b->adds += c[k].kind == PF_DYN_ADD;
         b->new_vertices += c[k].kind == PF_DYN_ADDV ? c[k].count : 0;
     }
-    b->ends = pf_alloc((size_t)(2 * b->adds + 1), sizeof *b->ends, st);
+    /* the added arcs' ends (2 per arc, not self-loops), sorted */
+    pf_id_at *ends = pf_alloc((size_t)(2 * b->adds + 1), sizeof *ends, st);
+    pf_id_at *tmp = pf_alloc((size_t)(2 * b->adds + 1), sizeof *tmp, st);
     b->extra_vertex = pf_alloc((size_t)(2 * b->adds + 1), sizeof *b->extra_vertex, st);
     b->extra_slots = pf_alloc((size_t)(2 * b->adds + 1), sizeof *b->extra_slots, st);
     b->new_demand = pf_calloc((size_t)(b->new_vertices + 1), sizeof *b->new_demand, st);
-    b->deficits = pf_alloc((size_t)(count + 1), sizeof *b->deficits, st);
-    if (!b->ends || !b->extra_vertex || !b->extra_slots || !b->new_demand || !b->deficits)
-        return PF_E_NOMEM;
+    int rc = ends && tmp && b->extra_vertex && b->extra_slots && b->new_demand ? PF_OK
+                                                                              : PF_E_NOMEM;
+    if (!rc)
+        rc = pf_dyn_batch_lists_alloc(&b->lists, count, d->params.threads, st);
+    if (rc) {
+        PF_FREE_ALL(ends, tmp);
+        return rc;
+    }
+    int64_t ends_count = 0;
     for (int64_t k = 0; k < count; k++) {
         if (c[k].kind != PF_DYN_ADD || c[k].tail == c[k].head)
             continue;
-        b->ends[b->ends_count++] = c[k].tail;
-        b->ends[b->ends_count++] = c[k].head;
+        ends[ends_count++] = (pf_id_at){.id = c[k].tail, .at = k};
+        ends[ends_count++] = (pf_id_at){.id = c[k].head, .at = k};
     }
-    qsort(b->ends, (size_t)b->ends_count, sizeof *b->ends, pf_compare_i64);
+    const pf_id_at *sorted = pf_radix_sort_id_at(ends, tmp, ends_count, n0 + b->new_vertices);
     b->new_slots = b->new_vertices * d->params.slack_min;
-    for (int64_t i = 0; i < b->ends_count;) {
-        int64_t u = b->ends[i], k = 0;
-        for (; i < b->ends_count && b->ends[i] == u; i++)
+    for (int64_t i = 0; i < ends_count;) {
+        int64_t u = sorted[i].id, k = 0;
+        for (; i < ends_count && sorted[i].id == u; i++)
             k++;
         if (u >= n0) {
             b->new_demand[u - n0] = k;
@@ -205,6 +218,7 @@ static int plan_demand(const pf_dyn_graph *d, const pf_dyn_change *c, int64_t co
         if (pf_dyn_room_at(d, u) < k)
             b->need_layout = b->room_short = 1;
     }
+    PF_FREE_ALL(ends, tmp);
     if (n0 + b->new_vertices > d->vertex_cap ||
         d->view.first[n0] + b->new_slots > d->slot_cap)
         b->need_layout = 1;
@@ -231,145 +245,6 @@ static int grow_ids(pf_dyn_graph *d, int64_t need, pf_status *st)
     return PF_OK;
 }
 
-/* ---- the changes ---- */
-
-typedef struct batch_state {
-    pf_dyn_batch_out out;
-    int64_t *deficits;     /* NULL: not recorded (a later repair scans) */
-    int64_t deficit_count;
-} batch_state;
-
-/* Excess v lost `amount`: recorded when that made it a deficit. */
-static void lose_excess(pf_dyn_graph *d, int64_t v, int64_t amount, batch_state *b)
-{
-    int64_t before = d->excess[v];
-    d->excess[v] = before - amount;
-    pf_dyn_touch_vertex(d, v);
-    if (b->deficits && before >= 0 && before - amount < 0 && v != d->view.source)
-        b->deficits[b->deficit_count++] = v;
-}
-
-/* Pushes the residual of source slot f to its head (source's slots have
- * residual 0). */
-static void saturate_from_source(pf_dyn_graph *d, int64_t f, batch_state *b)
-{
-    int64_t c = pf_dyn_saturate_slot(d, f);
-    if (c <= 0)
-        return;
-    pf_dyn_touch_vertex(d, d->view.head[f]);
-    pf_dyn_touch_vertex(d, d->view.source);
-    b->out.source_pushed += c;
-}
-
-/* The capacity of the pair with forward slot f becomes c (dyn_graph.h). */
-static void set_pair_cap(pf_dyn_graph *d, int64_t f, int64_t c, batch_state *b)
-{
-    const int64_t r = d->view.rev[f];
-    const int32_t u = d->view.head[r], v = d->view.head[f];
-    const int64_t flow = d->res[r];
-    if (u == d->view.source)
-        d->source_cap += c - d->view.cap[f];
-    d->view.cap[f] = c;
-    if (c >= flow) {
-        d->res[f] = c - flow;
-    } else {
-        d->res[f] = 0;
-        d->res[r] = c;
-        d->excess[u] += flow - c;
-        pf_dyn_touch_vertex(d, u);
-        lose_excess(d, v, flow - c, b);
-        b->out.flow_cut += flow - c;
-        if (u != d->view.source)
-            pf_dyn_reroute(d, u, v, flow - c, &b->out);
-    }
-    pf_dyn_touch_slot(d, f);
-    pf_dyn_touch_slot(d, r);
-    if (u == d->view.source)
-        saturate_from_source(d, f, b);
-}
-
-static void apply_add(pf_dyn_graph *d, const pf_dyn_change *x, batch_state *b)
-{
-    const int64_t id = d->ids++;
-    const int32_t u = (int32_t)x->tail, v = (int32_t)x->head;
-    d->tail_of[id] = u;
-    d->head_of[id] = v;
-    d->cap_of[id] = x->cap;
-    d->deleted[id] = 0;
-    d->slot_of[id] = -1;
-    if (u == v)
-        return; /* a self-loop: an id, no slots */
-    int64_t f = pf_dyn_take_slot(d, u), r = pf_dyn_take_slot(d, v);
-    d->view.head[f] = v;
-    d->view.rev[f] = r;
-    d->view.cap[f] = x->cap;
-    d->res[f] = x->cap;
-    d->view.head[r] = u;
-    d->view.rev[r] = f;
-    d->view.cap[r] = 0;
-    d->res[r] = 0;
-    pf_dyn_touch_slot(d, f);
-    pf_dyn_touch_slot(d, r);
-    d->slot_of[id] = f;
-    d->live_arcs++;
-    if (u == d->view.source) {
-        d->source_cap += x->cap;
-        saturate_from_source(d, f, b);
-    }
-}
-
-static void apply_del(pf_dyn_graph *d, int64_t id, batch_state *b)
-{
-    const int64_t f = d->slot_of[id];
-    d->slot_of[id] = -1;
-    d->cap_of[id] = 0;
-    d->deleted[id] = 1;
-    if (f < 0)
-        return;
-    const int64_t r = d->view.rev[f];
-    const int32_t u = d->view.head[r], v = d->view.head[f];
-    const int64_t flow = d->res[r];
-    if (flow > 0) {
-        d->excess[u] += flow;
-        pf_dyn_touch_vertex(d, u);
-        lose_excess(d, v, flow, b);
-        b->out.flow_cut += flow;
-    }
-    if (u == d->view.source)
-        d->source_cap -= d->view.cap[f];
-    pf_dyn_kill_slot(d, f, u);
-    pf_dyn_kill_slot(d, r, v);
-    pf_dyn_touch_slot(d, f);
-    pf_dyn_touch_slot(d, r);
-    d->dead[u]++;
-    d->dead[v]++;
-    d->live_arcs--;
-    if (flow > 0 && u != d->view.source)
-        pf_dyn_reroute(d, u, v, flow, &b->out);
-}
-
-/* count vertices appended, each with slack_min free slots plus those the
- * batch's arcs take there (demand, indexed from the first new vertex). */
-static void apply_addv(pf_dyn_graph *d, int64_t count, const int64_t *demand)
-{
-    for (int64_t j = 0; j < count; j++) {
-        const int64_t v = d->view.n;
-        const int64_t lo = d->view.first[v];
-        const int64_t hi = lo + d->params.slack_min + demand[j];
-        d->view.first[v + 1] = hi;
-        for (int64_t a = lo; a < hi; a++) {
-            pf_dyn_kill_slot(d, a, (int32_t)v);
-            pf_dyn_touch_slot(d, a);
-        }
-        d->used[v] = d->dead[v] = d->excess[v] = d->cover_of[v] = 0;
-        d->walk_mark[v] = 0;
-        pf_dyn_touch_vertex(d, v);
-        pf_dyn_touch_vertex(d, v + 1);
-        d->view.n++;
-    }
-    d->view.arcs = d->view.first[d->view.n];
-}
-
 int pf_dyn_set_slot_cap(pf_dyn_graph *d, int64_t slot, int64_t cap, pf_status *st)
 {
     if (slot < 0 || slot >= d->view.arcs || d->view.rev[slot] == slot ||
@@ -384,9 +259,8 @@ int pf_dyn_set_slot_cap(pf_dyn_graph *d, int64_t slot, int64_t cap, pf_status *s
         __builtin_add_overflow(d->source_cap - d->view.cap[slot], cap, &total))
         return pf_fail(st, PF_E_INPUT,
                        "pf_dyn_set_slot_cap: the capacity out of the source passes 2^63 - 1");
-    batch_state b = {0};
-    set_pair_cap(d, slot, cap, &b);
-    if (b.out.flow_cut > 0)
+    pf_dyn_batch_out out = {0};
+    if (pf_dyn_cut_slot(d, slot, cap, &out))
         d->deficits_pending = 1;
     return PF_OK;
 }
@@ -420,10 +294,16 @@ int64_t pf_dyn_saturate_source(pf_dyn_graph *d)
            if (threads > 1 && end - begin >= TAKE_PARALLEL_MIN))
     for (int64_t a = begin; a < end; a++)
         open += res[a] > 0;
-    batch_state b = {0};
-    for (int64_t a = begin; open > 0 && a < end; a++)
-        saturate_from_source(d, a, &b);
-    return b.out.source_pushed;
+    int64_t pushed = 0;
+    for (int64_t a = begin; open > 0 && a < end; a++) {
+        int64_t c = pf_dyn_saturate_slot(d, a);
+        if (c > 0) {
+            pf_dyn_touch_vertex(d, d->view.head[a]);
+            pf_dyn_touch_vertex(d, s);
+            pushed += c;
+        }
+    }
+    return pushed;
 }
 
 int64_t pf_dyn_take_preflow(pf_dyn_graph *d)
@@ -433,33 +313,6 @@ int64_t pf_dyn_take_preflow(pf_dyn_graph *d)
 }
 
 /* ---- the batch ---- */
-
-static void apply_changes(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count,
-                          const batch_plan *p, batch_state *b)
-{
-    int64_t next_new = 0;
-    for (int64_t k = 0; k < count; k++) {
-        const pf_dyn_change *x = &c[k];
-        switch (x->kind) {
-        case PF_DYN_CAP:
-            if (d->slot_of[x->id] >= 0)
-                set_pair_cap(d, d->slot_of[x->id], x->cap, b);
-            d->cap_of[x->id] = x->cap;
-            break;
-        case PF_DYN_ADD:
-            apply_add(d, x, b);
-            break;
-        case PF_DYN_DEL:
-            apply_del(d, x->id, b);
-            break;
-        case PF_DYN_ADDV:
-            apply_addv(d, x->count, p->new_demand + next_new);
-            next_new += x->count;
-            break;
-        }
-    }
-    d->view.input_arcs = d->view.output_arcs = d->ids;
-}
 
 /* The deficits of the listed vertices (NULL: of every vertex) covered or
  * repaired, as the graph is set to; none is pending after it. */
@@ -515,19 +368,19 @@ int pf_dyn_apply(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count, pf_dyn_
         return rc;
     }
     d->batches_applied++;
-    batch_state b = {.deficits = p.deficits};
+    pf_dyn_batch_out done = {0};
     if (p.need_layout) {
         pf_dyn_plan_commit(d, &p.layout);
-        b.out.recompacted = 1;
+        done.recompacted = 1;
     }
-    apply_changes(d, c, count, &p, &b);
+    pf_dyn_apply_changes(d, c, count, p.new_demand, &p.lists, &done);
     if (d->deficits_pending)
-        rc = fix_deficits(d, NULL, 0, &b.out, st);
+        rc = fix_deficits(d, NULL, 0, &done, st);
     else
-        rc = fix_deficits(d, b.deficits, b.deficit_count, &b.out, st);
+        rc = fix_deficits(d, p.lists.deficits, p.lists.deficit_count, &done, st);
     batch_plan_free(&p);
     if (out)
-        *out = b.out;
+        *out = done;
     return rc;
 }
 

@@ -49,7 +49,7 @@ typedef struct pf_dyn_params {
     double slack;        /* free slots per vertex, as a fraction of its degree... */
     int32_t slack_min;   /* ...and at least this many; both 0: the defaults */
     int64_t vertex_room; /* vertices that may be added before the arrays grow; < 0: default */
-    int threads;         /* OpenMP threads for the builds (<= 0: all) */
+    int threads;         /* OpenMP threads for the builds and batches (<= 0: all) */
 } pf_dyn_params;
 
 /* A covered deficit's pair of arcs (forward slots): source -> v, v -> sink. */
@@ -207,17 +207,20 @@ void pf_dyn_free(pf_dyn_graph *d);
 int pf_dyn_check(const pf_dyn_graph *d, const pf_dyn_change *c, int64_t count, pf_status *st);
 
 /* Applies a batch (checked first with pf_dyn_check: a bad one changes
- * nothing), in order, keeping the
- * preflow valid: a raised capacity opens residual capacity; a capacity
- * lowered below the arc's flow (or a deleted arc) takes the difference off
- * the flow, leaving excess at the tail and a deficit at the head, unless a
- * short residual path from tail to head takes it round the arc; arcs out
- * of the source are saturated; then every deficit is repaired by cancelling
- * flow forward along arcs that carry flow, until it meets excess (or the
- * sink's, or the source), which keeps the invariants (dyn_repair.c). Slots are taken from
- * a vertex's free ones; where a vertex has none, the whole graph is
- * recompacted (every vertex's slack restored) first. PF_E_NOMEM leaves the
- * graph as it was. `out` may be NULL. */
+ * nothing), keeping the preflow valid: a raised capacity opens residual
+ * capacity; a capacity lowered below the arc's flow (or a deleted arc)
+ * takes the difference off the flow, leaving excess at the tail and a
+ * deficit at the head; arcs out of the source are saturated. Once every
+ * change is made, short residual paths from tail to head take what they
+ * can of each cut round its arc (dyn_reroute.c), and every deficit left
+ * is repaired by cancelling flow forward along arcs that carry flow, until
+ * it meets excess (or the sink's, or the source), which keeps the
+ * invariants (dyn_repair.c). The graph's arcs end as the changes made in
+ * order leave them; the changes run on params.threads threads in phases
+ * (dyn_changes.c) whose result does not depend on the number. Slots are
+ * taken from a vertex's free ones; where a vertex has none, the whole
+ * graph is recompacted (every vertex's slack restored) first. PF_E_NOMEM
+ * leaves the graph as it was. `out` may be NULL. */
 int pf_dyn_apply(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count, pf_dyn_batch_out *out,
                  pf_status *st);
 

@@ -66,12 +66,53 @@ void pf_dyn_plan_free(dyn_plan *plan);
 int pf_dyn_repair_list(pf_dyn_graph *d, const int64_t *list, int64_t len, pf_dyn_batch_out *out,
                        pf_status *st);
 
+/* Flow a change took off arc u -> v (amount 0: none). */
+typedef struct pf_dyn_cut {
+    int32_t u, v;
+    int64_t amount;
+} pf_dyn_cut;
+
 /* Moves up to `amount` of excess from u back to w along residual paths
  * found near u (a bounded search), undoing a cut's excess and deficit
  * where the flow can go round the cut arc; returns what it moved (0 also
- * where the graph's searches rarely find a way and this one is skipped). */
+ * where the graph's searches rarely find a way and this one is skipped,
+ * and for cuts at the source). dyn_reroute.c. */
 int64_t pf_dyn_reroute(pf_dyn_graph *d, int64_t u, int64_t w, int64_t amount,
                        pf_dyn_batch_out *out);
+/* The same for a batch's cuts (count of them, in the batch's order), the
+ * searches on the host's threads; the same result on any number. */
+void pf_dyn_reroute_cuts(pf_dyn_graph *d, const pf_dyn_cut *cuts, int64_t count,
+                         pf_dyn_batch_out *out);
+
+/* A batch's scratch for its changes (dyn_changes.c), allocated before
+ * anything changes: the indices of its arc additions and of its capacity
+ * changes and deletions, each addition's two slots, each change's cut,
+ * the deficits the changes left (heads of cuts, in order), the threads
+ * the changes run on and a worker for each. */
+typedef struct pf_dyn_batch_lists {
+    int64_t *add, *edit;
+    int64_t adds, edits;
+    int64_t *add_slot;
+    pf_dyn_cut *cuts;
+    int64_t *deficits, deficit_count;
+    int threads;
+    struct pf_dyn_worker *workers;
+} pf_dyn_batch_lists;
+
+int pf_dyn_batch_lists_alloc(pf_dyn_batch_lists *l, int64_t count, int threads, pf_status *st);
+void pf_dyn_batch_lists_free(pf_dyn_batch_lists *l);
+
+/* Makes the batch's changes (checked and planned: every vertex has room
+ * for its added arcs) and sends the cut flow round where it can; the
+ * deficits left are listed in l for the repair. new_demand: pf_dyn_apply's
+ * slots for the new vertices. */
+void pf_dyn_apply_changes(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count,
+                          const int64_t *new_demand, pf_dyn_batch_lists *l,
+                          pf_dyn_batch_out *out);
+
+/* The pair with forward slot `slot` gets capacity `cap`, its cut flow sent
+ * round where it can; 1 when flow came off it (a deficit may be left). */
+int pf_dyn_cut_slot(pf_dyn_graph *d, int64_t slot, int64_t cap, pf_dyn_batch_out *out);
 
 /* Slot or vertex i (list 0 or 1) onto its touched list, or the lists
  * marked full (no room, or an index past int32: the device's limit). */

@@ -9,11 +9,9 @@
  * in R sum to the flow entering R, >= 0; v's is negative, so R holds the
  * source or a vertex with positive excess.
  *
- * Before any of that, a cut arc's flow is sent round it where it can be:
- * a small breadth-first search from its tail over residual arcs for its
- * head (pf_dyn_reroute), which leaves neither excess nor deficit; on
- * graphs with many parallel routes (grids, RMFGEN's frames) most cuts end
- * there.
+ * Before any of that, a cut arc's flow is sent round it where it can be
+ * (dyn_reroute.c), which leaves neither excess nor deficit; on graphs with
+ * many parallel routes (grids, RMFGEN's frames) most cuts end there.
  *
  * Two searches: a depth-first walk (cheap where the flow paths are short,
  * and a batch usually has few deficits), and, once that has walked more
@@ -273,100 +271,6 @@ static int repair_labelled(pf_dyn_graph *d, int64_t v, int64_t give_up, pf_dyn_b
             x = d->view.head[d->view.rev[d->walk_path[--top]]];
     }
     return PF_OK;
-}
-
-/* ---- rerouting ---- */
-
-/* Vertices a reroute's search may visit, and the most arcs a vertex it
- * goes on from may have (a grid's sink is joined to half the pixels: a
- * search that went on from it would read them all, every time). */
-enum { REROUTE_VISITS = 64, REROUTE_HUB = 256 };
-
-/* Pushes along the search's path from u to w (parents in walk_cur) what
- * the path and `most` allow; returns that. */
-static int64_t push_path(pf_dyn_graph *d, int64_t u, int64_t w, int64_t most)
-{
-    int64_t amount = most;
-    for (int64_t y = w; y != u; y = d->view.head[d->view.rev[d->walk_cur[y]]])
-        if (d->res[d->walk_cur[y]] < amount)
-            amount = d->res[d->walk_cur[y]];
-    for (int64_t y = w; y != u; y = d->view.head[d->view.rev[d->walk_cur[y]]]) {
-        int64_t a = d->walk_cur[y];
-        d->res[a] -= amount;
-        d->res[d->view.rev[a]] += amount;
-        pf_dyn_touch_slot(d, a);
-        pf_dyn_touch_slot(d, d->view.rev[a]);
-    }
-    return amount;
-}
-
-/* A breadth-first search from u over residual arcs for w, visiting at most
- * REROUTE_VISITS vertices and going on from none with more than
- * REROUTE_HUB arcs but u; 1 when found (the path in walk_cur). */
-static int find_residual_path(pf_dyn_graph *d, int64_t u, int64_t w, pf_dyn_batch_out *out)
-{
-    int64_t *queue = d->walk_path, tail = 0;
-    int found = 0;
-    d->walk_mark[u] = 1;
-    queue[tail++] = u;
-    for (int64_t at = 0; at < tail && !found && tail < REROUTE_VISITS; at++) {
-        int64_t x = queue[at];
-        if (x != u && d->view.first[x + 1] - d->view.first[x] > REROUTE_HUB)
-            continue;
-        for (int64_t a = d->view.first[x]; a < d->view.first[x + 1]; a++) {
-            int64_t y = d->view.head[a];
-            if (d->res[a] <= 0 || d->walk_mark[y] || y == d->view.source)
-                continue;
-            d->walk_mark[y] = 1;
-            d->walk_cur[y] = a;
-            queue[tail++] = y;
-            if (y == w) {
-                found = 1;
-                break;
-            }
-        }
-        out->repair_steps += d->view.first[x + 1] - d->view.first[x];
-    }
-    for (int64_t k = 0; k < tail; k++)
-        d->walk_mark[queue[k]] = 0;
-    return found;
-}
-
-/* Where fewer than one search in REROUTE_RARE has found a way round (a
- * layered graph: its arcs join consecutive levels, and a way round one
- * goes back a level and forward again, rarely within the visits), only
- * one cut arc in REROUTE_RARE is searched, which keeps the record
- * current; the record is halved every REROUTE_RECORD searches, so it
- * follows a stream whose graph changes. Judged from REROUTE_PROBES
- * searches on. */
-enum { REROUTE_RARE = 16, REROUTE_RECORD = 4096, REROUTE_PROBES = 256 };
-
-static int reroute_due(pf_dyn_graph *d)
-{
-    if (d->reroute_tries < REROUTE_PROBES || d->reroute_found * REROUTE_RARE >= d->reroute_tries)
-        return 1;
-    return ++d->reroute_skipped % REROUTE_RARE == 0;
-}
-
-int64_t pf_dyn_reroute(pf_dyn_graph *d, int64_t u, int64_t w, int64_t amount,
-                       pf_dyn_batch_out *out)
-{
-    if (!reroute_due(d))
-        return 0;
-    int64_t done = 0;
-    while (done < amount && find_residual_path(d, u, w, out))
-        done += push_path(d, u, w, amount - done);
-    d->reroute_found += done > 0;
-    if (++d->reroute_tries >= REROUTE_RECORD) {
-        d->reroute_tries /= 2;
-        d->reroute_found /= 2;
-    }
-    d->excess[u] -= done;
-    d->excess[w] += done;
-    pf_dyn_touch_vertex(d, u);
-    pf_dyn_touch_vertex(d, w);
-    out->rerouted += done;
-    return done;
 }
 
 /* ---- the repair ---- */
