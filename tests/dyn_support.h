@@ -1,7 +1,8 @@
 /* The dynamic graph's test helpers (test_dyn.c, test_dyn_batch.c): a graph
- * built from a network and checked, a batch applied and checked, and the
- * max-flow values to compare: a cold solve of a network and a warm one of
- * the sequential engine from the graph's own preflow. */
+ * built from a network and checked, a batch applied and checked, a batch
+ * refused with every array left as it was, and the max-flow values to
+ * compare: a cold solve of a network and a warm one of the sequential
+ * engine from the graph's own preflow. */
 #ifndef PF_TEST_DYN_SUPPORT_H
 #define PF_TEST_DYN_SUPPORT_H
 
@@ -109,6 +110,66 @@ static inline pf_network *net_of(int64_t n, int64_t s, int64_t t, const int64_t 
     for (int64_t i = 0; i < m; i++)
         ck_assert_int_eq(pf_network_add_arc(net, arcs[i][0], arcs[i][1], arcs[i][2], &st), PF_OK);
     return net;
+}
+
+/* Every array of d, byte for byte. */
+typedef struct snapshot {
+    void *bufs[16];
+    size_t lens[16];
+    int count;
+    pf_dyn_graph copy;
+} snapshot;
+
+static inline void snap_add(snapshot *s, const void *p, size_t len)
+{
+    s->bufs[s->count] = malloc(len + 1);
+    memcpy(s->bufs[s->count], p, len);
+    s->lens[s->count++] = len;
+}
+
+static inline void snap_take(snapshot *s, const pf_dyn_graph *d)
+{
+    memset(s, 0, sizeof *s);
+    s->copy = *d;
+    size_t n = (size_t)d->view.n, slots = (size_t)d->view.arcs, ids = (size_t)d->ids;
+    snap_add(s, d->view.first, (n + 1) * 8);
+    snap_add(s, d->view.head, slots * 4);
+    snap_add(s, d->view.rev, slots * 8);
+    snap_add(s, d->view.cap, slots * 8);
+    snap_add(s, d->res, slots * 8);
+    snap_add(s, d->excess, n * 8);
+    snap_add(s, d->used, n * 8);
+    snap_add(s, d->dead, n * 8);
+    snap_add(s, d->slot_of, ids * 8);
+    snap_add(s, d->tail_of, ids * 4);
+    snap_add(s, d->head_of, ids * 4);
+    snap_add(s, d->cap_of, ids * 8);
+    snap_add(s, d->deleted, ids);
+    snap_add(s, d->dirty, (size_t)d->pages);
+}
+
+static inline void snap_expect_same(snapshot *s, const pf_dyn_graph *d)
+{
+    ck_assert_mem_eq(&s->copy, d, sizeof *d);
+    const void *now[] = {d->view.first, d->view.head, d->view.rev, d->view.cap, d->res,
+                         d->excess, d->used, d->dead, d->slot_of, d->tail_of, d->head_of,
+                         d->cap_of, d->deleted, d->dirty};
+    for (int k = 0; k < s->count; k++) {
+        ck_assert_msg(memcmp(s->bufs[k], now[k], s->lens[k]) == 0, "array %d changed", k);
+        free(s->bufs[k]);
+    }
+}
+
+static inline void expect_refused(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count,
+                           const char *needle)
+{
+    snapshot s;
+    snap_take(&s, d);
+    pf_status st;
+    ck_assert_int_eq(pf_dyn_apply(d, c, count, NULL, &st), PF_E_INPUT);
+    ck_assert_msg(strstr(st.message, needle), "message \"%s\" lacks \"%s\"", st.message,
+                  needle);
+    snap_expect_same(&s, d);
 }
 
 #endif

@@ -15,9 +15,10 @@
 #include "common/gen.h"
 #include "dyn_support.h"
 
-/* Past the sizes where the phases and the reroutes' searches go to the
- * host's threads (dyn_changes.c, dyn_reroute.c). */
-enum { BATCH = 6000, BATCHES = 4 };
+/* Past the sizes where the check, the plan, the phases and the reroutes'
+ * searches go to the host's threads (dyn_apply.c, dyn_changes.c,
+ * dyn_reroute.c). */
+enum { BATCH = 9000, BATCHES = 4 };
 
 typedef struct pair_run {
     pf_rng rng;
@@ -238,6 +239,64 @@ START_TEST(same_on_any_threads)
 }
 END_TEST
 
+/* Long batches with one bad change (checked in chunks on the host's
+ * threads, dyn_apply.c): refused whole, naming that change as a short
+ * batch would, every array as it was. */
+START_TEST(refused_long_batches)
+{
+    pf_status st;
+    pf_network *net = pf_gen_grid2d(60, 60, 4, 30, 1, &st);
+    ck_assert_ptr_nonnull(net);
+    pf_dyn_params p;
+    pf_dyn_params_default(&p);
+    p.threads = 4;
+    pf_dyn_graph d = build_from(net, &p);
+    ck_assert_int_eq(warm_value(&d, 1), cold_value(net));
+    pf_dyn_change gone[] = {{.kind = PF_DYN_DEL, .id = 7}};
+    apply_ok(&d, gone, 1, NULL);
+    pf_dyn_clean(&d);
+    enum { LONG = 30000 };
+    pf_dyn_change *c = malloc(LONG * sizeof *c);
+    const int64_t n = d.view.n, ids = d.ids;
+    for (int64_t k = 0; k < LONG; k++)
+        c[k] = k % 3 ? (pf_dyn_change){.kind = PF_DYN_CAP, .id = 8 + k % (ids - 8), .cap = k % 40}
+                     : (pf_dyn_change){.kind = PF_DYN_ADD, .tail = k % n, .head = (7 * k) % n,
+                                       .cap = 5};
+    c[100] = (pf_dyn_change){.kind = PF_DYN_ADDV, .count = 2};
+    /* each fault at a place past the first chunks, the changes before it fine */
+    const struct {
+        int64_t at;
+        pf_dyn_change bad;
+        const char *says;
+    } faults[] = {
+        {29999, {.kind = PF_DYN_CAP, .id = ids + LONG, .cap = 1}, "change 29999: arc"},
+        {20001, {.kind = PF_DYN_DEL, .id = 7}, "change 20001: arc 7 was deleted"},
+        {12000, {.kind = PF_DYN_CAP, .id = 9, .cap = -3}, "change 12000: negative capacity -3"},
+        {15000, {.kind = PF_DYN_ADD, .tail = n + 2, .head = 0, .cap = 1},
+         "change 15000: vertex"},
+        {9000, {.kind = PF_DYN_ADDV, .count = 0}, "change 9000: adds 0 vertices"},
+        {25000, {.kind = 77}, "change 25000: unknown kind 77"},
+        {17000, {.kind = PF_DYN_ADD, .tail = d.view.source, .head = 1, .cap = INT64_MAX / 2},
+         "change 17003: the capacity out of the source passes"},
+    };
+    for (size_t f = 0; f < sizeof faults / sizeof *faults; f++) {
+        pf_dyn_change keep = c[faults[f].at], keep2 = c[faults[f].at + 3];
+        c[faults[f].at] = faults[f].bad;
+        if (faults[f].bad.kind == PF_DYN_ADD && faults[f].bad.cap == INT64_MAX / 2)
+            c[faults[f].at + 3] = faults[f].bad; /* the second one passes 2^63 - 1 */
+        expect_refused(&d, c, LONG, faults[f].says);
+        c[faults[f].at] = keep;
+        c[faults[f].at + 3] = keep2;
+    }
+    /* the vertex that an ADDV earlier in the batch made is in the graph */
+    c[15000] = (pf_dyn_change){.kind = PF_DYN_ADD, .tail = n + 1, .head = 0, .cap = 1};
+    apply_ok(&d, c, LONG, NULL);
+    free(c);
+    pf_dyn_free(&d);
+    pf_network_free(net);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("dyn_batch");
@@ -245,6 +304,7 @@ int main(void)
     tcase_set_timeout(tc, 300);
     /* deficits repaired (0), covered by pairs (1) */
     tcase_add_loop_test(tc, same_on_any_threads, 0, 2);
+    tcase_add_test(tc, refused_long_batches);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

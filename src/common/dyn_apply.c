@@ -4,90 +4,151 @@
  * flow rules, and the deficit repair that makes the preflow valid again. */
 #include "dyn_graph.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dyn_layout.h"
+#include "knobs.h"
 #include "omp_threads.h"
 #include "sort.h"
 #include "status.h"
+#include "timer.h"
 
 /* ---- the check ---- */
 
+/* Change x (index k) judged against the graph with n vertices and `ids`
+ * ids (those of the changes before it counted): PF_OK, with what it may
+ * add to the source's capacity in *to_source, or the error (st set where
+ * given). A deletion inside the batch aside: first_use_after_delete. */
+static int judge_change(const pf_dyn_graph *d, const pf_dyn_change *x, int64_t k, int64_t n,
+                        int64_t ids, int64_t *to_source, pf_status *st)
+{
+    const int32_t s = d->view.source;
+    *to_source = 0;
+    switch (x->kind) {
+    case PF_DYN_CAP:
+    case PF_DYN_DEL:
+        if (x->id < 0 || x->id >= ids)
+            return pf_fail(st, PF_E_INPUT, "change %lld: arc %lld does not exist (%lld arcs)",
+                           (long long)k, (long long)x->id, (long long)ids);
+        if (x->id < d->ids && d->deleted[x->id])
+            return pf_fail(st, PF_E_INPUT, "change %lld: arc %lld was deleted", (long long)k,
+                           (long long)x->id);
+        if (x->kind == PF_DYN_CAP && x->cap < 0)
+            return pf_fail(st, PF_E_INPUT, "change %lld: negative capacity %lld", (long long)k,
+                           (long long)x->cap);
+        /* An added arc's tail is not looked up: counted as the source's. */
+        if (x->kind == PF_DYN_CAP && (x->id >= d->ids || d->tail_of[x->id] == s))
+            *to_source = x->cap;
+        return PF_OK;
+    case PF_DYN_ADD:
+        if (x->tail < 0 || x->tail >= n || x->head < 0 || x->head >= n)
+            return pf_fail(st, PF_E_INPUT,
+                           "change %lld: vertex %lld outside the graph (%lld vertices)",
+                           (long long)k,
+                           (long long)(x->tail < 0 || x->tail >= n ? x->tail : x->head),
+                           (long long)n);
+        if (x->cap < 0)
+            return pf_fail(st, PF_E_INPUT, "change %lld: negative capacity %lld", (long long)k,
+                           (long long)x->cap);
+        if (x->tail == s)
+            *to_source = x->cap;
+        return PF_OK;
+    case PF_DYN_ADDV:
+        if (x->count < 1)
+            return pf_fail(st, PF_E_INPUT, "change %lld: adds %lld vertices (at least 1)",
+                           (long long)k, (long long)x->count);
+        if (x->count > PF_MAX_VERTICES - n)
+            return pf_fail(st, PF_E_INPUT,
+                           "change %lld: %lld more vertices pass the limit of %lld vertices",
+                           (long long)k, (long long)x->count, (long long)PF_MAX_VERTICES);
+        return PF_OK;
+    default:
+        return pf_fail(st, PF_E_INPUT, "change %lld: unknown kind %d", (long long)k,
+                       (int)x->kind);
+    }
+}
+
+/* The ids and vertices change x adds (a bad count: past any limit). */
+static void change_adds(const pf_dyn_change *x, int64_t *ids, int64_t *n)
+{
+    *ids += x->kind == PF_DYN_ADD;
+    if (x->kind == PF_DYN_ADDV)
+        *n += x->count > 0 && x->count <= PF_MAX_VERTICES ? x->count : PF_MAX_VERTICES + 1;
+}
+
 /* The first change of c that is bad on its own terms or against the graph
- * with the changes before it (a deletion inside the batch aside: below);
- * count when none is, with st set for it otherwise. */
+ * with the changes before it; count when none is, with st set for it
+ * otherwise. */
 static int64_t first_bad_change(const pf_dyn_graph *d, const pf_dyn_change *c, int64_t count,
                                 pf_status *st)
 {
-    int64_t n = d->view.n, ids = d->ids, source_cap = d->source_cap;
-    const int32_t s = d->view.source;
+    int64_t n = d->view.n, ids = d->ids, source_cap = d->source_cap, to_source = 0;
     for (int64_t k = 0; k < count; k++) {
-        const pf_dyn_change *x = &c[k];
-        int64_t add_to_source = 0;
-        switch (x->kind) {
-        case PF_DYN_CAP:
-        case PF_DYN_DEL:
-            if (x->id < 0 || x->id >= ids) {
-                pf_fail(st, PF_E_INPUT, "change %lld: arc %lld does not exist (%lld arcs)",
-                        (long long)k, (long long)x->id, (long long)ids);
-                return k;
-            }
-            if (x->id < d->ids && d->deleted[x->id]) {
-                pf_fail(st, PF_E_INPUT, "change %lld: arc %lld was deleted", (long long)k,
-                        (long long)x->id);
-                return k;
-            }
-            if (x->kind == PF_DYN_CAP && x->cap < 0) {
-                pf_fail(st, PF_E_INPUT, "change %lld: negative capacity %lld", (long long)k,
-                        (long long)x->cap);
-                return k;
-            }
-            /* An added arc's tail is not looked up: counted as the source's. */
-            if (x->kind == PF_DYN_CAP && (x->id >= d->ids || d->tail_of[x->id] == s))
-                add_to_source = x->cap;
-            break;
-        case PF_DYN_ADD:
-            if (x->tail < 0 || x->tail >= n || x->head < 0 || x->head >= n) {
-                pf_fail(st, PF_E_INPUT, "change %lld: vertex %lld outside the graph (%lld vertices)",
-                        (long long)k, (long long)(x->tail < 0 || x->tail >= n ? x->tail : x->head),
-                        (long long)n);
-                return k;
-            }
-            if (x->cap < 0) {
-                pf_fail(st, PF_E_INPUT, "change %lld: negative capacity %lld", (long long)k,
-                        (long long)x->cap);
-                return k;
-            }
-            if (x->tail == s)
-                add_to_source = x->cap;
-            ids++;
-            break;
-        case PF_DYN_ADDV:
-            if (x->count < 1) {
-                pf_fail(st, PF_E_INPUT, "change %lld: adds %lld vertices (at least 1)",
-                        (long long)k, (long long)x->count);
-                return k;
-            }
-            if (x->count > PF_MAX_VERTICES - n) {
-                pf_fail(st, PF_E_INPUT,
-                        "change %lld: %lld more vertices pass the limit of %lld vertices",
-                        (long long)k, (long long)x->count, (long long)PF_MAX_VERTICES);
-                return k;
-            }
-            n += x->count;
-            break;
-        default:
-            pf_fail(st, PF_E_INPUT, "change %lld: unknown kind %d", (long long)k, (int)x->kind);
+        if (judge_change(d, &c[k], k, n, ids, &to_source, st))
             return k;
-        }
-        if (__builtin_add_overflow(source_cap, add_to_source, &source_cap)) {
+        if (__builtin_add_overflow(source_cap, to_source, &source_cap)) {
             pf_fail(st, PF_E_INPUT,
                     "change %lld: the capacity out of the source passes 2^63 - 1", (long long)k);
             return k;
         }
+        change_adds(&c[k], &ids, &n);
     }
     return count;
+}
+
+/* A long batch is judged in chunks on the host's threads (each change's
+ * lookups wait on memory), each chunk starting from the ids and vertices
+ * the chunks before it add; any fault sends the batch to
+ * first_bad_change, which finds the first one and words it. */
+enum { CHECK_CHUNK = 2048, CHECK_PARALLEL_MIN = 4 * CHECK_CHUNK };
+
+/* 1 when no change of c is bad (first_bad_change would return count); 0
+ * when one may be, or the chunks' table could not be had. */
+static int all_changes_fine(const pf_dyn_graph *d, const pf_dyn_change *c, int64_t count)
+{
+    const int64_t chunks = (count + CHECK_CHUNK - 1) / CHECK_CHUNK;
+    int64_t *ids = malloc((size_t)chunks * sizeof *ids), *n = malloc((size_t)chunks * sizeof *n);
+    int64_t *to_source = malloc((size_t)chunks * sizeof *to_source);
+    if (!ids || !n || !to_source) {
+        PF_FREE_ALL(ids, n, to_source);
+        return 0;
+    }
+    const int threads = pf_resolve_threads(d->params.threads);
+    PF_OMP(omp parallel for schedule(static) num_threads(threads) if (threads > 1))
+    for (int64_t j = 0; j < chunks; j++) {
+        const int64_t end = (j + 1) * CHECK_CHUNK < count ? (j + 1) * CHECK_CHUNK : count;
+        ids[j] = n[j] = 0;
+        for (int64_t k = j * CHECK_CHUNK; k < end; k++)
+            change_adds(&c[k], &ids[j], &n[j]);
+    }
+    /* the chunks' starts: sums of the chunks before (vertex counts capped
+     * past the limit, where any later ADD or ADDV is bad anyway) */
+    for (int64_t j = 0, at_ids = d->ids, at_n = d->view.n; j < chunks; j++) {
+        int64_t more_ids = ids[j], more_n = n[j];
+        ids[j] = at_ids;
+        n[j] = at_n;
+        at_ids += more_ids;
+        at_n = at_n + more_n > PF_MAX_VERTICES ? PF_MAX_VERTICES + 1 : at_n + more_n;
+    }
+    int fine = 1;
+    PF_OMP(omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
+           reduction(&& : fine))
+    for (int64_t j = 0; j < chunks; j++) {
+        const int64_t end = (j + 1) * CHECK_CHUNK < count ? (j + 1) * CHECK_CHUNK : count;
+        int64_t at_ids = ids[j], at_n = n[j], sum = 0, add = 0;
+        for (int64_t k = j * CHECK_CHUNK; k < end && fine; k++) {
+            fine = !judge_change(d, &c[k], k, at_n, at_ids, &add, NULL) &&
+                   !__builtin_add_overflow(sum, add, &sum);
+            change_adds(&c[k], &at_ids, &at_n);
+        }
+        to_source[j] = sum;
+    }
+    for (int64_t j = 0, cap = d->source_cap; fine && j < chunks; j++)
+        fine = !__builtin_add_overflow(cap, to_source[j], &cap);
+    PF_FREE_ALL(ids, n, to_source);
+    return fine;
 }
 
 /* The first of the changes before `limit` that names an arc an earlier
@@ -135,7 +196,9 @@ int pf_dyn_check(const pf_dyn_graph *d, const pf_dyn_change *c, int64_t count, p
         return pf_fail(st, PF_E_USAGE, "pf_dyn_check: %lld changes at %p", (long long)count,
                        (const void *)c);
     pf_status first_st = {0};
-    int64_t bad = first_bad_change(d, c, count, &first_st);
+    int64_t bad = count >= CHECK_PARALLEL_MIN && all_changes_fine(d, c, count)
+                      ? count
+                      : first_bad_change(d, c, count, &first_st);
     int64_t deleted_by = -1;
     int64_t reused = first_use_after_delete(c, bad, &deleted_by, st);
     if (reused < 0)
@@ -171,6 +234,10 @@ static void batch_plan_free(batch_plan *b)
     pf_dyn_plan_free(&b->layout);
 }
 
+/* Ends of added arcs from which a batch's demand is counted on the
+ * host's threads. */
+enum { PLAN_PARALLEL_MIN = 1 << 12 };
+
 /* Every added arc's ends, and each vertex's demand: an old vertex with
  * less room than that calls for a layout. */
 static int plan_demand(const pf_dyn_graph *d, const pf_dyn_change *c, int64_t count,
@@ -203,25 +270,43 @@ static int plan_demand(const pf_dyn_graph *d, const pf_dyn_change *c, int64_t co
         ends[ends_count++] = (pf_id_at){.id = c[k].head, .at = k};
     }
     const pf_id_at *sorted = pf_radix_sort_id_at(ends, tmp, ends_count, n0 + b->new_vertices);
-    b->new_slots = b->new_vertices * d->params.slack_min;
-    for (int64_t i = 0; i < ends_count;) {
-        int64_t u = sorted[i].id, k = 0;
-        for (; i < ends_count && sorted[i].id == u; i++)
+    /* each vertex's run of ends: its demand (the room lookups wait on
+     * memory: on the host's threads for a long batch) */
+    int64_t new_slots = 0;
+    int short_room = 0;
+    const int threads = ends_count >= PLAN_PARALLEL_MIN ? pf_resolve_threads(d->params.threads) : 1;
+    PF_OMP(omp parallel for schedule(static) num_threads(threads) if (threads > 1)
+           reduction(+ : new_slots) reduction(|| : short_room))
+    for (int64_t i = 0; i < ends_count; i++) {
+        const int64_t u = sorted[i].id;
+        if (i > 0 && sorted[i - 1].id == u)
+            continue;
+        int64_t k = 1;
+        while (i + k < ends_count && sorted[i + k].id == u)
             k++;
         if (u >= n0) {
             b->new_demand[u - n0] = k;
-            b->new_slots += k;
-            continue;
+            new_slots += k;
+        } else {
+            short_room = short_room || pf_dyn_room_at(d, u) < k;
         }
-        b->extra_vertex[b->extra_count] = u;
-        b->extra_slots[b->extra_count++] = k;
-        if (pf_dyn_room_at(d, u) < k)
-            b->need_layout = b->room_short = 1;
     }
-    PF_FREE_ALL(ends, tmp);
+    b->new_slots = b->new_vertices * d->params.slack_min + new_slots;
+    b->need_layout = b->room_short = short_room;
     if (n0 + b->new_vertices > d->vertex_cap ||
         d->view.first[n0] + b->new_slots > d->slot_cap)
         b->need_layout = 1;
+    /* a layout gives the old vertices their demand */
+    for (int64_t i = 0; b->need_layout && i < ends_count;) {
+        int64_t u = sorted[i].id, k = 0;
+        for (; i < ends_count && sorted[i].id == u; i++)
+            k++;
+        if (u < n0) {
+            b->extra_vertex[b->extra_count] = u;
+            b->extra_slots[b->extra_count++] = k;
+        }
+    }
+    PF_FREE_ALL(ends, tmp);
     return PF_OK;
 }
 
@@ -346,10 +431,13 @@ static void slack_for_stream(pf_dyn_graph *d, int64_t batch)
 int pf_dyn_apply(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count, pf_dyn_batch_out *out,
                  pf_status *st)
 {
+    double t[5];
+    t[0] = pf_now();
     int rc = pf_dyn_check(d, c, count, st);
     if (rc)
         return rc;
     batch_plan p = {0};
+    t[1] = pf_now();
     rc = plan_demand(d, c, count, &p, st);
     if (!rc)
         rc = grow_ids(d, d->ids + p.adds, st);
@@ -369,15 +457,27 @@ int pf_dyn_apply(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count, pf_dyn_
     }
     d->batches_applied++;
     pf_dyn_batch_out done = {0};
+    t[2] = pf_now();
     if (p.need_layout) {
         pf_dyn_plan_commit(d, &p.layout);
         done.recompacted = 1;
     }
+    t[3] = pf_now();
     pf_dyn_apply_changes(d, c, count, p.new_demand, &p.lists, &done);
+    t[4] = pf_now();
     if (d->deficits_pending)
         rc = fix_deficits(d, NULL, 0, &done, st);
     else
         rc = fix_deficits(d, p.lists.deficits, p.lists.deficit_count, &done, st);
+    if (pf_knobs()->trace)
+        fprintf(stderr,
+                "portaflow trace: batch of %lld changes: check %.4f s, plan %.4f, layout %.4f, "
+                "arcs %.4f (%d threads), reroutes %.4f (%lld of %lld flow), deficits %.4f "
+                "(%lld, %lld covered)\n",
+                (long long)count, t[1] - t[0], t[2] - t[1], t[3] - t[2], p.lists.arcs_s,
+                p.lists.threads, p.lists.reroutes_s, (long long)done.rerouted,
+                (long long)done.flow_cut, pf_now() - t[4], (long long)done.deficits,
+                (long long)done.covered);
     batch_plan_free(&p);
     if (out)
         *out = done;

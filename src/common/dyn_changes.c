@@ -23,8 +23,9 @@
 #include "dyn_layout.h"
 #include "omp_threads.h"
 #include "status.h"
+#include "timer.h"
 
-enum { CHANGES_PARALLEL_MIN = 4096, TOUCH_BLOCK = 256 };
+enum { CHANGES_PARALLEL_MIN = 4096, TOUCH_BLOCK = 256, BLOCKS_PER_THREAD = 4 };
 
 /* A thread's share of a phase: its touches waiting to be listed, and its
  * sums of what the graph totals. */
@@ -261,6 +262,49 @@ static void change_arcs(pf_dyn_graph *d, const pf_dyn_change *c, const pf_dyn_ba
     }
 }
 
+/* The heads of the cuts that are short after the reroutes (the deficits,
+ * in the batch's order; a vertex may come more than once) into
+ * l->deficits: on the host's threads, in blocks, each listing its own
+ * after those of the blocks before it. The cuts are not needed after
+ * this: a head that is not short has its cut's amount zeroed. */
+static void list_deficits(pf_dyn_graph *d, pf_dyn_batch_lists *l, int64_t count)
+{
+    const int threads = l->threads;
+    const int64_t blocks = BLOCKS_PER_THREAD * (int64_t)threads;
+    const int64_t block = (count + blocks - 1) / blocks;
+    int64_t *at = l->block_at;
+    pf_dyn_cut *cuts = l->cuts;
+    PF_OMP(omp parallel num_threads(threads) if (threads > 1))
+    {
+        PF_OMP(omp for schedule(dynamic, 1))
+        for (int64_t j = 0; j < blocks; j++) {
+            int64_t found = 0;
+            for (int64_t k = j * block; k < count && k < (j + 1) * block; k++) {
+                pf_dyn_cut *c = &cuts[k];
+                if (c->amount > 0 && c->v != d->view.source && d->excess[c->v] < 0)
+                    found++;
+                else
+                    c->amount = 0;
+            }
+            at[j + 1] = found;
+        }
+        PF_OMP(omp single)
+        {
+            at[0] = 0;
+            for (int64_t j = 0; j < blocks; j++)
+                at[j + 1] += at[j];
+        }
+        PF_OMP(omp for schedule(dynamic, 1))
+        for (int64_t j = 0; j < blocks; j++) {
+            int64_t *out = l->deficits + at[j];
+            for (int64_t k = j * block; k < count && k < (j + 1) * block; k++)
+                if (cuts[k].amount > 0)
+                    *out++ = cuts[k].v;
+        }
+    }
+    l->deficit_count = at[blocks];
+}
+
 void pf_dyn_apply_changes(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count,
                           const int64_t *new_demand, pf_dyn_batch_lists *l,
                           pf_dyn_batch_out *out)
@@ -280,17 +324,16 @@ void pf_dyn_apply_changes(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count
         }
     }
     workers_done(d, workers, 1, out);
+    double t0 = pf_now();
     change_arcs(d, c, l, l->threads, workers);
     workers_done(d, workers, l->threads, out);
     d->ids += l->adds;
     d->view.input_arcs = d->view.output_arcs = d->ids;
+    double t1 = pf_now();
     pf_dyn_reroute_cuts(d, l->cuts, count, out);
-    /* The cuts' heads, in the batch's order: those still short after the
-     * reroutes are the deficits (the repair skips the others). */
-    l->deficit_count = 0;
-    for (int64_t k = 0; k < count; k++)
-        if (l->cuts[k].amount > 0 && l->cuts[k].v != d->view.source)
-            l->deficits[l->deficit_count++] = l->cuts[k].v;
+    l->arcs_s = t1 - t0;
+    l->reroutes_s = pf_now() - t1;
+    list_deficits(d, l, count);
 }
 
 int pf_dyn_cut_slot(pf_dyn_graph *d, int64_t slot, int64_t cap, pf_dyn_batch_out *out)
@@ -315,7 +358,9 @@ int pf_dyn_batch_lists_alloc(pf_dyn_batch_lists *l, int64_t count, int threads, 
     l->cuts = pf_alloc(k, sizeof *l->cuts, st);
     l->deficits = pf_alloc(k, sizeof *l->deficits, st);
     l->workers = pf_calloc((size_t)l->threads, sizeof *l->workers, st);
-    if (!l->add || !l->edit || !l->add_slot || !l->cuts || !l->deficits || !l->workers) {
+    l->block_at = pf_alloc((size_t)(BLOCKS_PER_THREAD * l->threads + 1), sizeof *l->block_at, st);
+    if (!l->add || !l->edit || !l->add_slot || !l->cuts || !l->deficits || !l->workers ||
+        !l->block_at) {
         pf_dyn_batch_lists_free(l);
         return PF_E_NOMEM;
     }
@@ -324,6 +369,6 @@ int pf_dyn_batch_lists_alloc(pf_dyn_batch_lists *l, int64_t count, int threads, 
 
 void pf_dyn_batch_lists_free(pf_dyn_batch_lists *l)
 {
-    PF_FREE_ALL(l->add, l->edit, l->add_slot, l->cuts, l->deficits, l->workers);
+    PF_FREE_ALL(l->add, l->edit, l->add_slot, l->cuts, l->deficits, l->workers, l->block_at);
     memset(l, 0, sizeof *l);
 }

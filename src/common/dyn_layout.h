@@ -97,6 +97,8 @@ typedef struct pf_dyn_batch_lists {
     int64_t *deficits, deficit_count;
     int threads;
     struct pf_dyn_worker *workers;
+    int64_t *block_at;         /* the deficits' blocks: where each one's go */
+    double arcs_s, reroutes_s; /* where the changes' time went (traces) */
 } pf_dyn_batch_lists;
 
 int pf_dyn_batch_lists_alloc(pf_dyn_batch_lists *l, int64_t count, int threads, pf_status *st);

@@ -36,7 +36,7 @@ enum { REROUTE_RARE = 16, REROUTE_RECORD = 4096, REROUTE_PROBES = 256 };
  * PLAN_MOVES planned residual changes (two per arc of a path); a cut that
  * needs more searches again when its pushes are made. Searches run on
  * the host's threads from REROUTE_PARALLEL_MIN cuts on. */
-enum { PLAN_PATHS = 8, PLAN_MOVES = 128, REROUTE_PARALLEL_MIN = 1024 };
+enum { PLAN_PATHS = 8, PLAN_MOVES = 128, REROUTE_PARALLEL_MIN = 64 };
 
 /* The visited vertices' table: a power of two over twice the visits. */
 enum { VISIT_TABLE = 256 };

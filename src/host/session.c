@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/knobs.h"
 #include "../common/network.h"
 #include "../common/status.h"
 #include "../common/timer.h"
@@ -271,6 +272,9 @@ int pf_session_apply(pf_session *s, const pf_update *updates, int64_t count, int
         return PF_E_NOMEM;
     int64_t changes = 0, source = -1, sink = -1;
     int rc = translate(s, updates, count, c, &changes, &source, &sink, &where, st);
+    if (pf_knobs()->trace)
+        fprintf(stderr, "portaflow trace: batch of %lld updates read in %.4f s\n",
+                (long long)count, pf_now() - t0);
     pf_dyn_batch_out out = {0};
     if (!rc)
         rc = pf_dyn_apply(&s->g, c, changes, &out, st);
