@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/dyn_layout.h"
 #include "common/gen.h"
 #include "dyn_support.h"
 
@@ -230,14 +231,15 @@ START_TEST(refused_batches)
 }
 END_TEST
 
-/* No slack at all: the first added arc recompacts; ids follow their slots;
- * the vertex room exhausted: the arrays grow. */
+/* No slack at all (and no windows): the first added arc recompacts; ids
+ * follow their slots; the vertex room exhausted: the arrays grow. */
 START_TEST(recompact_and_grow)
 {
     const int64_t arcs[][3] = {{0, 1, 5}, {1, 2, 5}, {0, 2, 2}, {2, 3, 9}};
     pf_network *net = net_of(4, 0, 3, arcs, 4);
     pf_dyn_params p;
     pf_dyn_params_default(&p);
+    p.whole_layouts = 1;
     p.slack_min = 0;
     p.slack = 1e-9; /* not both 0: ceil gives 1 slot at a vertex with arcs */
     p.vertex_room = 0;
@@ -281,14 +283,16 @@ START_TEST(recompact_and_grow)
 }
 END_TEST
 
-/* Arcs added at one vertex one batch at a time: every layout within 8
- * batches of the last raises the slack by 2 (to 10 at most); once the
- * slack lasts longer than that, the layouts leave it (at 8 here). */
+/* Arcs added at one vertex one batch at a time (whole layouts only):
+ * every layout within 8 batches of the last raises the slack by 2 (to 10
+ * at most); once the slack lasts longer than that, the layouts leave it
+ * (at 8 here). */
 START_TEST(slack_follows_stream)
 {
     const int64_t arcs[][3] = {{0, 1, 5}, {1, 2, 5}, {2, 3, 9}};
     pf_network *net = net_of(4, 0, 3, arcs, 3);
-    pf_dyn_params p = {.slack = 1e-9, .slack_min = 0, .vertex_room = 0, .page_log2 = 2};
+    pf_dyn_params p = {.slack = 1e-9, .slack_min = 0, .vertex_room = 0, .page_log2 = 2,
+                       .whole_layouts = 1};
     pf_dyn_graph d = build_from(net, &p);
     pf_dyn_batch_out out;
     int32_t expect = 0;
@@ -420,6 +424,61 @@ START_TEST(pair_in_dead_slots)
 }
 END_TEST
 
+/* A vertex short of room for its added arcs, and then for a covered
+ * deficit's pair: both made in windows (dyn_window.c), no whole layout;
+ * the graph verifies and its value is a cold solve's. */
+START_TEST(rooms_in_windows)
+{
+    pf_status st;
+    pf_network *net = pf_gen_grid2d(30, 30, 4, 30, 1, &st);
+    ck_assert_ptr_nonnull(net);
+    pf_dyn_graph d = build_from(net, NULL);
+    d.cover_deficits = 1;
+    ck_assert_int_eq(warm_kept(&d), cold_value(net));
+    /* an arc out of the source that carries flow, and its head */
+    int64_t id = 0;
+    while (id < d.ids && (d.tail_of[id] != d.view.source || pf_dyn_flow(&d, id) == 0))
+        id++;
+    ck_assert_int_lt(id, d.ids);
+    const int64_t v = d.head_of[id];
+    const int64_t layouts = d.recompactions;
+    enum { MOST = 64 };
+    pf_dyn_change c[MOST];
+    /* three arcs more than v has room for */
+    int64_t k = pf_dyn_room_at(&d, v) + 3;
+    ck_assert_int_le(k, MOST);
+    for (int64_t i = 0; i < k; i++)
+        c[i] = (pf_dyn_change){.kind = PF_DYN_ADD, .tail = v, .head = (v + 7 * (i + 1)) % d.view.n,
+                               .cap = 2};
+    pf_dyn_batch_out out;
+    apply_ok(&d, c, k, &out);
+    for (int64_t i = 0; i < k; i++)
+        ck_assert_int_eq(pf_network_add_arc(net, c[i].tail, c[i].head, c[i].cap, &st), PF_OK);
+    ck_assert_int_eq(d.windows_laid, 1);
+    ck_assert_int_eq(out.recompacted, 0);
+    /* v's room filled exactly, then its arc from the source cut: the pair
+     * needs two slots there */
+    k = pf_dyn_room_at(&d, v);
+    ck_assert_int_le(k, MOST);
+    for (int64_t i = 0; i < k; i++)
+        c[i] = (pf_dyn_change){.kind = PF_DYN_ADD, .tail = v, .head = (v + 11 * (i + 1)) % d.view.n,
+                               .cap = 1};
+    apply_ok(&d, c, k, &out);
+    for (int64_t i = 0; i < k; i++)
+        ck_assert_int_eq(pf_network_add_arc(net, c[i].tail, c[i].head, c[i].cap, &st), PF_OK);
+    ck_assert_int_eq(pf_dyn_room_at(&d, v), 0);
+    pf_dyn_change cut = {.kind = PF_DYN_CAP, .id = id, .cap = 0};
+    apply_ok(&d, &cut, 1, &out);
+    net->cap[id] = 0;
+    ck_assert_int_ge(out.covered, 1);
+    ck_assert_int_eq(d.windows_laid, 2);
+    ck_assert_int_eq(d.recompactions, layouts);
+    ck_assert_int_eq(warm_kept(&d), cold_value(net));
+    pf_dyn_free(&d);
+    pf_network_free(net);
+}
+END_TEST
+
 /* ---- random batches ----------------------------------------------------- */
 
 typedef struct fuzz {
@@ -522,6 +581,7 @@ static int64_t random_batch(fuzz *z, pf_dyn_change *c, int64_t most)
  * equals a cold one of the mirror (the warm result kept, as a session's). */
 typedef struct fuzz_totals {
     int64_t batches, flow_cut, rerouted, deficits, covered, repair_steps, recompactions, grown;
+    int64_t windows;
 } fuzz_totals;
 
 static fuzz_totals totals;
@@ -569,6 +629,7 @@ static void fuzz_network(pf_network *net, const pf_dyn_params *p, int64_t max_ca
                       (unsigned long long)seed, b, (long long)warm, (long long)cold);
         }
     }
+    totals.windows += z.d.windows_laid;
     free(c);
     pf_dyn_free(&z.d);
     pf_network_free(z.net);
@@ -600,6 +661,8 @@ START_TEST(random_small)
                   (long long)totals.covered);
     ck_assert(totals.rerouted > 0 && totals.rerouted < totals.flow_cut);
     ck_assert(totals.recompactions > 0 && totals.grown > 0);
+    /* (tight slack: a window rarely holds what its vertices need) */
+    ck_assert(covering || totals.windows > 0);
 }
 END_TEST
 
@@ -647,6 +710,7 @@ int main(void)
     tcase_add_test(known, slot_cap_and_repair);
     tcase_add_test(known, reset_preflow);
     tcase_add_test(known, pair_in_dead_slots);
+    tcase_add_test(known, rooms_in_windows);
     suite_add_tcase(s, known);
 
     TCase *random = tcase_create("random");

@@ -142,6 +142,7 @@ static void same_graph(const pf_dyn_graph *a, const pf_dyn_graph *b, int batch)
     ck_assert_int_eq(a->cover_total, b->cover_total);
     ck_assert_int_eq(a->cover_count, b->cover_count);
     ck_assert_int_eq(a->recompactions, b->recompactions);
+    ck_assert_int_eq(a->windows_laid, b->windows_laid);
     ck_assert_int_eq(a->reroute_tries, b->reroute_tries);
     ck_assert_int_eq(a->reroute_found, b->reroute_found);
     ck_assert_int_eq(a->touched_full, b->touched_full);

@@ -224,13 +224,16 @@ typedef struct batch_plan {
     pf_dyn_batch_lists lists;
     int need_layout;
     int room_short;        /* the layout is for a vertex's room */
-    dyn_plan layout;
+    int growth;            /* ... or for vertices or slots past the arrays' room */
+    dyn_windows windows;   /* a room layout made in windows (windows.count > 0) */
+    dyn_plan layout;       /* else the whole one */
 } batch_plan;
 
 static void batch_plan_free(batch_plan *b)
 {
     PF_FREE_ALL(b->extra_vertex, b->extra_slots, b->new_demand);
     pf_dyn_batch_lists_free(&b->lists);
+    pf_dyn_windows_free(&b->windows);
     pf_dyn_plan_free(&b->layout);
 }
 
@@ -293,9 +296,9 @@ static int plan_demand(const pf_dyn_graph *d, const pf_dyn_change *c, int64_t co
     }
     b->new_slots = b->new_vertices * d->params.slack_min + new_slots;
     b->need_layout = b->room_short = short_room;
-    if (n0 + b->new_vertices > d->vertex_cap ||
-        d->view.first[n0] + b->new_slots > d->slot_cap)
-        b->need_layout = 1;
+    b->growth = n0 + b->new_vertices > d->vertex_cap ||
+                d->view.first[n0] + b->new_slots > d->slot_cap;
+    b->need_layout |= b->growth;
     /* a layout gives the old vertices their demand */
     for (int64_t i = 0; b->need_layout && i < ends_count;) {
         int64_t u = sorted[i].id, k = 0;
@@ -443,9 +446,20 @@ int pf_dyn_apply(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count, pf_dyn_
         rc = grow_ids(d, d->ids + p.adds, st);
     const int32_t slack_min = d->params.slack_min;
     const int64_t last_room_layout = d->last_room_layout;
-    if (!rc && p.need_layout) {
-        if (p.room_short)
+    if (!rc && p.need_layout && !p.growth) {
+        rc = pf_dyn_windows_plan(d, p.extra_vertex, p.extra_slots, p.extra_count, &p.windows,
+                                 st);
+        if (rc == PF_DYN_WHOLE) {
+            pf_dyn_windows_free(&p.windows);
+            rc = PF_OK;
+        }
+    }
+    if (!rc && p.need_layout && p.windows.count == 0) {
+        if (p.room_short) {
+            /* the new vertices get the raised slack too */
             slack_for_stream(d, d->batches_applied + 1);
+            p.new_slots += p.new_vertices * (d->params.slack_min - slack_min);
+        }
         rc = pf_dyn_plan(d, p.extra_vertex, p.extra_slots, p.extra_count, p.new_vertices,
                          p.new_slots, &p.layout, st);
     }
@@ -458,7 +472,9 @@ int pf_dyn_apply(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count, pf_dyn_
     d->batches_applied++;
     pf_dyn_batch_out done = {0};
     t[2] = pf_now();
-    if (p.need_layout) {
+    if (p.windows.count > 0) {
+        pf_dyn_windows_commit(d, &p.windows);
+    } else if (p.need_layout) {
         pf_dyn_plan_commit(d, &p.layout);
         done.recompacted = 1;
     }
@@ -471,10 +487,11 @@ int pf_dyn_apply(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count, pf_dyn_
         rc = fix_deficits(d, p.lists.deficits, p.lists.deficit_count, &done, st);
     if (pf_knobs()->trace)
         fprintf(stderr,
-                "portaflow trace: batch of %lld changes: check %.4f s, plan %.4f, layout %.4f, "
-                "arcs %.4f (%d threads), reroutes %.4f (%lld of %lld flow), deficits %.4f "
+                "portaflow trace: batch of %lld changes: check %.4f s, plan %.4f, layout %.4f "
+                "(%s), arcs %.4f (%d threads), reroutes %.4f (%lld of %lld flow), deficits %.4f "
                 "(%lld, %lld covered)\n",
-                (long long)count, t[1] - t[0], t[2] - t[1], t[3] - t[2], p.lists.arcs_s,
+                (long long)count, t[1] - t[0], t[2] - t[1], t[3] - t[2],
+                p.windows.count > 0 ? "windows" : p.need_layout ? "whole" : "none", p.lists.arcs_s,
                 p.lists.threads, p.lists.reroutes_s, (long long)done.rerouted,
                 (long long)done.flow_cut, pf_now() - t[4], (long long)done.deficits,
                 (long long)done.covered);

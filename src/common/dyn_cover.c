@@ -25,6 +25,7 @@
 
 #include "dyn_graph.h"
 #include "dyn_layout.h"
+#include "sort.h"
 #include "status.h"
 
 /* Free slots at the end of u's range (not the dead ones among the used:
@@ -104,8 +105,46 @@ static int pairs_fit(pf_dyn_graph *d, const int64_t *found, int64_t count, int64
     return 1;
 }
 
+/* Room for the new pairs by windows (dyn_window.c) around the vertices
+ * short of it: two slots at each vertex that gets a pair, one per new
+ * pair at the source and at the sink. PF_DYN_WHOLE where only the whole
+ * layout will do. */
+static int room_in_windows(pf_dyn_graph *d, const int64_t *found, int64_t count, int64_t fresh,
+                           pf_status *st)
+{
+    pf_id_at *want = pf_alloc((size_t)count + 2, sizeof *want, st);
+    pf_id_at *tmp = pf_alloc((size_t)count + 2, sizeof *tmp, st);
+    int64_t *vertex = pf_alloc((size_t)count + 2, sizeof *vertex, st);
+    int64_t *need = pf_alloc((size_t)count + 2, sizeof *need, st);
+    int rc = want && tmp && vertex && need ? PF_OK : PF_E_NOMEM;
+    int64_t k = 0;
+    for (int64_t i = 0; !rc && i < count; i++)
+        if (d->cover_of[found[i]] == 0)
+            want[k++] = (pf_id_at){.id = found[i], .at = 2};
+    if (!rc) {
+        want[k++] = (pf_id_at){.id = d->view.source, .at = fresh};
+        want[k++] = (pf_id_at){.id = d->view.sink, .at = fresh};
+        const pf_id_at *sorted = pf_radix_sort_id_at(want, tmp, k, d->view.n);
+        for (int64_t i = 0; i < k; i++) {
+            vertex[i] = sorted[i].id;
+            need[i] = sorted[i].at;
+        }
+    }
+    dyn_windows w = {0};
+    if (!rc)
+        rc = pf_dyn_windows_plan(d, vertex, need, k, &w, st);
+    if (!rc) {
+        pf_dyn_windows_commit(d, &w);
+        if (!pairs_fit(d, found, count, fresh))
+            rc = PF_DYN_WHOLE;
+    }
+    pf_dyn_windows_free(&w);
+    PF_FREE_ALL(want, tmp, vertex, need);
+    return rc;
+}
+
 /* Room for the new pairs: the empty pairs dropped first (their terminal
- * slots become spares, which often suffice); else a layout with two slots
+ * slots become spares, which often suffice), then windows; else a layout with two slots
  * at each vertex that gets a pair and, at the source and sink, one per
  * pair plus as many as they hold (their ranges double: a stream of batches
  * lays the graph out again rarely). */
@@ -116,9 +155,12 @@ static int make_room(pf_dyn_graph *d, const int64_t *found, int64_t count,
     const int64_t fresh = without_pair(d, found, count);
     if (pairs_fit(d, found, count, fresh))
         return PF_OK;
+    int rc = room_in_windows(d, found, count, fresh, st);
+    if (rc != PF_DYN_WHOLE)
+        return rc;
     int64_t *vertex = pf_alloc((size_t)count + 2, sizeof *vertex, st);
     int64_t *slots = pf_alloc((size_t)count + 2, sizeof *slots, st);
-    int rc = vertex && slots ? PF_OK : PF_E_NOMEM;
+    rc = vertex && slots ? PF_OK : PF_E_NOMEM;
     int64_t extra = 0;
     for (int64_t i = 0; !rc && i < count; i++) {
         if (d->cover_of[found[i]] != 0)

@@ -238,8 +238,8 @@ static int check_input(const pf_residual *g, pf_status *st)
  * is a pass over every slot, these slots a few per thousand vertices). */
 static void add_terminal_room(const pf_residual *g, int64_t n, int64_t *sizes)
 {
-    sizes[g->source + 1] += n / 64 + 64;
-    sizes[g->sink + 1] += n / 64 + 64;
+    sizes[g->source + 1] += pf_dyn_terminal_room(n);
+    sizes[g->sink + 1] += pf_dyn_terminal_room(n);
 }
 
 int pf_dyn_build(const pf_residual *g, const int64_t *res, const int64_t *excess,

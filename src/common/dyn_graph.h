@@ -50,6 +50,7 @@ typedef struct pf_dyn_params {
     int32_t slack_min;   /* ...and at least this many; both 0: the defaults */
     int64_t vertex_room; /* vertices that may be added before the arrays grow; < 0: default */
     int threads;         /* OpenMP threads for the builds and batches (<= 0: all) */
+    int whole_layouts;   /* 1: room is made by whole layouts only, no windows (measuring) */
 } pf_dyn_params;
 
 /* A covered deficit's pair of arcs (forward slots): source -> v, v -> sink. */
@@ -146,8 +147,9 @@ typedef struct pf_dyn_graph {
      * often gets more slack (dyn_apply.c). */
     int64_t batches_applied, last_room_layout;
 
-    /* Counters for reports and benchmarks. */
-    int64_t recompactions;
+    /* Counters for reports and benchmarks: whole layouts, and windows laid
+     * out in their place (dyn_window.c). */
+    int64_t recompactions, windows_laid;
     int64_t live_arcs;     /* pairs in use (super arcs included) */
     pf_dyn_params params;
 } pf_dyn_graph;

@@ -61,6 +61,45 @@ int pf_dyn_plan(const pf_dyn_graph *d, const int64_t *extra_vertex, const int64_
 void pf_dyn_plan_commit(pf_dyn_graph *d, dyn_plan *plan);
 void pf_dyn_plan_free(dyn_plan *plan);
 
+/* A local layout (dyn_window.c): the vertices lo..hi laid out again in
+ * the slots [begin, end) they hold; where the window's new starts and
+ * its slots' copies lie in dyn_windows. */
+typedef struct dyn_window {
+    int64_t lo, hi, begin, end;
+    int64_t first_at, map_at;
+} dyn_window;
+
+/* A batch's windows, sorted and apart, prepared (every allocation done):
+ * per window vertex its new start and live slots; per window slot its
+ * new place (-1: a dead or free one, dropped) and a copy of it. */
+typedef struct dyn_windows {
+    dyn_window *win;
+    int64_t count, slots;
+    int64_t *first, *live, *map;
+    int32_t *head;
+    int64_t *rev, *cap, *res;
+} dyn_windows;
+
+/* pf_dyn_windows_plan: no windows will do, only the whole layout. */
+enum { PF_DYN_WHOLE = -1 };
+
+/* Windows that give each vertex of `vertex` (count of them, sorted, each
+ * once) `need` more slots than its live ones where its range is short of
+ * them, with every other such vertex inside a window given its need too;
+ * PF_DYN_WHOLE where that is not local. Changes nothing. */
+int pf_dyn_windows_plan(const pf_dyn_graph *d, const int64_t *vertex, const int64_t *need,
+                        int64_t count, dyn_windows *w, pf_status *st);
+/* Lays the windows out (nothing can fail). */
+void pf_dyn_windows_commit(pf_dyn_graph *d, dyn_windows *w);
+void pf_dyn_windows_free(dyn_windows *w);
+
+/* The room a layout keeps at the source and at the sink of n vertices
+ * (for the pairs of covered deficits). */
+static inline int64_t pf_dyn_terminal_room(int64_t n)
+{
+    return n / 64 + 64;
+}
+
 /* Repairs the deficits of the listed vertices (list NULL: of every
  * vertex), adding to out's deficits and repair_steps (dyn_repair.c). */
 int pf_dyn_repair_list(pf_dyn_graph *d, const int64_t *list, int64_t len, pf_dyn_batch_out *out,
