@@ -14,52 +14,28 @@
  * the arcs they add; the slots a batch's deletions free are not taken
  * again by the same batch (the plan's room does not count on them).
  *
- * Pages and touched lists are written from every thread: the page marks
- * are single bytes all set to 1, and each thread lists its touches in a
- * buffer of its own that it appends as one block. */
+ * Pages and touched lists are written from every thread (dyn_touch.h). */
 #include <string.h>
 
 #include "dyn_graph.h"
 #include "dyn_layout.h"
+#include "dyn_touch.h"
 #include "omp_threads.h"
 #include "status.h"
 #include "timer.h"
 
-enum { CHANGES_PARALLEL_MIN = 4096, TOUCH_BLOCK = 256, BLOCKS_PER_THREAD = 4 };
+enum { CHANGES_PARALLEL_MIN = 4096, BLOCKS_PER_THREAD = 4 };
 
 /* A thread's share of a phase: its touches waiting to be listed, and its
  * sums of what the graph totals. */
 typedef struct pf_dyn_worker {
-    int32_t touch[2][TOUCH_BLOCK];
-    int touch_count[2];
+    pf_dyn_toucher touched;
     int64_t flow_cut, source_pushed, source_cap, live_arcs;
 } worker;
 
-static void flush_touches(pf_dyn_graph *d, worker *w, int list)
-{
-    int64_t k = w->touch_count[list];
-    if (k == 0)
-        return;
-    int64_t at = __atomic_fetch_add(&d->touched_count[list], k, __ATOMIC_RELAXED);
-    int64_t room = d->touched_cap[list] - at;
-    if (room < k)
-        __atomic_store_n(&d->touched_full, 1, __ATOMIC_RELAXED);
-    if (room > 0)
-        memcpy(d->touched[list] + at, w->touch[list], (size_t)(room < k ? room : k) * 4);
-    w->touch_count[list] = 0;
-}
-
 static void touch(pf_dyn_graph *d, worker *w, int list, int64_t i)
 {
-    uint8_t *pages = list ? d->vertex_dirty : d->dirty;
-    __atomic_store_n(&pages[i >> d->page_log2], 1, __ATOMIC_RELAXED);
-    if (i > INT32_MAX) {
-        __atomic_store_n(&d->touched_full, 1, __ATOMIC_RELAXED);
-        return;
-    }
-    w->touch[list][w->touch_count[list]++] = (int32_t)i;
-    if (w->touch_count[list] == TOUCH_BLOCK)
-        flush_touches(d, w, list);
+    pf_dyn_touch_shared(d, &w->touched, list, i);
 }
 
 /* A phase's workers done: their touches listed (the counts back within
@@ -67,17 +43,15 @@ static void touch(pf_dyn_graph *d, worker *w, int list, int64_t i)
 static void workers_done(pf_dyn_graph *d, worker *w, int count, pf_dyn_batch_out *out)
 {
     for (int t = 0; t < count; t++) {
-        flush_touches(d, &w[t], 0);
-        flush_touches(d, &w[t], 1);
+        pf_dyn_touches_flush(d, &w[t].touched, 0);
+        pf_dyn_touches_flush(d, &w[t].touched, 1);
         d->source_cap += w[t].source_cap;
         d->live_arcs += w[t].live_arcs;
         out->flow_cut += w[t].flow_cut;
         out->source_pushed += w[t].source_pushed;
         memset(&w[t], 0, sizeof w[t]);
     }
-    for (int list = 0; list < 2; list++)
-        if (d->touched_count[list] > d->touched_cap[list])
-            d->touched_count[list] = d->touched_cap[list];
+    pf_dyn_touches_close(d);
 }
 
 static void add_excess(pf_dyn_graph *d, worker *w, int32_t v, int64_t amount)

@@ -25,6 +25,8 @@
 
 #include "dyn_graph.h"
 #include "dyn_layout.h"
+#include "dyn_touch.h"
+#include "omp_threads.h"
 #include "sort.h"
 #include "status.h"
 
@@ -37,7 +39,8 @@ static int64_t free_at(const pf_dyn_graph *d, int64_t u)
 }
 
 /* Writes slots f (of head_r) and r (of head_f) as a pair of capacity 0. */
-static void link_pair(pf_dyn_graph *d, int64_t f, int64_t r, int32_t head_f, int32_t head_r)
+static void link_pair(pf_dyn_graph *d, pf_dyn_toucher *t, int64_t f, int64_t r, int32_t head_f,
+                      int32_t head_r)
 {
     d->view.head[f] = head_f;
     d->view.rev[f] = r;
@@ -45,9 +48,8 @@ static void link_pair(pf_dyn_graph *d, int64_t f, int64_t r, int32_t head_f, int
     d->view.head[r] = head_r;
     d->view.rev[r] = f;
     d->view.cap[r] = d->res[r] = 0;
-    pf_dyn_touch_slot(d, f);
-    pf_dyn_touch_slot(d, r);
-    d->live_arcs++;
+    pf_dyn_touch_shared(d, t, 0, f);
+    pf_dyn_touch_shared(d, t, 0, r);
 }
 
 /* Pairs of capacity 0 dropped (before a layout, which then reclaims them). */
@@ -204,36 +206,85 @@ static int reserve_pairs(pf_dyn_graph *d, int64_t more, pf_status *st)
     return PF_OK;
 }
 
-/* v's pair (made where it has none), both arcs raised by delta, the
- * source arc's flow with them: v's excess rises by delta. */
-static void cover(pf_dyn_graph *d, int32_t v, int64_t delta)
+/* The table entries and terminal slots of the pairs that found[0..count)
+ * lack (sequential: the terminals' slots are taken in turn): each new
+ * pair's sink slot in sink_slot[i], -1 for a vertex that has its pair. */
+static void new_pairs(pf_dyn_graph *d, const int64_t *found, int64_t count, int64_t *sink_slot)
 {
-    const int32_t s = d->view.source, t = d->view.sink;
-    if (d->cover_of[v] == 0) {
+    for (int64_t i = 0; i < count; i++) {
+        const int32_t v = (int32_t)found[i];
+        sink_slot[i] = -1;
+        if (d->cover_of[v] != 0)
+            continue;
         pf_dyn_cover_pair *p = &d->covers[d->cover_count++];
         p->v = v;
         p->in = take_terminal_slot(d, 0);
-        int64_t in_rev = pf_dyn_take_slot(d, v);
-        p->out = pf_dyn_take_slot(d, v);
-        int64_t out_rev = take_terminal_slot(d, 1);
-        link_pair(d, p->in, in_rev, v, s);
-        link_pair(d, p->out, out_rev, t, v);
+        sink_slot[i] = take_terminal_slot(d, 1);
         d->cover_of[v] = d->cover_count;
     }
-    const pf_dyn_cover_pair *p = &d->covers[d->cover_of[v] - 1];
+}
+
+/* What covering adds to the graph's totals, per thread. */
+typedef struct cover_sums {
+    pf_dyn_toucher touched;
+    int64_t covered, live_arcs;
+} cover_sums;
+
+/* v's pair (its v-side slots taken and both arcs linked where it is new:
+ * sink_slot >= 0), both arcs raised by delta, the source arc's flow with
+ * them: v's excess rises by delta. Touches only v's own slots and its
+ * pair's, so vertices are covered on many threads at once. */
+static void cover(pf_dyn_graph *d, int32_t v, int64_t delta, int64_t sink_slot, cover_sums *sum)
+{
+    const int32_t s = d->view.source, t = d->view.sink;
+    pf_dyn_cover_pair *p = &d->covers[d->cover_of[v] - 1];
+    if (sink_slot >= 0) {
+        int64_t in_rev = pf_dyn_take_slot(d, v);
+        p->out = pf_dyn_take_slot(d, v);
+        link_pair(d, &sum->touched, p->in, in_rev, v, s);
+        link_pair(d, &sum->touched, p->out, sink_slot, t, v);
+        sum->live_arcs += 2;
+    }
     d->view.cap[p->in] += delta;
     d->res[d->view.rev[p->in]] += delta;
     d->view.cap[p->out] += delta;
     d->res[p->out] += delta;
     d->excess[v] += delta;
-    d->excess[s] -= delta;
-    d->source_cap += delta;
-    d->cover_total += delta;
-    pf_dyn_touch_slot(d, p->in);
-    pf_dyn_touch_slot(d, d->view.rev[p->in]);
-    pf_dyn_touch_slot(d, p->out);
-    pf_dyn_touch_vertex(d, v);
-    pf_dyn_touch_vertex(d, s);
+    sum->covered += delta;
+    pf_dyn_touch_shared(d, &sum->touched, 0, p->in);
+    pf_dyn_touch_shared(d, &sum->touched, 0, d->view.rev[p->in]);
+    pf_dyn_touch_shared(d, &sum->touched, 0, p->out);
+    pf_dyn_touch_shared(d, &sum->touched, 1, v);
+}
+
+/* Every vertex of found[0..count) covered (their pairs reserved), on the
+ * host's threads from COVER_PARALLEL_MIN of them on. */
+enum { COVER_PARALLEL_MIN = 512 };
+
+static void cover_all(pf_dyn_graph *d, const int64_t *found, int64_t count)
+{
+    int64_t *sink_slot = d->walk_cur; /* scratch: vertex_cap entries */
+    new_pairs(d, found, count, sink_slot);
+    const int threads = count >= COVER_PARALLEL_MIN ? pf_resolve_threads(d->params.threads) : 1;
+    int64_t covered = 0, live_arcs = 0;
+    PF_OMP(omp parallel num_threads(threads) if (threads > 1) reduction(+ : covered, live_arcs))
+    {
+        cover_sums sum;
+        memset(&sum, 0, sizeof sum);
+        PF_OMP(omp for schedule(dynamic, 256))
+        for (int64_t i = 0; i < count; i++)
+            cover(d, (int32_t)found[i], -d->excess[found[i]], sink_slot[i], &sum);
+        pf_dyn_touches_flush(d, &sum.touched, 0);
+        pf_dyn_touches_flush(d, &sum.touched, 1);
+        covered += sum.covered;
+        live_arcs += sum.live_arcs;
+    }
+    pf_dyn_touches_close(d);
+    d->excess[d->view.source] -= covered;
+    d->source_cap += covered;
+    d->cover_total += covered;
+    d->live_arcs += live_arcs;
+    pf_dyn_touch_vertex(d, d->view.source);
 }
 
 /* The listed vertices (every vertex where list is NULL) with a deficit,
@@ -305,8 +356,7 @@ int pf_dyn_cover_list(pf_dyn_graph *d, const int64_t *list, int64_t len, pf_dyn_
         }
         return pf_dyn_repair_list(d, NULL, 0, out, st);
     }
-    for (int64_t i = 0; i < count; i++)
-        cover(d, (int32_t)found[i], -d->excess[found[i]]);
+    cover_all(d, found, count);
     out->deficits += count;
     out->covered += count;
     return PF_OK;

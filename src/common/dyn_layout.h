@@ -71,13 +71,15 @@ typedef struct dyn_window {
 
 /* A batch's windows, sorted and apart, prepared (every allocation done):
  * per window vertex its new start and live slots; per window slot its
- * new place (-1: a dead or free one, dropped) and a copy of it. */
+ * new place (-1: a dead or free one, dropped) and a copy of it; a mark
+ * per page of slots (those the windows cover). */
 typedef struct dyn_windows {
     dyn_window *win;
     int64_t count, slots;
     int64_t *first, *live, *map;
     int32_t *head;
     int64_t *rev, *cap, *res;
+    uint8_t *pages;
 } dyn_windows;
 
 /* pf_dyn_windows_plan: no windows will do, only the whole layout. */

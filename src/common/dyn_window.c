@@ -27,7 +27,7 @@ enum { WINDOW_VERTICES = 1 << 16, WINDOWS_MOST = 256 };
 
 void pf_dyn_windows_free(dyn_windows *w)
 {
-    PF_FREE_ALL(w->win, w->first, w->live, w->map, w->head, w->rev, w->cap, w->res);
+    PF_FREE_ALL(w->win, w->first, w->live, w->map, w->head, w->rev, w->cap, w->res, w->pages);
     memset(w, 0, sizeof *w);
 }
 
@@ -159,7 +159,9 @@ int pf_dyn_windows_plan(const pf_dyn_graph *d, const int64_t *vertex, const int6
     w->rev = pf_alloc(s, sizeof *w->rev, st);
     w->cap = pf_alloc(s, sizeof *w->cap, st);
     w->res = pf_alloc(s, sizeof *w->res, st);
-    if (!w->first || !w->live || !w->map || !w->head || !w->rev || !w->cap || !w->res)
+    w->pages = pf_alloc((size_t)d->pages, 1, st);
+    if (!w->first || !w->live || !w->map || !w->head || !w->rev || !w->cap || !w->res ||
+        !w->pages)
         return PF_E_NOMEM;
     /* each vertex its base and its share of the window's free slots */
     for (int64_t k = 0; k < w->count; k++) {
@@ -265,13 +267,20 @@ void pf_dyn_windows_commit(pf_dyn_graph *d, dyn_windows *w)
         window_copy(d, w, k);
     for (int64_t k = 0; k < w->count; k++)
         window_write(d, w, k);
-    /* ids, pairs and spare slots that point into a window */
-    const int64_t low = w->win[0].begin, high = w->win[w->count - 1].end;
+    /* ids, pairs and spare slots that point into a window: the ids'
+     * slots looked up only on the pages the windows cover */
+    uint8_t *page = w->pages;
+    memset(page, 0, (size_t)d->pages);
+    for (int64_t k = 0; k < w->count; k++)
+        for (int64_t p = w->win[k].begin >> d->page_log2; p <= (w->win[k].end - 1) >> d->page_log2;
+             p++)
+            page[p] = 1;
     const int threads = pf_threads_for_items(d->params.threads, d->ids);
+    const int shift = d->page_log2;
     int64_t *slot_of = d->slot_of;
     PF_OMP(omp parallel for schedule(static) num_threads(threads) if (threads > 1))
     for (int64_t i = 0; i < d->ids; i++)
-        if (slot_of[i] >= low && slot_of[i] < high)
+        if (slot_of[i] >= 0 && page[slot_of[i] >> shift])
             slot_of[i] = moved(w, slot_of[i]);
     for (int64_t k = 0; k < d->cover_count; k++) {
         d->covers[k].in = moved(w, d->covers[k].in);
