@@ -281,13 +281,17 @@ START_TEST(refused_long_batches)
          "change 17003: the capacity out of the source passes"},
     };
     for (size_t f = 0; f < sizeof faults / sizeof *faults; f++) {
-        pf_dyn_change keep = c[faults[f].at], keep2 = c[faults[f].at + 3];
-        c[faults[f].at] = faults[f].bad;
-        if (faults[f].bad.kind == PF_DYN_ADD && faults[f].bad.cap == INT64_MAX / 2)
-            c[faults[f].at + 3] = faults[f].bad; /* the second one passes 2^63 - 1 */
+        const int64_t at = faults[f].at;
+        /* the source's capacity: the second of two such arcs passes 2^63 - 1 */
+        const int twice = faults[f].bad.kind == PF_DYN_ADD && faults[f].bad.cap == INT64_MAX / 2;
+        pf_dyn_change keep = c[at], keep2 = twice ? c[at + 3] : keep;
+        c[at] = faults[f].bad;
+        if (twice)
+            c[at + 3] = faults[f].bad;
         expect_refused(&d, c, LONG, faults[f].says);
-        c[faults[f].at] = keep;
-        c[faults[f].at + 3] = keep2;
+        c[at] = keep;
+        if (twice)
+            c[at + 3] = keep2;
     }
     /* the vertex that an ADDV earlier in the batch made is in the graph */
     c[15000] = (pf_dyn_change){.kind = PF_DYN_ADD, .tail = n + 1, .head = 0, .cap = 1};

@@ -402,6 +402,64 @@ START_TEST(refused_batch_changes_nothing)
 }
 END_TEST
 
+/* Long batches (translated in chunks on the host's threads, session.c):
+ * a fault is named by its update as in a short batch, the state kept; a
+ * long batch without one is applied and solves warm as it solves cold. */
+START_TEST(long_batches)
+{
+    pf_status st;
+    pf_network *net = pf_gen_random(300, 2000, 20, 7, &st);
+    pf_session *s = open_session(net);
+    pf_solution sol;
+    solve_checked(s, &sol, "before", 0);
+    pf_solution_free(&sol);
+    pf_update del = {.kind = PF_UPDATE_DEL, .arc = 3};
+    ck_assert_int_eq(pf_session_apply(s, &del, 1, NULL, &st), PF_OK);
+    char *want = snapshot(s);
+    enum { LONG = 9000 };
+    pf_update *u = calloc(LONG, sizeof *u);
+    for (int64_t k = 0; k < LONG; k++)
+        u[k] = k % 4 ? (pf_update){.kind = PF_UPDATE_CAP, .arc = 4 + k % 1990,
+                                   .capacity = k % 25}
+                     : (pf_update){.kind = PF_UPDATE_ADD, .tail = k % 300,
+                                   .head = (k * 7 + 1) % 300, .capacity = 3};
+    u[10] = (pf_update){.kind = PF_UPDATE_DEL, .arc = 1999};
+    u[20] = (pf_update){.kind = PF_UPDATE_ADDV, .count = 2};
+    const struct {
+        int64_t at;
+        pf_update bad;
+        const char *says;
+    } faults[] = {
+        {8500, {.kind = PF_UPDATE_CAP, .arc = 3, .capacity = 1}, "arc 4 was deleted"},
+        {8001, {.kind = PF_UPDATE_CAP, .arc = 1999, .capacity = 1}, "arc 2000 was deleted"},
+        {7000, {.kind = PF_UPDATE_ADD, .tail = 302, .head = 0, .capacity = 1}, "tail 303"},
+        {6001, {.kind = PF_UPDATE_CAP, .arc = 5, .capacity = -2}, "negative capacity"},
+        {4001, {.kind = PF_UPDATE_SINK, .tail = 1000}, "sink 1001"},
+    };
+    for (size_t f = 0; f < sizeof faults / sizeof *faults; f++) {
+        pf_update keep = u[faults[f].at];
+        u[faults[f].at] = faults[f].bad;
+        int64_t at = -2;
+        PF_EXPECT(pf_session_apply(s, u, LONG, &at, &st) == PF_E_INPUT, "fault %zu: applied", f);
+        PF_EXPECT(at == faults[f].at && strstr(st.message, faults[f].says),
+                  "fault %zu: update %lld named (%s)", f, (long long)at, st.message);
+        char *got = snapshot(s);
+        PF_EXPECT(strcmp(got, want) == 0, "fault %zu changed the graph", f);
+        free(got);
+        u[faults[f].at] = keep;
+    }
+    /* a vertex the batch's ADDV made, used after it */
+    u[7000] = (pf_update){.kind = PF_UPDATE_ADD, .tail = 301, .head = 0, .capacity = 1};
+    ck_assert_int_eq(pf_session_apply(s, u, LONG, NULL, &st), PF_OK);
+    solve_checked(s, &sol, "long", 1);
+    pf_solution_free(&sol);
+    free(u);
+    free(want);
+    pf_session_close(s);
+    pf_network_free(net);
+}
+END_TEST
+
 START_TEST(real_capacities)
 {
     pf_status st;
@@ -534,6 +592,7 @@ int main(int argc, char **argv)
     tcase_add_loop_test(tc, kept_labels_warm_equals_cold, 0, 2 * FAMILIES);
     tcase_add_loop_test(tc, several_terminals, 0, 2);
     tcase_add_test(tc, refused_batch_changes_nothing);
+    tcase_add_test(tc, long_batches);
     tcase_add_test(tc, real_capacities);
     tcase_add_test(tc, cli_session);
     suite_add_tcase(s, tc);

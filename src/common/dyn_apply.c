@@ -221,7 +221,7 @@ typedef struct batch_plan {
     int64_t adds, new_vertices, new_slots;
     int64_t *extra_vertex, *extra_slots, extra_count; /* old vertices' demand */
     int64_t *new_demand;   /* new vertices: slots the batch's arcs take at each */
-    pf_dyn_batch_lists lists;
+    pf_dyn_batch_lists *lists; /* the graph's */
     int need_layout;
     int room_short;        /* the layout is for a vertex's room */
     int growth;            /* ... or for vertices or slots past the arrays' room */
@@ -232,7 +232,6 @@ typedef struct batch_plan {
 static void batch_plan_free(batch_plan *b)
 {
     PF_FREE_ALL(b->extra_vertex, b->extra_slots, b->new_demand);
-    pf_dyn_batch_lists_free(&b->lists);
     pf_dyn_windows_free(&b->windows);
     pf_dyn_plan_free(&b->layout);
 }
@@ -243,7 +242,7 @@ enum { PLAN_PARALLEL_MIN = 1 << 12 };
 
 /* Every added arc's ends, and each vertex's demand: an old vertex with
  * less room than that calls for a layout. */
-static int plan_demand(const pf_dyn_graph *d, const pf_dyn_change *c, int64_t count,
+static int plan_demand(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count,
                        batch_plan *b, pf_status *st)
 {
     const int64_t n0 = d->view.n;
@@ -260,7 +259,7 @@ static int plan_demand(const pf_dyn_graph *d, const pf_dyn_change *c, int64_t co
     int rc = ends && tmp && b->extra_vertex && b->extra_slots && b->new_demand ? PF_OK
                                                                               : PF_E_NOMEM;
     if (!rc)
-        rc = pf_dyn_batch_lists_alloc(&b->lists, count, d->params.threads, st);
+        rc = (b->lists = pf_dyn_batch_lists_get(d, count, st)) ? PF_OK : PF_E_NOMEM;
     if (rc) {
         PF_FREE_ALL(ends, tmp);
         return rc;
@@ -479,20 +478,20 @@ int pf_dyn_apply(pf_dyn_graph *d, const pf_dyn_change *c, int64_t count, pf_dyn_
         done.recompacted = 1;
     }
     t[3] = pf_now();
-    pf_dyn_apply_changes(d, c, count, p.new_demand, &p.lists, &done);
+    pf_dyn_apply_changes(d, c, count, p.new_demand, p.lists, &done);
     t[4] = pf_now();
     if (d->deficits_pending)
         rc = fix_deficits(d, NULL, 0, &done, st);
     else
-        rc = fix_deficits(d, p.lists.deficits, p.lists.deficit_count, &done, st);
+        rc = fix_deficits(d, p.lists->deficits, p.lists->deficit_count, &done, st);
     if (pf_knobs()->trace)
         fprintf(stderr,
                 "portaflow trace: batch of %lld changes: check %.4f s, plan %.4f, layout %.4f "
                 "(%s), arcs %.4f (%d threads), reroutes %.4f (%lld of %lld flow), deficits %.4f "
                 "(%lld, %lld covered)\n",
                 (long long)count, t[1] - t[0], t[2] - t[1], t[3] - t[2],
-                p.windows.count > 0 ? "windows" : p.need_layout ? "whole" : "none", p.lists.arcs_s,
-                p.lists.threads, p.lists.reroutes_s, (long long)done.rerouted,
+                p.windows.count > 0 ? "windows" : p.need_layout ? "whole" : "none",
+                p.lists->arcs_s, p.lists->threads, p.lists->reroutes_s, (long long)done.rerouted,
                 (long long)done.flow_cut, pf_now() - t[4], (long long)done.deficits,
                 (long long)done.covered);
     batch_plan_free(&p);

@@ -321,28 +321,43 @@ int pf_dyn_cut_slot(pf_dyn_graph *d, int64_t slot, int64_t cap, pf_dyn_batch_out
     return cut.amount > 0;
 }
 
-int pf_dyn_batch_lists_alloc(pf_dyn_batch_lists *l, int64_t count, int threads, pf_status *st)
+pf_dyn_batch_lists *pf_dyn_batch_lists_get(pf_dyn_graph *d, int64_t count, pf_status *st)
 {
-    const size_t k = (size_t)(count > 0 ? count : 1);
-    memset(l, 0, sizeof *l);
-    l->threads = count >= CHANGES_PARALLEL_MIN ? pf_resolve_threads(threads) : 1;
-    l->add = pf_alloc(k, sizeof *l->add, st);
-    l->edit = pf_alloc(k, sizeof *l->edit, st);
-    l->add_slot = pf_alloc(2 * k, sizeof *l->add_slot, st);
-    l->cuts = pf_alloc(k, sizeof *l->cuts, st);
-    l->deficits = pf_alloc(k, sizeof *l->deficits, st);
-    l->workers = pf_calloc((size_t)l->threads, sizeof *l->workers, st);
-    l->block_at = pf_alloc((size_t)(BLOCKS_PER_THREAD * l->threads + 1), sizeof *l->block_at, st);
-    if (!l->add || !l->edit || !l->add_slot || !l->cuts || !l->deficits || !l->workers ||
-        !l->block_at) {
-        pf_dyn_batch_lists_free(l);
-        return PF_E_NOMEM;
+    const int threads = count >= CHANGES_PARALLEL_MIN ? pf_resolve_threads(d->params.threads) : 1;
+    pf_dyn_batch_lists *l = d->batch;
+    if (!l || l->room < count || l->thread_room < threads) {
+        pf_dyn_batch_lists_drop(d);
+        const int64_t room = count > 1024 ? count : 1024;
+        const size_t k = (size_t)room;
+        l = pf_calloc(1, sizeof *l, st);
+        if (!l)
+            return NULL;
+        l->room = room;
+        l->thread_room = threads;
+        l->add = pf_alloc(k, sizeof *l->add, st);
+        l->edit = pf_alloc(k, sizeof *l->edit, st);
+        l->add_slot = pf_alloc(2 * k, sizeof *l->add_slot, st);
+        l->cuts = pf_alloc(k, sizeof *l->cuts, st);
+        l->deficits = pf_alloc(k, sizeof *l->deficits, st);
+        l->workers = pf_calloc((size_t)threads, sizeof *l->workers, st);
+        l->block_at = pf_alloc((size_t)(BLOCKS_PER_THREAD * threads + 1), sizeof *l->block_at, st);
+        d->batch = l;
+        if (!l->add || !l->edit || !l->add_slot || !l->cuts || !l->deficits || !l->workers ||
+            !l->block_at) {
+            pf_dyn_batch_lists_drop(d);
+            return NULL;
+        }
     }
-    return PF_OK;
+    l->threads = threads;
+    l->adds = l->edits = l->deficit_count = 0;
+    l->arcs_s = l->reroutes_s = 0;
+    return l;
 }
 
-void pf_dyn_batch_lists_free(pf_dyn_batch_lists *l)
+void pf_dyn_batch_lists_drop(pf_dyn_graph *d)
 {
-    PF_FREE_ALL(l->add, l->edit, l->add_slot, l->cuts, l->deficits, l->workers, l->block_at);
-    memset(l, 0, sizeof *l);
+    pf_dyn_batch_lists *l = d->batch;
+    if (l)
+        PF_FREE_ALL(l->add, l->edit, l->add_slot, l->cuts, l->deficits, l->workers, l->block_at, l);
+    d->batch = NULL;
 }

@@ -303,6 +303,7 @@ int pf_dyn_build(const pf_residual *g, const int64_t *res, const int64_t *excess
 
 void pf_dyn_free(pf_dyn_graph *d)
 {
+    pf_dyn_batch_lists_drop(d);
     dyn_arrays a = arrays_of(d);
     pf_dyn_arrays_free(&a);
     PF_FREE_ALL(d->slot_of, d->tail_of, d->head_of, d->cap_of, d->deleted, d->covers,

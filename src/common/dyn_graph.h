@@ -147,6 +147,9 @@ typedef struct pf_dyn_graph {
      * often gets more slack (dyn_apply.c). */
     int64_t batches_applied, last_room_layout;
 
+    /* A batch's scratch, kept for the next (dyn_layout.h). */
+    struct pf_dyn_batch_lists *batch;
+
     /* Counters for reports and benchmarks: whole layouts, and windows laid
      * out in their place (dyn_window.c). */
     int64_t recompactions, windows_laid;

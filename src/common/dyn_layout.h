@@ -125,12 +125,16 @@ int64_t pf_dyn_reroute(pf_dyn_graph *d, int64_t u, int64_t w, int64_t amount,
 void pf_dyn_reroute_cuts(pf_dyn_graph *d, const pf_dyn_cut *cuts, int64_t count,
                          pf_dyn_batch_out *out);
 
-/* A batch's scratch for its changes (dyn_changes.c), allocated before
- * anything changes: the indices of its arc additions and of its capacity
- * changes and deletions, each addition's two slots, each change's cut,
- * the deficits the changes left (heads of cuts, in order), the threads
- * the changes run on and a worker for each. */
+/* A batch's scratch for its changes (dyn_changes.c), had before anything
+ * changes and kept in the graph for the next batch (room changes and
+ * thread_room threads; fresh memory for each batch would cost a page
+ * fault every few thousand changes): the indices of its arc additions and
+ * of its capacity changes and deletions, each addition's two slots, each
+ * change's cut, the deficits the changes left (heads of cuts, in order),
+ * the threads the changes run on and a worker for each. */
 typedef struct pf_dyn_batch_lists {
+    int64_t room;
+    int thread_room;
     int64_t *add, *edit;
     int64_t adds, edits;
     int64_t *add_slot;
@@ -142,8 +146,10 @@ typedef struct pf_dyn_batch_lists {
     double arcs_s, reroutes_s; /* where the changes' time went (traces) */
 } pf_dyn_batch_lists;
 
-int pf_dyn_batch_lists_alloc(pf_dyn_batch_lists *l, int64_t count, int threads, pf_status *st);
-void pf_dyn_batch_lists_free(pf_dyn_batch_lists *l);
+/* d's scratch for a batch of count changes (NULL: no memory); dropped
+ * with the graph. */
+pf_dyn_batch_lists *pf_dyn_batch_lists_get(pf_dyn_graph *d, int64_t count, pf_status *st);
+void pf_dyn_batch_lists_drop(pf_dyn_graph *d);
 
 /* Makes the batch's changes (checked and planned: every vertex has room
  * for its added arcs) and sends the cut flow round where it can; the

@@ -19,7 +19,7 @@ int pf_compare_id_at(const void *a, const void *b)
 
 /* Digits of RADIX_BITS: a count table of 2^RADIX_BITS entries per pass
  * stays in the first-level cache. */
-enum { RADIX_BITS = 11, RADIX = 1 << RADIX_BITS };
+enum { RADIX_BITS = 12, RADIX = 1 << RADIX_BITS };
 
 pf_id_at *pf_radix_sort_id_at(pf_id_at *v, pf_id_at *tmp, int64_t len, int64_t max_id)
 {

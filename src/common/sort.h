@@ -17,7 +17,7 @@ int pf_compare_i64(const void *a, const void *b);
 int pf_compare_id_at(const void *a, const void *b);
 
 /* Puts v[0 .. len) in ascending order of id, entries of one id in the
- * order they came (ids in 0 .. max_id), by radix: a pass over v per 11
+ * order they came (ids in 0 .. max_id), by radix: a pass over v per 12
  * bits of max_id, between v and tmp (len entries). Returns whichever of
  * the two holds the result. For the long lists of a batch, where qsort's
  * comparisons through a pointer cost several times as much. */

@@ -10,6 +10,7 @@
 
 #include "../common/knobs.h"
 #include "../common/network.h"
+#include "../common/omp_threads.h"
 #include "../common/status.h"
 #include "../common/timer.h"
 #include "../device/seq/seq_engine.h"
@@ -202,6 +203,97 @@ static int translate(const pf_session *s, const pf_update *u, int64_t count, pf_
     return PF_OK; /* pf_dyn_apply checks the changes against the graph */
 }
 
+/* A long batch without terminal updates is translated in chunks on the
+ * host's threads (each update's lookups wait on memory), each chunk from
+ * the ids and vertices the chunks before it add. What only the order
+ * finds (an arc named after the batch deleted it) is left to
+ * pf_dyn_apply's check. Any fault, or a terminal update, sends the batch
+ * to translate, which finds the first fault and words it. */
+enum { TRANSLATE_CHUNK = 2048, TRANSLATE_PARALLEL_MIN = 4 * TRANSLATE_CHUNK };
+
+/* Update u (index k) as a change, given the ids and vertices before it;
+ * 0 when it is fine on its own terms. */
+static int translate_one(const pf_session *s, const pf_update *u, int64_t k, int64_t ids,
+                         int64_t vertices, pf_dyn_change *out)
+{
+    memset(out, 0, sizeof *out);
+    switch (u->kind) {
+    case PF_UPDATE_CAP:
+    case PF_UPDATE_DEL:
+        if (u->arc < 0 || u->arc >= ids || (u->arc < s->g.ids && s->g.deleted[u->arc]))
+            return 1;
+        out->kind = u->kind == PF_UPDATE_CAP ? PF_DYN_CAP : PF_DYN_DEL;
+        out->id = u->arc;
+        return u->kind == PF_UPDATE_CAP && update_capacity(s, u, k, &out->cap, NULL);
+    case PF_UPDATE_ADD:
+        if (update_vertex(s, u->tail, vertices, k, "tail", NULL) ||
+            update_vertex(s, u->head, vertices, k, "head", NULL) ||
+            update_capacity(s, u, k, &out->cap, NULL))
+            return 1;
+        out->kind = PF_DYN_ADD;
+        out->tail = pf_session_view_id(s, u->tail);
+        out->head = pf_session_view_id(s, u->head);
+        return 0;
+    case PF_UPDATE_ADDV:
+        if (u->count < 1 || u->count > PF_MAX_VERTICES - vertices - 2)
+            return 1;
+        out->kind = PF_DYN_ADDV;
+        out->count = u->count;
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+/* The ids and vertices update u adds (a bad count: past any limit). */
+static void update_adds(const pf_update *u, int64_t *ids, int64_t *vertices)
+{
+    *ids += u->kind == PF_UPDATE_ADD;
+    if (u->kind == PF_UPDATE_ADDV)
+        *vertices += u->count > 0 && u->count <= PF_MAX_VERTICES ? u->count : PF_MAX_VERTICES;
+}
+
+/* Every update of u into c (count changes); 0 when none was at fault. */
+static int translate_chunked(const pf_session *s, const pf_update *u, int64_t count,
+                             pf_dyn_change *c)
+{
+    const int64_t chunks = (count + TRANSLATE_CHUNK - 1) / TRANSLATE_CHUNK;
+    int64_t *ids = malloc((size_t)chunks * sizeof *ids);
+    int64_t *vertices = malloc((size_t)chunks * sizeof *vertices);
+    if (!ids || !vertices) {
+        PF_FREE_ALL(ids, vertices);
+        return 1;
+    }
+    const int threads = pf_resolve_threads(s->threads);
+    PF_OMP(omp parallel for schedule(static) num_threads(threads) if (threads > 1))
+    for (int64_t j = 0; j < chunks; j++) {
+        const int64_t end = (j + 1) * TRANSLATE_CHUNK < count ? (j + 1) * TRANSLATE_CHUNK : count;
+        ids[j] = vertices[j] = 0;
+        for (int64_t k = j * TRANSLATE_CHUNK; k < end; k++)
+            update_adds(&u[k], &ids[j], &vertices[j]);
+    }
+    for (int64_t j = 0, at_ids = s->g.ids, at_n = s->n_user; j < chunks; j++) {
+        int64_t more_ids = ids[j], more_n = vertices[j];
+        ids[j] = at_ids;
+        vertices[j] = at_n;
+        at_ids += more_ids;
+        at_n = at_n + more_n > PF_MAX_VERTICES ? PF_MAX_VERTICES : at_n + more_n;
+    }
+    int fine = 1;
+    PF_OMP(omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
+           reduction(&& : fine))
+    for (int64_t j = 0; j < chunks; j++) {
+        const int64_t end = (j + 1) * TRANSLATE_CHUNK < count ? (j + 1) * TRANSLATE_CHUNK : count;
+        int64_t at_ids = ids[j], at_n = vertices[j];
+        for (int64_t k = j * TRANSLATE_CHUNK; k < end && fine; k++) {
+            fine = !translate_one(s, &u[k], k, at_ids, at_n, &c[k]);
+            update_adds(&u[k], &at_ids, &at_n);
+        }
+    }
+    PF_FREE_ALL(ids, vertices);
+    return !fine;
+}
+
 /* With several terminals the super arcs carry what their terminal's own
  * arcs do: the capacity out of each source, into each sink, as the
  * residual graph's build gives them (residual.h). */
@@ -271,13 +363,29 @@ int pf_session_apply(pf_session *s, const pf_update *updates, int64_t count, int
     if (!c)
         return PF_E_NOMEM;
     int64_t changes = 0, source = -1, sink = -1;
-    int rc = translate(s, updates, count, c, &changes, &source, &sink, &where, st);
+    const int chunked =
+        count >= TRANSLATE_PARALLEL_MIN && !translate_chunked(s, updates, count, c);
+    int rc = PF_OK;
+    if (chunked)
+        changes = count;
+    else
+        rc = translate(s, updates, count, c, &changes, &source, &sink, &where, st);
     if (pf_knobs()->trace)
         fprintf(stderr, "portaflow trace: batch of %lld updates read in %.4f s\n",
                 (long long)count, pf_now() - t0);
     pf_dyn_batch_out out = {0};
     if (!rc)
         rc = pf_dyn_apply(&s->g, c, changes, &out, st);
+    if (rc == PF_E_INPUT && chunked) {
+        /* a fault only the order finds: worded by update, as translate does */
+        pf_status again = {0};
+        int64_t changes_again = 0;
+        if (translate(s, updates, count, c, &changes_again, &source, &sink, &where, &again)) {
+            if (st)
+                *st = again;
+            rc = again.code;
+        }
+    }
     free(c);
     if (!rc) {
         for (int64_t k = 0; k < count; k++)
