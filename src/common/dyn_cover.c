@@ -86,10 +86,24 @@ static int64_t take_terminal_slot(pf_dyn_graph *d, int which)
     return pf_dyn_take_slot(d, u);
 }
 
+/* A batch's deficits are gathered, checked for room and covered on the
+ * host's threads from COVER_PARALLEL_MIN of them on (each step reads the
+ * vertices far apart, waiting on memory), with the same result as on one
+ * thread: the pairs' order and slots are those of the deficits' order. */
+enum { COVER_PARALLEL_MIN = 512 };
+
+static int cover_threads(const pf_dyn_graph *d, int64_t count)
+{
+    return count >= COVER_PARALLEL_MIN ? pf_resolve_threads(d->params.threads) : 1;
+}
+
 /* Vertices among found[0..count) without a pair. */
 static int64_t without_pair(const pf_dyn_graph *d, const int64_t *found, int64_t count)
 {
+    const int threads = cover_threads(d, count);
     int64_t fresh = 0;
+    PF_OMP(omp parallel for schedule(static) num_threads(threads) if (threads > 1)
+           reduction(+ : fresh))
     for (int64_t i = 0; i < count; i++)
         fresh += d->cover_of[found[i]] == 0;
     return fresh;
@@ -101,10 +115,13 @@ static int pairs_fit(pf_dyn_graph *d, const int64_t *found, int64_t count, int64
     if (free_at(d, d->view.source) + spares_left(d, 0) < fresh ||
         free_at(d, d->view.sink) + spares_left(d, 1) < fresh)
         return 0;
+    const int threads = cover_threads(d, count);
+    int short_of = 0;
+    PF_OMP(omp parallel for schedule(static) num_threads(threads) if (threads > 1)
+           reduction(|| : short_of))
     for (int64_t i = 0; i < count; i++)
-        if (d->cover_of[found[i]] == 0 && pf_dyn_room_at(d, found[i]) < 2)
-            return 0;
-    return 1;
+        short_of = short_of || (d->cover_of[found[i]] == 0 && pf_dyn_room_at(d, found[i]) < 2);
+    return !short_of;
 }
 
 /* Room for the new pairs by windows (dyn_window.c) around the vertices
@@ -207,20 +224,28 @@ static int reserve_pairs(pf_dyn_graph *d, int64_t more, pf_status *st)
 }
 
 /* The table entries and terminal slots of the pairs that found[0..count)
- * lack (sequential: the terminals' slots are taken in turn): each new
- * pair's sink slot in sink_slot[i], -1 for a vertex that has its pair. */
-static void new_pairs(pf_dyn_graph *d, const int64_t *found, int64_t count, int64_t *sink_slot)
+ * lack, in turn (the terminals' slots are taken one after another): each
+ * new pair's sink slot in sink_slot[i], -1 for a vertex that has its
+ * pair. Each new pair's place in the table goes to place[i] where given
+ * (the caller tells the vertex), else to the vertex's cover_of. */
+static void new_pairs(pf_dyn_graph *d, const int64_t *found, int64_t count, int64_t *sink_slot,
+                      int64_t *place, int threads)
 {
+    PF_OMP(omp parallel for schedule(static) num_threads(threads) if (threads > 1))
+    for (int64_t i = 0; i < count; i++)
+        sink_slot[i] = d->cover_of[found[i]] == 0 ? 0 : -1;
     for (int64_t i = 0; i < count; i++) {
-        const int32_t v = (int32_t)found[i];
-        sink_slot[i] = -1;
-        if (d->cover_of[v] != 0)
+        if (sink_slot[i] < 0)
             continue;
-        pf_dyn_cover_pair *p = &d->covers[d->cover_count++];
-        p->v = v;
+        pf_dyn_cover_pair *p = &d->covers[d->cover_count];
+        p->v = (int32_t)found[i];
         p->in = take_terminal_slot(d, 0);
         sink_slot[i] = take_terminal_slot(d, 1);
-        d->cover_of[v] = d->cover_count;
+        if (place)
+            place[i] = d->cover_count;
+        else
+            d->cover_of[found[i]] = d->cover_count + 1;
+        d->cover_count++;
     }
 }
 
@@ -257,34 +282,113 @@ static void cover(pf_dyn_graph *d, int32_t v, int64_t delta, int64_t sink_slot, 
     pf_dyn_touch_shared(d, &sum->touched, 1, v);
 }
 
-/* Every vertex of found[0..count) covered (their pairs reserved), on the
- * host's threads from COVER_PARALLEL_MIN of them on. */
-enum { COVER_PARALLEL_MIN = 512 };
-
+/* Every vertex of found[0..count) covered (their pairs reserved). */
 static void cover_all(pf_dyn_graph *d, const int64_t *found, int64_t count)
 {
     int64_t *sink_slot = d->walk_cur; /* scratch: vertex_cap entries */
-    new_pairs(d, found, count, sink_slot);
-    const int threads = count >= COVER_PARALLEL_MIN ? pf_resolve_threads(d->params.threads) : 1;
+    const int threads = cover_threads(d, count);
+    /* the new pairs' table places, to tell their vertices on the threads */
+    int64_t *place = threads > 1 ? malloc((size_t)count * sizeof *place) : NULL;
+    new_pairs(d, found, count, sink_slot, place, threads);
     int64_t covered = 0, live_arcs = 0;
     PF_OMP(omp parallel num_threads(threads) if (threads > 1) reduction(+ : covered, live_arcs))
     {
         cover_sums sum;
         memset(&sum, 0, sizeof sum);
         PF_OMP(omp for schedule(dynamic, 256))
-        for (int64_t i = 0; i < count; i++)
+        for (int64_t i = 0; i < count; i++) {
+            if (place && sink_slot[i] >= 0)
+                d->cover_of[found[i]] = place[i] + 1;
             cover(d, (int32_t)found[i], -d->excess[found[i]], sink_slot[i], &sum);
+        }
         pf_dyn_touches_flush(d, &sum.touched, 0);
         pf_dyn_touches_flush(d, &sum.touched, 1);
         covered += sum.covered;
         live_arcs += sum.live_arcs;
     }
+    free(place);
     pf_dyn_touches_close(d);
     d->excess[d->view.source] -= covered;
     d->source_cap += covered;
     d->cover_total += covered;
     d->live_arcs += live_arcs;
     pf_dyn_touch_vertex(d, d->view.source);
+}
+
+/* Whether v's deficit is one to cover, where list[k] (or k) names it. */
+static int to_cover(const pf_dyn_graph *d, const int64_t *list, int64_t k)
+{
+    const int64_t v = list ? list[k] : k;
+    return v != d->view.source && v != d->view.sink && d->excess[v] < 0 &&
+           (!list || d->walk_dist[v] == (int32_t)k);
+}
+
+/* gather_deficits on `threads` threads: each listed vertex kept where it
+ * is first named (the smallest place naming it, in walk_dist), the kept
+ * ones written in blocks, each after those of the blocks before it; -1
+ * without memory for the blocks' table (the caller gathers on one). */
+static int64_t gather_on_threads(pf_dyn_graph *d, const int64_t *list, int64_t count,
+                                 int threads, int64_t *total, int *sink_short)
+{
+    const int64_t blocks = 4 * (int64_t)threads, block = (count + blocks - 1) / blocks;
+    int64_t *at = malloc((size_t)(blocks + 1) * sizeof *at);
+    if (!at)
+        return -1;
+    int32_t *first_named = d->walk_dist; /* scratch (the repair sets its own) */
+    const int32_t s = d->view.source, t = d->view.sink;
+    int64_t sum = 0;
+    int sink = 0;
+    PF_OMP(omp parallel num_threads(threads))
+    {
+        if (list) {
+            PF_OMP(omp for schedule(static))
+            for (int64_t k = 0; k < count; k++)
+                if (list[k] != s && d->excess[list[k]] < 0)
+                    __atomic_store_n(&first_named[list[k]], INT32_MAX, __ATOMIC_RELAXED);
+            PF_OMP(omp for schedule(static))
+            for (int64_t k = 0; k < count; k++) {
+                if (list[k] == s || d->excess[list[k]] >= 0)
+                    continue;
+                int32_t *slot = &first_named[list[k]];
+                int32_t now = __atomic_load_n(slot, __ATOMIC_RELAXED);
+                while ((int32_t)k < now &&
+                       !__atomic_compare_exchange_n(slot, &now, (int32_t)k, 0, __ATOMIC_RELAXED,
+                                                    __ATOMIC_RELAXED))
+                    ;
+            }
+        }
+        PF_OMP(omp for schedule(static) reduction(+ : sum) reduction(|| : sink))
+        for (int64_t j = 0; j < blocks; j++) {
+            int64_t kept = 0;
+            for (int64_t k = j * block; k < count && k < (j + 1) * block; k++) {
+                const int64_t v = list ? list[k] : k;
+                sink = sink || (v == t && d->excess[t] < 0);
+                if (to_cover(d, list, k)) {
+                    kept++;
+                    sum -= d->excess[v];
+                }
+            }
+            at[j + 1] = kept;
+        }
+        PF_OMP(omp single)
+        {
+            at[0] = 0;
+            for (int64_t j = 0; j < blocks; j++)
+                at[j + 1] += at[j];
+        }
+        PF_OMP(omp for schedule(static))
+        for (int64_t j = 0; j < blocks; j++) {
+            int64_t *out = d->walk_path + at[j];
+            for (int64_t k = j * block; k < count && k < (j + 1) * block; k++)
+                if (to_cover(d, list, k))
+                    *out++ = list ? list[k] : k;
+        }
+    }
+    const int64_t found = at[blocks];
+    free(at);
+    *total = sum;
+    *sink_short = sink;
+    return found;
 }
 
 /* The listed vertices (every vertex where list is NULL) with a deficit,
@@ -294,6 +398,12 @@ static int64_t gather_deficits(pf_dyn_graph *d, const int64_t *list, int64_t len
                                int64_t *total, int *sink_short)
 {
     const int64_t count = list ? len : d->view.n;
+    const int threads = cover_threads(d, count);
+    if (threads > 1 && count < INT32_MAX) {
+        int64_t found = gather_on_threads(d, list, count, threads, total, sink_short);
+        if (found >= 0)
+            return found;
+    }
     int64_t found = 0;
     *total = 0;
     *sink_short = 0;
