@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chunks.h"
 #include "dyn_layout.h"
 #include "knobs.h"
 #include "omp_threads.h"
@@ -98,57 +99,34 @@ static int64_t first_bad_change(const pf_dyn_graph *d, const pf_dyn_change *c, i
     return count;
 }
 
-/* A long batch is judged in chunks on the host's threads (each change's
- * lookups wait on memory), each chunk starting from the ids and vertices
- * the chunks before it add; any fault sends the batch to
- * first_bad_change, which finds the first one and words it. */
-enum { CHECK_CHUNK = 2048, CHECK_PARALLEL_MIN = 4 * CHECK_CHUNK };
+/* A long batch is judged in chunks on the host's threads (chunks.h): the
+ * counts are the ids and the vertices, the total the source's capacity. */
+typedef struct check_walk {
+    const pf_dyn_graph *d;
+    const pf_dyn_change *c;
+} check_walk;
+
+static void check_adds(const void *ctx, int64_t k, int64_t counts[2])
+{
+    const check_walk *w = ctx;
+    change_adds(&w->c[k], &counts[0], &counts[1]);
+}
+
+static int check_fault(const void *ctx, int64_t k, const int64_t counts[2], int64_t *more)
+{
+    const check_walk *w = ctx;
+    return judge_change(w->d, &w->c[k], k, counts[1], counts[0], more, NULL);
+}
 
 /* 1 when no change of c is bad (first_bad_change would return count); 0
  * when one may be, or the chunks' table could not be had. */
 static int all_changes_fine(const pf_dyn_graph *d, const pf_dyn_change *c, int64_t count)
 {
-    const int64_t chunks = (count + CHECK_CHUNK - 1) / CHECK_CHUNK;
-    int64_t *ids = malloc((size_t)chunks * sizeof *ids), *n = malloc((size_t)chunks * sizeof *n);
-    int64_t *to_source = malloc((size_t)chunks * sizeof *to_source);
-    if (!ids || !n || !to_source) {
-        PF_FREE_ALL(ids, n, to_source);
-        return 0;
-    }
-    const int threads = pf_resolve_threads(d->params.threads);
-    PF_OMP(omp parallel for schedule(static) num_threads(threads) if (threads > 1))
-    for (int64_t j = 0; j < chunks; j++) {
-        const int64_t end = (j + 1) * CHECK_CHUNK < count ? (j + 1) * CHECK_CHUNK : count;
-        ids[j] = n[j] = 0;
-        for (int64_t k = j * CHECK_CHUNK; k < end; k++)
-            change_adds(&c[k], &ids[j], &n[j]);
-    }
-    /* the chunks' starts: sums of the chunks before (vertex counts capped
-     * past the limit, where any later ADD or ADDV is bad anyway) */
-    for (int64_t j = 0, at_ids = d->ids, at_n = d->view.n; j < chunks; j++) {
-        int64_t more_ids = ids[j], more_n = n[j];
-        ids[j] = at_ids;
-        n[j] = at_n;
-        at_ids += more_ids;
-        at_n = at_n + more_n > PF_MAX_VERTICES ? PF_MAX_VERTICES + 1 : at_n + more_n;
-    }
-    int fine = 1;
-    PF_OMP(omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
-           reduction(&& : fine))
-    for (int64_t j = 0; j < chunks; j++) {
-        const int64_t end = (j + 1) * CHECK_CHUNK < count ? (j + 1) * CHECK_CHUNK : count;
-        int64_t at_ids = ids[j], at_n = n[j], sum = 0, add = 0;
-        for (int64_t k = j * CHECK_CHUNK; k < end && fine; k++) {
-            fine = !judge_change(d, &c[k], k, at_n, at_ids, &add, NULL) &&
-                   !__builtin_add_overflow(sum, add, &sum);
-            change_adds(&c[k], &at_ids, &at_n);
-        }
-        to_source[j] = sum;
-    }
-    for (int64_t j = 0, cap = d->source_cap; fine && j < chunks; j++)
-        fine = !__builtin_add_overflow(cap, to_source[j], &cap);
-    PF_FREE_ALL(ids, n, to_source);
-    return fine;
+    const check_walk w = {.d = d, .c = c};
+    const pf_chunk_judge j = {.ctx = &w, .count = count, .start = {d->ids, d->view.n},
+                              .most = {INT64_MAX - 1, PF_MAX_VERTICES}, .total = d->source_cap,
+                              .adds = check_adds, .fault = check_fault};
+    return pf_chunks_fine(&j, pf_resolve_threads(d->params.threads));
 }
 
 /* The first of the changes before `limit` that names an arc an earlier
@@ -196,7 +174,7 @@ int pf_dyn_check(const pf_dyn_graph *d, const pf_dyn_change *c, int64_t count, p
         return pf_fail(st, PF_E_USAGE, "pf_dyn_check: %lld changes at %p", (long long)count,
                        (const void *)c);
     pf_status first_st = {0};
-    int64_t bad = count >= CHECK_PARALLEL_MIN && all_changes_fine(d, c, count)
+    int64_t bad = count >= PF_CHUNKS_MIN && all_changes_fine(d, c, count)
                       ? count
                       : first_bad_change(d, c, count, &first_st);
     int64_t deleted_by = -1;

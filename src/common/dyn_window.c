@@ -21,6 +21,7 @@
 #include "dyn_graph.h"
 #include "dyn_layout.h"
 #include "omp_threads.h"
+#include "sort.h"
 #include "status.h"
 
 enum { WINDOW_VERTICES = 1 << 16, WINDOWS_MOST = 256 };
@@ -34,15 +35,8 @@ void pf_dyn_windows_free(dyn_windows *w)
 /* What the batch takes at v (the requests are sorted by vertex). */
 static int64_t need_of(const int64_t *vertex, const int64_t *need, int64_t count, int64_t v)
 {
-    int64_t lo = 0, hi = count;
-    while (lo < hi) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (vertex[mid] < v)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < count && vertex[lo] == v ? need[lo] : 0;
+    const int64_t at = pf_lower_bound_i64(vertex, count, v);
+    return at < count && vertex[at] == v ? need[at] : 0;
 }
 
 /* A window vertex's live slots with what the batch takes there (its

@@ -15,6 +15,7 @@
 
 #include "knobs.h"
 #include "memavail.h"
+#include "sort.h"
 #include "status.h"
 #include "timer.h"
 
@@ -293,15 +294,7 @@ ARC_INLINE int64_t scatter_range(const pf_network *net, int csr, pf_residual *g,
  * the start of u, nondecreasing in u; cursor[n] = all arcs). */
 static int64_t vertex_at_arc(const int64_t *cursor, int64_t n, int64_t arc)
 {
-    int64_t lo = 0, hi = n;
-    while (lo < hi) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (cursor[mid] < arc)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return pf_lower_bound_i64(cursor, n, arc);
 }
 
 /* Every thread owns a contiguous range of vertices holding about the same

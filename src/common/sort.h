@@ -1,7 +1,7 @@
 /* Sorts shared across the library: qsort orders for int64 values and for
  * (id, at) pairs of int64 by id, then by at (an id and the line or change
- * that named it); a radix sort of such pairs; an inline insertion sort for
- * short rows. */
+ * that named it); a radix sort of such pairs; a search of a sorted row;
+ * an inline insertion sort for short rows. */
 #ifndef PF_SORT_H
 #define PF_SORT_H
 
@@ -22,6 +22,21 @@ int pf_compare_id_at(const void *a, const void *b);
  * the two holds the result. For the long lists of a batch, where qsort's
  * comparisons through a pointer cost several times as much. */
 pf_id_at *pf_radix_sort_id_at(pf_id_at *v, pf_id_at *tmp, int64_t len, int64_t max_id);
+
+/* The first place in v[0 .. len) (ascending) holding x or more; len
+ * where none does. */
+static inline int64_t pf_lower_bound_i64(const int64_t *v, int64_t len, int64_t x)
+{
+    int64_t lo = 0, hi = len;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
 
 /* Defines `static inline void NAME(TYPE *v, int64_t len)`, which puts
  * v[0 .. len) in ascending order (by `>`) by insertion: for rows of a few

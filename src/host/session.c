@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/chunks.h"
 #include "../common/knobs.h"
 #include "../common/network.h"
 #include "../common/omp_threads.h"
@@ -204,12 +205,10 @@ static int translate(const pf_session *s, const pf_update *u, int64_t count, pf_
 }
 
 /* A long batch without terminal updates is translated in chunks on the
- * host's threads (each update's lookups wait on memory), each chunk from
- * the ids and vertices the chunks before it add. What only the order
- * finds (an arc named after the batch deleted it) is left to
- * pf_dyn_apply's check. Any fault, or a terminal update, sends the batch
- * to translate, which finds the first fault and words it. */
-enum { TRANSLATE_CHUNK = 2048, TRANSLATE_PARALLEL_MIN = 4 * TRANSLATE_CHUNK };
+ * host's threads (chunks.h: each update's lookups wait on memory). What
+ * only the order finds (an arc named after the batch deleted it) is left
+ * to pf_dyn_apply's check. Any fault, or a terminal update, sends the
+ * batch to translate, which finds the first fault and words it. */
 
 /* Update u (index k) as a change, given the ids and vertices before it;
  * 0 when it is fine on its own terms. */
@@ -253,45 +252,35 @@ static void update_adds(const pf_update *u, int64_t *ids, int64_t *vertices)
         *vertices += u->count > 0 && u->count <= PF_MAX_VERTICES ? u->count : PF_MAX_VERTICES;
 }
 
+/* The chunks' walk (chunks.h): the counts are the ids and the vertices. */
+typedef struct translate_walk {
+    const pf_session *s;
+    const pf_update *u;
+    pf_dyn_change *c;
+} translate_walk;
+
+static void translate_adds(const void *ctx, int64_t k, int64_t counts[2])
+{
+    const translate_walk *w = ctx;
+    update_adds(&w->u[k], &counts[0], &counts[1]);
+}
+
+static int translate_fault(const void *ctx, int64_t k, const int64_t counts[2], int64_t *more)
+{
+    const translate_walk *w = ctx;
+    *more = 0;
+    return translate_one(w->s, &w->u[k], k, counts[0], counts[1], &w->c[k]);
+}
+
 /* Every update of u into c (count changes); 0 when none was at fault. */
 static int translate_chunked(const pf_session *s, const pf_update *u, int64_t count,
                              pf_dyn_change *c)
 {
-    const int64_t chunks = (count + TRANSLATE_CHUNK - 1) / TRANSLATE_CHUNK;
-    int64_t *ids = malloc((size_t)chunks * sizeof *ids);
-    int64_t *vertices = malloc((size_t)chunks * sizeof *vertices);
-    if (!ids || !vertices) {
-        PF_FREE_ALL(ids, vertices);
-        return 1;
-    }
-    const int threads = pf_resolve_threads(s->threads);
-    PF_OMP(omp parallel for schedule(static) num_threads(threads) if (threads > 1))
-    for (int64_t j = 0; j < chunks; j++) {
-        const int64_t end = (j + 1) * TRANSLATE_CHUNK < count ? (j + 1) * TRANSLATE_CHUNK : count;
-        ids[j] = vertices[j] = 0;
-        for (int64_t k = j * TRANSLATE_CHUNK; k < end; k++)
-            update_adds(&u[k], &ids[j], &vertices[j]);
-    }
-    for (int64_t j = 0, at_ids = s->g.ids, at_n = s->n_user; j < chunks; j++) {
-        int64_t more_ids = ids[j], more_n = vertices[j];
-        ids[j] = at_ids;
-        vertices[j] = at_n;
-        at_ids += more_ids;
-        at_n = at_n + more_n > PF_MAX_VERTICES ? PF_MAX_VERTICES : at_n + more_n;
-    }
-    int fine = 1;
-    PF_OMP(omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
-           reduction(&& : fine))
-    for (int64_t j = 0; j < chunks; j++) {
-        const int64_t end = (j + 1) * TRANSLATE_CHUNK < count ? (j + 1) * TRANSLATE_CHUNK : count;
-        int64_t at_ids = ids[j], at_n = vertices[j];
-        for (int64_t k = j * TRANSLATE_CHUNK; k < end && fine; k++) {
-            fine = !translate_one(s, &u[k], k, at_ids, at_n, &c[k]);
-            update_adds(&u[k], &at_ids, &at_n);
-        }
-    }
-    PF_FREE_ALL(ids, vertices);
-    return !fine;
+    const translate_walk w = {.s = s, .u = u, .c = c};
+    const pf_chunk_judge j = {.ctx = &w, .count = count, .start = {s->g.ids, s->n_user},
+                              .most = {INT64_MAX - 1, PF_MAX_VERTICES}, .adds = translate_adds,
+                              .fault = translate_fault};
+    return !pf_chunks_fine(&j, pf_resolve_threads(s->threads));
 }
 
 /* With several terminals the super arcs carry what their terminal's own
@@ -364,7 +353,7 @@ int pf_session_apply(pf_session *s, const pf_update *updates, int64_t count, int
         return PF_E_NOMEM;
     int64_t changes = 0, source = -1, sink = -1;
     const int chunked =
-        count >= TRANSLATE_PARALLEL_MIN && !translate_chunked(s, updates, count, c);
+        count >= PF_CHUNKS_MIN && !translate_chunked(s, updates, count, c);
     int rc = PF_OK;
     if (chunked)
         changes = count;
