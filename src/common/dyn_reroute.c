@@ -278,7 +278,7 @@ static int64_t make_plan(pf_dyn_graph *d, search *s, const plan_list *lists, con
 {
     int64_t done = 0;
     int short_of = !p->complete;
-    const int64_t *v = lists[p->thread].v + p->at;
+    const int64_t *v = p->paths > 0 ? lists[p->thread].v + p->at : NULL;
     for (int32_t k = 0; k < p->paths; k++) {
         const int64_t planned = v[0], len = v[1], *slot = v + 2;
         int64_t push = planned < c->amount - done ? planned : c->amount - done;
