@@ -180,24 +180,6 @@ static void add_vertices(pf_dyn_graph *d, worker *w, int64_t count, const int64_
     d->view.arcs = d->view.first[d->view.n];
 }
 
-static int team_size(void)
-{
-#ifdef _OPENMP
-    return omp_get_num_threads();
-#else
-    return 1;
-#endif
-}
-
-static int team_member(void)
-{
-#ifdef _OPENMP
-    return omp_get_thread_num();
-#else
-    return 0;
-#endif
-}
-
 /* Phases 2 and 3 (above) on `threads` threads; workers: one per thread. */
 static void change_arcs(pf_dyn_graph *d, const pf_dyn_change *c, const pf_dyn_batch_lists *l,
                         int threads, worker *workers)
@@ -205,7 +187,8 @@ static void change_arcs(pf_dyn_graph *d, const pf_dyn_change *c, const pf_dyn_ba
     const int64_t ids = d->ids;
     PF_OMP(omp parallel num_threads(threads) if (threads > 1))
     {
-        const int t = team_member(), team = team_size();
+        int t, team;
+        pf_team_position(&t, &team);
         worker *w = &workers[t];
         for (int64_t j = 0; j < l->adds; j++) {
             const pf_dyn_change *x = &c[l->add[j]];

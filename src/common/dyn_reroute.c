@@ -328,10 +328,8 @@ static void reroute_span(pf_dyn_graph *d, const pf_dyn_cut *cuts, int64_t start,
     if (lists) {
         PF_OMP(omp parallel num_threads(threads) if (threads > 1) reduction(+ : steps))
         {
-            int thread = 0;
-#ifdef _OPENMP
-            thread = omp_get_thread_num();
-#endif
+            int thread, team;
+            pf_team_position(&thread, &team);
             search s;
             search_init(&s);
             PF_OMP(omp for schedule(dynamic, 64))

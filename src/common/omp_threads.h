@@ -62,6 +62,20 @@ static inline void pf_team_start_beside_opener(int threads)
 #endif
 }
 
+/* Inside a parallel region: this thread's number and the team's size (the
+ * runtime may give fewer threads than asked for); 0 and 1 without
+ * OpenMP. */
+static inline void pf_team_position(int *t, int *count)
+{
+#ifdef _OPENMP
+    *t = omp_get_thread_num();
+    *count = omp_get_num_threads();
+#else
+    *t = 0;
+    *count = 1;
+#endif
+}
+
 /* threads <= 0 means all of OpenMP's; without OpenMP everything is serial. */
 static inline int pf_resolve_threads(int threads)
 {

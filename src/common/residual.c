@@ -19,19 +19,6 @@
 #include "status.h"
 #include "timer.h"
 
-/* Inside a parallel region: this thread's number and the team's size (the
- * runtime may give fewer threads than asked for). */
-static void team_position(int *t, int *count)
-{
-#ifdef _OPENMP
-    *t = omp_get_thread_num();
-    *count = omp_get_num_threads();
-#else
-    *t = 0;
-    *count = 1;
-#endif
-}
-
 /* Thread `t` of `count` gets [begin, end) of a range of `len` items. */
 static void split_range(int64_t len, int t, int count, int64_t *begin, int64_t *end)
 {
@@ -139,7 +126,7 @@ static int64_t count_degrees(const pf_network *net, int64_t *first, int64_t *out
     PF_OMP(omp parallel num_threads(threads) if (threads > 1) reduction(min : first_bad))
     {
         int t, count;
-        team_position(&t, &count);
+        pf_team_position(&t, &count);
         int64_t lo, hi;
         split_range(net->n, t, count, &lo, &hi);
         pf_mem_prefault(first + lo + 2, (size_t)(hi - lo) * sizeof *first);
@@ -167,7 +154,7 @@ static void prefix_sum(int64_t *x, int64_t len, int threads, int64_t *chunk_base
     PF_OMP(omp parallel num_threads(threads))
     {
         int t, count;
-        team_position(&t, &count);
+        pf_team_position(&t, &count);
         int64_t begin, end;
         split_range(len, t, count, &begin, &end);
         for (int64_t k = begin + 1; k < end; k++)
@@ -327,7 +314,7 @@ static int64_t scatter_parallel(const pf_network *net, pf_residual *g, int64_t *
     PF_OMP(omp parallel num_threads(threads) reduction(min : first_bad))
     {
         int t, count;
-        team_position(&t, &count);
+        pf_team_position(&t, &count);
         PF_OMP(omp single)
         {
             for (int c = 0; c < count; c++)

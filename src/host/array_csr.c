@@ -33,18 +33,6 @@ static inline int64_t element(const void *array, int size, int64_t k)
     return pf_sized_element(array, size, k);
 }
 
-/* Inside a parallel region: this thread's number and the team's size. */
-static void team_position(int *t, int *count)
-{
-#ifdef _OPENMP
-    *t = omp_get_thread_num();
-    *count = omp_get_num_threads();
-#else
-    *t = 0;
-    *count = 1;
-#endif
-}
-
 static int thread_count(int64_t work)
 {
 #ifdef _OPENMP
@@ -142,7 +130,7 @@ static int64_t read_entries(const csr_in *a, const void *caps, int cap_size, pf_
     PF_OMP(omp parallel num_threads(threads) reduction(min : first_bad) if (threads > 1))
     {
         int t, count;
-        team_position(&t, &count);
+        pf_team_position(&t, &count);
         int64_t k0 = a->m * t / count, k1 = a->m * (t + 1) / count;
         int64_t bad = fill_arcs(a, caps, cap_size, net, k0, k1);
         if (bad < k1 && bad < first_bad)
@@ -266,7 +254,7 @@ static int build_transpose(const csr_in *a, transpose *tr, pf_status *st)
     PF_OMP(omp parallel num_threads(threads) if (threads > 1))
     {
         int t, count;
-        team_position(&t, &count);
+        pf_team_position(&t, &count);
         int64_t lo, hi;
         vertex_share(a->n, t, count, &lo, &hi);
         memset(cursor + lo, 0, (size_t)(hi - lo) * sizeof *cursor);

@@ -223,11 +223,8 @@ enum { PASS_OK, PASS_CANNOT, PASS_NOMEM, PASS_ABANDONED };
 /* This thread's share of `len` items of `size` bytes at p, faulted in. */
 static void prefault_share(void *p, int64_t len, size_t size)
 {
-    int t = 0, team = 1;
-#ifdef _OPENMP
-    t = omp_get_thread_num();
-    team = omp_get_num_threads();
-#endif
+    int t, team;
+    pf_team_position(&t, &team);
     int64_t lo = len * t / team, hi = len * (t + 1) / team;
     pf_mem_prefault((char *)p + lo * (int64_t)size, (size_t)(hi - lo) * size);
 }
