@@ -108,18 +108,64 @@ static int id_set_add(id_set *set, int64_t id, int add)
     }
 }
 
-/* Arc `id` of update k exists and is not deleted, before the batch or by
- * an earlier update of it. */
+/* Arc `id` of update k exists and is not deleted, before the batch or (gone
+ * given) by an earlier update of it. */
 static int live_arc(const pf_session *s, id_set *gone, int64_t ids, int64_t id, int64_t k,
                     int deleting, pf_status *st)
 {
     if (id < 0 || id >= ids)
         return pf_fail(st, PF_E_INPUT, "update %lld: no arc %lld (there are %lld)",
                        (long long)k, (long long)id + 1, (long long)ids);
-    if ((id < s->g.ids && s->g.deleted[id]) || id_set_add(gone, id, deleting))
+    if ((id < s->g.ids && s->g.deleted[id]) || (gone && id_set_add(gone, id, deleting)))
         return pf_fail(st, PF_E_INPUT, "update %lld: arc %lld was deleted", (long long)k,
                        (long long)id + 1);
     return PF_OK;
+}
+
+/* Arc or vertex update u (index k) as a change, given the ids and
+ * vertices before it (and, with gone, the arcs the batch deleted before
+ * it); the error, worded, where it is at fault. Terminal updates are the
+ * caller's. */
+static int translate_one(const pf_session *s, const pf_update *u, int64_t k, int64_t ids,
+                         int64_t vertices, id_set *gone, pf_dyn_change *out, pf_status *st)
+{
+    memset(out, 0, sizeof *out);
+    int rc;
+    switch (u->kind) {
+    case PF_UPDATE_CAP:
+    case PF_UPDATE_DEL:
+        if ((rc = live_arc(s, gone, ids, u->arc, k, u->kind == PF_UPDATE_DEL, st)))
+            return rc;
+        out->kind = u->kind == PF_UPDATE_CAP ? PF_DYN_CAP : PF_DYN_DEL;
+        out->id = u->arc;
+        return u->kind == PF_UPDATE_CAP ? update_capacity(s, u, k, &out->cap, st) : PF_OK;
+    case PF_UPDATE_ADD:
+        if ((rc = update_vertex(s, u->tail, vertices, k, "tail", st)) ||
+            (rc = update_vertex(s, u->head, vertices, k, "head", st)) ||
+            (rc = update_capacity(s, u, k, &out->cap, st)))
+            return rc;
+        out->kind = PF_DYN_ADD;
+        out->tail = pf_session_view_id(s, u->tail);
+        out->head = pf_session_view_id(s, u->head);
+        return PF_OK;
+    case PF_UPDATE_ADDV:
+        if (u->count < 1 || u->count > PF_MAX_VERTICES - vertices - 2)
+            return pf_fail(st, PF_E_INPUT, "update %lld: cannot add %lld vertices to %lld",
+                           (long long)k, (long long)u->count, (long long)vertices);
+        out->kind = PF_DYN_ADDV;
+        out->count = u->count;
+        return PF_OK;
+    default:
+        return pf_fail(st, PF_E_INPUT, "update %lld: unknown kind %d", (long long)k, u->kind);
+    }
+}
+
+/* The ids and vertices update u adds (a bad count: past any limit). */
+static void update_adds(const pf_update *u, int64_t *ids, int64_t *vertices)
+{
+    *ids += u->kind == PF_UPDATE_ADD;
+    if (u->kind == PF_UPDATE_ADDV)
+        *vertices += u->count > 0 && u->count <= PF_MAX_VERTICES ? u->count : PF_MAX_VERTICES;
 }
 
 /* The batch's arc and vertex changes in the dynamic graph's form (view
@@ -135,49 +181,16 @@ static int translate(const pf_session *s, const pf_update *u, int64_t count, pf_
     *source = *sink = -1;
     for (int64_t k = 0; !rc && k < count; k++) {
         *bad = k;
-        pf_dyn_change *out = &c[made];
-        memset(out, 0, sizeof *out);
-        switch (u[k].kind) {
-        case PF_UPDATE_CAP:
-        case PF_UPDATE_DEL:
-            if ((rc = live_arc(s, &gone, ids, u[k].arc, k, u[k].kind == PF_UPDATE_DEL, st)))
-                break;
-            out->kind = u[k].kind == PF_UPDATE_CAP ? PF_DYN_CAP : PF_DYN_DEL;
-            out->id = u[k].arc;
-            if (u[k].kind == PF_UPDATE_CAP)
-                rc = update_capacity(s, &u[k], k, &out->cap, st);
-            made++;
-            break;
-        case PF_UPDATE_ADD:
-            if (!(rc = update_vertex(s, u[k].tail, vertices, k, "tail", st)) &&
-                !(rc = update_vertex(s, u[k].head, vertices, k, "head", st)))
-                rc = update_capacity(s, &u[k], k, &out->cap, st);
-            out->kind = PF_DYN_ADD;
-            out->tail = pf_session_view_id(s, u[k].tail);
-            out->head = pf_session_view_id(s, u[k].head);
-            ids++;
-            made++;
-            break;
-        case PF_UPDATE_ADDV:
-            if (u[k].count < 1 || u[k].count > PF_MAX_VERTICES - vertices - 2) {
-                rc = pf_fail(st, PF_E_INPUT, "update %lld: cannot add %lld vertices to %lld",
-                             (long long)k, (long long)u[k].count, (long long)vertices);
-                break;
-            }
-            out->kind = PF_DYN_ADDV;
-            out->count = u[k].count;
-            vertices += u[k].count;
-            made++;
-            break;
-        case PF_UPDATE_SOURCE:
-        case PF_UPDATE_SINK:
+        if (u[k].kind == PF_UPDATE_SOURCE || u[k].kind == PF_UPDATE_SINK) {
             rc = update_vertex(s, u[k].tail, vertices, k,
                                u[k].kind == PF_UPDATE_SOURCE ? "source" : "sink", st);
             *(u[k].kind == PF_UPDATE_SOURCE ? source : sink) = u[k].tail;
-            break;
-        default:
-            rc = pf_fail(st, PF_E_INPUT, "update %lld: unknown kind %d", (long long)k,
-                         u[k].kind);
+            continue;
+        }
+        rc = translate_one(s, &u[k], k, ids, vertices, &gone, &c[made], st);
+        if (!rc) {
+            update_adds(&u[k], &ids, &vertices);
+            made++;
         }
     }
     free(gone.slots);
@@ -210,48 +223,6 @@ static int translate(const pf_session *s, const pf_update *u, int64_t count, pf_
  * to pf_dyn_apply's check. Any fault, or a terminal update, sends the
  * batch to translate, which finds the first fault and words it. */
 
-/* Update u (index k) as a change, given the ids and vertices before it;
- * 0 when it is fine on its own terms. */
-static int translate_one(const pf_session *s, const pf_update *u, int64_t k, int64_t ids,
-                         int64_t vertices, pf_dyn_change *out)
-{
-    memset(out, 0, sizeof *out);
-    switch (u->kind) {
-    case PF_UPDATE_CAP:
-    case PF_UPDATE_DEL:
-        if (u->arc < 0 || u->arc >= ids || (u->arc < s->g.ids && s->g.deleted[u->arc]))
-            return 1;
-        out->kind = u->kind == PF_UPDATE_CAP ? PF_DYN_CAP : PF_DYN_DEL;
-        out->id = u->arc;
-        return u->kind == PF_UPDATE_CAP && update_capacity(s, u, k, &out->cap, NULL);
-    case PF_UPDATE_ADD:
-        if (update_vertex(s, u->tail, vertices, k, "tail", NULL) ||
-            update_vertex(s, u->head, vertices, k, "head", NULL) ||
-            update_capacity(s, u, k, &out->cap, NULL))
-            return 1;
-        out->kind = PF_DYN_ADD;
-        out->tail = pf_session_view_id(s, u->tail);
-        out->head = pf_session_view_id(s, u->head);
-        return 0;
-    case PF_UPDATE_ADDV:
-        if (u->count < 1 || u->count > PF_MAX_VERTICES - vertices - 2)
-            return 1;
-        out->kind = PF_DYN_ADDV;
-        out->count = u->count;
-        return 0;
-    default:
-        return 1;
-    }
-}
-
-/* The ids and vertices update u adds (a bad count: past any limit). */
-static void update_adds(const pf_update *u, int64_t *ids, int64_t *vertices)
-{
-    *ids += u->kind == PF_UPDATE_ADD;
-    if (u->kind == PF_UPDATE_ADDV)
-        *vertices += u->count > 0 && u->count <= PF_MAX_VERTICES ? u->count : PF_MAX_VERTICES;
-}
-
 /* The chunks' walk (chunks.h): the counts are the ids and the vertices. */
 typedef struct translate_walk {
     const pf_session *s;
@@ -269,7 +240,10 @@ static int translate_fault(const void *ctx, int64_t k, const int64_t counts[2], 
 {
     const translate_walk *w = ctx;
     *more = 0;
-    return translate_one(w->s, &w->u[k], k, counts[0], counts[1], &w->c[k]);
+    const pf_update *u = &w->u[k];
+    /* terminal updates go to translate, which words every fault */
+    return u->kind == PF_UPDATE_SOURCE || u->kind == PF_UPDATE_SINK ||
+           translate_one(w->s, u, k, counts[0], counts[1], NULL, &w->c[k], NULL);
 }
 
 /* Every update of u into c (count changes); 0 when none was at fault. */
