@@ -209,6 +209,26 @@ typedef struct get_trace {
     int64_t spans, whole_spans, sparse_values;
 } get_trace;
 
+/* Whole spans that follow each other come back as one transfer: a span
+ * may be below the size from which the backends stage a transfer through
+ * pinned memory (common/hostcopy.h) where the run of them is above it. */
+typedef struct whole_run {
+    int64_t begin, end;
+} whole_run;
+
+static int read_whole_run(driver *d, pf_buf *buf, int64_t *host, whole_run *run,
+                          get_trace *tr, pf_status *st)
+{
+    if (run->end == run->begin)
+        return PF_OK;
+    double t0 = pf_now();
+    int rc = d->ops->download(d->dev, buf, (size_t)run->begin * 8, host + run->begin,
+                              (size_t)(run->end - run->begin) * 8, st);
+    tr->whole += pf_now() - t0;
+    run->begin = run->end = 0;
+    return rc;
+}
+
 /* The values of buf[0..count) that differ from snap, into host (snap
  * takes them); with `refresh` only the snapshot is brought up to date. */
 static int changed_values(driver *d, drv_sparse *sp, pf_buf *buf, pf_buf *snap, int64_t count,
@@ -216,6 +236,7 @@ static int changed_values(driver *d, drv_sparse *sp, pf_buf *buf, pf_buf *snap, 
                           get_trace *tr, pf_status *st)
 {
     int rc = PF_OK;
+    whole_run run = {0, 0};
     for (int64_t base = 0; !rc && base < count; base += sp->span) {
         int64_t len = count - base < sp->span ? count - base : sp->span, selected = 0;
         double t0 = pf_now();
@@ -227,11 +248,14 @@ static int changed_values(driver *d, drv_sparse *sp, pf_buf *buf, pf_buf *snap, 
         tr->mark += t1 - t0;
         tr->spans++;
         if (!rc && selected * WHOLE_SHARE > len) {
-            /* the whole span costs less than gathering its changes */
-            rc = d->ops->download(d->dev, buf, (size_t)base * 8, host + base, (size_t)len * 8,
-                                  st);
+            /* the whole span costs less than gathering its changes; its
+             * values stay as they are while the next spans are marked */
+            if (run.end != base)
+                rc = read_whole_run(d, buf, host, &run, tr, st);
+            if (run.end == run.begin)
+                run.begin = base;
+            run.end = base + len;
             *read += len;
-            tr->whole += pf_now() - t1;
             tr->whole_spans++;
             continue;
         }
@@ -255,6 +279,8 @@ static int changed_values(driver *d, drv_sparse *sp, pf_buf *buf, pf_buf *snap, 
         tr->sparse_values += selected;
         tr->gather += pf_now() - t1;
     }
+    if (!rc)
+        rc = read_whole_run(d, buf, host, &run, tr, st);
     return rc;
 }
 
