@@ -465,7 +465,8 @@ END_TEST
  * larger array each) with 64-bit residuals, and `gen updates` batches
  * whose added arcs open long new paths: a warm solve changes more than a
  * tenth of every span, so the read-back takes the spans whole, in a row
- * (one transfer), and the next batch starts from what came back. Value
+ * (one transfer; omp, whose memory is the host's, copies everything
+ * anyway), and the next batch starts from what came back. Value
  * and cut only: with flows to report, repairing these batches' deficits
  * costs more than a cold start, which reads back everything. */
 START_TEST(whole_spans_read_back)

@@ -73,13 +73,15 @@ void drv_sparse_release(driver *d, drv_sparse *sp)
 }
 
 /* The staging, and snapshots the size of the graph's buffers as they are
- * allocated now (new ones are not current). */
+ * allocated now (new ones are not current); where the device's memory is
+ * the host's, the puts' staging only. */
 static int ensure_buffers(driver *d, drv_sparse *sp, pf_status *st)
 {
     if (sp->snap_arcs != d->alloc_arcs || sp->snap_n != d->alloc_n)
         drv_sparse_release(d, sp);
     if (sp->index)
         return PF_OK;
+    sp->copies = d->ops->caps.host_cpu;
     int64_t most = d->alloc_arcs > d->alloc_n + 1 ? d->alloc_arcs : d->alloc_n + 1;
     sp->span = most / SPANS + 1 > SPARSE_CHUNK_MIN ? most / SPANS + 1 : SPARSE_CHUNK_MIN;
     if (sp->span > most)
@@ -92,20 +94,20 @@ static int ensure_buffers(driver *d, drv_sparse *sp, pf_status *st)
     sp->host_values = pf_alloc((size_t)sp->chunk, sizeof *sp->host_values, st);
     int rc = sp->host_index && sp->host_values ? PF_OK : PF_E_NOMEM;
     if (!rc)
-        rc = alloc_counted(d, sp, &sp->snap_res, d->alloc_arcs, 8, st);
-    if (!rc)
-        rc = alloc_counted(d, sp, &sp->snap_excess, d->alloc_n, 8, st);
-    if (!rc)
-        rc = alloc_counted(d, sp, &sp->index, sp->span, 4, st);
+        rc = alloc_counted(d, sp, &sp->index, sp->copies ? sp->chunk : sp->span, 4, st);
     if (!rc)
         rc = alloc_counted(d, sp, &sp->values, sp->chunk, 8, st);
-    if (!rc)
+    if (!rc && !sp->copies)
+        rc = alloc_counted(d, sp, &sp->snap_res, d->alloc_arcs, 8, st);
+    if (!rc && !sp->copies)
+        rc = alloc_counted(d, sp, &sp->snap_excess, d->alloc_n, 8, st);
+    if (!rc && !sp->copies)
         rc = alloc_counted(d, sp, &sp->flags, sp->span, 4, st);
     /* Written before any read: the first read-back compares the graph's
      * values with the snapshots as it fills them. */
-    if (!rc)
+    if (!rc && !sp->copies)
         rc = d->ops->fill_i64(d->dev, sp->snap_res, 0, d->alloc_arcs, st);
-    if (!rc)
+    if (!rc && !sp->copies)
         rc = d->ops->fill_i64(d->dev, sp->snap_excess, 0, d->alloc_n, st);
     if (rc) {
         drv_sparse_release(d, sp);
@@ -292,20 +294,24 @@ int drv_sparse_get(driver *d, drv_sparse *sp, int64_t *res, int64_t *excess,
     *values_read = 0;
     int rc = ensure_buffers(d, sp, st);
     int refresh = !sp->current;
-    if (!rc && refresh) {
+    if (!rc && (refresh || sp->copies)) {
+        double t0 = pf_now();
         rc = drv_download_residuals(d, res, st);
         if (!rc)
             rc = drv_download_caps(d, d->g.excess, 0, h->n, excess, st);
         *values_read = h->arcs + h->n;
+        if (d->trace && !refresh)
+            fprintf(stderr, "portaflow trace: read back whole (the device's memory is the "
+                            "host's) in %.4f s\n", pf_now() - t0);
     }
-    if (!rc)
+    if (!rc && !sp->copies)
         rc = changed_values(d, sp, d->g.res, sp->snap_res, h->arcs, d->alloc_arcs, res,
                             refresh, values_read, &tr, st);
-    if (!rc)
+    if (!rc && !sp->copies)
         rc = changed_values(d, sp, d->g.excess, sp->snap_excess, h->n, d->alloc_n, excess,
                             refresh, values_read, &tr, st);
     sp->current = rc == PF_OK;
-    if (d->trace && !refresh)
+    if (d->trace && !refresh && !sp->copies)
         fprintf(stderr,
                 "portaflow trace: read back %lld spans: marked and counted in %.4f s, "
                 "%lld changed values gathered in %.4f s, %lld whole spans in %.4f s\n",

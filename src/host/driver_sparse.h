@@ -4,7 +4,10 @@
  * residuals and excesses it changed come back (mark_changed against a
  * device-side snapshot of what the host holds, filter_i32, take_at). A
  * batch of 0.1% of the arcs then costs transfers of its size, not of the
- * graph's. Private to src/host; needs 64-bit residuals on the device. */
+ * graph's. On a device whose memory is the host's (caps.host_cpu) a
+ * read-back is one copy of each array instead, which moves less than the
+ * comparison, and there are no snapshots. Private to src/host; needs
+ * 64-bit residuals on the device. */
 #ifndef PF_DRIVER_SPARSE_H
 #define PF_DRIVER_SPARSE_H
 
@@ -14,9 +17,11 @@
 
 typedef struct drv_sparse {
     pf_buf *snap_res, *snap_excess; /* what the host holds: alloc_arcs, alloc_n values */
-    int64_t snap_arcs, snap_n;      /* their sizes (0: none yet) */
+    int64_t snap_arcs, snap_n;      /* the graph's buffer sizes these were made for (0: none) */
     pf_buf *flags, *index;          /* device staging: marks and indices, span elements */
     pf_buf *values;                 /* and values, chunk elements */
+    int copies;                     /* read-backs copy whole: no snapshots, no marks, and
+                                     * indices for the puts only (chunk elements) */
     int32_t *host_index;            /* host staging: chunk elements each */
     int64_t *host_values;
     int64_t span;                   /* a quarter of the larger array (driver_sparse.c) */
@@ -38,8 +43,8 @@ int drv_sparse_put(driver *d, drv_sparse *sp, const pf_residual *h, const int64_
 
 /* The device's residuals and excesses into res and excess (h->arcs and
  * h->n values): only those that changed since the snapshots when they are
- * current, else everything (and the snapshots taken). *values_read: how
- * many values came back. */
+ * current, else (or where sp->copies) everything, the snapshots taken.
+ * *values_read: how many values came back. */
 int drv_sparse_get(driver *d, drv_sparse *sp, int64_t *res, int64_t *excess,
                    int64_t *values_read, pf_status *st);
 
