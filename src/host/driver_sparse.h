@@ -35,8 +35,8 @@ int drv_sparse_offered(const driver *d);
 
 /* Sends slots[0..slot_count) of h (head, rev, residual) and
  * vertices[0..vertex_count) (first, excess), each as the host holds it
- * now, and keeps the snapshots current. Needs sp->current (else the
- * caller sends everything). */
+ * now, and keeps the snapshots (where kept) current. Needs sp->current
+ * (else the caller sends everything). */
 int drv_sparse_put(driver *d, drv_sparse *sp, const pf_residual *h, const int64_t *res,
                    const int64_t *excess, const int32_t *slots, int64_t slot_count,
                    const int32_t *vertices, int64_t vertex_count, pf_status *st);
