@@ -720,10 +720,5 @@ int main(void)
     tcase_add_loop_test(random, random_families, 0, 2);
     tcase_add_loop_test(random, random_many_deficits, 0, 2);
     suite_add_tcase(s, random);
-
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return pf_test_run(s);
 }

@@ -311,9 +311,5 @@ int main(void)
     tcase_add_loop_test(tc, same_on_any_threads, 0, 2);
     tcase_add_test(tc, refused_long_batches);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return pf_test_run(s);
 }
