@@ -211,13 +211,16 @@ START_TEST(maxflow_steps_arguments_are_checked)
     EXPECT_USAGE(ops->push_relabel(f.dev, &f.g, small, 3, 4, &work, &f.st));
     EXPECT_USAGE(ops->cancel_violations(f.dev, &f.g, f.g.list_a, -2, &f.st));
     pf_buf *frontier[2] = {f.g.list_b, f.g.flags};
-    EXPECT_USAGE(ops->bfs_levels(f.dev, &f.g, frontier, 0, 4, N, &count, &f.st));
-    EXPECT_USAGE(ops->bfs_levels(f.dev, &f.g, frontier, -1, 4, -1, &count, &f.st));
-    EXPECT_USAGE(ops->bfs_levels(f.dev, &f.g, frontier, 0, 0, -1, &count, &f.st));
+    EXPECT_USAGE(ops->bfs_levels(f.dev, &f.g, frontier, 0, 4, 1, N, &count, &f.st));
+    EXPECT_USAGE(ops->bfs_levels(f.dev, &f.g, frontier, -1, 4, 1, -1, &count, &f.st));
+    EXPECT_USAGE(ops->bfs_levels(f.dev, &f.g, frontier, 0, 0, 1, -1, &count, &f.st));
+    EXPECT_USAGE(ops->bfs_levels(f.dev, &f.g, frontier, 0, 4, 0, -1, &count, &f.st));
+    EXPECT_USAGE(
+        ops->bfs_levels(f.dev, &f.g, frontier, 0, 4, PF_DEV_HOPS_MOST + 1, -1, &count, &f.st));
     pf_buf *short_frontier[2] = {f.g.list_b, small};
-    EXPECT_USAGE(ops->bfs_levels(f.dev, &f.g, short_frontier, 0, 4, -1, &count, &f.st));
+    EXPECT_USAGE(ops->bfs_levels(f.dev, &f.g, short_frontier, 0, 4, 1, -1, &count, &f.st));
     count = N + 1;
-    EXPECT_USAGE(ops->bfs_levels(f.dev, &f.g, frontier, 0, 4, -1, &count, &f.st));
+    EXPECT_USAGE(ops->bfs_levels(f.dev, &f.g, frontier, 0, 4, 1, -1, &count, &f.st));
     /* A graph whose own sizes or terminals are wrong. */
     bad.sink = bad.source;
     EXPECT_USAGE(ops->mark_active(f.dev, &bad, f.g.flags, &f.st));

@@ -231,9 +231,11 @@ static void check_preflow(fixture *f, test_graph *t)
     free(height);
 }
 
-/* Driver-style global relabel with `batch` levels per bfs_levels call;
- * returns the number of levels queued. */
-static int run_bfs(fixture *f, test_graph *t, int32_t target, int32_t excluded, int32_t batch)
+/* Driver-style global relabel with `batch` launches per bfs_levels call
+ * of up to `hops` levels each, the claims cleared after (owner[] is all 0
+ * again, as the push steps need it); returns the number of launches. */
+static int run_bfs(fixture *f, test_graph *t, int32_t target, int32_t excluded, int32_t batch,
+                   int32_t hops)
 {
     pf_dev_graph *g = &t->g;
     int32_t zero = 0;
@@ -244,8 +246,9 @@ static int run_bfs(fixture *f, test_graph *t, int32_t target, int32_t excluded, 
     int64_t count = 1;
     int level = 0;
     while (count > 0) {
-        ck_assert_int_eq(ops->bfs_levels(f->dev, g, frontier, level, batch, excluded, &count, &f->st),
-                         PF_OK);
+        ck_assert_int_eq(
+            ops->bfs_levels(f->dev, g, frontier, level, batch, hops, excluded, &count, &f->st),
+            PF_OK);
         if (batch % 2) {
             pf_buf *tmp = frontier[0];
             frontier[0] = frontier[1];
@@ -253,6 +256,8 @@ static int run_bfs(fixture *f, test_graph *t, int32_t target, int32_t excluded, 
         }
         level += batch;
     }
+    if (hops > 1)
+        ck_assert_int_eq(ops->fill_i32(f->dev, g->owner, 0, g->n, &f->st), PF_OK);
     return level;
 }
 
@@ -292,14 +297,18 @@ START_TEST(bfs_matches_sequential)
     int32_t excluded = t.h.source;
     int32_t *got = malloc((size_t)t.h.n * 4), *want = malloc((size_t)t.h.n * 4);
     reference_distances(&t.h, t.h.cap, t.h.sink, excluded, want);
-    const int32_t batches[] = {1, 2, 3, 32};
-    for (size_t b = 0; b < sizeof batches / sizeof *batches; b++) {
-        run_bfs(&f, &t, t.h.sink, excluded, batches[b]);
-        CHECK_OK(ops->download(f.dev, t.g.height, 0, got, (size_t)t.h.n * 4, &f.st));
-        for (int64_t v = 0; v < t.h.n; v++)
-            PF_EXPECT(got[v] == want[v], "batch %d: height[%lld] = %d, BFS distance %d",
-                      batches[b], (long long)v, got[v], want[v]);
-    }
+    /* with hops > 1 the work-groups drift apart within a launch and
+     * lower heights again: the distances must come out exact all the same */
+    const int32_t batches[] = {1, 2, 3, 32}, hops[] = {1, 2, 4, 8};
+    for (size_t b = 0; b < sizeof batches / sizeof *batches; b++)
+        for (size_t k = 0; k < sizeof hops / sizeof *hops; k++) {
+            run_bfs(&f, &t, t.h.sink, excluded, batches[b], hops[k]);
+            CHECK_OK(ops->download(f.dev, t.g.height, 0, got, (size_t)t.h.n * 4, &f.st));
+            for (int64_t v = 0; v < t.h.n; v++)
+                PF_EXPECT(got[v] == want[v],
+                          "batch %d, %d hops: height[%lld] = %d, BFS distance %d", batches[b],
+                          hops[k], (long long)v, got[v], want[v]);
+        }
     free(got);
     free(want);
     free_graph(&f, &t);
@@ -315,7 +324,7 @@ START_TEST(push_relabel_keeps_preflow)
     test_graph t;
     build_graph(&f, &t, graph_sizes[which][0], graph_sizes[which][1], 200 + which);
     pf_dev_graph *g = &t.g;
-    run_bfs(&f, &t, t.h.sink, t.h.source, 5);
+    run_bfs(&f, &t, t.h.sink, t.h.source, 5, 8);
     CHECK_OK(ops->saturate_from(f.dev, g, t.h.source, &f.st));
     check_preflow(&f, &t);
     for (int round = 0; round < 30; round++) {
@@ -352,7 +361,7 @@ START_TEST(push_relabel_budget_keeps_preflow)
     int32_t *before = malloc(n * 4), *after = malloc(n * 4), *owner = malloc(n * 4);
     const int64_t budgets[] = {1, 100, 5000, INT64_MAX / 4};
     for (size_t b = 0; b < sizeof budgets / sizeof *budgets; b++) {
-        run_bfs(&f, &t, t.h.sink, t.h.source, 5);
+        run_bfs(&f, &t, t.h.sink, t.h.source, 5, 8);
         CHECK_OK(ops->saturate_from(f.dev, g, t.h.source, &f.st));
         g->work_budget = budgets[b];
         for (int round = 0; round < 6; round++) {

@@ -106,6 +106,11 @@ const pf_knob_info pf_knob_table[PF_KNOB_COUNT] = {
     [PF_KNOB_GR_TIME] = {REAL_KNOB("PORTAFLOW_GR_TIME", gr_time, 0, 1000000, 1),
         .meaning = "parallel driver: global relabel once the rounds since the last one took "
                    "this many times its wall time; 0: never by time"},
+    [PF_KNOB_GR_HOPS] = {INT_KNOB("PORTAFLOW_GR_HOPS", gr_hops, 1, 8, 1),
+        .meaning = "parallel driver on CUDA and OpenCL: levels one launch of the global "
+                   "relabel's BFS may go, a work-group going on from its own memory with what "
+                   "it reached (label-correcting); 1: one level a launch (bench/NOTES.md 88: "
+                   "why 1 stays the default)"},
     [PF_KNOB_HANDOFF] = {INT_KNOB("PORTAFLOW_HANDOFF", handoff, 0, INT64_MAX, 1024),
         .meaning = "parallel driver: phase 1 goes to the host's sequential engine (which also "
                    "does the cut and phase 2) once a batch of rounds ran to the round cap with "

@@ -46,6 +46,7 @@ typedef enum pf_knob_id {
     PF_KNOB_GR_ALPHA,
     PF_KNOB_GR_ROUNDS,
     PF_KNOB_GR_TIME,
+    PF_KNOB_GR_HOPS,
     PF_KNOB_HANDOFF,
     PF_KNOB_HYBRID,
     PF_KNOB_HYBRID_START,
@@ -112,6 +113,7 @@ typedef struct pf_knob_values {
     double gr_alpha;
     int64_t gr_rounds;
     double gr_time;
+    int64_t gr_hops;
     int64_t handoff;           /* 0: the parallel driver never hands phase 1 to the host */
     int64_t hybrid;            /* enum pf_hybrid_mode, or PF_KNOB_AUTO: the option's */
     int64_t hybrid_start;

@@ -36,6 +36,10 @@ enum {
     PF_CTR_COUNT = 8,
 };
 
+/* The most hops a batched step follows in one launch (bfs_levels and the
+ * graph steps; the kernels' PF_HOPS_MOST, pf_hops.h). */
+enum { PF_DEV_HOPS_MOST = 16 };
+
 /* Device-resident graph and solver state, allocated by the driver. */
 typedef struct pf_dev_graph {
     int64_t n, arcs;
@@ -407,19 +411,29 @@ typedef struct pf_device_ops {
      * active excess a stretch of phase 1 moved to the sink or cut off. */
     int (*sum_excess)(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t count,
                       int64_t *sum, pf_status *st);
-    /* `levels` levels of the reverse BFS from the target, queued without
-     * waiting in between (deep graphs have thousands of levels; a host
-     * round trip per level would dominate). On entry frontier[0] holds the
-     * *count vertices of height `level`. Level k of the batch reads
-     * frontier[k % 2] and, for every arc (u,v) with res[rev] > 0 (v reaches
-     * u), height[v] == n and v != excluded, sets height[v] = level + k + 1
-     * (exactly once, atomically) and appends v to frontier[(k + 1) % 2].
-     * Frontier sizes stay on the device (counters[PF_CTR_BFS + k % 3]);
-     * levels past an empty frontier do nothing. On return *count is the
-     * size of the frontier left in frontier[levels % 2]. */
+    /* `launches` launches of the reverse BFS from the target, queued
+     * without waiting in between (deep graphs have thousands of levels; a
+     * host round trip per level would dominate). On entry frontier[0]
+     * holds the *count vertices to go on from; `level` counts the launches
+     * before (with hops == 1 it is their height). Launch k reads
+     * frontier[k % 2] and, for every listed u and arc (u,v) with
+     * res[rev] > 0 (v reaches u) and v != excluded, lowers height[v] to
+     * height[u] + 1 where that is lower (atomically) and lists v on
+     * frontier[(k + 1) % 2]. A launch of one hop is one level: every
+     * listed vertex has the same height and each v is lowered once, from
+     * n. With hops > 1 (up to PF_DEV_HOPS_MOST) a backend may follow what
+     * it lowered for up to hops levels within the launch; a vertex may
+     * then be lowered more than once and a list holds several heights,
+     * but once *count is 0 every height is the exact distance all the
+     * same. It lists a vertex once per list through owner[] (the value
+     * level + k + 1 in launch k), which the caller sets back to 0 after
+     * the last launch. Frontier sizes stay on the device
+     * (counters[PF_CTR_BFS + k % 3]); launches past an empty frontier do
+     * nothing. On return *count is the size of the frontier left in
+     * frontier[launches % 2]. */
     int (*bfs_levels)(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[2],
-                      int32_t level, int32_t levels, int32_t excluded, int64_t *count,
-                      pf_status *st);
+                      int32_t level, int32_t launches, int32_t hops, int32_t excluded,
+                      int64_t *count, pf_status *st);
     /* APSP. Tile edge this device runs `kind` (with next hops or not)
      * best at: a multiple of 16 from its properties (registers, local
      * memory, SIMD width). Never fails. */

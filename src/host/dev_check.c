@@ -426,19 +426,23 @@ static int c_sum_excess(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_
 }
 
 static int c_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[2],
-                        int32_t level, int32_t levels, int32_t excluded, int64_t *count,
-                        pf_status *st)
+                        int32_t level, int32_t launches, int32_t hops, int32_t excluded,
+                        int64_t *count, pf_status *st)
 {
     const char *step = "bfs_levels";
     pf_dev_graph in;
     int rc = check_graph(g, step, &in, st);
     if (!rc && (!frontier || !count))
         rc = pf_dc_usage(st, step, "no frontiers or count");
-    if (!rc && (level < 0 || levels < 1 || level > INT32_MAX - levels))
-        rc = pf_fail(st, PF_E_USAGE, "%s: %d levels from level %d", step, levels, level);
+    if (!rc && (level < 0 || launches < 1 || level > INT32_MAX - launches - 1))
+        rc = pf_fail(st, PF_E_USAGE, "%s: %d launches from level %d", step, launches, level);
+    if (!rc && (hops < 1 || hops > PF_DEV_HOPS_MOST))
+        rc = pf_fail(st, PF_E_USAGE, "%s: %d hops outside 1..%d", step, hops, PF_DEV_HOPS_MOST);
     if (!rc && (excluded < -1 || excluded >= g->n))
         rc = pf_fail(st, PF_E_USAGE, "%s: excluded vertex %d outside -1..%lld", step, excluded,
                      (long long)g->n - 1);
+    if (!rc && hops > 1) /* the claims */
+        rc = pf_dc_check_elems(g->owner, g->n, 4, step, "owner", st);
     if (!rc)
         rc = check_list(g, frontier[0], *count, step, st);
     /* Either frontier may receive every vertex. */
@@ -448,7 +452,8 @@ static int c_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const fronti
         return rc;
     pf_buf *const inner_frontier[2] = {INNER(frontier[0]), INNER(frontier[1])};
     checked_dev *c = CDEV(dev);
-    return c->inner->bfs_levels(c->dev, &in, inner_frontier, level, levels, excluded, count, st);
+    return c->inner->bfs_levels(c->dev, &in, inner_frontier, level, launches, hops, excluded,
+                                count, st);
 }
 
 /* ---- Floyd-Warshall ----------------------------------------------------- */

@@ -292,21 +292,25 @@ int drv_global_relabel(driver *d, int32_t target, int32_t excluded, int32_t resa
         rc = ops->upload(d->dev, g->height, (size_t)target * 4, &zero, 4, st);
     if (!rc)
         rc = ops->upload(d->dev, g->list_b, 0, &target, 4, st);
-    /* Levels go to the device in batches (no host round trip per level);
-     * batches grow so shallow graphs do not queue many empty levels. */
+    /* Launches go to the device in batches (no host round trip per
+     * launch); batches grow so shallow graphs do not queue many empty
+     * ones, up to 64 levels' worth. */
     pf_buf *frontier[2] = {g->list_b, g->flags};
     int64_t count = 1;
-    int32_t batch = 4;
+    int32_t hops = d->gr_hops, batch = 4, most = 64 / hops > 4 ? 64 / hops : 4;
     int32_t level = 0;
-    for (; !rc && count > 0; level += batch, batch *= batch < 64 ? 2 : 1) {
-        rc = ops->bfs_levels(d->dev, g, frontier, level, batch, excluded, &count, st);
+    for (; !rc && count > 0; level += batch, batch *= batch < most ? 2 : 1) {
+        rc = ops->bfs_levels(d->dev, g, frontier, level, batch, hops, excluded, &count, st);
         if (batch % 2) {
             pf_buf *t = frontier[0];
             frontier[0] = frontier[1];
             frontier[1] = t;
         }
     }
-    d->trace_levels += level;
+    /* the claims of bfs_levels back to free */
+    if (!rc && hops > 1)
+        rc = ops->fill_i32(d->dev, g->owner, 0, g->n, st);
+    d->trace_launches += level;
     trace_lap(d, &lap, &d->trace_bfs);
     /* The source has unlimited supply: whatever it can newly reach gets
      * saturated, so the source never reaches the sink at the end. */
@@ -674,6 +678,8 @@ void drv_init(driver *d, const pf_device_ops *ops, const pf_residual *h,
     d->gr_alpha = knobs->gr_alpha;
     d->gr_max_rounds = knobs->gr_rounds;
     d->gr_time = knobs->gr_time;
+    /* a host-memory device's BFS runs level by level on its threads */
+    d->gr_hops = ops->caps.host_cpu ? 1 : (int32_t)knobs->gr_hops;
     d->trace = knobs->trace != 0;
     d->async = knobs->async != 0;
     pf_progress_begin(&d->progress, opt->progress);
@@ -743,11 +749,11 @@ void drv_close(driver *d)
     if (d->trace)
         fprintf(stderr,
                 "portaflow trace: %lld global relabels: collect %.4f s, cancel %.4f s, "
-                "bfs %.4f s (%lld levels, batches rounded up), saturate %.4f s; %lld "
+                "bfs %.4f s (%lld launches, batches rounded up), saturate %.4f s; %lld "
                 "periods ended by the time bound; %lld rounds: push-relabel %.4f s, active "
                 "lists %.4f s\n",
                 (long long)d->out->global_relabels, d->trace_collect, d->trace_cancel,
-                d->trace_bfs, (long long)d->trace_levels, d->trace_saturate,
+                d->trace_bfs, (long long)d->trace_launches, d->trace_saturate,
                 (long long)d->time_cuts, (long long)d->out->rounds, d->trace_push,
                 d->trace_listing);
     drv_release_graph(d);

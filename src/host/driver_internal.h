@@ -44,6 +44,7 @@ typedef struct driver {
     double gr_alpha;      /* global relabel after alpha * n + arcs / 2 work */
     int64_t gr_max_rounds; /* ... or after this many rounds, whichever first */
     double gr_time;       /* ... or once rounds took this many times the last relabel */
+    int32_t gr_hops;      /* levels a launch of the relabel's BFS may go (bfs_levels) */
     double last_gr_seconds; /* wall time of the last global relabel */
     int time_cut;         /* the last drv_run_rounds stopped at the time bound */
     int64_t time_cuts;    /* how often that happened (PORTAFLOW_TRACE) */
@@ -64,7 +65,7 @@ typedef struct driver {
     int trace;
     double trace_collect, trace_cancel, trace_bfs, trace_saturate;
     double trace_push, trace_listing; /* rounds: the push-relabel step, the active list */
-    int64_t trace_levels;
+    int64_t trace_launches;
 } driver;
 
 /* count elements of a res or excess buffer from element `at` on, as int64. */

@@ -222,8 +222,8 @@ int pf_cl_cancel_violations(pf_dev *dev, const pf_dev_graph *g, pf_buf *list,
 int pf_cl_sum_excess(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t count,
                      int64_t *sum, pf_status *st);
 int pf_cl_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[2],
-                     int32_t level, int32_t levels, int32_t excluded, int64_t *count,
-                     pf_status *st);
+                     int32_t level, int32_t launches, int32_t hops, int32_t excluded,
+                     int64_t *count, pf_status *st);
 pf_put_at_fn pf_cl_put_at;
 pf_take_at_fn pf_cl_take_at;
 pf_mark_changed_fn pf_cl_mark_changed;

@@ -275,17 +275,17 @@ int pf_cl_sum_excess(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t c
 }
 
 int pf_cl_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[2],
-                     int32_t level, int32_t levels, int32_t excluded, int64_t *count,
-                     pf_status *st)
+                     int32_t level, int32_t launches, int32_t hops, int32_t excluded,
+                     int64_t *count, pf_status *st)
 {
     int rc;
     cl_kernel *set = NULL;
     if ((rc = kernels_for_graph(dev, g, &set, st)))
         return rc;
-    if (*count == 0 || levels <= 0)
+    if (*count == 0 || launches <= 0)
         return PF_OK;
-    /* Slot k % 3 holds level k's frontier size: level 0's from the host,
-     * level 1's starts at zero, later ones are cleared on the device. */
+    /* Slot k % 3 holds launch k's list size: launch 0's from the host,
+     * launch 1's starts at zero, later ones are cleared on the device. */
     const cl_long start[2] = {*count, 0};
     cl_int err = clEnqueueWriteBuffer(dev->queue, g->counters->mem, CL_TRUE,
                                       PF_CTR_BFS * sizeof(cl_long), sizeof start, start, 0, NULL,
@@ -294,18 +294,18 @@ int pf_cl_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[
         return pf_cl_fail_on(st, "clEnqueueWriteBuffer", "BFS frontier sizes", err);
     /* Work-items per frontier vertex: on a GPU a level waits for the
      * longest arc chain, so 8 share a vertex's arcs; a CPU gains nothing. */
-    cl_int n = (cl_int)g->n, lanes = strcmp(dev->desc.kind, "gpu") ? 1 : 8;
-    for (int32_t k = 0; k < levels; k++) {
+    cl_int lanes = strcmp(dev->desc.kind, "gpu") ? 1 : 8;
+    for (int32_t k = 0; k < launches; k++) {
         /* A fixed NDRange: the frontier size is only known on the device. */
         if ((rc = pf_cl_launch_bfs_level(
                  dev, set, dev->stride_groups, dev->group_size, st, frontier[k % 2]->mem,
                  g->first->mem, g->head->mem, g->rev->mem, g->res->mem, g->height->mem,
-                 frontier[(k + 1) % 2]->mem, g->counters->mem, PF_CTR_BFS + k % 3,
-                 PF_CTR_BFS + (k + 1) % 3, PF_CTR_BFS + (k + 2) % 3, n, level + k, excluded,
-                 lanes)))
+                 g->owner->mem, frontier[(k + 1) % 2]->mem, g->counters->mem,
+                 PF_CTR_BFS + k % 3, PF_CTR_BFS + (k + 1) % 3, PF_CTR_BFS + (k + 2) % 3,
+                 level + k + 1, excluded, lanes, hops)))
             return rc;
     }
-    return read_i64(dev, g->counters->mem, PF_CTR_BFS + levels % 3, count, st);
+    return read_i64(dev, g->counters->mem, PF_CTR_BFS + launches % 3, count, st);
 }
 
 /* ---- sparse transfers ---------------------------------------------------

@@ -7,6 +7,8 @@
 
 #include "device/shared/pf_vendor.h"
 #include "device/shared/pf_kernel_table.h"
+/* At file scope: both namespaces below share the work-group queues. */
+#include "device/shared/pf_hops.h"
 
 /* The slot of the relabel work counter, which the kernels name. */
 #define PF_CTR_WORK_SLOT PF_CTR_WORK
@@ -231,16 +233,16 @@ int pf_cuda_sum_excess(pf_dev *dev, const pf_dev_graph *g, pf_buf *list, int64_t
 }
 
 int pf_cuda_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[2],
-                       int32_t level, int32_t levels, int32_t excluded, int64_t *count,
-                       pf_status *st)
+                       int32_t level, int32_t launches, int32_t hops, int32_t excluded,
+                       int64_t *count, pf_status *st)
 {
     graph_ptrs p = {};
     int rc = step_begin(dev, g, "bfs_levels", frontier[0], *count, &p, st);
-    if (rc != PF_OK || *count == 0 || levels <= 0)
+    if (rc != PF_OK || *count == 0 || launches <= 0)
         return rc;
-    /* Slot k % 3 holds level k's frontier size; level 0's comes from the
-     * host, level 1's slot starts at zero, later ones are cleared on the
-     * device by the level two before. */
+    /* Slot k % 3 holds launch k's list size; launch 0's comes from the
+     * host, launch 1's slot starts at zero, later ones are cleared on the
+     * device by the launch two before. */
     pf_i64 start[2] = {*count, 0};
     PF_CUDA_TRY(st, "cudaMemcpyAsync(BFS counts)",
                 cudaMemcpyAsync(&p.counters[PF_CTR_BFS], start, sizeof start,
@@ -249,17 +251,18 @@ int pf_cuda_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontie
     int64_t blocks = pf_cuda_blocks(p.n);
     if (blocks > 2LL * dev->sm_count)
         blocks = 2LL * dev->sm_count; /* frontiers are small: launch cost rules */
-    for (int32_t k = 0; k < levels; k++) {
+    pf_i32 *claim = pf_cuda_ptr<pf_i32>(g->owner);
+    for (int32_t k = 0; k < launches; k++) {
         PF_BY_WIDTH(g->cap_bits,
                     K::pf_k_bfs_level<<<(unsigned)blocks, PF_CUDA_BLOCK, 0, dev->stream>>>(
                         pf_cuda_ptr<const pf_i32>(frontier[k % 2]), p.first, p.head, p.rev,
-                        (const K::pf_cap *)p.res, p.height,
+                        (const K::pf_cap *)p.res, p.height, claim,
                         pf_cuda_ptr<pf_i32>(frontier[(k + 1) % 2]), p.counters,
                         PF_CTR_BFS + k % 3, PF_CTR_BFS + (k + 1) % 3, PF_CTR_BFS + (k + 2) % 3,
-                        p.n, level + k, excluded, PF_CUDA_BFS_LANES));
+                        level + k + 1, excluded, PF_CUDA_BFS_LANES, hops));
         PF_CUDA_CHECK_LAUNCH(st, "pf_k_bfs_level");
     }
-    return read_counter(dev, &p, PF_CTR_BFS + levels % 3, count, st);
+    return read_counter(dev, &p, PF_CTR_BFS + launches % 3, count, st);
 }
 
 /* ---- sparse transfers: width-free, compiled in the 64-bit namespace ---- */

@@ -146,10 +146,13 @@ static int64_t level_serial(const pf_dev_graph *g, const int32_t *frontier, int6
 }
 
 /* Host memory needs no batching: levels run one after another and stop at
- * the first empty frontier. */
+ * the first empty frontier. One level a launch whatever the hops (a
+ * level-synchronous BFS on the host threads: owner[] untouched). */
 int ompb_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[2], int32_t level,
-                    int32_t levels, int32_t excluded, int64_t *count, pf_status *st)
+                    int32_t levels, int32_t hops, int32_t excluded, int64_t *count,
+                    pf_status *st)
 {
+    (void)hops;
     const int64_t team_min = pf_knobs()->omp_bfs_team;
     for (int32_t k = 0; k < levels && *count > 0;) {
         pf_buf *in = frontier[k % 2];

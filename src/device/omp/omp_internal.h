@@ -77,7 +77,8 @@ int ompb_discharge(pf_dev *dev, const pf_dev_graph *g, int64_t budget, int64_t *
                    pf_status *st);
 void ompb_discharge_release(pf_dev *dev);
 int ompb_bfs_levels(pf_dev *dev, const pf_dev_graph *g, pf_buf *const frontier[2], int32_t level,
-                    int32_t levels, int32_t excluded, int64_t *count, pf_status *st);
+                    int32_t levels, int32_t hops, int32_t excluded, int64_t *count,
+                    pf_status *st);
 uint64_t ompb_discharge_bytes(pf_dev *dev);
 
 #endif

@@ -63,7 +63,7 @@ static inline int pf_graph_step_lanes(int64_t max_degree, int lanes)
  * negative), else PF_GRAPH_HOPS where a vertex has at most 8 workers: a
  * work-group's own queue holds a few hundred vertices, a handful of hub
  * vertices with hundreds of workers each would serialise it. */
-enum { PF_GRAPH_HOPS = 8, PF_GRAPH_HOPS_MOST = 16 };
+enum { PF_GRAPH_HOPS = 8, PF_GRAPH_HOPS_MOST = PF_DEV_HOPS_MOST };
 
 static inline int pf_graph_step_hops(int lanes, int64_t knob)
 {

@@ -12,8 +12,8 @@
  * The kernels (OpenCL and CUDA) close the file, after the bodies, with
  * their parameters from pf_kernel_table.h (PF_GRAPH_KERNELS).
  *
- * The atomics these need beyond pf_vendor.h's: exchange of an int32 and
- * the minimum of an int64 or a double, each a compare-and-swap loop where
+ * The atomics these need beyond pf_vendor.h's: the minimum of an int64 or
+ * a double, each a compare-and-swap loop where
  * the dialect has no such instruction (OpenCL without
  * cl_khr_int64_extended_atomics, doubles everywhere). The minimum returns 1
  * when this worker lowered the value. */
@@ -21,7 +21,6 @@
 #define PF_GRAPH_KERNELS_H
 
 #if defined(__OPENCL_VERSION__)
-#define PF_ATOMIC_XCHG_I32(p, v) atomic_xchg((volatile __global int *)(p), (v))
 #ifdef cl_khr_int64_extended_atomics
 /* One atomic where the device has it (a compare-and-swap loop costs a load
  * and the swap, two trips to memory on a relaxation's critical path). */
@@ -57,7 +56,6 @@ typedef double pf_f64;
 
 #elif defined(__CUDACC__)
 #define PF_HAVE_F64 1
-#define PF_ATOMIC_XCHG_I32(p, v) atomicExch((int *)(p), (v))
 static __device__ __forceinline__ int pf_atomic_min_i64(pf_i64 *p, pf_i64 v)
 {
     return (pf_i64)atomicMin((long long *)p, (long long)v) > v;
@@ -75,7 +73,6 @@ typedef double pf_f64;
 #define PF_HAVE_F64 1
 #include <math.h>
 #include <string.h>
-#define PF_ATOMIC_XCHG_I32(p, v) __atomic_exchange_n((p), (v), __ATOMIC_RELAXED)
 static inline int pf_atomic_min_i64(pf_i64 *p, pf_i64 v)
 {
     pf_i64 old = __atomic_load_n(p, __ATOMIC_RELAXED);
@@ -116,6 +113,8 @@ static inline pf_i64 pf_f64_bits(double d)
 typedef double pf_f64;
 #define PF_F64_INF INFINITY
 #endif
+
+#include "pf_hops.h"
 
 #if defined(PF_CAS_I64) && defined(PF_HAVE_F64) /* the GPU dialects */
 PF_FN int pf_atomic_min_f64(PF_GLOBAL pf_f64 *p, pf_f64 v)
@@ -199,18 +198,6 @@ PF_FN pf_i32 pf_body_bfs_parent(pf_i32 v, PF_GLOBAL const pf_i64 *rfirst,
 
 /* ---- SSSP: near-far relaxation --------------------------------------------- */
 
-/* Whether this worker, having lowered v's distance below the bound, appends
- * v to the near list: once per step (claim[v] is exchanged for `step`, and
- * only the worker that saw another value appends). */
-PF_FN int pf_relax_claim(PF_GLOBAL pf_i32 *claim, pf_i32 v, pf_i32 step)
-{
-    /* A plain load first: a vertex lowered again in the same step is
-     * listed already, and the exchange would only fight over its line. */
-    if (PF_LOAD_I32(&claim[v]) == step)
-        return 0;
-    return PF_ATOMIC_XCHG_I32(&claim[v], step) != step;
-}
-
 /* Whether this worker, having lowered v's distance to d, appends v to the
  * near list (1), marks it far (0: done here), or leaves it (another worker
  * of this step appended it already: -1). */
@@ -265,58 +252,6 @@ PF_FN void pf_relax_far(PF_GLOBAL pf_i32 *far, pf_i32 v, pf_i64 d_bits, pf_far_p
     if (PF_ATOMIC_XCHG_I32(&far[v], 1) == 0)
         pile.list[pile.at + PF_COUNTER_NEXT(&pile.slot[PF_SLOT_PILE_ADDED])] = v;
     pf_atomic_min_i64(&pile.slot[PF_SLOT_PILE_MIN], d_bits);
-}
-
-/* A near vertex relaxed again within the launch (sssp_bucket_steps with
- * hops > 1): the work-group that lowered it lists it in its own memory, up
- * to `room` vertices, and relaxes it in the launch's next hop after a
- * group barrier. No claim: a vertex lowered twice is listed twice (a
- * claim would say "listed", not "relaxed after this lowering", once the
- * group has gone past it). room 0: no queue (the last hop, or a step of
- * one hop): the vertex goes to the near list through its claim. */
-typedef struct pf_hop_queue {
-    PF_LOCAL pf_i32 *list;
-    PF_LOCAL pf_i32 *count;
-    pf_i32 room;
-} pf_hop_queue;
-
-/* A batched step's hops: up to PF_HOPS_MOST; each hop lists at most
- * PF_HOP_ROOM vertices in the group's memory (two halves: one filled while
- * the other is relaxed; a count per hop), the rest going to the near
- * list. A thin wavefront (a lattice, a road network) then moves several
- * hops per launch instead of one. */
-#define PF_HOPS_MOST 16 /* PF_GRAPH_HOPS_MOST */
-#define PF_HOP_ROOM 512
-#define PF_HOP_WORDS (2 * PF_HOP_ROOM + PF_HOPS_MOST) /* the queues, then the counts */
-
-/* Hop `hop`'s queue, for the vertices the next hop relaxes; none on the
- * last hop (pf_hop_queue_of(0, 0, 0, 1): none at all). */
-PF_FN pf_hop_queue pf_hop_queue_of(PF_LOCAL pf_i32 *lists, PF_LOCAL pf_i32 *counts, pf_i32 hop,
-                                   pf_i32 hops)
-{
-    pf_hop_queue q;
-    q.list = lists + (hop % 2) * PF_HOP_ROOM;
-    q.count = counts + hop;
-    q.room = hop + 1 < hops ? PF_HOP_ROOM : 0;
-    return q;
-}
-
-/* Whether this worker, having lowered v below the bound, appends v to the
- * near list: not when v is listed there for the next step already (it
- * will be relaxed after this lowering), nor when the group's queue takes
- * it; else through v's claim. */
-PF_FN int pf_relax_near(PF_GLOBAL pf_i32 *claim, pf_i32 v, pf_i32 step, pf_hop_queue q)
-{
-    if (q.room == 0)
-        return pf_relax_claim(claim, v, step);
-    if (PF_LOAD_I32(&claim[v]) == step)
-        return 0;
-    pf_i32 at = PF_LOCAL_NEXT_I32(q.count);
-    if (at < q.room) {
-        q.list[at] = v;
-        return 0;
-    }
-    return pf_relax_claim(claim, v, step);
 }
 
 /* sssp_relax on frontier vertex u (lane of lanes, as above), integer
@@ -636,23 +571,6 @@ PF_FN void pf_bucket_advance(const pf_bucket_step *s, PF_GLOBAL const pf_i64 *di
     for (pf_i64 i = PF_GLOBAL_ID(); i < s->pile.at; i += PF_GLOBAL_SIZE())
         pf_body_advance(s->pile.list[i], dist_bits, far, bound, s->near, s->other_pile,
                         s->pile.slot);
-}
-
-/* Every hop's count zeroed, before the first hop lists anything. */
-PF_FN void pf_hops_begin(PF_LOCAL pf_i32 *counts)
-{
-    for (pf_i64 i = PF_LOCAL_ID(); i < PF_HOPS_MOST; i += PF_LOCAL_SIZE())
-        counts[i] = 0;
-    PF_GROUP_BARRIER();
-}
-
-/* How many vertices hop `hop` relaxes: what hop - 1 listed, read after the
- * group's barrier (the same value for the whole group). */
-PF_FN pf_i32 pf_hop_queued(PF_LOCAL pf_i32 *counts, pf_i32 hop)
-{
-    PF_GROUP_BARRIER();
-    pf_i32 listed = counts[hop - 1];
-    return listed < PF_HOP_ROOM ? listed : PF_HOP_ROOM;
 }
 
 /* What a batched step's relaxations read besides the step: the graph, its

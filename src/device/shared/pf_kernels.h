@@ -261,57 +261,6 @@ PF_FN void pf_body_cancel_violations(pf_i32 u, PF_GLOBAL const pf_i64 *first,
     }
 }
 
-/* One frontier vertex of the reverse BFS, or `lane` of `lanes` workers
- * sharing it (arcs lane, lane + lanes, ...): on a GPU a level costs the
- * latency of the longest arc chain, so splitting a vertex's arcs shortens
- * it. Appends claimed vertices to out through the shared counter `next`. */
-PF_FN void pf_body_bfs_vertex(pf_i32 u, pf_i32 lane, pf_i32 lanes, PF_GLOBAL const pf_i64 *first,
-                              PF_GLOBAL const pf_i32 *head, PF_GLOBAL const pf_i32 *rev,
-                              PF_GLOBAL const pf_cap *res, PF_GLOBAL pf_i32 *height,
-                              PF_GLOBAL pf_i32 *out, PF_GLOBAL pf_i64 *next, pf_i32 n,
-                              pf_i32 level, pf_i32 excluded)
-{
-    for (pf_i64 a = first[u] + lane; a < first[u + 1]; a += lanes) {
-        pf_i32 v = head[a];
-        /* Height first: a visited v needs no load of first[v]. */
-        if (v == excluded || PF_LOAD_I32(&height[v]) != n ||
-            res[PF_REV_ARC(first, rev, a, v)] <= 0)
-            continue;
-        if (PF_ATOMIC_CAS_I32(&height[v], n, level + 1) == n)
-            out[PF_COUNTER_NEXT(next)] = v;
-    }
-}
-
-/* Worker `worker` of `workers` on level k of a bfs_levels batch, `lanes`
- * workers per frontier vertex: the frontier size is read on the device
- * (counts[in_slot]), appends count into counts[out_slot], and worker 0
- * clears counts[clear_slot] for level k + 1 (nobody touches that slot
- * during level k: three slots rotate). */
-PF_FN void pf_body_bfs_level_strided(pf_i64 worker, pf_i64 workers, pf_i32 lanes,
-                                     PF_GLOBAL const pf_i32 *in, PF_GLOBAL const pf_i64 *first,
-                                     PF_GLOBAL const pf_i32 *head, PF_GLOBAL const pf_i32 *rev,
-                                     PF_GLOBAL const pf_cap *res, PF_GLOBAL pf_i32 *height,
-                                     PF_GLOBAL pf_i32 *out, PF_GLOBAL pf_i64 *counts,
-                                     pf_i32 in_slot, pf_i32 out_slot, pf_i32 clear_slot, pf_i32 n,
-                                     pf_i32 level, pf_i32 excluded)
-{
-    pf_i64 frontier = counts[in_slot];
-    /* A short frontier gets every worker: level 0 is the target alone, and
-     * in a segmentation grid it has an arc to every pixel (one vertex of
-     * degree ~n crawled by `lanes` workers would hold the level for
-     * milliseconds). */
-    pf_i64 spread = frontier > 0 ? workers / frontier : 1;
-    pf_i64 width = spread > lanes ? spread : lanes;
-    pf_i64 count = frontier * width;
-    if (worker == 0)
-        counts[clear_slot] = 0;
-    /* i >= 0 and width >= 1: the unsigned division, the cheaper one. */
-    for (pf_i64 i = worker; i < count; i += workers)
-        pf_body_bfs_vertex(in[(pf_u64)i / (pf_u64)width], (pf_i32)((pf_u64)i % (pf_u64)width),
-                           (pf_i32)width, first, head, rev, res, height, out, &counts[out_slot],
-                           n, level, excluded);
-}
-
 /* Sparse transfers (device.h: put_at, take_at, mark_changed): element i
  * of a list, at base + index[i] of an array of `limit` elements. */
 PF_FN void pf_body_put_at(pf_i64 i, PF_GLOBAL pf_i32 *dst, pf_i32 words, pf_i64 base,
@@ -346,7 +295,95 @@ PF_FN void pf_body_mark_changed_i64(pf_i64 i, PF_GLOBAL const pf_i64 *cur,
  * One wrapper per step, written once in the neutral dialect of
  * pf_vendor.h: PF_KERNEL(name) opens kernel pf_k_name with the parameters
  * its line in pf_kernel_table.h lists (adding a step: see there).
- * PF_CTR_WORK_SLOT is device.h's PF_CTR_WORK (OpenCL: a build option). */
+ * PF_CTR_WORK_SLOT is device.h's PF_CTR_WORK (OpenCL: a build option).
+ * CUDA includes pf_hops.h at file scope first (this file is included once
+ * per width, in a namespace each). */
+#include "pf_hops.h"
+
+/* ---- the global relabel's reverse BFS --------------------------------
+ * GPU kernels only (the OpenMP backend runs its own BFS, omp_bfs.c). A
+ * launch takes the list it is given over the whole grid, then, with
+ * hops > 1, each work-group follows what it reached for up to hops - 1
+ * more levels from its own queue (pf_hops.h). Groups drift apart within a
+ * launch, so a vertex may first be reached along a longer way: heights are
+ * lowered by an atomic minimum and every lowering lists the vertex again
+ * (label-correcting), so once a list comes back empty every height is its
+ * exact distance, as a level-synchronous BFS leaves it. */
+
+/* What one launch reads and writes besides its list: the residual graph,
+ * the heights, the claims (hops > 1: owner[] holds `step` for a vertex on
+ * `out`), `out` and its count. */
+typedef struct pf_bfs_step {
+    PF_GLOBAL const pf_i64 *first;
+    PF_GLOBAL const pf_i32 *head;
+    PF_GLOBAL const pf_i32 *rev;
+    PF_GLOBAL const pf_cap *res;
+    PF_GLOBAL pf_i32 *height;
+    PF_GLOBAL pf_i32 *claim;
+    PF_GLOBAL pf_i32 *out;
+    PF_GLOBAL pf_i64 *out_count;
+    pf_i32 step, excluded, hops;
+} pf_bfs_step;
+
+/* Listed vertex u, or `lane` of `lanes` workers sharing it (arcs lane,
+ * lane + lanes, ...: a level costs the latency of the longest arc chain,
+ * so splitting a vertex's arcs shortens it): every v != excluded with an
+ * arc (v,u) of residual > 0 gets height[u] + 1 where that is lower than
+ * its own. With one hop a launch, each v is lowered once, from n, and goes
+ * straight on `out`; else the group's queue or its claim decides. */
+PF_FN void pf_body_bfs_vertex(pf_i32 u, pf_i32 lane, pf_i32 lanes, const pf_bfs_step *s,
+                              pf_hop_queue q)
+{
+    pf_i32 hv = PF_LOAD_I32(&s->height[u]) + 1;
+    for (pf_i64 a = s->first[u] + lane; a < s->first[u + 1]; a += lanes) {
+        pf_i32 v = s->head[a];
+        /* Height first: a vertex as near already needs no load of first[v]. */
+        if (v == s->excluded || PF_LOAD_I32(&s->height[v]) <= hv ||
+            s->res[PF_REV_ARC(s->first, s->rev, a, v)] <= 0)
+            continue;
+        if (PF_ATOMIC_MIN_I32(&s->height[v], hv) > hv &&
+            (s->hops == 1 || pf_relax_near(s->claim, v, s->step, q)))
+            s->out[PF_COUNTER_NEXT(s->out_count)] = v;
+    }
+}
+
+/* Worker `worker` of `workers` in one launch of a bfs_levels batch: the
+ * list `in`, whose size counts[in_slot] is only known on the device, then
+ * the group's hops; worker 0 clears counts[clear_slot] for the launch
+ * after this one (nobody touches that slot during this one: three slots
+ * rotate). `hop_room`: the group's queues and counts (PF_HOP_WORDS). */
+PF_FN void pf_bfs_launch(pf_i64 worker, pf_i64 workers, pf_i32 lanes, PF_GLOBAL const pf_i32 *in,
+                         PF_GLOBAL pf_i64 *counts, pf_i32 in_slot, pf_i32 clear_slot,
+                         const pf_bfs_step *s, PF_LOCAL pf_i32 *hop_room)
+{
+    PF_LOCAL pf_i32 *lists = hop_room, *listed = hop_room + 2 * PF_HOP_ROOM;
+    pf_i64 frontier = counts[in_slot];
+    /* A short list gets every worker: level 0 is the target alone, and in
+     * a segmentation grid it has an arc to every pixel (one vertex of
+     * degree ~n crawled by `lanes` workers would hold the level for
+     * milliseconds). */
+    pf_i64 spread = frontier > 0 ? workers / frontier : 1;
+    pf_i64 width = spread > lanes ? spread : lanes;
+    if (worker == 0)
+        counts[clear_slot] = 0;
+    if (s->hops > 1)
+        pf_hops_begin(listed);
+    /* i >= 0 and width >= 1: the unsigned division, the cheaper one. */
+    for (pf_i64 i = worker; i < frontier * width; i += workers)
+        pf_body_bfs_vertex(in[(pf_u64)i / (pf_u64)width], (pf_i32)((pf_u64)i % (pf_u64)width),
+                           (pf_i32)width, s, pf_hop_queue_of(lists, listed, 0, s->hops));
+    for (pf_i32 hop = 1; hop < s->hops; hop++) {
+        pf_i64 queued = pf_hop_queued(listed, hop);
+        if (queued == 0)
+            break;
+        PF_LOCAL const pf_i32 *from = lists + ((hop - 1) % 2) * PF_HOP_ROOM;
+        pf_i64 share = PF_LOCAL_SIZE() / queued;
+        pf_i64 w = share > lanes ? share : lanes;
+        for (pf_i64 i = PF_LOCAL_ID(); i < queued * w; i += PF_LOCAL_SIZE())
+            pf_body_bfs_vertex(from[(pf_u64)i / (pf_u64)w], (pf_i32)((pf_u64)i % (pf_u64)w),
+                               (pf_i32)w, s, pf_hop_queue_of(lists, listed, hop, s->hops));
+    }
+}
 
 PF_KERNEL(mark_active)
 {
@@ -444,12 +481,13 @@ PF_KERNEL(mark_changed_i64)
         pf_body_mark_changed_i64(i, cur, snap, base, flags);
 }
 
-/* One level of a bfs_levels batch over a fixed grid: the frontier size is
- * only known on the device (counts[in_slot]). */
+/* One launch of a bfs_levels batch over a fixed grid. */
 PF_KERNEL(bfs_level)
 {
-    pf_body_bfs_level_strided(PF_GLOBAL_ID(), PF_GLOBAL_SIZE(), lanes, in, first, head, rev,
-                              res, height, out, counts, in_slot, out_slot, clear_slot, n, level,
-                              excluded);
+    PF_LOCAL_ARRAY(pf_i32, hop_room, PF_HOP_WORDS);
+    pf_bfs_step s = {first, head, rev, res, height, claim, out, &counts[out_slot], step,
+                     excluded, hops};
+    pf_bfs_launch(PF_GLOBAL_ID(), PF_GLOBAL_SIZE(), lanes, in, counts, in_slot, clear_slot, &s,
+                  hop_room);
 }
 #endif

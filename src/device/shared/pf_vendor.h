@@ -56,6 +56,9 @@ typedef int pf_i32;
 #define PF_LOAD_I32(p) (*(volatile __global int *)(p))
 #define PF_STORE_I32(p, v) (*(volatile __global int *)(p) = (v))
 #define PF_ATOMIC_CAS_I32(p, expect, v) atomic_cmpxchg((volatile __global int *)(p), (expect), (v))
+#define PF_ATOMIC_XCHG_I32(p, v) atomic_xchg((volatile __global int *)(p), (v))
+/* the value before: v lowered it where that is above v */
+#define PF_ATOMIC_MIN_I32(p, v) atomic_min((volatile __global int *)(p), (v))
 /* OpenCL 1.2 orders this work-item's global accesses only: it promises no
  * order as seen from other work-groups (pf_body_push_relabel_follow says
  * why the bodies do not rely on one). */
@@ -176,6 +179,8 @@ typedef int pf_i32;
 #define PF_LOAD_I32(p) (*(volatile const pf_i32 *)(p))
 #define PF_STORE_I32(p, v) (*(volatile pf_i32 *)(p) = (v))
 #define PF_ATOMIC_CAS_I32(p, expect, v) atomicCAS((int *)(p), (expect), (v))
+#define PF_ATOMIC_XCHG_I32(p, v) atomicExch((int *)(p), (v))
+#define PF_ATOMIC_MIN_I32(p, v) atomicMin((int *)(p), (v))
 #define PF_FENCE() __threadfence()
 #define PF_COUNTER_ADD(p, v) \
     ((void)atomicAdd((unsigned long long *)(p), (unsigned long long)(pf_i64)(v)))
@@ -327,6 +332,7 @@ static inline pf_i32 pf_atomic_cas_i32(pf_i32 *p, pf_i32 expect, pf_i32 v)
     return expect; /* the value seen: equals the expected one on success */
 }
 #define PF_ATOMIC_CAS_I32(p, expect, v) pf_atomic_cas_i32((p), (expect), (v))
+#define PF_ATOMIC_XCHG_I32(p, v) __atomic_exchange_n((p), (v), __ATOMIC_RELAXED)
 #define PF_FENCE() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 /* The OpenMP backend asks for absolute reverse-arc indices (its ops set
  * rev_absolute): a push then skips the load of first[v], one cache miss in
