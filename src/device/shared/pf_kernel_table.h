@@ -69,7 +69,7 @@
     G(const pf_i32, in) G(const pf_i64, first) G(const pf_i32, head) G(const pf_i32, rev)  \
     G(const pf_cap, res) G(pf_i32, height) G(pf_i32, claim) G(pf_i32, out)                 \
     G(pf_i64, counts) V(pf_i32, in_slot) V(pf_i32, out_slot) V(pf_i32, clear_slot)         \
-    V(pf_i32, step) V(pf_i32, excluded) V(pf_i32, lanes) V(pf_i32, hops)
+    V(pf_i32, claim_step) V(pf_i32, excluded) V(pf_i32, lanes) V(pf_i32, hops)
 #define PF_ARGS_put_at(G, V, L)                                                             \
     G(pf_i32, dst) V(pf_i32, words) V(pf_i64, base) V(pf_i64, limit)                       \
     G(const pf_i32, index) G(const pf_i32, values) V(pf_i64, count)

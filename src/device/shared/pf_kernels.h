@@ -485,7 +485,7 @@ PF_KERNEL(mark_changed_i64)
 PF_KERNEL(bfs_level)
 {
     PF_LOCAL_ARRAY(pf_i32, hop_room, PF_HOP_WORDS);
-    pf_bfs_step s = {first, head, rev, res, height, claim, out, &counts[out_slot], step,
+    pf_bfs_step s = {first, head, rev, res, height, claim, out, &counts[out_slot], claim_step,
                      excluded, hops};
     pf_bfs_launch(PF_GLOBAL_ID(), PF_GLOBAL_SIZE(), lanes, in, counts, in_slot, clear_slot, &s,
                   hop_room);
