@@ -22,9 +22,9 @@ PF_FN int pf_relax_claim(PF_GLOBAL pf_i32 *claim, pf_i32 v, pf_i32 step)
 }
 
 /* A vertex lowered again within the launch (sssp_bucket_steps, bfs_level
- * with hops > 1): the work-group that lowered it lists it in its own memory, up
- * to `room` vertices, and relaxes it in the launch's next hop after a
- * group barrier. No claim: a vertex lowered twice is listed twice (a
+ * with hops > 1): the work-group that lowered it lists it in its own
+ * memory, up to `room` vertices, and relaxes it in the launch's next hop
+ * after a group barrier. No claim: a vertex lowered twice is listed twice (a
  * claim would say "listed", not "relaxed after this lowering", once the
  * group has gone past it). room 0: no queue (the last hop, or a step of
  * one hop): the vertex goes to the next step's list through its claim. */
@@ -37,8 +37,8 @@ typedef struct pf_hop_queue {
 /* A batched step's hops: up to PF_HOPS_MOST; each hop lists at most
  * PF_HOP_ROOM vertices in the group's memory (two halves: one filled while
  * the other is relaxed; a count per hop), the rest going to the next
- * step's list. A thin wavefront (a lattice, a road network) then moves several
- * hops per launch instead of one. */
+ * step's list. A thin wavefront (a lattice, a road network) then moves
+ * several hops per launch instead of one. */
 #define PF_HOPS_MOST 16 /* device.h: PF_DEV_HOPS_MOST */
 #define PF_HOP_ROOM 512
 #define PF_HOP_WORDS (2 * PF_HOP_ROOM + PF_HOPS_MOST) /* the queues, then the counts */
@@ -56,9 +56,8 @@ PF_FN pf_hop_queue pf_hop_queue_of(PF_LOCAL pf_i32 *lists, PF_LOCAL pf_i32 *coun
 }
 
 /* Whether this worker, having lowered v, appends v to the next step's
- * list: not when v is listed there already (it
- * will be relaxed after this lowering), nor when the group's queue takes
- * it; else through v's claim. */
+ * list: not when v is listed there already (it will be relaxed after this
+ * lowering), nor when the group's queue takes it; else through v's claim. */
 PF_FN int pf_relax_near(PF_GLOBAL pf_i32 *claim, pf_i32 v, pf_i32 step, pf_hop_queue q)
 {
     if (q.room == 0)
