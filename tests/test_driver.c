@@ -230,6 +230,17 @@ START_TEST(families_agree_in_32_bits)
 }
 END_TEST
 
+/* The global relabel's BFS several levels a launch (PORTAFLOW_GR_HOPS:
+ * label-correcting within a launch, its claims in owner[] cleared before
+ * the next rounds, which claim owner[] themselves) gives the same answers;
+ * the host-memory backend runs its BFS level by level whatever the knob. */
+START_TEST(families_agree_with_relabel_hops)
+{
+    int which = _i / device_count, device = _i % device_count;
+    agree_with_knob("PORTAFLOW_GR_HOPS", "8", family(which, 5), device);
+}
+END_TEST
+
 /* At the edge of the 32-bit path: a source capacity of 2^31 - 2 runs in
  * 32 bits (excess and residuals reach 2^31 - 2, and a 2^40 arc elsewhere
  * is clamped without changing the cut), 2^31 - 1 is refused in 32 bits
@@ -550,6 +561,7 @@ int main(int argc, char **argv)
     tcase_add_loop_test(tc, value_above_2_to_32, 0, device_count);
     tcase_add_loop_test(tc, capacity_total_past_int64_is_refused, 0, device_count);
     tcase_add_loop_test(tc, families_agree_in_32_bits, 0, FAMILIES * device_count);
+    tcase_add_loop_test(tc, families_agree_with_relabel_hops, 0, FAMILIES * device_count);
     tcase_add_loop_test(tc, edge_of_32_bits, 0, device_count);
     tcase_add_loop_test(tc, unsupported_width_is_refused, 0, device_count);
     tcase_add_loop_test(tc, capabilities_are_declared, 0, device_count);
